@@ -1,0 +1,30 @@
+import { InputError } from './errors.ts';
+import { toField } from './field.ts';
+import type { Hasher } from './poseidon.ts';
+import type { Tile } from './tile.ts';
+
+/** `C_i = Poseidon(gameId, player, r_i)`: binds a seed share to its game and player. */
+export function shareCommitment(h: Hasher, gameId: bigint, player: bigint, share: bigint): bigint {
+  return h.hash([toField(gameId, 'gameId'), toField(player, 'player'), toField(share, 'share')]);
+}
+
+/** `seed = Poseidon(r_1..r_n)`, shares in seat order. */
+export function seedFromShares(h: Hasher, shares: readonly bigint[]): bigint {
+  if (shares.length < 2 || shares.length > 6) throw new InputError('shares', `need 2 to 6 shares, got ${shares.length}`);
+  return h.hash(shares.map((s, i) => toField(s, `shares.${i}`)));
+}
+
+/** `Poseidon(master_secret)`, posted with the root so the audit can check the revealed secret. */
+export function masterCommitment(h: Hasher, masterSecret: bigint): bigint {
+  return h.hash([toField(masterSecret, 'masterSecret')]);
+}
+
+/** `salt_i = Poseidon(master_secret, i)` with `i` the zone-major leaf index. */
+export function tileSalt(h: Hasher, masterSecret: bigint, leaf: number): bigint {
+  return h.hash([masterSecret, BigInt(leaf)]);
+}
+
+/** `leaf_i = Poseidon(terrain, feature, resource, river_bitmask, salt_i)`. */
+export function leafHash(h: Hasher, t: Tile, salt: bigint): bigint {
+  return h.hash([BigInt(t.terrain), BigInt(t.feature), BigInt(t.resource), BigInt(t.rivers), salt]);
+}

@@ -1,0 +1,58 @@
+import { Feature, Resource, Terrain } from '../tile.ts';
+import * as P from './params.ts';
+
+/** The three continuous fields of one tile, before thresholds. */
+export interface TileFields {
+  elevation: number;
+  moisture: number;
+  river: number;
+  detail: number;
+}
+
+export function terrainOf(f: TileFields): Terrain {
+  const e = f.elevation;
+  if (e < P.T_DEEP) return Terrain.DEEP_WATER;
+  if (e < P.T_SEA) return Terrain.SHALLOW_WATER;
+  if (e >= P.T_MOUNTAINS) return Terrain.MOUNTAINS;
+  if (e >= P.T_HILLS) return Terrain.HILLS;
+  if (f.moisture >= P.T_WET) return Terrain.GRASSLAND;
+  if (f.moisture >= P.T_DRY) return Terrain.PLAINS;
+  return Terrain.DESERT;
+}
+
+function isFlatLand(t: Terrain): boolean {
+  return t === Terrain.GRASSLAND || t === Terrain.PLAINS || t === Terrain.DESERT;
+}
+
+/** Marsh on wet lowland; forest on moist land below the mountains, thinned by detail. */
+export function featureOf(t: Terrain, f: TileFields): Feature {
+  if (isFlatLand(t) && f.elevation < P.T_MARSH && f.moisture >= P.T_WET) return Feature.MARSH;
+  if ((isFlatLand(t) || t === Terrain.HILLS) && f.moisture >= P.T_FOREST && f.detail >= P.FOREST_DETAIL) {
+    return Feature.FOREST;
+  }
+  return Feature.NONE;
+}
+
+/** Which resource a terrain yields, when the tile's detail selects one. */
+export const RESOURCE_BY_TERRAIN: Readonly<Record<Terrain, Resource>> = {
+  [Terrain.DEEP_WATER]: Resource.NONE,
+  [Terrain.SHALLOW_WATER]: Resource.FISH,
+  [Terrain.GRASSLAND]: Resource.WHEAT,
+  [Terrain.PLAINS]: Resource.WHEAT,
+  [Terrain.DESERT]: Resource.OIL,
+  [Terrain.HILLS]: Resource.IRON,
+  [Terrain.MOUNTAINS]: Resource.GOLD,
+};
+
+export function resourceOf(t: Terrain, f: TileFields): Resource {
+  return f.detail === P.RESOURCE_DETAIL ? RESOURCE_BY_TERRAIN[t] : Resource.NONE;
+}
+
+/** Rivers run between two land tiles below the mountains, where the river field crosses its iso-line. */
+export function riverEligible(t: Terrain): boolean {
+  return t !== Terrain.DEEP_WATER && t !== Terrain.SHALLOW_WATER && t !== Terrain.MOUNTAINS;
+}
+
+export function riverSide(f: TileFields): boolean {
+  return f.river >= P.T_RIVER;
+}

@@ -1,0 +1,76 @@
+import { toField } from '../field.ts';
+import { type Board, type Coord, assertOnBoard, edgeCount, edgeOffset, onBoard, tileIndex } from '../geometry.ts';
+import type { Hasher } from '../poseidon.ts';
+import type { Tile } from '../tile.ts';
+import { featureOf, resourceOf, riverEligible, riverSide, type TileFields, terrainOf } from './classify.ts';
+import { type CellSource, cellSource, detailAt, detailSource, fieldAt } from './lattice.ts';
+import * as P from './params.ts';
+
+interface Sources {
+  cells: CellSource;
+  details: CellSource;
+}
+
+function sources(h: Hasher, seed: bigint): Sources {
+  return { cells: cellSource(h, seed), details: detailSource(h, seed) };
+}
+
+/** Elevation loss near one pair of board edges, so maps are ringed by sea. */
+function falloff(v: number, n: number): number {
+  const d = Math.min(v, n - 1 - v);
+  return d >= P.FALLOFF_TILES ? 0 : (P.FALLOFF_TILES - d) * P.FALLOFF_STEP;
+}
+
+export function fieldsAt(b: Board, s: Sources, x: number, y: number): TileFields {
+  return {
+    elevation:
+      fieldAt(s.cells, P.ELEVATION, x, y) + P.ELEVATION_OFFSET - falloff(x, b.width) - falloff(y, b.height),
+    moisture: fieldAt(s.cells, P.MOISTURE, x, y),
+    river: fieldAt(s.cells, P.RIVER_FIELD, x, y),
+    detail: detailAt(s.details, P.DETAIL_BITS, x, y),
+  };
+}
+
+function riverMask(b: Board, c: Coord, self: TileFields, fieldsOf: (c: Coord) => TileFields): number {
+  const t = terrainOf(self);
+  if (!riverEligible(t)) return 0;
+  let mask = 0;
+  for (let d = 0; d < edgeCount(b.kind); d++) {
+    const [dc, dr] = edgeOffset(b.kind, c.row, d);
+    const n = { col: c.col + dc, row: c.row + dr };
+    if (!onBoard(b, n)) continue;
+    const other = fieldsOf(n);
+    if (riverEligible(terrainOf(other)) && riverSide(self) !== riverSide(other)) mask |= 1 << d;
+  }
+  return mask;
+}
+
+function tileFrom(f: TileFields, rivers: number): Tile {
+  const terrain = terrainOf(f);
+  return { terrain, feature: featureOf(terrain, f), resource: resourceOf(terrain, f), rivers };
+}
+
+/** `Gen(seed)`: every tile of the board, row-major. Deterministic, integers only. */
+export function generateMap(h: Hasher, b: Board, seed: bigint): Tile[] {
+  const s = sources(h, toField(seed, 'seed'));
+  const fields: TileFields[] = new Array(b.width * b.height);
+  for (let row = 0; row < b.height; row++) {
+    for (let col = 0; col < b.width; col++) fields[row * b.width + col] = fieldsAt(b, s, col, row);
+  }
+  const at = (c: Coord) => fields[tileIndex(b, c)]!;
+  return fields.map((f, i) => {
+    const c = { col: i % b.width, row: Math.floor(i / b.width) };
+    return tileFrom(f, riverMask(b, c, f, at));
+  });
+}
+
+/** One tile of `Gen(seed)` from O(1) hashes (at most 9 lattice cells and 1 detail hash): what a fraud proof recomputes. */
+export function generateTile(h: Hasher, b: Board, seed: bigint, c: Coord): Tile {
+  assertOnBoard(b, c);
+  const s = sources(h, toField(seed, 'seed'));
+  const self = fieldsAt(b, s, c.col, c.row);
+  return tileFrom(self, riverMask(b, c, self, (n) => fieldsAt(b, s, n.col, n.row)));
+}
+
+export { GENERATOR_VERSION } from './params.ts';
+export type { TileFields } from './classify.ts';

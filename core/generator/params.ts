@@ -1,0 +1,75 @@
+/**
+ * Generator constants, shared bit for bit by TypeScript, Solidity (one tile) and Circom (one zone).
+ * Changing any of them changes every map: bump GENERATOR_VERSION and the test vectors.
+ */
+export const GENERATOR_VERSION = 1;
+
+/** Lattice cells are 8×8 storage tiles, aligned with zones. */
+export const CELL = 8;
+
+/** Domain tags in the hash key, so lattice and detail hashes never collide. */
+export const DOMAIN_LATTICE = 1n;
+export const DOMAIN_DETAIL = 2n;
+
+/** One octave of value noise: a lattice with `spacing`, values of `bits` bits at `offset` in the cell hash. */
+export interface Octave {
+  spacing: 2 | 4 | 8;
+  /** Bit offset of the first lattice value in the cell hash. */
+  offset: number;
+  bits: number;
+  /** Integer amplitude the interpolated value is multiplied by. */
+  amplitude: number;
+}
+
+/** Cell-hash layout (184 of 254 bits). Points are stored row-major in the cell: index j * (8/s) + i. */
+export const ELEVATION: readonly Octave[] = [
+  { spacing: 8, offset: 0, bits: 8, amplitude: 1 },
+  { spacing: 4, offset: 8, bits: 7, amplitude: 12 },
+  { spacing: 2, offset: 36, bits: 5, amplitude: 320 },
+];
+export const MOISTURE: readonly Octave[] = [
+  { spacing: 8, offset: 116, bits: 8, amplitude: 1 },
+  { spacing: 4, offset: 124, bits: 6, amplitude: 40 },
+];
+export const RIVER_FIELD: readonly Octave[] = [
+  { spacing: 8, offset: 148, bits: 8, amplitude: 1 },
+  { spacing: 4, offset: 156, bits: 7, amplitude: 16 },
+];
+export const CELL_HASH_BITS_USED = 184;
+
+/**
+ * 1-D interpolation weights `a(f)` for offset f in [0, spacing): the upper point weighs a(f), the lower
+ * D − a(f). Smoothstep rounded to integers, symmetric (a(f) + a(s − f) = D), so interpolation is a
+ * constant linear combination in-circuit.
+ */
+export const WEIGHTS: Readonly<Record<2 | 4 | 8, { denominator: number; upper: readonly number[] }>> = {
+  8: { denominator: 64, upper: [0, 3, 10, 20, 32, 44, 54, 61] },
+  4: { denominator: 16, upper: [0, 3, 8, 13] },
+  2: { denominator: 4, upper: [0, 2] },
+};
+
+/** Edge falloff: elevation loses FALLOFF_STEP per tile closer than FALLOFF_TILES to a board edge. */
+export const FALLOFF_TILES = 4;
+export const FALLOFF_STEP = 110_000;
+/** Added so elevation stays non-negative after both falloffs. */
+export const ELEVATION_OFFSET = 2 * FALLOFF_TILES * FALLOFF_STEP;
+
+/** Terrain thresholds on elevation (after offset and falloff) and moisture. */
+export const T_DEEP = 1_370_000;
+export const T_SEA = 1_584_000;
+export const T_HILLS = 1_900_000;
+export const T_MOUNTAINS = 2_010_000;
+export const T_DRY = 540_000;
+export const T_WET = 800_000;
+export const T_FOREST = 860_000;
+/** Lowland band above sea level where wet tiles are marsh. */
+export const T_MARSH = 1_630_000;
+/** River iso-line level of the river field. */
+export const T_RIVER = 771_000;
+
+/** Detail: 3 random bits per tile from the zone's detail hash. */
+export const DETAIL_BITS = 3;
+/** A tile has a resource when its detail value equals this. */
+export const RESOURCE_DETAIL = 7;
+/** Forests need a detail value at least this (3 in 4 wet tiles). */
+export const FOREST_DETAIL = 2;

@@ -1,0 +1,71 @@
+import { InputError } from './errors.ts';
+import type { Hasher } from './poseidon.ts';
+
+/** Binary Poseidon tree, `levels[0]` the leaves and `levels[depth]` the root; absent nodes are zero hashes. */
+export interface MerkleTree {
+  readonly depth: number;
+  readonly levels: readonly (readonly bigint[])[];
+  readonly zeros: readonly bigint[];
+  readonly root: bigint;
+}
+
+const zeroCache = new WeakMap<Hasher, bigint[]>();
+
+/** `zeros[0] = 0`, `zeros[k+1] = H(zeros[k], zeros[k])`: the root of an empty subtree of height k. */
+export function zeroHashes(h: Hasher, depth: number): readonly bigint[] {
+  let z = zeroCache.get(h);
+  if (!z) zeroCache.set(h, (z = [0n]));
+  while (z.length <= depth) z.push(h.hash([z[z.length - 1]!, z[z.length - 1]!]));
+  return z;
+}
+
+/**
+ * Builds the tree over `leaves` (padded on the right with zeros to 2^depth). Pairs of empty
+ * subtrees take their precomputed zero hash, so only real nodes cost a hash.
+ */
+export function buildTree(h: Hasher, leaves: readonly bigint[], depth: number): MerkleTree {
+  if (leaves.length > 2 ** depth) throw new InputError('leaves', `${leaves.length} leaves do not fit depth ${depth}`);
+  const zeros = zeroHashes(h, depth);
+  const levels: bigint[][] = [leaves.slice()];
+  for (let k = 0; k < depth; k++) {
+    const below = levels[k]!;
+    const zk = zeros[k]!;
+    const above: bigint[] = new Array(Math.ceil(below.length / 2));
+    for (let i = 0; i < above.length; i++) {
+      const l = below[2 * i]!;
+      const r = 2 * i + 1 < below.length ? below[2 * i + 1]! : zk;
+      above[i] = l === zk && r === zk ? zeros[k + 1]! : h.hash([l, r]);
+    }
+    levels.push(above);
+  }
+  const top = levels[depth]!;
+  return { depth, levels, zeros, root: top.length > 0 ? top[0]! : zeros[depth]! };
+}
+
+/** Sibling hashes from the leaf up to just below the root. */
+export function merklePath(tree: MerkleTree, index: number): bigint[] {
+  if (!Number.isInteger(index) || index < 0 || index >= 2 ** tree.depth) {
+    throw new InputError('leafIndex', `${index} is outside a depth-${tree.depth} tree`);
+  }
+  const path: bigint[] = [];
+  for (let k = 0; k < tree.depth; k++) {
+    const sib = (index >> k) ^ 1;
+    const level = tree.levels[k]!;
+    path.push(sib < level.length ? level[sib]! : tree.zeros[k]!);
+  }
+  return path;
+}
+
+/** Recomputes the root from a leaf and its path; the index bits choose left or right at each level. */
+export function rootFromPath(h: Hasher, index: number, leaf: bigint, path: readonly bigint[]): bigint {
+  let node = leaf;
+  for (let k = 0; k < path.length; k++) {
+    node = (index >> k) & 1 ? h.hash([path[k]!, node]) : h.hash([node, path[k]!]);
+  }
+  return node;
+}
+
+export function verifyPath(h: Hasher, root: bigint, index: number, leaf: bigint, path: readonly bigint[]): boolean {
+  if (!Number.isInteger(index) || index < 0 || index >= 2 ** path.length) return false;
+  return rootFromPath(h, index, leaf, path) === root;
+}
