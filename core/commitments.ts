@@ -10,7 +10,8 @@ export function shareCommitment(h: Hasher, gameId: bigint, player: bigint, share
 
 /** `seed = Poseidon(r_1..r_n)`, shares in seat order. */
 export function seedFromShares(h: Hasher, shares: readonly bigint[]): bigint {
-  if (shares.length < 2 || shares.length > 6) throw new InputError('shares', `need 2 to 6 shares, got ${shares.length}`);
+  if (shares.length < 2 || shares.length > 6)
+    throw new InputError('shares', `need 2 to 6 shares, got ${shares.length}`);
   return h.hash(shares.map((s, i) => toField(s, `shares.${i}`)));
 }
 

@@ -12,7 +12,8 @@ export function toField(value: bigint | string | number, field: string): bigint 
     v = BigInt(value);
   } else {
     const s = value.trim();
-    if (!/^(0x[0-9a-fA-F]+|[0-9]+)$/.test(s)) throw new InputError(field, `not a decimal or 0x-hex integer: "${value}"`);
+    if (!/^(0x[0-9a-fA-F]+|[0-9]+)$/.test(s))
+      throw new InputError(field, `not a decimal or 0x-hex integer: "${value}"`);
     v = BigInt(s);
   }
   if (v < 0n) throw new InputError(field, 'negative');

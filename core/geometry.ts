@@ -31,20 +31,31 @@ export function makeBoard(kind: GridKind, width: number, height: number): Board 
     ['width', width],
     ['height', height],
   ] as const) {
-    if (!Number.isInteger(v) || v < 1) throw new InputError(`grid.${name}`, `must be a positive integer, got ${v}`);
+    if (!Number.isInteger(v) || v < 1)
+      throw new InputError(`grid.${name}`, `must be a positive integer, got ${v}`);
   }
   const zonesX = Math.ceil(width / ZONE_SIZE);
   const zonesY = Math.ceil(height / ZONE_SIZE);
   const zoneCount = zonesX * zonesY;
   const depth = ZONE_DEPTH + Math.ceil(Math.log2(zoneCount));
   if (depth > MAX_TREE_DEPTH) {
-    throw new InputError('grid', `${width}×${height} needs ${zoneCount} zones, tree depth ${depth} > ${MAX_TREE_DEPTH}`);
+    throw new InputError(
+      'grid',
+      `${width}×${height} needs ${zoneCount} zones, tree depth ${depth} > ${MAX_TREE_DEPTH}`,
+    );
   }
   return { kind, width, height, zonesX, zonesY, zoneCount, depth };
 }
 
 export function onBoard(b: Board, c: Coord): boolean {
-  return Number.isInteger(c.col) && Number.isInteger(c.row) && c.col >= 0 && c.row >= 0 && c.col < b.width && c.row < b.height;
+  return (
+    Number.isInteger(c.col) &&
+    Number.isInteger(c.row) &&
+    c.col >= 0 &&
+    c.row >= 0 &&
+    c.col < b.width &&
+    c.row < b.height
+  );
 }
 
 /** Throws naming the field when `c` is not a tile of the board. Never clamps. */
@@ -190,7 +201,12 @@ export function neighbours(b: Board, c: Coord): Coord[] {
 }
 
 /** True when `target` is within `radius` of `source` under a radius vision model. */
-export function withinRadius(model: Exclude<VisionModel, 'litZones'>, source: Coord, target: Coord, radius: number): boolean {
+export function withinRadius(
+  model: Exclude<VisionModel, 'litZones'>,
+  source: Coord,
+  target: Coord,
+  radius: number,
+): boolean {
   switch (model) {
     case 'hex':
       return hexDistance(source, target) <= radius;
@@ -209,7 +225,8 @@ export function tilesInRange(
   radius: number,
 ): Coord[] {
   assertOnBoard(b, source, 'source');
-  if (!Number.isInteger(radius) || radius < 0) throw new InputError('radius', `must be a non-negative integer, got ${radius}`);
+  if (!Number.isInteger(radius) || radius < 0)
+    throw new InputError('radius', `must be a non-negative integer, got ${radius}`);
   const out: Coord[] = [];
   const r0 = Math.max(0, source.row - radius);
   const r1 = Math.min(b.height - 1, source.row + radius);

@@ -24,7 +24,8 @@ export function zeroHashes(h: Hasher, depth: number): readonly bigint[] {
  * subtrees take their precomputed zero hash, so only real nodes cost a hash.
  */
 export function buildTree(h: Hasher, leaves: readonly bigint[], depth: number): MerkleTree {
-  if (leaves.length > 2 ** depth) throw new InputError('leaves', `${leaves.length} leaves do not fit depth ${depth}`);
+  if (leaves.length > 2 ** depth)
+    throw new InputError('leaves', `${leaves.length} leaves do not fit depth ${depth}`);
   const zeros = zeroHashes(h, depth);
   const levels: bigint[][] = [leaves.slice()];
   for (let k = 0; k < depth; k++) {
@@ -65,7 +66,13 @@ export function rootFromPath(h: Hasher, index: number, leaf: bigint, path: reado
   return node;
 }
 
-export function verifyPath(h: Hasher, root: bigint, index: number, leaf: bigint, path: readonly bigint[]): boolean {
+export function verifyPath(
+  h: Hasher,
+  root: bigint,
+  index: number,
+  leaf: bigint,
+  path: readonly bigint[],
+): boolean {
   if (!Number.isInteger(index) || index < 0 || index >= 2 ** path.length) return false;
   return rootFromPath(h, index, leaf, path) === root;
 }

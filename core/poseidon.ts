@@ -17,3 +17,16 @@ export function loadHasher(): Promise<Hasher> {
   });
   return shared;
 }
+
+/** Wraps a hasher to count calls by arity: pins O(1) claims in tests and counts raw work in benchmarks. */
+export function countingHasher(inner: Hasher): Hasher & { calls: Map<number, number>; total(): number } {
+  const calls = new Map<number, number>();
+  return {
+    calls,
+    total: () => [...calls.values()].reduce((a, b) => a + b, 0),
+    hash(inputs) {
+      calls.set(inputs.length, (calls.get(inputs.length) ?? 0) + 1);
+      return inner.hash(inputs);
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import { InputError } from './errors.ts';
-import { type Board, assertOnBoard, type Coord } from './geometry.ts';
+import { assertOnBoard, type Board, type Coord } from './geometry.ts';
 import type { Hasher } from './poseidon.ts';
 import type { Ruleset } from './ruleset/types.ts';
 
@@ -29,22 +29,35 @@ export function stateWordCount(unitSlots: number): number {
 
 export function encodeUnit(u: Unit | null): bigint {
   if (u === null) return 0n;
-  return 1n | (BigInt(u.type) << TYPE_SHIFT) | (BigInt(u.hp) << HP_SHIFT) | (BigInt(u.col) << COL_SHIFT) | (BigInt(u.row) << ROW_SHIFT);
+  return (
+    1n |
+    (BigInt(u.type) << TYPE_SHIFT) |
+    (BigInt(u.hp) << HP_SHIFT) |
+    (BigInt(u.col) << COL_SHIFT) |
+    (BigInt(u.row) << ROW_SHIFT)
+  );
 }
 
 export function decodeUnit(word: bigint): Unit | null {
   if ((word & 1n) === 0n) return null;
   const bits = (shift: bigint, n: bigint) => Number((word >> shift) & ((1n << n) - 1n));
-  return { type: bits(TYPE_SHIFT, 4n), hp: bits(HP_SHIFT, 8n), col: bits(COL_SHIFT, 10n), row: bits(ROW_SHIFT, 10n) };
+  return {
+    type: bits(TYPE_SHIFT, 4n),
+    hp: bits(HP_SHIFT, 8n),
+    col: bits(COL_SHIFT, 10n),
+    row: bits(ROW_SHIFT, 10n),
+  };
 }
 
 /** Checks a slot list against the ruleset and board, naming the slot and the rule. */
 export function assertSlots(r: Ruleset & { board: Board }, slots: Slots): void {
-  if (slots.length !== r.unitSlots) throw new InputError('units', `${slots.length} slots, ruleset has ${r.unitSlots}`);
+  if (slots.length !== r.unitSlots)
+    throw new InputError('units', `${slots.length} slots, ruleset has ${r.unitSlots}`);
   slots.forEach((u, i) => {
     if (u === null) return;
     const t = r.unitTypes[u.type];
-    if (!Number.isInteger(u.type) || t === undefined) throw new InputError(`units.${i}.type`, `unknown unit type ${u.type}`);
+    if (!Number.isInteger(u.type) || t === undefined)
+      throw new InputError(`units.${i}.type`, `unknown unit type ${u.type}`);
     if (!Number.isInteger(u.hp) || u.hp < 1 || u.hp > t.hp) {
       throw new InputError(`units.${i}.hp`, `${u.hp} is outside 1..${t.hp} for ${t.name}`);
     }
@@ -100,6 +113,11 @@ export function packReveals(leaves: readonly number[], maxRevealed: number): big
 }
 
 /** `revealCommit = Poseidon(blinding, words…)`: hides which tiles a player explored (P6). */
-export function revealCommitment(h: Hasher, leaves: readonly number[], maxRevealed: number, blinding: bigint): bigint {
+export function revealCommitment(
+  h: Hasher,
+  leaves: readonly number[],
+  maxRevealed: number,
+  blinding: bigint,
+): bigint {
   return h.hash([blinding, ...packReveals(leaves, maxRevealed)]);
 }

@@ -8,6 +8,8 @@ declare module 'circomlibjs' {
     F: PoseidonField;
   }
   export function buildPoseidon(): Promise<PoseidonFn>;
+  export function buildPoseidonReference(): Promise<PoseidonFn>;
+  export function buildPoseidonOpt(): Promise<PoseidonFn>;
   export const poseidonContract: {
     createCode(nInputs: number): string;
     generateABI(nInputs: number): unknown[];

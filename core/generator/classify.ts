@@ -1,12 +1,11 @@
 import { Feature, Resource, Terrain } from '../tile.ts';
 import * as P from './params.ts';
 
-/** The three continuous fields of one tile, before thresholds. */
+/** The three continuous fields of one tile, before thresholds, and its detail bits. */
 export interface TileFields {
   elevation: number;
   moisture: number;
   river: number;
-  detail: number;
 }
 
 export function terrainOf(f: TileFields): Terrain {
@@ -25,9 +24,9 @@ function isFlatLand(t: Terrain): boolean {
 }
 
 /** Marsh on wet lowland; forest on moist land below the mountains, thinned by detail. */
-export function featureOf(t: Terrain, f: TileFields): Feature {
+export function featureOf(t: Terrain, f: TileFields, detail: number): Feature {
   if (isFlatLand(t) && f.elevation < P.T_MARSH && f.moisture >= P.T_WET) return Feature.MARSH;
-  if ((isFlatLand(t) || t === Terrain.HILLS) && f.moisture >= P.T_FOREST && f.detail >= P.FOREST_DETAIL) {
+  if ((isFlatLand(t) || t === Terrain.HILLS) && f.moisture >= P.T_FOREST && detail >= P.FOREST_DETAIL) {
     return Feature.FOREST;
   }
   return Feature.NONE;
@@ -44,8 +43,8 @@ export const RESOURCE_BY_TERRAIN: Readonly<Record<Terrain, Resource>> = {
   [Terrain.MOUNTAINS]: Resource.GOLD,
 };
 
-export function resourceOf(t: Terrain, f: TileFields): Resource {
-  return f.detail === P.RESOURCE_DETAIL ? RESOURCE_BY_TERRAIN[t] : Resource.NONE;
+export function resourceOf(t: Terrain, detail: number): Resource {
+  return detail === P.RESOURCE_DETAIL ? RESOURCE_BY_TERRAIN[t] : Resource.NONE;
 }
 
 /** Rivers run between two land tiles below the mountains, where the river field crosses its iso-line. */

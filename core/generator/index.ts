@@ -1,5 +1,13 @@
 import { toField } from '../field.ts';
-import { type Board, type Coord, assertOnBoard, edgeCount, edgeOffset, onBoard, tileIndex } from '../geometry.ts';
+import {
+  assertOnBoard,
+  type Board,
+  type Coord,
+  edgeCount,
+  edgeOffset,
+  onBoard,
+  tileIndex,
+} from '../geometry.ts';
 import type { Hasher } from '../poseidon.ts';
 import type { Tile } from '../tile.ts';
 import { featureOf, resourceOf, riverEligible, riverSide, type TileFields, terrainOf } from './classify.ts';
@@ -27,7 +35,6 @@ export function fieldsAt(b: Board, s: Sources, x: number, y: number): TileFields
       fieldAt(s.cells, P.ELEVATION, x, y) + P.ELEVATION_OFFSET - falloff(x, b.width) - falloff(y, b.height),
     moisture: fieldAt(s.cells, P.MOISTURE, x, y),
     river: fieldAt(s.cells, P.RIVER_FIELD, x, y),
-    detail: detailAt(s.details, P.DETAIL_BITS, x, y),
   };
 }
 
@@ -45,9 +52,9 @@ function riverMask(b: Board, c: Coord, self: TileFields, fieldsOf: (c: Coord) =>
   return mask;
 }
 
-function tileFrom(f: TileFields, rivers: number): Tile {
+function tileFrom(f: TileFields, detail: number, rivers: number): Tile {
   const terrain = terrainOf(f);
-  return { terrain, feature: featureOf(terrain, f), resource: resourceOf(terrain, f), rivers };
+  return { terrain, feature: featureOf(terrain, f, detail), resource: resourceOf(terrain, detail), rivers };
 }
 
 /** `Gen(seed)`: every tile of the board, row-major. Deterministic, integers only. */
@@ -60,17 +67,25 @@ export function generateMap(h: Hasher, b: Board, seed: bigint): Tile[] {
   const at = (c: Coord) => fields[tileIndex(b, c)]!;
   return fields.map((f, i) => {
     const c = { col: i % b.width, row: Math.floor(i / b.width) };
-    return tileFrom(f, riverMask(b, c, f, at));
+    return tileFrom(f, detailAt(s.details, P.DETAIL_BITS, c.col, c.row), riverMask(b, c, f, at));
   });
 }
 
-/** One tile of `Gen(seed)` from O(1) hashes (at most 9 lattice cells and 1 detail hash): what a fraud proof recomputes. */
+/**
+ * One tile of `Gen(seed)` from O(1) hashes: the tile and its edge neighbours read at most 3×3 lattice
+ * cells, plus the tile's own detail hash (≤ 10 Poseidon calls). This is what a fraud proof recomputes.
+ */
 export function generateTile(h: Hasher, b: Board, seed: bigint, c: Coord): Tile {
   assertOnBoard(b, c);
   const s = sources(h, toField(seed, 'seed'));
   const self = fieldsAt(b, s, c.col, c.row);
-  return tileFrom(self, riverMask(b, c, self, (n) => fieldsAt(b, s, n.col, n.row)));
+  const detail = detailAt(s.details, P.DETAIL_BITS, c.col, c.row);
+  return tileFrom(
+    self,
+    detail,
+    riverMask(b, c, self, (n) => fieldsAt(b, s, n.col, n.row)),
+  );
 }
 
-export { GENERATOR_VERSION } from './params.ts';
 export type { TileFields } from './classify.ts';
+export { GENERATOR_VERSION } from './params.ts';

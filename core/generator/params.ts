@@ -50,20 +50,20 @@ export const WEIGHTS: Readonly<Record<2 | 4 | 8, { denominator: number; upper: r
 
 /** Edge falloff: elevation loses FALLOFF_STEP per tile closer than FALLOFF_TILES to a board edge. */
 export const FALLOFF_TILES = 4;
-export const FALLOFF_STEP = 110_000;
+export const FALLOFF_STEP = 150_000;
 /** Added so elevation stays non-negative after both falloffs. */
 export const ELEVATION_OFFSET = 2 * FALLOFF_TILES * FALLOFF_STEP;
 
-/** Terrain thresholds on elevation (after offset and falloff) and moisture. */
-export const T_DEEP = 1_370_000;
-export const T_SEA = 1_584_000;
-export const T_HILLS = 1_900_000;
-export const T_MOUNTAINS = 2_010_000;
+/** Terrain thresholds on elevation (after offset and falloff, so relative to the offset) and moisture. */
+export const T_DEEP = ELEVATION_OFFSET + 480_000;
+export const T_SEA = ELEVATION_OFFSET + 690_000;
+export const T_HILLS = ELEVATION_OFFSET + 1_020_000;
+export const T_MOUNTAINS = ELEVATION_OFFSET + 1_130_000;
 export const T_DRY = 540_000;
 export const T_WET = 800_000;
 export const T_FOREST = 860_000;
 /** Lowland band above sea level where wet tiles are marsh. */
-export const T_MARSH = 1_630_000;
+export const T_MARSH = ELEVATION_OFFSET + 750_000;
 /** River iso-line level of the river field. */
 export const T_RIVER = 771_000;
 

@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { InputError } from '../errors.ts';
-import { makeBoard, type Board } from '../geometry.ts';
+import { type Board, makeBoard } from '../geometry.ts';
 import schema from './ruleset.schema.json' with { type: 'json' };
 import type { Ruleset, UnitType } from './types.ts';
 
@@ -9,7 +9,8 @@ const checkShape = ajv.compile(schema);
 
 function fieldOf(e: ErrorObject): string {
   const path = e.instancePath.replace(/^\//, '').replaceAll('/', '.');
-  const missing = e.keyword === 'required' ? (e.params as { missingProperty: string }).missingProperty : undefined;
+  const missing =
+    e.keyword === 'required' ? (e.params as { missingProperty: string }).missingProperty : undefined;
   const extra =
     e.keyword === 'additionalProperties'
       ? (e.params as { additionalProperty: string }).additionalProperty
@@ -53,8 +54,10 @@ export function validateRuleset(input: unknown): ValidRuleset {
     if (u.structure && u.speed !== 0) fail(`unitTypes.${i}.speed`, 'structures do not move: speed must be 0');
   });
   r.startAreas.forEach((a, i) => {
-    if (a.col0 > a.col1 || a.row0 > a.row1) fail(`startAreas.${i}`, 'col0..col1 and row0..row1 must not be empty');
-    if (a.col1 >= width || a.row1 >= height) fail(`startAreas.${i}`, `extends off the ${width}×${height} board`);
+    if (a.col0 > a.col1 || a.row0 > a.row1)
+      fail(`startAreas.${i}`, 'col0..col1 and row0..row1 must not be empty');
+    if (a.col1 >= width || a.row1 >= height)
+      fail(`startAreas.${i}`, `extends off the ${width}×${height} board`);
   });
   if (r.spawn.length > r.unitSlots) fail('spawn', `${r.spawn.length} units for ${r.unitSlots} unit slots`);
   r.spawn.forEach((n, i) => {
@@ -64,7 +67,9 @@ export function validateRuleset(input: unknown): ValidRuleset {
   try {
     board = makeBoard(kind, width, height);
   } catch (e) {
-    throw e instanceof InputError ? new InputError(`ruleset.${e.field}`, e.message.slice(e.field.length + 2)) : e;
+    throw e instanceof InputError
+      ? new InputError(`ruleset.${e.field}`, e.message.slice(e.field.length + 2))
+      : e;
   }
   return Object.freeze({ ...r, board });
 }

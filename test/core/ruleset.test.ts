@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { shippedRuleset, shippedRulesetNames, validateRuleset } from '../../core/index.ts';
+
+const duel = () => structuredClone(shippedRuleset('duel')) as unknown as Record<string, any>;
+
+function rejects(mutate: (r: Record<string, any>) => void, field: string, message?: RegExp) {
+  const r = duel();
+  delete r.board;
+  mutate(r);
+  assert.throws(
+    () => validateRuleset(r),
+    (e: any) => {
+      assert.equal(e.name, 'InputError');
+      assert.equal(e.field, field);
+      if (message) assert.match(e.message, message);
+      return true;
+    },
+  );
+}
+
+describe('rulesets', () => {
+  test('every shipped ruleset validates, with the sizes the protocol fixes', () => {
+    assert.deepEqual([...shippedRulesetNames].sort(), [
+      'duel',
+      'skirmish',
+      'standard',
+      'tiny',
+      'tiny-square',
+    ]);
+    const d = shippedRuleset('duel');
+    assert.deepEqual(
+      [d.grid.kind, d.grid.width, d.grid.height, d.unitSlots, d.maxRevealedTiles],
+      ['hex', 40, 26, 16, 32],
+    );
+    assert.equal(d.board.zoneCount, 20);
+    assert.equal(d.board.depth, 11);
+    const s = shippedRuleset('standard');
+    assert.deepEqual(
+      [s.grid.width, s.grid.height, s.players.max, s.unitSlots, s.maxRevealedTiles],
+      [84, 54, 6, 32, 48],
+    );
+    assert.equal(s.board.zoneCount, 77);
+    assert.equal(s.board.depth, 13);
+    const sq = shippedRuleset('skirmish');
+    assert.equal(sq.grid.kind, 'square');
+    assert.equal(sq.vision.model, 'chebyshev');
+    const vision = Object.fromEntries(sq.unitTypes.map((u) => [u.name, u.vision]));
+    assert.deepEqual([vision.hq, vision.building, vision.tower], [4, 3, 5]);
+  });
+
+  test('unknown ruleset names list the shipped ones', () => {
+    assert.throws(() => shippedRuleset('nope'), /ruleset: unknown ruleset "nope"; shipped: duel/);
+  });
+
+  test('shape errors name the field', () => {
+    rejects((r) => (r.grid.width = '40'), 'ruleset.grid.width', /integer/);
+    rejects((r) => (r.grid.width = 0), 'ruleset.grid.width');
+    rejects((r) => delete r.unitSlots, 'ruleset.unitSlots', /required/);
+    rejects((r) => (r.surprise = 1), 'ruleset.surprise', /not a ruleset field/);
+    rejects((r) => (r.grid.zoneSize = 4), 'ruleset.grid.zoneSize');
+    rejects((r) => (r.unitTypes[0].hp = 256), 'ruleset.unitTypes.0.hp');
+  });
+
+  test('meaning errors name the field', () => {
+    rejects((r) => (r.vision.model = 'chebyshev'), 'ruleset.vision.model', /square-grid/);
+    rejects((r) => (r.startAreas[1].col1 = 40), 'ruleset.startAreas.1', /off the 40×26 board/);
+    rejects((r) => (r.spawn = ['dragon']), 'ruleset.spawn.0', /unknown unit type/);
+    rejects((r) => (r.unitTypes[2].speed = 1), 'ruleset.unitTypes.2.speed', /structures/);
+    rejects((r) => r.unitTypes.push({ ...r.unitTypes[0] }), 'ruleset.unitTypes.5.name', /duplicate/);
+    rejects((r) => (r.players.max = 3), 'ruleset.startAreas', /2 areas for up to 3 players/);
+  });
+
+  test('boards too large for the tree depth are refused, never clamped', () => {
+    rejects(
+      (r) => {
+        r.grid.width = 1000;
+        r.grid.height = 1000;
+      },
+      'ruleset.grid',
+      /tree depth 20 > 16/,
+    );
+  });
+});
