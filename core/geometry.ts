@@ -65,8 +65,9 @@ export function assertOnBoard(b: Board, c: Coord, field = 'coord'): void {
   }
 }
 
-/** Row-major index, the order of the generator's output. */
+/** Row-major index, the order of the generator's output. Off-board coordinates throw, never wrap. */
 export function tileIndex(b: Board, c: Coord): number {
+  assertOnBoard(b, c);
   return c.row * b.width + c.col;
 }
 
@@ -78,6 +79,7 @@ export function tileCoord(b: Board, index: number): Coord {
 }
 
 export function zoneOf(b: Board, c: Coord): number {
+  assertOnBoard(b, c);
   return Math.floor(c.row / ZONE_SIZE) * b.zonesX + Math.floor(c.col / ZONE_SIZE);
 }
 
@@ -200,6 +202,11 @@ export function neighbours(b: Board, c: Coord): Coord[] {
   return out;
 }
 
+export function assertRadius(radius: number, field = 'radius'): void {
+  if (!Number.isInteger(radius) || radius < 0)
+    throw new InputError(field, `must be a non-negative integer, got ${radius}`);
+}
+
 /** True when `target` is within `radius` of `source` under a radius vision model. */
 export function withinRadius(
   model: Exclude<VisionModel, 'litZones'>,
@@ -207,6 +214,7 @@ export function withinRadius(
   target: Coord,
   radius: number,
 ): boolean {
+  assertRadius(radius);
   switch (model) {
     case 'hex':
       return hexDistance(source, target) <= radius;
@@ -225,8 +233,7 @@ export function tilesInRange(
   radius: number,
 ): Coord[] {
   assertOnBoard(b, source, 'source');
-  if (!Number.isInteger(radius) || radius < 0)
-    throw new InputError('radius', `must be a non-negative integer, got ${radius}`);
+  assertRadius(radius);
   const out: Coord[] = [];
   const r0 = Math.max(0, source.row - radius);
   const r1 = Math.min(b.height - 1, source.row + radius);

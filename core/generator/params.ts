@@ -48,7 +48,10 @@ export const WEIGHTS: Readonly<Record<2 | 4 | 8, { denominator: number; upper: r
   2: { denominator: 4, upper: [0, 2] },
 };
 
-/** Edge falloff: elevation loses FALLOFF_STEP per tile closer than FALLOFF_TILES to a board edge. */
+/**
+ * Edge falloff: elevation loses FALLOFF_STEP per tile closer than FALLOFF_TILES to a board edge. Boards
+ * are at least 2 × FALLOFF_TILES on a side (the schema says 8), so no tile is near both opposite edges.
+ */
 export const FALLOFF_TILES = 4;
 export const FALLOFF_STEP = 150_000;
 /** Added so elevation stays non-negative after both falloffs. */

@@ -1,0 +1,303 @@
+pragma circom 2.1.6;
+
+include "poseidon.circom";
+include "bitify.circom";
+include "comparators.circom";
+include "map/generator_params.circom";
+
+// Bits of Poseidon(seed, key), decomposed without aliasing: the generator reads fixed bit positions,
+// so a prover must not be able to pick the decomposition of hash + p.
+template CellBits(nBits) {
+    signal input seed;
+    signal input key;
+    signal output bits[nBits];
+    component h = Poseidon(2);
+    h.inputs[0] <== seed;
+    h.inputs[1] <== key;
+    component b = Num2Bits_strict();
+    b.in <== h.out;
+    for (var i = 0; i < nBits; i++) bits[i] <== b.out[i];
+}
+
+// a >= t for a constant threshold; `a` is bounded by construction (< 2^22).
+template AtLeast(t) {
+    signal input a;
+    signal output out;
+    component lt = LessThan(22);
+    lt.in[0] <== a;
+    lt.in[1] <== t;
+    out <== 1 - lt.out;
+}
+
+// Hex (odd-r) or square edge offsets, in geometry.ts's edge order.
+function edgeDc(kind, rowOdd, d) {
+    if (kind == 1) { var sq[4] = [1, 0, -1, 0]; return sq[d]; }
+    if (rowOdd == 0) { var ev[6] = [1, 0, -1, -1, -1, 0]; return ev[d]; }
+    var od[6] = [1, 1, 0, -1, 0, 1];
+    return od[d];
+}
+function edgeDr(kind, rowOdd, d) {
+    if (kind == 1) { var sq[4] = [0, -1, 0, 1]; return sq[d]; }
+    var r[6] = [0, -1, -1, 0, 1, 1];
+    return r[d];
+}
+
+// Falloff penalty at absolute coordinate v on an axis of n tiles (0 off the board: those tiles are masked).
+function falloffAt(v, n) {
+    if (v < 0 || v >= n) return 0;
+    var d = v;
+    if (n - 1 - v < d) d = n - 1 - v;
+    if (d >= genFalloffTiles()) return 0;
+    return (genFalloffTiles() - d) * genFalloffStep();
+}
+
+/*
+ * One zone of Gen(seed) and its depth-6 subtree. Public: the zone index and Poseidon(seed) (the maproot
+ * proof ties it to the ceremony's shares); output: the zone's subtree root. Private: the seed, the
+ * zone's coordinates and its 64 salts (salts only hide tiles; see circuits/README.md).
+ * The circuit reads the zone and a one-tile ring around it (rivers depend on neighbours): region
+ * coordinates u = local + 8, so u in 7..16 and absolute x = 8 * (zx - 1) + u.
+ */
+template MapChunk(kind, W, H) {
+    var ZX = (W + 7) \ 8;
+    var ZY = (H + 7) \ 8;
+    var USED = genCellBitsUsed();
+    var NDIR = kind == 1 ? 4 : 6;
+    assert(genForestDetail() == 2 && genResourceDetail() == 7 && genDetailBits() == 3);
+
+    signal input zone;
+    signal input seedHash;
+    signal input seed;
+    signal input zx;
+    signal input zy;
+    signal input salts[64];
+    signal output zoneRoot;
+
+    // zone = zy * ZX + zx, with both coordinates range-checked before comparison.
+    component zxBits = Num2Bits(8);
+    zxBits.in <== zx;
+    component zyBits = Num2Bits(8);
+    zyBits.in <== zy;
+    component zxLt = LessThan(8);
+    zxLt.in[0] <== zx;
+    zxLt.in[1] <== ZX;
+    zxLt.out === 1;
+    component zyLt = LessThan(8);
+    zyLt.in[0] <== zy;
+    zyLt.in[1] <== ZY;
+    zyLt.out === 1;
+    zone === zy * ZX + zx;
+
+    component sh = Poseidon(1);
+    sh.inputs[0] <== seed;
+    sh.out === seedHash;
+
+    // One-hot zone column and row: board masks and edge falloff become linear in them.
+    component eqX[ZX];
+    for (var c = 0; c < ZX; c++) { eqX[c] = IsEqual(); eqX[c].in[0] <== zx; eqX[c].in[1] <== c; }
+    component eqY[ZY];
+    for (var c = 0; c < ZY; c++) { eqY[c] = IsEqual(); eqY[c].in[0] <== zy; eqY[c].in[1] <== c; }
+
+    // Lattice cells (zx - 1 .. zx + 1, zy - 1 .. zy + 1); key adds 1 to each coordinate (cells start at -1).
+    component cell[3][3];
+    for (var j = 0; j < 3; j++) {
+        for (var i = 0; i < 3; i++) {
+            cell[j][i] = CellBits(USED);
+            cell[j][i].seed <== seed;
+            cell[j][i].key <== genDomainLattice() * 2**40 + (zy + j) * 2**20 + (zx + i);
+        }
+    }
+    component detail = CellBits(64 * genDetailBits());
+    detail.seed <== seed;
+    detail.key <== genDomainDetail() * 2**40 + (zy + 1) * 2**20 + (zx + 1);
+
+    // Fields over the 10x10 region: constant-weight sums of lattice bits (no constraints).
+    signal elev[10][10];
+    signal moist[10][10];
+    signal riverF[10][10];
+    signal onBoard[10][10];
+    signal onX[10];
+    signal onY[10];
+    signal penX[10];
+    signal penY[10];
+    for (var k = 0; k < 10; k++) {
+        var u = k + 7;
+        var ox = 0; var oy = 0; var px = 0; var py = 0;
+        for (var c = 0; c < ZX; c++) {
+            var x = 8 * (c - 1) + u;
+            if (x >= 0 && x < W) ox += eqX[c].out;
+            px += eqX[c].out * falloffAt(x, W);
+        }
+        for (var c = 0; c < ZY; c++) {
+            var y = 8 * (c - 1) + u;
+            if (y >= 0 && y < H) oy += eqY[c].out;
+            py += eqY[c].out * falloffAt(y, H);
+        }
+        onX[k] <== ox;
+        onY[k] <== oy;
+        penX[k] <== px;
+        penY[k] <== py;
+    }
+    for (var ty = 0; ty < 10; ty++) {
+        for (var tx = 0; tx < 10; tx++) {
+            var ux = tx + 7;
+            var uy = ty + 7;
+            var acc[3] = [0, 0, 0];
+            for (var f = 0; f < 3; f++) {
+                for (var o = 0; o < genOctaves(f); o++) {
+                    var s = genSpacing(f, o);
+                    var nb = genBits(f, o);
+                    var den = genWeightDen(s);
+                    var fx = ux % s;
+                    var fy = uy % s;
+                    var ax = genWeightUpper(s, fx);
+                    var ay = genWeightUpper(s, fy);
+                    for (var dy = 0; dy < 2; dy++) {
+                        for (var dx = 0; dx < 2; dx++) {
+                            var w = (dx == 1 ? ax : den - ax) * (dy == 1 ? ay : den - ay);
+                            if (w != 0) {
+                                var qx = ux - fx + dx * s;
+                                var qy = uy - fy + dy * s;
+                                var idx = ((qy % 8) \ s) * (8 \ s) + (qx % 8) \ s;
+                                var v = 0;
+                                for (var b = 0; b < nb; b++) {
+                                    v += cell[qy \ 8][qx \ 8].bits[genOffset(f, o) + idx * nb + b] * (1 << b);
+                                }
+                                acc[f] += genAmplitude(f, o) * w * v;
+                            }
+                        }
+                    }
+                }
+            }
+            elev[ty][tx] <== acc[0] + genElevationOffset() - penX[tx] - penY[ty];
+            moist[ty][tx] <== acc[1];
+            riverF[ty][tx] <== acc[2];
+            onBoard[ty][tx] <== onX[tx] * onY[ty];
+        }
+    }
+
+    // Every region tile: water, mountains, river side, and whether rivers may touch it.
+    component water[10][10];
+    component mount[10][10];
+    component side[10][10];
+    signal eligible[10][10];
+    for (var ty = 0; ty < 10; ty++) {
+        for (var tx = 0; tx < 10; tx++) {
+            water[ty][tx] = LessThan(22);
+            water[ty][tx].in[0] <== elev[ty][tx];
+            water[ty][tx].in[1] <== genTSea();
+            mount[ty][tx] = AtLeast(genTMountains());
+            mount[ty][tx].a <== elev[ty][tx];
+            side[ty][tx] = AtLeast(genTRiver());
+            side[ty][tx].a <== riverF[ty][tx];
+            eligible[ty][tx] <== onBoard[ty][tx] * (1 - water[ty][tx].out - mount[ty][tx].out);
+        }
+    }
+
+    // The zone's 64 tiles: classify, rivers, leaf (0 off the board).
+    component deep[64];
+    component hillsUp[64];
+    component lowland[64];
+    component wet[64];
+    component notDry[64];
+    component forestM[64];
+    component leafHash[64];
+    signal flatT[64];
+    signal marsh1[64];
+    signal marsh[64];
+    signal d12[64];
+    signal forest1[64];
+    signal forest2[64];
+    signal forest[64];
+    signal r01[64];
+    signal hasRes[64];
+    signal desert[64];
+    signal resource[64];
+    signal bothElig[64][NDIR];
+    signal bothSide[64][NDIR];
+    signal riverBit[64][NDIR];
+    signal leaf[64];
+    for (var t = 0; t < 64; t++) {
+        var tx = t % 8 + 1;
+        var ty = t \ 8 + 1;
+        var e = elev[ty][tx];
+        var isWater = water[ty][tx].out;
+        var isMount = mount[ty][tx].out;
+        deep[t] = LessThan(22);
+        deep[t].in[0] <== e;
+        deep[t].in[1] <== genTDeep();
+        hillsUp[t] = AtLeast(genTHills());
+        hillsUp[t].a <== e;
+        lowland[t] = LessThan(22);
+        lowland[t].in[0] <== e;
+        lowland[t].in[1] <== genTMarsh();
+        wet[t] = AtLeast(genTWet());
+        wet[t].a <== moist[ty][tx];
+        notDry[t] = AtLeast(genTDry());
+        notDry[t].a <== moist[ty][tx];
+        forestM[t] = AtLeast(genTForest());
+        forestM[t].a <== moist[ty][tx];
+
+        // Thresholds are ordered, so hills imply land and mountains imply hills: these are linear.
+        var land = 1 - isWater;
+        var flat = land - hillsUp[t].out;
+        var hillsOnly = hillsUp[t].out - isMount;
+        flatT[t] <== flat * (4 - wet[t].out - notDry[t].out);
+        var terrain = (isWater - deep[t].out) + 5 * hillsOnly + 6 * isMount + flatT[t];
+
+        marsh1[t] <== flat * lowland[t].out;
+        marsh[t] <== marsh1[t] * wet[t].out;
+        var b0 = detail.bits[3 * t];
+        var b1 = detail.bits[3 * t + 1];
+        var b2 = detail.bits[3 * t + 2];
+        d12[t] <== b1 * b2;
+        forest1[t] <== (land - isMount) * forestM[t].out;
+        forest2[t] <== forest1[t] * (b1 + b2 - d12[t]);
+        forest[t] <== forest2[t] * (1 - marsh[t]);
+        var feature = forest[t] + 2 * marsh[t];
+
+        r01[t] <== b0 * b1;
+        hasRes[t] <== r01[t] * b2;
+        desert[t] <== flat * (1 - notDry[t].out);
+        resource[t] <== hasRes[t] * ((isWater - deep[t].out) + 2 * flat + desert[t] + 4 * hillsOnly + 5 * isMount);
+
+        var rowOdd = (ty + 7) % 2;
+        var rivers = 0;
+        for (var d = 0; d < NDIR; d++) {
+            var nx = tx + edgeDc(kind, rowOdd, d);
+            var ny = ty + edgeDr(kind, rowOdd, d);
+            bothElig[t][d] <== eligible[ty][tx] * eligible[ny][nx];
+            bothSide[t][d] <== side[ty][tx].out * side[ny][nx].out;
+            riverBit[t][d] <== bothElig[t][d] * (side[ty][tx].out + side[ny][nx].out - 2 * bothSide[t][d]);
+            rivers += riverBit[t][d] * (1 << d);
+        }
+
+        leafHash[t] = Poseidon(5);
+        leafHash[t].inputs[0] <== terrain;
+        leafHash[t].inputs[1] <== feature;
+        leafHash[t].inputs[2] <== resource[t];
+        leafHash[t].inputs[3] <== rivers;
+        leafHash[t].inputs[4] <== salts[t];
+        leaf[t] <== onBoard[ty][tx] * leafHash[t].out;
+    }
+
+    // Depth-6 subtree, children in index order: node k at a level hashes (2k, 2k + 1) below.
+    component node[63];
+    signal level[127];
+    var at = 0;
+    var base = 0;
+    for (var t = 0; t < 64; t++) level[t] <== leaf[t];
+    var next = 64;
+    for (var w2 = 32; w2 >= 1; w2 = w2 \ 2) {
+        for (var k = 0; k < w2; k++) {
+            node[at] = Poseidon(2);
+            node[at].inputs[0] <== level[base + 2 * k];
+            node[at].inputs[1] <== level[base + 2 * k + 1];
+            level[next + k] <== node[at].out;
+            at++;
+        }
+        base = next;
+        next += w2;
+    }
+    zoneRoot <== level[126];
+}

@@ -1,0 +1,798 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+import {Poseidon} from "./Poseidon.sol";
+
+/// @notice The single-tile generator (MapGen.sol).
+interface IMapGen {
+    /// @notice One tile of `Gen(seed)`.
+    function generateTile(uint256 seed, uint8 kind, uint256 width, uint256 height, uint256 col, uint256 row)
+        external
+        view
+        returns (uint8 terrain, uint8 feature, uint8 resource, uint8 rivers);
+}
+
+/// @title ShroudGame
+/// @notice Shroud's game contract, phase 1: seed ceremony (commit, sealed reveal), root posting, a simple end,
+///         dealer audit (secrets checked on-chain, seed computed), tile fraud proofs, liveness paths
+///         (force-open when the root is late, slashing when the secrets are late), and pull-payment settlement.
+/// @dev Lifecycle (`Phase`): Commit → Reveal → Deal → Play → Secrets → Audit → Settled, with Cancelled (a player
+///      missed the ceremony or sent a bad ciphertext) and ForceOpen (no root by the deadline: players reveal their
+///      shares on-chain, the map becomes public and play continues without fog) branches. Every non-terminal phase
+///      has a deadline and a permissionless function that moves on once it passes, so no game and no funds get stuck.
+///
+///      Turn extension point (phase 2): `Seat` already holds the per-player turn state (`stateCommitment`,
+///      `zoneMask`, `revealCommit`, `lastTurn`), `Game` holds `turn`, `toMove`, `maxTurns` and the phase deadline,
+///      and `revealCommits[gameId][turn]` keeps every turn's reveal commitment for the dealer. Turn and combat
+///      functions verify their proof, write these fields, then call `_advanceTurn` (which ends the game through
+///      `_endGame` when the turn limit is reached); a combat sub-phase can reuse `deadline` with `combatSeconds`.
+contract ShroudGame {
+    // ---------------------------------------------------------------- types
+
+    /// @notice Game phases. Settled and Cancelled are terminal.
+    enum Phase {
+        None,
+        Commit,
+        Reveal,
+        Deal,
+        Play,
+        Secrets,
+        Audit,
+        Settled,
+        Cancelled,
+        ForceOpen
+    }
+
+    /// @notice Phase durations in seconds (the ruleset's `deadlines`, plus the post-game audit window).
+    struct Durations {
+        uint32 commitSeconds;
+        uint32 revealSeconds;
+        uint32 rootSeconds;
+        uint32 turnSeconds;
+        uint32 combatSeconds;
+        uint32 secretsSeconds;
+        uint32 auditSeconds;
+    }
+
+    /// @notice Board parameters the generator needs, and the turn limit that ends the game.
+    struct Board {
+        uint8 kind; // 0 hex, 1 square
+        uint16 width;
+        uint16 height;
+        uint32 maxTurns;
+    }
+
+    struct Game {
+        // slot 0
+        address dealer;
+        Phase phase;
+        uint8 nPlayers;
+        uint8 kind;
+        uint8 depth;
+        uint8 commits;
+        uint8 reveals;
+        uint8 sharesRevealed;
+        bool openMap; // true after force-open: the seed is public and there is no root
+        uint8 toMove; // seat whose turn it is
+        uint8 active; // seats not forfeited
+        // slot 1
+        uint40 deadline; // the current phase's deadline (inclusive)
+        uint32 turn;
+        uint32 maxTurns;
+        uint16 width;
+        uint16 height;
+        uint96 bond; // dealer bond still held
+        // slot 2
+        Durations durations;
+        // slot 3
+        uint96 stake; // per-player deposit paid with `commit`
+        // then
+        bytes32 rulesetHash;
+        uint256 root;
+        uint256 masterCommitment;
+        uint256 seed;
+        uint256 masterSecret;
+        bytes dealerEncKey;
+    }
+
+    /// @notice One player seat. The turn fields are written by phase-2 turn logic.
+    struct Seat {
+        // slot 0
+        address player;
+        bool committed;
+        bool revealed; // sealed reveal posted
+        bool shareRevealed; // r_i public (force-open or audit)
+        bool atFault;
+        bool forfeited;
+        bool staked;
+        // then
+        uint256 commitment; // C_i = Poseidon(gameId, player, r_i)
+        bytes32 ciphertextHash; // keccak256 of the sealed reveal (the blob is in the event)
+        uint256 share; // r_i once public
+        // phase-2 turn state
+        uint256 stateCommitment;
+        uint256 zoneMask; // bit z: the player has a unit in zone z (boards have at most 253 zones)
+        uint256 revealCommit;
+        uint32 lastTurn;
+    }
+
+    // ---------------------------------------------------------------- constants
+
+    uint256 public constant MIN_PLAYERS = 2;
+    uint256 public constant MAX_PLAYERS = 6;
+    /// @notice Zone bitmasks are one field element, so boards have at most 253 zones.
+    uint256 public constant MAX_ZONES = 253;
+    uint256 public constant ZONE_SIZE = 8;
+
+    /// @notice Cancellation and slashing reasons (event codes).
+    uint8 public constant REASON_MISSED_COMMIT = 1;
+    uint8 public constant REASON_MISSED_REVEAL = 2;
+    uint8 public constant REASON_BAD_CIPHERTEXT = 3;
+    uint8 public constant REASON_MISSED_SHARE = 4;
+    uint8 public constant REASON_NO_ROOT = 5;
+    uint8 public constant REASON_NO_SECRETS = 6;
+    uint8 public constant REASON_FRAUD = 7;
+
+    // ---------------------------------------------------------------- errors
+
+    error BadPlayerCount(uint256 count);
+    error BadPlayer(uint256 index);
+    error BadDealer();
+    error BadEncKey();
+    error BadBoard();
+    error BadDurations();
+    error BondRequired();
+    error ValueTooLarge();
+    error NotDealer();
+    error NotPlayer();
+    error WrongPhase(Phase expected, Phase actual);
+    error DeadlinePassed(uint256 deadline);
+    error DeadlineNotPassed(uint256 deadline);
+    error AlreadyCommitted();
+    error AlreadyRevealed();
+    error NotRevealed();
+    error WrongStake(uint256 expected, uint256 sent);
+    error NotInField();
+    error EmptyCiphertext();
+    error CiphertextMismatch();
+    error EmptyEvidence();
+    error ShareMismatch(uint256 seat);
+    error MasterSecretMismatch();
+    error WrongShareCount(uint256 expected, uint256 got);
+    error AlreadyForfeited();
+    error BadLeafIndex();
+    error BadPathLength(uint256 expected, uint256 got);
+    error InvalidPath();
+    error NoFraud();
+    error NothingToWithdraw();
+    error TransferFailed();
+    error UnknownGame();
+
+    // ---------------------------------------------------------------- events
+
+    /// @notice A game was created and the dealer's bond locked.
+    event GameCreated(
+        uint256 indexed gameId, address indexed dealer, address[] players, bytes32 rulesetHash, uint256 bond, uint256 stake
+    );
+    /// @notice The created game's board, durations and the dealer's encryption key for sealed reveals.
+    event GameConfigured(uint256 indexed gameId, Board board, Durations durations, bytes dealerEncKey);
+    /// @notice The game entered `phase`; `deadline` closes it.
+    event PhaseChanged(uint256 indexed gameId, Phase phase, uint256 deadline);
+    /// @notice Seat `seat` committed `C_i`.
+    event Committed(uint256 indexed gameId, uint256 seat, uint256 commitment);
+    /// @notice Seat `seat` posted `Enc(dealerEncKey, r_i)`.
+    event SealedReveal(uint256 indexed gameId, uint256 seat, bytes ciphertext);
+    /// @notice The dealer says seat `seat`'s ciphertext does not open to the preimage of `C_i`.
+    /// @dev `evidence` is the dealer's shared secret plus DLEQ proof, checkable off-chain against the ciphertext.
+    event BadCiphertext(uint256 indexed gameId, uint256 seat, bytes evidence);
+    /// @notice The game was cancelled; bit s of `faultMask` marks seat s at fault.
+    event GameCancelled(uint256 indexed gameId, uint8 reason, uint256 faultMask);
+    /// @notice The dealer posted the map root and `Poseidon(master_secret)`.
+    event RootPosted(uint256 indexed gameId, uint256 root, uint256 masterCommitment);
+    /// @notice It is `seat`'s turn `turn` until `deadline`.
+    event TurnStarted(uint256 indexed gameId, uint256 turn, uint256 seat, uint256 deadline);
+    /// @notice Seat `seat` left the game (`timedOut`: it missed its turn deadline and is at fault).
+    event Forfeited(uint256 indexed gameId, uint256 seat, bool timedOut);
+    /// @notice Play is over after `turn` turns.
+    event GameEnded(uint256 indexed gameId, uint256 turn);
+    /// @notice The dealer's secrets checked out; `seed` is the ceremony's seed.
+    event SecretsPublished(uint256 indexed gameId, uint256 masterSecret, uint256[] shares, uint256 seed);
+    /// @notice `prover` showed the served tile at `leafIndex` differs from `Gen(seed)` or its salt is wrong.
+    event FraudProven(uint256 indexed gameId, uint256 leafIndex, address prover);
+    /// @notice The dealer's bond (`amount`) went to the players.
+    event DealerSlashed(uint256 indexed gameId, uint8 reason, uint256 amount);
+    /// @notice Seat `seat` revealed `r_i` on-chain (force-open).
+    event ShareRevealed(uint256 indexed gameId, uint256 seat, uint256 share);
+    /// @notice Force-open completed: the map is public, regenerate it from `seed`.
+    event MapOpened(uint256 indexed gameId, uint256 seed);
+    /// @notice Bonds and stakes were credited; the game is over.
+    event Settled(uint256 indexed gameId);
+    /// @notice `account` withdrew `amount`.
+    event Withdrawn(address indexed account, uint256 amount);
+
+    // ---------------------------------------------------------------- storage
+
+    address public immutable poseidon1;
+    address public immutable poseidon2;
+    address public immutable poseidon3;
+    address public immutable poseidon4;
+    address public immutable poseidon5;
+    address public immutable poseidon6;
+    /// @notice The single-tile generator used by fraud proofs.
+    IMapGen public immutable mapGen;
+
+    /// @notice Number of games created; game ids start at 1.
+    uint256 public gameCount;
+    mapping(uint256 gameId => Game) internal games;
+    mapping(uint256 gameId => mapping(uint256 seat => Seat)) internal seats;
+    /// @notice Seat index + 1 of a player in a game (0: not a player).
+    mapping(uint256 gameId => mapping(address player => uint256)) public seatPlusOne;
+    /// @notice Phase 2: every turn's reveal commitment, for the dealer to check reveal requests against.
+    mapping(uint256 gameId => mapping(uint256 turn => uint256)) public revealCommits;
+    /// @notice Pull payments: bonds, stakes and slashed funds owed to each account.
+    mapping(address account => uint256) public credit;
+
+    /// @param hashers circomlibjs Poseidon contracts for 1 to 6 inputs (index = arity − 1).
+    /// @param mapGen_ The MapGen contract.
+    constructor(address[6] memory hashers, IMapGen mapGen_) {
+        poseidon1 = hashers[0];
+        poseidon2 = hashers[1];
+        poseidon3 = hashers[2];
+        poseidon4 = hashers[3];
+        poseidon5 = hashers[4];
+        poseidon6 = hashers[5];
+        mapGen = mapGen_;
+    }
+
+    // ---------------------------------------------------------------- ceremony
+
+    /// @notice Creates a game and locks the dealer's bond (`msg.value`). The caller must be the dealer.
+    /// @param players 2 to 6 distinct player addresses, in seat order (seed = Poseidon(r_1..r_n) in this order).
+    /// @param dealer The dealer (must be `msg.sender`, not a player).
+    /// @param dealerEncKey The dealer's compressed secp256k1 public key (33 bytes) for sealed reveals.
+    /// @param rulesetHash Hash of the ruleset JSON the game plays.
+    /// @param durations Phase durations in seconds, all non-zero.
+    /// @param board Grid kind (0 hex, 1 square), width, height (≤ 253 zones) and the turn limit (> 0).
+    /// @param stake Deposit each player pays with `commit` (may be 0); forfeited to the others on a fault.
+    /// @return gameId The new game's id.
+    function createGame(
+        address[] calldata players,
+        address dealer,
+        bytes calldata dealerEncKey,
+        bytes32 rulesetHash,
+        Durations calldata durations,
+        Board calldata board,
+        uint96 stake
+    ) external payable returns (uint256 gameId) {
+        uint256 n = players.length;
+        if (n < MIN_PLAYERS || n > MAX_PLAYERS) revert BadPlayerCount(n);
+        if (dealer == address(0) || dealer != msg.sender) revert BadDealer();
+        if (dealerEncKey.length != 33 || (dealerEncKey[0] != 0x02 && dealerEncKey[0] != 0x03)) revert BadEncKey();
+        if (msg.value == 0) revert BondRequired();
+        if (msg.value > type(uint96).max) revert ValueTooLarge();
+        uint8 depth = _checkBoard(board);
+        if (
+            durations.commitSeconds == 0 || durations.revealSeconds == 0 || durations.rootSeconds == 0
+                || durations.turnSeconds == 0 || durations.combatSeconds == 0 || durations.secretsSeconds == 0
+                || durations.auditSeconds == 0
+        ) revert BadDurations();
+
+        gameId = ++gameCount;
+        for (uint256 i = 0; i < n; i++) {
+            address p = players[i];
+            if (p == address(0) || p == dealer || seatPlusOne[gameId][p] != 0) revert BadPlayer(i);
+            seatPlusOne[gameId][p] = i + 1;
+            seats[gameId][i].player = p;
+        }
+        Game storage g = games[gameId];
+        g.dealer = dealer;
+        g.phase = Phase.Commit;
+        g.nPlayers = uint8(n);
+        g.active = uint8(n);
+        g.kind = board.kind;
+        g.depth = depth;
+        g.width = board.width;
+        g.height = board.height;
+        g.maxTurns = board.maxTurns;
+        g.bond = uint96(msg.value);
+        g.stake = stake;
+        g.durations = durations;
+        g.rulesetHash = rulesetHash;
+        g.dealerEncKey = dealerEncKey;
+        emit GameCreated(gameId, dealer, players, rulesetHash, msg.value, stake);
+        _announce(gameId, g);
+    }
+
+    function _announce(uint256 gameId, Game storage g) private {
+        emit GameConfigured(gameId, Board(g.kind, g.width, g.height, g.maxTurns), g.durations, g.dealerEncKey);
+        uint256 deadline = block.timestamp + g.durations.commitSeconds;
+        g.deadline = uint40(deadline);
+        emit PhaseChanged(gameId, Phase.Commit, deadline);
+    }
+
+    /// @notice Posts the caller's share commitment `C_i = Poseidon(gameId, player, r_i)`, paying the stake.
+    /// @param gameId The game.
+    /// @param commitment `C_i`, a field element.
+    function commit(uint256 gameId, uint256 commitment) external payable {
+        Game storage g = games[gameId];
+        _inPhase(g, Phase.Commit);
+        if (commitment >= Poseidon.FIELD_MODULUS) revert NotInField();
+        uint256 s = _seatOf(gameId, msg.sender);
+        Seat storage seat = seats[gameId][s];
+        if (seat.committed) revert AlreadyCommitted();
+        if (msg.value != g.stake) revert WrongStake(g.stake, msg.value);
+        seat.committed = true;
+        seat.staked = msg.value != 0;
+        seat.commitment = commitment;
+        emit Committed(gameId, s, commitment);
+        if (++g.commits == g.nPlayers) _enter(gameId, g, Phase.Reveal, g.durations.revealSeconds);
+    }
+
+    /// @notice Posts the caller's sealed reveal `Enc(dealerEncKey, r_i)`. Only its hash is stored; the blob is
+    ///         emitted. The contract cannot check it: the dealer disputes a bad one with `reportBadCiphertext`.
+    /// @param gameId The game.
+    /// @param ciphertext The ciphertext (non-empty).
+    function sealedReveal(uint256 gameId, bytes calldata ciphertext) external {
+        Game storage g = games[gameId];
+        _inPhase(g, Phase.Reveal);
+        if (ciphertext.length == 0) revert EmptyCiphertext();
+        uint256 s = _seatOf(gameId, msg.sender);
+        Seat storage seat = seats[gameId][s];
+        if (seat.revealed) revert AlreadyRevealed();
+        seat.revealed = true;
+        seat.ciphertextHash = keccak256(ciphertext);
+        emit SealedReveal(gameId, s, ciphertext);
+        if (++g.reveals == g.nPlayers) _enter(gameId, g, Phase.Deal, g.durations.rootSeconds);
+    }
+
+    /// @notice The dealer reports that seat `seat`'s ciphertext does not open to the preimage of `C_i`. The game
+    ///         is cancelled with that player at fault. Allowed from the seat's sealed reveal until the root is posted.
+    /// @dev The evidence (shared secret + DLEQ proof) is recorded for off-chain checking, not verified here.
+    /// @param gameId The game.
+    /// @param seat The accused seat.
+    /// @param ciphertext The seat's ciphertext, checked against the stored hash.
+    /// @param evidence The dealer's evidence (non-empty).
+    function reportBadCiphertext(uint256 gameId, uint256 seat, bytes calldata ciphertext, bytes calldata evidence)
+        external
+    {
+        Game storage g = games[gameId];
+        if (g.phase != Phase.Reveal && g.phase != Phase.Deal) revert WrongPhase(Phase.Deal, g.phase);
+        if (block.timestamp > g.deadline) revert DeadlinePassed(g.deadline);
+        if (msg.sender != g.dealer) revert NotDealer();
+        if (seat >= g.nPlayers) revert NotPlayer();
+        Seat storage st = seats[gameId][seat];
+        if (!st.revealed) revert NotRevealed();
+        if (keccak256(ciphertext) != st.ciphertextHash) revert CiphertextMismatch();
+        if (evidence.length == 0) revert EmptyEvidence();
+        st.atFault = true;
+        emit BadCiphertext(gameId, seat, evidence);
+        _cancel(gameId, g, REASON_BAD_CIPHERTEXT);
+    }
+
+    /// @notice After the commit, reveal or force-open deadline passes, anyone cancels the game: every seat that
+    ///         did not act is at fault and the funds settle.
+    /// @param gameId The game.
+    function cancelMissed(uint256 gameId) external {
+        Game storage g = games[gameId];
+        Phase p = g.phase;
+        if (p != Phase.Commit && p != Phase.Reveal && p != Phase.ForceOpen) revert WrongPhase(Phase.Commit, p);
+        if (block.timestamp <= g.deadline) revert DeadlineNotPassed(g.deadline);
+        uint256 n = g.nPlayers;
+        for (uint256 i = 0; i < n; i++) {
+            Seat storage st = seats[gameId][i];
+            bool done = p == Phase.Commit ? st.committed : p == Phase.Reveal ? st.revealed : st.shareRevealed;
+            if (!done) st.atFault = true;
+        }
+        _cancel(
+            gameId,
+            g,
+            p == Phase.Commit ? REASON_MISSED_COMMIT : p == Phase.Reveal ? REASON_MISSED_REVEAL : REASON_MISSED_SHARE
+        );
+    }
+
+    /// @notice The dealer posts the map root and `Poseidon(master_secret)`, once, after every sealed reveal and
+    ///         before the root deadline. Play starts.
+    /// @param gameId The game.
+    /// @param root The Merkle root of the salted zone-major leaves.
+    /// @param masterCommitment `Poseidon(master_secret)`.
+    function postRoot(uint256 gameId, uint256 root, uint256 masterCommitment) external {
+        Game storage g = games[gameId];
+        _inPhase(g, Phase.Deal);
+        if (msg.sender != g.dealer) revert NotDealer();
+        if (root >= Poseidon.FIELD_MODULUS || masterCommitment >= Poseidon.FIELD_MODULUS) revert NotInField();
+        g.root = root;
+        g.masterCommitment = masterCommitment;
+        emit RootPosted(gameId, root, masterCommitment);
+        _startPlay(gameId, g);
+    }
+
+    // ---------------------------------------------------------------- liveness (P7)
+
+    /// @notice No root by the deadline: anyone starts force-open. The dealer's bond is slashed to the players,
+    ///         who then reveal their shares with `revealShare`.
+    /// @param gameId The game.
+    function startForceOpen(uint256 gameId) external {
+        Game storage g = games[gameId];
+        if (g.phase != Phase.Deal) revert WrongPhase(Phase.Deal, g.phase);
+        if (block.timestamp <= g.deadline) revert DeadlineNotPassed(g.deadline);
+        _slash(gameId, g, REASON_NO_ROOT);
+        _enter(gameId, g, Phase.ForceOpen, g.durations.revealSeconds);
+    }
+
+    /// @notice Force-open: the caller reveals `r_i`, checked against `C_i`. When every share is in, the seed is
+    ///         computed and play starts on the public map (no fog, no root).
+    /// @param gameId The game.
+    /// @param share `r_i`, a field element.
+    function revealShare(uint256 gameId, uint256 share) external {
+        Game storage g = games[gameId];
+        _inPhase(g, Phase.ForceOpen);
+        if (share >= Poseidon.FIELD_MODULUS) revert NotInField();
+        uint256 s = _seatOf(gameId, msg.sender);
+        Seat storage st = seats[gameId][s];
+        if (st.shareRevealed) revert AlreadyRevealed();
+        if (Poseidon.hash3(poseidon3, gameId, uint256(uint160(msg.sender)), share) != st.commitment) {
+            revert ShareMismatch(s);
+        }
+        st.shareRevealed = true;
+        st.share = share;
+        emit ShareRevealed(gameId, s, share);
+        if (++g.sharesRevealed == g.nPlayers) {
+            uint256 n = g.nPlayers;
+            uint256[] memory shares = new uint256[](n);
+            for (uint256 i = 0; i < n; i++) {
+                shares[i] = seats[gameId][i].share;
+            }
+            g.seed = Poseidon.hashN(_hashers(), shares);
+            g.openMap = true;
+            emit MapOpened(gameId, g.seed);
+            _startPlay(gameId, g);
+        }
+    }
+
+    /// @notice The dealer missed the secrets deadline after the game ended: anyone slashes the bond to the
+    ///         players and settles the game.
+    /// @param gameId The game.
+    function claimSecretsTimeout(uint256 gameId) external {
+        Game storage g = games[gameId];
+        if (g.phase != Phase.Secrets) revert WrongPhase(Phase.Secrets, g.phase);
+        if (block.timestamp <= g.deadline) revert DeadlineNotPassed(g.deadline);
+        _slash(gameId, g, REASON_NO_SECRETS);
+        _settle(gameId, g);
+    }
+
+    // ---------------------------------------------------------------- play (phase-1 subset)
+
+    /// @notice The caller leaves the game. When one player (or none) remains, the game ends.
+    /// @param gameId The game.
+    function forfeit(uint256 gameId) external {
+        Game storage g = games[gameId];
+        _inPhase(g, Phase.Play);
+        uint256 s = _seatOf(gameId, msg.sender);
+        if (seats[gameId][s].forfeited) revert AlreadyForfeited();
+        _forfeit(gameId, g, s, false);
+    }
+
+    /// @notice The seat to move missed its turn deadline: anyone forfeits it (at fault) and play moves on.
+    /// @param gameId The game.
+    function claimTurnTimeout(uint256 gameId) external {
+        Game storage g = games[gameId];
+        if (g.phase != Phase.Play) revert WrongPhase(Phase.Play, g.phase);
+        if (block.timestamp <= g.deadline) revert DeadlineNotPassed(g.deadline);
+        uint256 s = g.toMove;
+        seats[gameId][s].atFault = true;
+        _forfeit(gameId, g, s, true);
+    }
+
+    // ---------------------------------------------------------------- audit
+
+    /// @notice Publishes `master_secret` and every `r_i` after the game ended. Checked against
+    ///         `Poseidon(master_secret)` and each `C_i`; the seed is computed and stored, and the fraud-proof
+    ///         window opens. Anyone may call (the content is verified).
+    /// @param gameId The game.
+    /// @param masterSecret The dealer's master secret.
+    /// @param shares `r_1..r_n` in seat order.
+    function publishSecrets(uint256 gameId, uint256 masterSecret, uint256[] calldata shares) external {
+        Game storage g = games[gameId];
+        _inPhase(g, Phase.Secrets);
+        uint256 n = g.nPlayers;
+        if (shares.length != n) revert WrongShareCount(n, shares.length);
+        if (masterSecret >= Poseidon.FIELD_MODULUS) revert NotInField();
+        if (Poseidon.hash1(poseidon1, masterSecret) != g.masterCommitment) revert MasterSecretMismatch();
+        uint256[] memory xs = new uint256[](n);
+        for (uint256 i = 0; i < n; i++) {
+            uint256 r = shares[i];
+            if (r >= Poseidon.FIELD_MODULUS) revert NotInField();
+            Seat storage st = seats[gameId][i];
+            if (Poseidon.hash3(poseidon3, gameId, uint256(uint160(st.player)), r) != st.commitment) {
+                revert ShareMismatch(i);
+            }
+            xs[i] = r;
+        }
+        uint256 seed = Poseidon.hashN(_hashers(), xs);
+        g.seed = seed;
+        g.masterSecret = masterSecret;
+        emit SecretsPublished(gameId, masterSecret, shares, seed);
+        _enter(gameId, g, Phase.Audit, g.durations.auditSeconds);
+    }
+
+    /// @notice Fraud proof: a served tile whose path verifies against the root but whose data differs from
+    ///         `Gen(seed)` at its index, or whose salt is not `Poseidon(master_secret, index)`, or which sits in an
+    ///         off-board slot (those leaves must be 0). The dealer's bond goes to the players; the game settles.
+    /// @param gameId The game (in its audit window).
+    /// @param leafIndex Zone-major leaf index.
+    /// @param tile terrain, feature, resource, river bitmask, salt: the served leaf preimage (field elements).
+    /// @param path Sibling hashes from the leaf up, `depth` of them.
+    function proveFraud(uint256 gameId, uint256 leafIndex, uint256[5] calldata tile, uint256[] calldata path)
+        external
+    {
+        Game storage g = games[gameId];
+        _inPhase(g, Phase.Audit);
+        uint256 depth = g.depth;
+        if (path.length != depth) revert BadPathLength(depth, path.length);
+        if (leafIndex >> depth != 0) revert BadLeafIndex();
+        for (uint256 i = 0; i < 5; i++) {
+            if (tile[i] >= Poseidon.FIELD_MODULUS) revert NotInField();
+        }
+        uint256 node = Poseidon.hash5(poseidon5, tile[0], tile[1], tile[2], tile[3], tile[4]);
+        for (uint256 k = 0; k < depth; k++) {
+            uint256 sib = path[k];
+            if (sib >= Poseidon.FIELD_MODULUS) revert NotInField();
+            node = (leafIndex >> k) & 1 == 1 ? Poseidon.hash2(poseidon2, sib, node) : Poseidon.hash2(poseidon2, node, sib);
+        }
+        if (node != g.root) revert InvalidPath();
+        if (!_isFraud(g, leafIndex, tile)) revert NoFraud();
+        emit FraudProven(gameId, leafIndex, msg.sender);
+        _slash(gameId, g, REASON_FRAUD);
+        _settle(gameId, g);
+    }
+
+    /// @notice After the audit window closes with no fraud proven, anyone settles: the bond returns to the
+    ///         dealer, stakes to the players (a faulty player's stake goes to the others).
+    /// @param gameId The game.
+    function settle(uint256 gameId) external {
+        Game storage g = games[gameId];
+        if (g.phase != Phase.Audit) revert WrongPhase(Phase.Audit, g.phase);
+        if (block.timestamp <= g.deadline) revert DeadlineNotPassed(g.deadline);
+        _settle(gameId, g);
+    }
+
+    /// @notice Withdraws everything credited to the caller.
+    function withdraw() external {
+        uint256 amount = credit[msg.sender];
+        if (amount == 0) revert NothingToWithdraw();
+        credit[msg.sender] = 0;
+        emit Withdrawn(msg.sender, amount);
+        (bool ok,) = msg.sender.call{value: amount}("");
+        if (!ok) revert TransferFailed();
+    }
+
+    // ---------------------------------------------------------------- views
+
+    /// @notice A game's public state (everything but the encryption key and the per-seat data).
+    function getGame(uint256 gameId)
+        external
+        view
+        returns (
+            address dealer,
+            Phase phase,
+            uint256 nPlayers,
+            uint256 deadline,
+            uint256 turn,
+            uint256 toMove,
+            uint256 root,
+            uint256 masterCommitment,
+            uint256 seed,
+            uint256 bond,
+            bool openMap
+        )
+    {
+        Game storage g = games[gameId];
+        if (g.phase == Phase.None) revert UnknownGame();
+        return (
+            g.dealer,
+            g.phase,
+            g.nPlayers,
+            g.deadline,
+            g.turn,
+            g.toMove,
+            g.root,
+            g.masterCommitment,
+            g.seed,
+            g.bond,
+            g.openMap
+        );
+    }
+
+    /// @notice A game's board, tree depth, ruleset hash, stake, durations and dealer encryption key.
+    function getGameConfig(uint256 gameId)
+        external
+        view
+        returns (
+            Board memory board,
+            uint256 depth,
+            bytes32 rulesetHash,
+            uint256 stake,
+            Durations memory durations,
+            bytes memory dealerEncKey
+        )
+    {
+        Game storage g = games[gameId];
+        if (g.phase == Phase.None) revert UnknownGame();
+        board = Board(g.kind, g.width, g.height, g.maxTurns);
+        return (board, g.depth, g.rulesetHash, g.stake, g.durations, g.dealerEncKey);
+    }
+
+    /// @notice One seat's ceremony and turn state.
+    function getSeat(uint256 gameId, uint256 seat) external view returns (Seat memory) {
+        if (seat >= games[gameId].nPlayers) revert NotPlayer();
+        return seats[gameId][seat];
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    function _hashers() private view returns (address[6] memory h) {
+        h = [poseidon1, poseidon2, poseidon3, poseidon4, poseidon5, poseidon6];
+    }
+
+    /// Tree depth 6 + ceil(log2(zones)), as `makeBoard` in core/geometry.ts.
+    function _checkBoard(Board calldata b) private pure returns (uint8 depth) {
+        if (b.kind > 1 || b.width == 0 || b.height == 0 || b.maxTurns == 0) revert BadBoard();
+        uint256 zones = ((uint256(b.width) + ZONE_SIZE - 1) / ZONE_SIZE) * ((uint256(b.height) + ZONE_SIZE - 1) / ZONE_SIZE);
+        if (zones > MAX_ZONES) revert BadBoard();
+        uint256 lg = 0;
+        while ((uint256(1) << lg) < zones) lg++;
+        depth = uint8(6 + lg);
+    }
+
+    function _inPhase(Game storage g, Phase p) private view {
+        if (g.phase != p) revert WrongPhase(p, g.phase);
+        if (block.timestamp > g.deadline) revert DeadlinePassed(g.deadline);
+    }
+
+    function _seatOf(uint256 gameId, address who) private view returns (uint256) {
+        uint256 s = seatPlusOne[gameId][who];
+        if (s == 0) revert NotPlayer();
+        return s - 1;
+    }
+
+    function _enter(uint256 gameId, Game storage g, Phase p, uint256 duration) private {
+        uint256 deadline = block.timestamp + duration;
+        g.phase = p;
+        g.deadline = uint40(deadline);
+        emit PhaseChanged(gameId, p, deadline);
+    }
+
+    function _startPlay(uint256 gameId, Game storage g) private {
+        _enter(gameId, g, Phase.Play, g.durations.turnSeconds);
+        emit TurnStarted(gameId, 0, 0, g.deadline);
+    }
+
+    function _forfeit(uint256 gameId, Game storage g, uint256 s, bool timedOut) private {
+        seats[gameId][s].forfeited = true;
+        emit Forfeited(gameId, s, timedOut);
+        if (--g.active <= 1) _endGame(gameId, g);
+        else if (s == g.toMove) _advanceTurn(gameId, g);
+    }
+
+    /// @dev Phase-2 turn logic calls this after storing a verified turn: next unforfeited seat, fresh deadline,
+    ///      or the end of the game at the turn limit.
+    function _advanceTurn(uint256 gameId, Game storage g) internal {
+        uint32 turn = g.turn + 1;
+        g.turn = turn;
+        if (turn >= g.maxTurns) {
+            _endGame(gameId, g);
+            return;
+        }
+        uint256 n = g.nPlayers;
+        uint256 s = g.toMove;
+        do {
+            s = (s + 1) % n;
+        } while (seats[gameId][s].forfeited);
+        g.toMove = uint8(s);
+        uint256 deadline = block.timestamp + g.durations.turnSeconds;
+        g.deadline = uint40(deadline);
+        emit TurnStarted(gameId, turn, s, deadline);
+    }
+
+    /// @dev Ends play. A fogged game waits for the dealer's secrets; a force-opened game has none and settles.
+    function _endGame(uint256 gameId, Game storage g) internal {
+        emit GameEnded(gameId, g.turn);
+        if (g.openMap) _settle(gameId, g);
+        else _enter(gameId, g, Phase.Secrets, g.durations.secretsSeconds);
+    }
+
+    function _isFraud(Game storage g, uint256 leafIndex, uint256[5] calldata tile) private view returns (bool) {
+        (bool onBoard, uint256 col, uint256 row) = _leafCoord(g, leafIndex);
+        // Off-board slots and unused zones must hold leaf 0, which has no Poseidon preimage we know of.
+        if (!onBoard) return true;
+        if (tile[4] != Poseidon.hash2(poseidon2, g.masterSecret, leafIndex)) return true;
+        // Generated fields are bytes; anything larger is wrong (and would alias in the packed comparison).
+        if ((tile[0] | tile[1] | tile[2] | tile[3]) > type(uint8).max) return true;
+        return _packedTile(g, col, row) != (tile[0] << 192) | (tile[1] << 128) | (tile[2] << 64) | tile[3];
+    }
+
+    function _packedTile(Game storage g, uint256 col, uint256 row) private view returns (uint256) {
+        (uint8 t, uint8 f, uint8 r, uint8 rv) = mapGen.generateTile(g.seed, g.kind, g.width, g.height, col, row);
+        return (uint256(t) << 192) | (uint256(f) << 128) | (uint256(r) << 64) | uint256(rv);
+    }
+
+    /// Zone-major index → coordinates (core/geometry.ts leafCoord); `onBoard` false for off-board slots.
+    function _leafCoord(Game storage g, uint256 leafIndex) private view returns (bool onBoard, uint256 col, uint256 row) {
+        uint256 zonesX = (uint256(g.width) + ZONE_SIZE - 1) / ZONE_SIZE;
+        uint256 zonesY = (uint256(g.height) + ZONE_SIZE - 1) / ZONE_SIZE;
+        uint256 zone = leafIndex / 64;
+        uint256 local = leafIndex % 64;
+        col = (zone % zonesX) * ZONE_SIZE + (local % ZONE_SIZE);
+        row = (zone / zonesX) * ZONE_SIZE + local / ZONE_SIZE;
+        onBoard = zone < zonesX * zonesY && col < g.width && row < g.height;
+    }
+
+    function _slash(uint256 gameId, Game storage g, uint8 reason) private {
+        uint256 bond = g.bond;
+        if (bond == 0) return;
+        g.bond = 0;
+        uint256 n = g.nPlayers;
+        uint256 each = bond / n;
+        for (uint256 i = 0; i < n; i++) {
+            credit[seats[gameId][i].player] += i == 0 ? bond - each * (n - 1) : each;
+        }
+        emit DealerSlashed(gameId, reason, bond);
+    }
+
+    function _cancel(uint256 gameId, Game storage g, uint8 reason) private {
+        uint256 mask;
+        for (uint256 i = 0; i < g.nPlayers; i++) {
+            if (seats[gameId][i].atFault) mask |= 1 << i;
+        }
+        _payout(gameId, g);
+        g.phase = Phase.Cancelled;
+        emit GameCancelled(gameId, reason, mask);
+        emit PhaseChanged(gameId, Phase.Cancelled, 0);
+    }
+
+    function _settle(uint256 gameId, Game storage g) private {
+        _payout(gameId, g);
+        g.phase = Phase.Settled;
+        emit Settled(gameId);
+        emit PhaseChanged(gameId, Phase.Settled, 0);
+    }
+
+    /// Remaining bond to the dealer; stakes back to players not at fault; faulty stakes split among the players
+    /// not at fault (or to the dealer when every player is at fault).
+    function _payout(uint256 gameId, Game storage g) private {
+        uint256 bond = g.bond;
+        if (bond != 0) {
+            g.bond = 0;
+            credit[g.dealer] += bond;
+        }
+        uint256 stake = g.stake;
+        if (stake == 0) return;
+        uint256 n = g.nPlayers;
+        uint256 slashed;
+        uint256 honest;
+        for (uint256 i = 0; i < n; i++) {
+            Seat storage st = seats[gameId][i];
+            if (st.atFault) {
+                if (st.staked) slashed += stake;
+            } else {
+                honest++;
+                if (st.staked) credit[st.player] += stake;
+            }
+            st.staked = false;
+        }
+        if (slashed == 0) return;
+        if (honest == 0) {
+            credit[g.dealer] += slashed;
+            return;
+        }
+        uint256 each = slashed / honest;
+        uint256 rest = slashed - each * honest;
+        for (uint256 i = 0; i < n; i++) {
+            Seat storage st = seats[gameId][i];
+            if (!st.atFault) {
+                credit[st.player] += each + rest;
+                rest = 0;
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import { createRequire } from 'node:module';
+import hardhatEthers from '@nomicfoundation/hardhat-ethers';
+import { defineConfig } from 'hardhat/config';
+
+const require = createRequire(import.meta.url);
+
+/** solc-js from node_modules: Hardhat compiles offline, with no compiler download. */
+const soljson = require.resolve('solc/soljson.js');
+
+export default defineConfig({
+  plugins: [hardhatEthers],
+  solidity: {
+    version: '0.8.28',
+    path: soljson,
+    settings: { optimizer: { enabled: true, runs: 200 }, viaIR: false, evmVersion: 'cancun' },
+  },
+  paths: { sources: './contracts', artifacts: './artifacts', cache: './cache' },
+  networks: {
+    /** The in-process EDR chain (tests, `deploy:local`). */
+    local: { type: 'edr-simulated', chainType: 'l1' },
+    /** Any EVM testnet: `RPC_URL` and `DEPLOYER_KEY` from the environment. */
+    testnet: {
+      type: 'http',
+      chainType: 'l1',
+      url: process.env['RPC_URL'] ?? 'http://127.0.0.1:8545',
+      accounts: process.env['DEPLOYER_KEY'] ? [process.env['DEPLOYER_KEY']] : [],
+    },
+  },
+});
