@@ -12,3 +12,4 @@ export type * from './ruleset/types.ts';
 export * from './ruleset/validate.ts';
 export * from './state.ts';
 export * from './tile.ts';
+export * from './reveal-request.ts';

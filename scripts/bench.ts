@@ -13,7 +13,7 @@ const SUITES: Record<string, (o: { ruleset?: string; ptauDir?: string }) => Prom
         ruleset: o.ruleset ?? 'tiny',
         ptauDir: o.ptauDir,
       }),
-    gas: async (o) => (await import('./bench-gas.ts')).benchGas({ ptauDir: o.ptauDir }),
+    gas: async () => (await import('./bench-gas.ts')).benchGas(),
     dealer: async () => (await import('./bench-dealer.ts')).benchDealer(),
   };
 

@@ -1,0 +1,219 @@
+import {
+  type Board,
+  type Coord,
+  gridDistance,
+  leafIndex,
+  neighbours,
+  tileCoord,
+  tileIndex,
+  zoneOf,
+} from '../core/geometry.ts';
+import type { Ruleset, UnitType } from '../core/ruleset/types.ts';
+import { isPassable, type Terrain } from '../core/tile.ts';
+import { visibleTiles } from '../core/vision/radius.ts';
+import type { Observation } from './sdk/observation.ts';
+
+/**
+ * One turn's plan. `moves[slot]` is the destination, or null to stay (empty slots, structures).
+ * `reveal` is the revealed-tile list for the turn proof (zone-major leaf indices), within the vision
+ * after the moves. `attack` names an attacker slot and a tile it can target from where it stands now.
+ */
+export interface BotPlan {
+  moves: (Coord | null)[];
+  reveal: number[];
+  attack?: { slot: number; target: Coord };
+}
+
+type Rules = Ruleset & { board: Board };
+
+/** FNV-1a to 32 bits, then mulberry32: a tiny deterministic PRNG seeded by (seed, turn). */
+function rngFor(seed: bigint | number | string, turn: number): () => number {
+  let h = 0x811c9dc5;
+  for (const ch of `${seed}:${turn}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  return () => {
+    h = (h + 0x6d2b79f5) >>> 0;
+    let t = h;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const pick = <T>(xs: readonly T[], rnd: () => number): T | undefined => xs[Math.floor(rnd() * xs.length)];
+
+/** Unknown terrain may be crossed; known water and mountains may not (the bot plans on land). */
+function walkable(obs: Observation, i: number): boolean {
+  const t = obs.terrain[i]!;
+  return t === -1 || isPassable(t as Terrain);
+}
+
+/** Grid-metric BFS distances from `from` over walkable tiles (the start always counts); −1 = unreachable. */
+function bfs(board: Board, obs: Observation, from: readonly number[]): Int32Array {
+  const dist = new Int32Array(board.width * board.height).fill(-1);
+  const queue = [...from];
+  for (const i of from) dist[i] = 0;
+  for (let q = 0; q < queue.length; q++) {
+    const i = queue[q]!;
+    for (const n of neighbours(board, tileCoord(board, i))) {
+      const j = tileIndex(board, n);
+      if (dist[j] !== -1 || !walkable(obs, j)) continue;
+      dist[j] = dist[i]! + 1;
+      queue.push(j);
+    }
+  }
+  return dist;
+}
+
+/** Scouts: the fastest mobile type, when some mobile type is slower. */
+function isScout(types: readonly UnitType[], t: UnitType): boolean {
+  const speeds = types.filter((u) => !u.structure).map((u) => u.speed);
+  return !t.structure && t.speed === Math.max(...speeds) && Math.min(...speeds) < t.speed;
+}
+
+/** Undiscovered tiles next to something seen: where exploring pays. Everything unseen before the first turn. */
+function frontier(board: Board, obs: Observation): number[] {
+  const out: number[] = [];
+  obs.fog.forEach((f, i) => {
+    if (f !== 0) return;
+    if (neighbours(board, tileCoord(board, i)).some((n) => obs.fog[tileIndex(board, n)] !== 0)) out.push(i);
+  });
+  return out.length > 0 ? out : obs.fog.flatMap((f, i) => (f === 0 ? [i] : []));
+}
+
+/** A scout's goal: the reachable frontier tile farthest from home (structures, else the unit itself). */
+function scoutGoal(
+  board: Board,
+  obs: Observation,
+  home: Coord,
+  dist: Int32Array,
+  rnd: () => number,
+): number | null {
+  let best: number[] = [];
+  let bestScore = -1;
+  for (const i of frontier(board, obs)) {
+    if (dist[i] === -1) continue;
+    const score = gridDistance(board.kind, home, tileCoord(board, i));
+    if (score > bestScore) [best, bestScore] = [[i], score];
+    else if (score === bestScore) best.push(i);
+  }
+  return pick(best, rnd) ?? null;
+}
+
+/** Any other unit's goal: the nearest undiscovered tile by walking distance. */
+function nearestGoal(
+  obs: Observation,
+  dist: Int32Array,
+  claimed: Set<number>,
+  rnd: () => number,
+): number | null {
+  let best: number[] = [];
+  let bestD = Number.POSITIVE_INFINITY;
+  obs.fog.forEach((f, i) => {
+    const d = dist[i]!;
+    if (f !== 0 || d === -1 || claimed.has(i)) return;
+    if (d < bestD) [best, bestD] = [[i], d];
+    else if (d === bestD) best.push(i);
+  });
+  return pick(best, rnd) ?? null;
+}
+
+/** The destination in the move mask nearest the goal; null when staying is as good. */
+function stepToward(
+  board: Board,
+  obs: Observation,
+  slot: number,
+  goal: number,
+  taken: Set<number>,
+  rnd: () => number,
+) {
+  const u = obs.ownUnits[slot]!;
+  const here = tileIndex(board, u);
+  const toGoal = bfs(board, obs, [goal]);
+  const score = (i: number) => (toGoal[i] === -1 ? Number.POSITIVE_INFINITY : toGoal[i]!);
+  let best: number[] = [];
+  let bestScore = score(here);
+  for (const i of obs.moveMask[slot]!) {
+    if (i === here || taken.has(i) || !walkable(obs, i)) continue;
+    const s = score(i);
+    if (s < bestScore) [best, bestScore] = [[i], s];
+    else if (s === bestScore && best.length > 0) best.push(i);
+  }
+  return pick(best, rnd) ?? null;
+}
+
+/** An attack when a live sighting's zone has a visible tile in some unit's range; target drawn from the seed. */
+function chooseAttack(board: Board, rules: Rules, obs: Observation, rnd: () => number): BotPlan['attack'] {
+  const zones = new Set(obs.lastSeen.filter((s) => !s.lost).map((s) => s.zone));
+  if (zones.size === 0) return undefined;
+  const options: { slot: number; target: Coord }[] = [];
+  for (const i of obs.attackMask) {
+    const c = tileCoord(board, i);
+    if (!zones.has(zoneOf(board, c))) continue;
+    for (const u of obs.ownUnits) {
+      if (u && gridDistance(board.kind, u, c) <= rules.unitTypes[u.type]!.attackRange) {
+        options.push({ slot: u.slot, target: c });
+      }
+    }
+  }
+  return pick(options, rnd);
+}
+
+/** The revealed-tile list: undiscovered tiles first, then seen tiles whose terrain was never served. */
+function chooseReveal(
+  board: Board,
+  rules: Rules,
+  obs: Observation,
+  moves: (Coord | null)[],
+  rnd: () => number,
+) {
+  const sources = obs.ownUnits.flatMap((u, slot) =>
+    u ? [{ coord: moves[slot] ?? { col: u.col, row: u.row }, radius: rules.unitTypes[u.type]!.vision }] : [],
+  );
+  const vision = [...visibleTiles(board, rules.vision.model, sources)].sort((a, b) => a - b);
+  const shuffled = vision.map((i) => ({ i, r: rnd() })).sort((a, b) => a.r - b.r);
+  const tier = (i: number) => (obs.fog[i] === 0 ? 0 : obs.terrain[i] === -1 ? 1 : 2);
+  return shuffled
+    .filter(({ i }) => tier(i) < 2)
+    .sort((a, b) => tier(a.i) - tier(b.i))
+    .slice(0, rules.maxRevealedTiles)
+    .map(({ i }) => leafIndex(board, tileCoord(board, i)));
+}
+
+/**
+ * The exploring bot: a pure function of what the player observed, the ruleset and a seed. Scouts
+ * run for the farthest frontier, other units for the nearest unexplored land, structures stay.
+ */
+export function planTurn(obs: Observation, rules: Rules, seed: bigint | number | string): BotPlan {
+  const board = rules.board;
+  if (obs.width !== board.width || obs.height !== board.height || obs.kind !== board.kind) {
+    throw new TypeError('observation does not match the ruleset board');
+  }
+  const rnd = rngFor(seed, obs.turn ?? -1);
+  const attack = chooseAttack(board, rules, obs, rnd);
+  const units = obs.ownUnits.flatMap((u) => (u ? [u] : []));
+  const structures = units.filter((u) => rules.unitTypes[u.type]!.structure);
+  const moves: (Coord | null)[] = obs.ownUnits.map(() => null);
+  // Destinations already chosen, and tiles units stand on; goals spread units over the frontier.
+  const taken = new Set(units.map((u) => tileIndex(board, u)));
+  const claimed = new Set<number>();
+  for (const u of units) {
+    const type = rules.unitTypes[u.type]!;
+    if (type.structure || type.speed === 0) continue;
+    const here = tileIndex(board, u);
+    const dist = bfs(board, obs, [here]);
+    const home = structures[0] ?? u;
+    const goal = isScout(rules.unitTypes, type)
+      ? scoutGoal(board, obs, home, dist, rnd)
+      : nearestGoal(obs, dist, claimed, rnd);
+    if (goal === null) continue;
+    claimed.add(goal);
+    const dest = stepToward(board, obs, u.slot, goal, taken, rnd);
+    if (dest === null) continue;
+    taken.delete(here);
+    taken.add(dest);
+    moves[u.slot] = tileCoord(board, dest);
+  }
+  const plan: BotPlan = { moves, reveal: chooseReveal(board, rules, obs, moves, rnd) };
+  if (attack) plan.attack = attack;
+  return plan;
+}

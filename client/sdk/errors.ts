@@ -1,0 +1,61 @@
+/** Why a dealer's reveal response was refused. The whole response is refused, never part of it. */
+export type TileRejectReason =
+  | 'not-requested'
+  | 'duplicate'
+  | 'missing'
+  | 'wrong-coord'
+  | 'malformed'
+  | 'bad-path';
+
+/** A served tile failed a check against the player's request or the on-chain root (P3). */
+export class TileRejectedError extends Error {
+  readonly reason: TileRejectReason;
+  /** The zone-major leaf index at fault; null when the response itself has the wrong shape. */
+  readonly leaf: number | null;
+  constructor(reason: TileRejectReason, leaf: number | null, message: string) {
+    super(`tile ${leaf ?? '?'} rejected (${reason}): ${message}`);
+    this.name = 'TileRejectedError';
+    this.reason = reason;
+    this.leaf = leaf;
+  }
+}
+
+/** The dealer's error body, `{statusCode, error, message, field?}` (dealer/errors.ts). */
+export interface DealerErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+  field?: string;
+}
+
+/** The dealer answered with a 4xx: retrying the same request cannot help, so the client surfaces it. */
+export class DealerRefusedError extends Error {
+  readonly status: number;
+  /** The dealer's stable error code (e.g. `opening-mismatch`), or `unknown` when the body was not JSON. */
+  readonly code: string;
+  readonly field: string | undefined;
+  readonly body: DealerErrorBody | string;
+  constructor(status: number, body: DealerErrorBody | string) {
+    const detail = typeof body === 'string' ? body.slice(0, 200) : `${body.error}: ${body.message}`;
+    super(`dealer refused the request (HTTP ${status}) ${detail}`);
+    this.name = 'DealerRefusedError';
+    this.status = status;
+    this.code = typeof body === 'string' ? 'unknown' : body.error;
+    this.field = typeof body === 'string' ? undefined : body.field;
+    this.body = body;
+  }
+}
+
+/** Network errors, timeouts, 5xx or 429 on every attempt: the dealer may be down (P7's force-open path). */
+export class DealerUnavailableError extends Error {
+  readonly attempts: number;
+  /** HTTP status of the last attempt, or null when it never got an answer. */
+  readonly lastStatus: number | null;
+  constructor(attempts: number, lastStatus: number | null, cause: unknown) {
+    const why = lastStatus !== null ? `HTTP ${lastStatus}` : String((cause as Error)?.message ?? cause);
+    super(`dealer unavailable after ${attempts} attempts (last: ${why})`, { cause });
+    this.name = 'DealerUnavailableError';
+    this.attempts = attempts;
+    this.lastStatus = lastStatus;
+  }
+}

@@ -1,0 +1,7 @@
+/** The client SDK: browser-safe (no node: imports), pure except for the dealer client's fetch. */
+export * from './dealer-client.ts';
+export * from './emitter.ts';
+export * from './errors.ts';
+export * from './observation.ts';
+export * from './player.ts';
+export * from './tiles.ts';

@@ -1,0 +1,71 @@
+import { keccak256, recoverAddress, type Signer, type TypedDataDomain, TypedDataEncoder } from 'ethers';
+
+/**
+ * The EIP-712 request a player signs to fetch a turn's tiles from the dealer: the opening of that
+ * turn's on-chain `revealCommit` (leaves + blinding), a client-random nonce the dealer burns, and an
+ * expiry. Shared by the dealer (verifies) and the SDK (signs).
+ */
+export interface RevealRequestMessage {
+  gameId: bigint;
+  player: string;
+  turn: number;
+  leaves: number[];
+  blinding: bigint;
+  nonce: bigint;
+  /** Unix seconds after which the dealer refuses the request. */
+  expiry: number;
+}
+
+export const REVEAL_REQUEST_TYPES: Record<string, { name: string; type: string }[]> = {
+  RevealRequest: [
+    { name: 'gameId', type: 'uint256' },
+    { name: 'player', type: 'address' },
+    { name: 'turn', type: 'uint32' },
+    { name: 'leaves', type: 'uint32[]' },
+    { name: 'blinding', type: 'uint256' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'expiry', type: 'uint64' },
+  ],
+};
+
+const encoder = new TypedDataEncoder(REVEAL_REQUEST_TYPES);
+
+/** Bound to the chain and the game contract, so a request cannot be replayed against another deployment. */
+export function revealDomain(chainId: bigint, gameContract: string): TypedDataDomain {
+  return { name: 'Shroud Dealer', version: '1', chainId, verifyingContract: gameContract };
+}
+
+const domainHashes = new Map<string, string>();
+
+function domainHash(domain: TypedDataDomain): string {
+  const key = `${domain.chainId}:${domain.verifyingContract}`;
+  let d = domainHashes.get(key);
+  if (!d) {
+    d = TypedDataEncoder.hashDomain(domain);
+    domainHashes.set(key, d);
+  }
+  return d;
+}
+
+/** The EIP-712 digest, equal to `TypedDataEncoder.hash(domain, types, msg)` with the domain part cached. */
+export function revealDigest(domain: TypedDataDomain, msg: RevealRequestMessage): string {
+  const structHash = encoder.hash(msg as unknown as Record<string, unknown>);
+  return keccak256(`0x1901${domainHash(domain).slice(2)}${structHash.slice(2)}`);
+}
+
+/** Lowercase address of the signer; throws on a malformed signature. */
+export function recoverRevealSigner(
+  domain: TypedDataDomain,
+  msg: RevealRequestMessage,
+  signature: string,
+): string {
+  return recoverAddress(revealDigest(domain, msg), signature).toLowerCase();
+}
+
+export function signRevealRequest(
+  signer: Signer,
+  domain: TypedDataDomain,
+  msg: RevealRequestMessage,
+): Promise<string> {
+  return signer.signTypedData(domain, REVEAL_REQUEST_TYPES, msg);
+}

@@ -1,0 +1,62 @@
+import type { Board } from '../../core/geometry.ts';
+import type { Groth16Proof, MapProof, ProverArtifacts } from '../../core/mapproof/types.ts';
+import { type MapChunkInput, mapChunkInput, mapRootInput } from '../../core/mapproof/witness.ts';
+import type { MapCommitment } from '../../core/maptree.ts';
+import type { Hasher } from '../../core/poseidon.ts';
+import type { ProverPool } from './pool.ts';
+
+/** Where finished chunk proofs are kept, so a crashed dealer resumes instead of starting over. */
+export interface ChunkProofStore {
+  load(zone: number): Promise<Groth16Proof | null>;
+  save(zone: number, proof: Groth16Proof): Promise<void>;
+}
+
+export interface MapProofJob {
+  board: Board;
+  maxPlayers: number;
+  gameId: bigint;
+  players: readonly bigint[];
+  shares: readonly bigint[];
+  seed: bigint;
+  map: MapCommitment;
+  artifacts: { mapchunk: ProverArtifacts; maproot: ProverArtifacts };
+  store: ChunkProofStore;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Proves every zone (in parallel on the pool, skipping zones already stored) and then the root proof.
+ * Each chunk proof is persisted as soon as it exists: a restart repeats at most one proof per thread.
+ */
+export async function proveMap(h: Hasher, pool: ProverPool, job: MapProofJob): Promise<MapProof> {
+  const { board, map, seed, store } = job;
+  const total = board.zoneCount + 1;
+  const chunks: Groth16Proof[] = new Array(board.zoneCount);
+  let done = 0;
+  const report = () => job.onProgress?.(done, total);
+  await Promise.all(
+    Array.from({ length: board.zoneCount }, async (_, zone) => {
+      let p = await store.load(zone);
+      if (!p) {
+        const input: MapChunkInput = mapChunkInput(h, board, seed, map, zone);
+        p = await pool.prove(input as unknown as Record<string, unknown>, job.artifacts.mapchunk);
+        await store.save(zone, p);
+      }
+      chunks[zone] = p;
+      done++;
+      report();
+    }),
+  );
+  const rootInput = mapRootInput(h, {
+    maxPlayers: job.maxPlayers,
+    gameId: job.gameId,
+    players: job.players,
+    shares: job.shares,
+    map,
+    board,
+  });
+  const root = await pool.prove(rootInput as unknown as Record<string, unknown>, job.artifacts.maproot);
+  done++;
+  report();
+  return { chunks, root };
+}

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { planTurn } from '../../client/bot.ts';
+import { PlayerModel } from '../../client/sdk/player.ts';
+import { verifyRevealedTiles } from '../../client/sdk/tiles.ts';
+import { gridDistance, leafCoord, onBoard, tileCoord, tileIndex, zoneOf } from '../../core/geometry.ts';
+import { dealtMap } from './fixture.ts';
+import { simulate, spawnUnits } from './sim.ts';
+
+for (const name of ['tiny', 'tiny-square']) {
+  describe(`bot on ${name}`, async () => {
+    const m = await dealtMap(name, 4242n, 99n);
+    const { steps, player } = simulate(m, 20, 7n);
+
+    it('makes only legal moves: within speed, on the board, inside the move mask; structures stay', () => {
+      for (const { obs, plan } of steps) {
+        assert.equal(plan.moves.length, m.ruleset.unitSlots);
+        plan.moves.forEach((dest, slot) => {
+          const u = obs.ownUnits[slot];
+          if (!u) {
+            assert.equal(dest, null);
+            return;
+          }
+          const type = m.ruleset.unitTypes[u.type]!;
+          if (type.structure) {
+            assert.equal(dest, null);
+            return;
+          }
+          if (!dest) return;
+          assert.ok(onBoard(m.board, dest));
+          assert.ok(gridDistance(m.board.kind, u, dest) <= type.speed);
+          assert.ok(obs.moveMask[slot]!.includes(tileIndex(m.board, dest)));
+        });
+      }
+    });
+
+    it('reveals at most maxRevealedTiles distinct tiles, all within the new vision, undiscovered first', () => {
+      const p = new PlayerModel({ ruleset: m.ruleset, seat: 0, units: spawnUnits(m) });
+      for (const { obs, plan } of steps) {
+        assert.ok(plan.reveal.length <= m.ruleset.maxRevealedTiles);
+        assert.equal(new Set(plan.reveal).size, plan.reveal.length);
+        const moved = obs.ownUnits.map((u) =>
+          u ? { type: u.type, hp: u.hp, ...(plan.moves[u.slot] ?? { col: u.col, row: u.row }) } : null,
+        );
+        const vision = p.visionOf(moved);
+        const indices = plan.reveal.map((l) => tileIndex(m.board, leafCoord(m.board, l)!));
+        for (const i of indices) assert.ok(vision.has(i), `tile ${i} outside the new vision`);
+        const newlySeen = [...vision].filter((i) => obs.fog[i] === 0).length;
+        const undiscoveredPicked = indices.filter((i) => obs.fog[i] === 0).length;
+        assert.equal(undiscoveredPicked, Math.min(newlySeen, m.ruleset.maxRevealedTiles));
+      }
+    });
+
+    it('explores: the fog shrinks over 20 turns', () => {
+      const counts = steps.map((s) => s.undiscovered);
+      const total = m.board.width * m.board.height;
+      for (let k = 1; k < counts.length; k++) assert.ok(counts[k]! <= counts[k - 1]!);
+      assert.ok(counts.at(-1)! < counts[0]!, `fog did not shrink: ${counts.join(',')}`);
+      assert.ok(
+        counts.at(-1)! < total * 0.5,
+        `explored too little: ${counts.at(-1)} of ${total} still unseen`,
+      );
+      assert.ok(player.revealedTiles().size > 20 * m.ruleset.maxRevealedTiles * 0.5);
+    });
+
+    it('is deterministic for a given seed', () => {
+      const again = simulate(m, 20, 7n).steps.map((s) => s.plan);
+      assert.deepEqual(
+        again,
+        steps.map((s) => s.plan),
+      );
+      const other = simulate(m, 20, 8n).steps.map((s) => s.plan);
+      assert.notDeepEqual(other, again, 'the seed should matter');
+    });
+
+    it('attacks a visible tile in a sighted zone, in range of the attacking unit', () => {
+      const p = new PlayerModel({ ruleset: m.ruleset, seat: 0, units: spawnUnits(m) });
+      const leaves: number[] = [];
+      const tiles = verifyRevealedTiles(m.h, m.board, m.root, leaves, []);
+      p.applyTurn({ turn: 0, visibleTiles: p.visionOf(), tiles });
+      assert.equal(planTurn(p.observe(), m.ruleset, 1n).attack, undefined, 'no sighting, no attack');
+      const u = p.units[1]!;
+      const zone = zoneOf(m.board, u);
+      p.applyOpponentTurn({ player: 1, turn: 1, zoneReveals: [{ zone, unitType: 'infantry' }] });
+      const plan = planTurn(p.observe(), m.ruleset, 1n);
+      assert.ok(plan.attack, 'expected an attack');
+      const { slot, target } = plan.attack;
+      const attacker = p.units[slot]!;
+      assert.ok(p.targetable(target));
+      assert.equal(zoneOf(m.board, target), zone);
+      assert.ok(
+        gridDistance(m.board.kind, attacker, target) <= m.ruleset.unitTypes[attacker.type]!.attackRange,
+      );
+      assert.deepEqual(planTurn(p.observe(), m.ruleset, 1n), plan, 'same seed, same target');
+      const targets = new Set(
+        [1n, 2n, 3n, 4n, 5n, 6n].map((s) => JSON.stringify(planTurn(p.observe(), m.ruleset, s).attack)),
+      );
+      assert.ok(targets.size > 1, 'the seed chooses among targets');
+      // A lost sighting stops the attacks.
+      p.applyOpponentTurn({ player: 1, turn: 3, zoneReveals: [] });
+      assert.equal(planTurn(p.observe(), m.ruleset, 1n).attack, undefined);
+    });
+
+    it('refuses an observation from another board', () => {
+      const obs = steps[0]!.obs;
+      assert.throws(() => planTurn({ ...obs, width: obs.width + 1 }, m.ruleset, 1n), TypeError);
+      assert.ok(tileCoord(m.board, 0));
+    });
+  });
+}

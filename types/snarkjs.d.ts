@@ -1,0 +1,39 @@
+declare module 'snarkjs' {
+  type Signals = string[];
+  interface Proof {
+    pi_a: string[];
+    pi_b: string[][];
+    pi_c: string[];
+    protocol: string;
+    curve: string;
+  }
+  type Wtns = string | { type: 'mem'; data?: Uint8Array };
+  export const groth16: {
+    fullProve(
+      input: Record<string, unknown>,
+      wasm: string | Uint8Array,
+      zkey: string | Uint8Array,
+      logger?: unknown,
+      wtnsCalcOptions?: unknown,
+      proverOptions?: { singleThread?: boolean },
+    ): Promise<{ proof: Proof; publicSignals: Signals }>;
+    prove(
+      zkey: string | Uint8Array,
+      wtns: Wtns,
+      logger?: unknown,
+      options?: { singleThread?: boolean },
+    ): Promise<{ proof: Proof; publicSignals: Signals }>;
+    verify(vkey: object, publicSignals: Signals, proof: Proof, logger?: unknown): Promise<boolean>;
+    exportSolidityCallData(proof: Proof, publicSignals: Signals): Promise<string>;
+  };
+  export const wtns: {
+    calculate(
+      input: Record<string, unknown>,
+      wasm: string | Uint8Array,
+      out: Wtns,
+      options?: unknown,
+    ): Promise<void>;
+    exportJson(wtns: Wtns): Promise<bigint[]>;
+    check(r1cs: string, wtns: Wtns, logger?: unknown): Promise<boolean>;
+  };
+}
