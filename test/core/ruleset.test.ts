@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { shippedRuleset, shippedRulesetNames, validateRuleset } from '../../core/index.ts';
+import { rulesetHash, shippedRuleset, shippedRulesetNames, validateRuleset } from '../../core/index.ts';
 
 const duel = () => structuredClone(shippedRuleset('duel')) as unknown as Record<string, any>;
 
@@ -80,5 +80,19 @@ describe('rulesets', () => {
       'ruleset.grid',
       /tree depth 20 > 16/,
     );
+  });
+});
+
+describe('ruleset hash', () => {
+  test('ignores key order and the derived board, and changes with any rule', () => {
+    const d = shippedRuleset('duel');
+    const { board: _b, ...plain } = d;
+    const reordered = Object.fromEntries(Object.entries(plain).reverse());
+    assert.equal(rulesetHash(validateRuleset(reordered)), rulesetHash(d));
+    assert.match(rulesetHash(d), /^0x[0-9a-f]{64}$/);
+    const changed = structuredClone(plain) as any;
+    changed.unitTypes[0].speed = 3;
+    assert.notEqual(rulesetHash(validateRuleset(changed)), rulesetHash(d));
+    assert.notEqual(rulesetHash(shippedRuleset('tiny')), rulesetHash(shippedRuleset('tiny-square')));
   });
 });

@@ -153,17 +153,72 @@ function fordOracle(board: Board, walls: ReadonlySet<number>, origin: Coord): Se
   return out;
 }
 
-/** Tiles of the origin's 8-connected floor region (king moves through floor only). */
+/** Does the closed segment from the origin to t meet the open segment p–q? Cramer's rule, in integers. */
+function meetsOpen(t: V, p: V, q: V): boolean {
+  const e: V = [q[0] - p[0], q[1] - p[1]];
+  const den = cross(t, e);
+  if (den === 0) {
+    if (cross(p, t) !== 0) return false;
+    const [a, b] = [dot(p, t), dot(q, t)];
+    return Math.max(a, b) > 0 && Math.min(a, b) < dot(t, t);
+  }
+  // s·t = p + u·e with 0 ≤ s ≤ 1 (on the sight segment) and 0 < u < 1 (inside the join).
+  const [s, u, d] = [cross(p, e) * Math.sign(den), cross(p, t) * Math.sign(den), Math.abs(den)];
+  return s >= 0 && s <= d && u > 0 && u < d;
+}
+
+/**
+ * The rule shadowcast implements, restated with no scan: Ford's visibility, minus every tile T whose
+ * centre segment from the origin meets a join (the segment between the centres of two diagonally
+ * touching walls) anywhere but at the join's ends. For a wall T, joins through T's own corners are
+ * ignored. Offsets relative to the origin's centre, all integers.
+ */
+function exactOracle(board: Board, walls: ReadonlySet<number>, origin: Coord): Set<number> {
+  const rel = (i: number): V => [(i % board.width) - origin.col, Math.floor(i / board.width) - origin.row];
+  const joins: [V, V][] = [];
+  for (const i of walls) {
+    const [x, y] = rel(i);
+    const c = i % board.width;
+    const below = i + board.width;
+    if (c > 0 && walls.has(below - 1))
+      joins.push([
+        [x, y],
+        [x - 1, y + 1],
+      ]);
+    if (c + 1 < board.width && walls.has(below + 1))
+      joins.push([
+        [x, y],
+        [x + 1, y + 1],
+      ]);
+  }
+  const out = new Set<number>();
+  for (const i of fordOracle(board, walls, origin)) {
+    const t = rel(i);
+    const ownCorner = ([p, q]: [V, V]): boolean =>
+      Math.abs(p[0] + q[0] - 2 * t[0]) === 1 && Math.abs(p[1] + q[1] - 2 * t[1]) === 1;
+    const hidden = joins.some((j) => !(walls.has(i) && ownCorner(j)) && meetsOpen(t, j[0], j[1]));
+    if (!hidden) out.add(i);
+  }
+  return out;
+}
+
+/**
+ * Tiles of the origin's floor region: steps to neighbouring floor (king moves on squares), except a
+ * diagonal step squeezing between two walls that touch at the corner it crosses.
+ */
 function floorRegion(board: Board, walls: ReadonlySet<number>, origin: Coord): Set<number> {
+  const wall = (col: number, row: number): boolean => walls.has(tileIndex(board, { col, row }));
   const seen = new Set([tileIndex(board, origin)]);
   const queue = [origin];
   for (let i = 0; i < queue.length; i++) {
-    for (const n of neighbours(board, queue[i]!)) {
+    const p = queue[i]!;
+    for (const n of neighbours(board, p)) {
       const k = tileIndex(board, n);
-      if (!walls.has(k) && !seen.has(k)) {
-        seen.add(k);
-        queue.push(n);
-      }
+      if (walls.has(k) || seen.has(k)) continue;
+      const diagonal = board.kind === 'square' && n.col !== p.col && n.row !== p.row;
+      if (diagonal && wall(n.col, p.row) && wall(p.col, n.row)) continue;
+      seen.add(k);
+      queue.push(n);
     }
   }
   return seen;
@@ -171,7 +226,7 @@ function floorRegion(board: Board, walls: ReadonlySet<number>, origin: Coord): S
 
 // ---------------------------------------------------------------- shadowcasting
 
-test('shadowcast equals the geometric Ford oracle on random maps, from every floor tile', () => {
+test('shadowcast equals the exact geometric oracle (Ford plus joins) on random maps, from every floor tile', () => {
   const rand = rng(1);
   let origins = 0;
   for (let m = 0; m < 250; m++) {
@@ -179,7 +234,7 @@ test('shadowcast equals the geometric Ford oracle on random maps, from every flo
     for (const o of allCoords(board)) {
       if (walls.has(tileIndex(board, o))) continue;
       origins++;
-      const want = fordOracle(board, walls, o);
+      const want = exactOracle(board, walls, o);
       assert.deepEqual(
         sorted(shadowcast(board, o, 99, blocks)),
         sorted(want),
@@ -218,7 +273,7 @@ test('shadowcast is symmetric between floor tiles, with and without a radius', (
   }
 });
 
-test('shadowcast never sees through orthogonally joined walls: visible floor is king-connected to the origin', () => {
+test('shadowcast never leaks: visible floor is reachable from the origin without squeezing between diagonal walls', () => {
   const rand = rng(3);
   for (let m = 0; m < 200; m++) {
     const { board, walls, blocks } = randomMap(rand, 'square', 10);
@@ -235,6 +290,18 @@ test('shadowcast never sees through orthogonally joined walls: visible floor is 
           assert.ok(touching, `map ${m}: wall ${i} seen but touches no floor of the origin's region`);
         }
       }
+    }
+  }
+});
+
+test('shadowcast treats a wall origin as floor', () => {
+  const rand = rng(10);
+  for (let m = 0; m < 100; m++) {
+    const { board, walls, blocks } = randomMap(rand, 'square', 8);
+    for (const i of walls) {
+      const o = tileCoord(board, i);
+      const asFloor: Opacity = (c) => tileIndex(board, c) !== i && blocks(c);
+      assert.deepEqual(sorted(shadowcast(board, o, 99, blocks)), sorted(shadowcast(board, o, 99, asFloor)));
     }
   }
 });
@@ -270,7 +337,92 @@ test('expansive walls: from anywhere in a convex room, every tile of the room an
   }
 });
 
-test('pinned: a pillar casts a shadow that widens with distance', () => {
+/** Every two floor tiles of the map (`@` counts as floor) see each other both ways or neither. */
+function assertSymmetric(rows: readonly string[]): void {
+  const { board, blocks } = parseMap(rows);
+  const floors = allCoords(board).filter((c) => !blocks(c));
+  const fov = floors.map((c) => shadowcast(board, c, 99, blocks));
+  floors.forEach((a, i) => {
+    floors.forEach((b, j) => {
+      assert.equal(fov[i]!.has(tileIndex(board, b)), fov[j]!.has(tileIndex(board, a)));
+    });
+  });
+}
+
+test('pinned (a): no sight through the corner where two walls touch diagonally, from either side', () => {
+  // Walls (2,2) and (3,3) touch at one corner, with floor on its other two sides. Ford's diamonds
+  // alone leave the corner open: from (0,5) they show (3,2), (4,1) and the far wall (5,0).
+  const leaky = ['.....#', '......', '..#...', '...#..', '......', '@.....'];
+  const { board, origin, blocks } = parseMap(leaky);
+  const walls = new Set(
+    allCoords(board)
+      .filter(blocks)
+      .map((c) => tileIndex(board, c)),
+  );
+  const ford = fordOracle(board, walls, origin);
+  for (const col of [3, 4, 5]) assert.ok(ford.has(tileIndex(board, { col, row: 5 - col })));
+  assertFov(`
+    .....#  ...???
+    ......  ...???
+    ..#...  ..#???
+    ...#..  ...#..
+    ......  ......
+    @.....  @.....
+  `);
+  assertFov(`
+    .....@  .....@
+    ......  ......
+    ..#...  ..#...
+    ...#..  ???#..
+    ......  ???...
+    #.....  ???...
+  `);
+  // Standing on either floor tile at the corner, the other one is hidden.
+  assertFov(`
+    .....  .????
+    .#...  .#???
+    .@#..  .@#??
+    .....  ....?
+  `);
+  assertFov(`
+    .....  .....
+    .#@..  ?#@..
+    ..#..  ??#..
+    .....  ???..
+  `);
+  assertSymmetric(leaky);
+});
+
+test('pinned (b): a diagonal line of walls blocks completely, at every angle', () => {
+  assertFov(`
+    #.....  #?????
+    .#....  .#????
+    ..#...  ..#???
+    ...#..  ...#??
+    @...#.  @...#?
+  `);
+  assertFov(`
+    ......#.  ??????#.
+    .....#..  ?????#..
+    ....#...  ????#...
+    ...#....  ???#....
+    ..#..@..  ??#..@..
+    .#......  ?#......
+    #.......  #.......
+  `);
+});
+
+test('pinned (b): the same diagonal made 4-connected (a staircase) seals too', () => {
+  assertFov(`
+    .....##  .....#?
+    ....##.  ....#??
+    ...##..  ...#???
+    ..##...  ..#????
+    @.#....  @.#????
+  `);
+});
+
+test('pinned (c): a pillar casts a shadow that widens with distance', () => {
   assertFov(`
     ..........  ..........
     ..........  ......????
@@ -280,7 +432,7 @@ test('pinned: a pillar casts a shadow that widens with distance', () => {
   `);
 });
 
-test('pinned: a corridor is seen end to end, walls included', () => {
+test('pinned (d): a corridor is seen end to end, walls included', () => {
   assertFov(`
     ############  ############
     .....@......  .....@......
@@ -288,7 +440,7 @@ test('pinned: a corridor is seen end to end, walls included', () => {
   `);
 });
 
-test('pinned: a door in a wall lets through a cone', () => {
+test('pinned (e): a door in a wall lets through a cone', () => {
   assertFov(`
     .........  .........
     .........  .........
@@ -300,7 +452,7 @@ test('pinned: a door in a wall lets through a cone', () => {
   `);
 });
 
-test('pinned: standing in a room corner shows the whole room', () => {
+test('pinned (f): standing in a room corner shows the whole room, corner walls included', () => {
   assertFov(`
     ########  ########
     #@.....#  #@.....#
@@ -308,44 +460,53 @@ test('pinned: standing in a room corner shows the whole room', () => {
     #......#  #......#
     ########  ########
   `);
+  // The join of (3,2) and (2,3) passes in front of the corner wall's centre; it runs through that
+  // wall's own corner, so it does not hide it.
+  assertFov(`
+    .......  ???????
+    .......  ???????
+    ..#####  ??#####
+    ..#@...  ??#@...
+    ..#....  ??#....
+    ..#....  ??#....
+  `);
 });
 
-test('pinned: beside an outside corner, the far side of the wall stays hidden', () => {
+test('pinned (g): diagonally beside an outside corner, the viewer sees along both walls and is seen back', () => {
+  assertFov(`
+    .......  .......
+    .@.....  .@.....
+    ..#####  ..#####
+    ..#....  ..#????
+    ..#....  ..#????
+    ..#....  ..#????
+  `);
+  assertFov(`
+    .......  .......
+    ......@  ......@
+    ..#####  ??#####
+    ..#....  ???????
+    ..#....  ???????
+    ..#....  ???????
+  `);
+  assertFov(`
+    .......  ..?????
+    .......  ..?????
+    ..#####  ..#????
+    ..#....  ..#????
+    ..#....  ..#????
+    .@#....  .@#????
+  `);
+  assertSymmetric(['.......', '.@.....', '..#####', '..#....', '..#....', '..#....']);
+});
+
+test('pinned (g): beside an outside corner, the far side of the wall stays hidden', () => {
   assertFov(`
     #........  ?........
     #........  ???......
     #####@...  ????#@...
     ....#....  ????#....
     ....#....  ????#....
-  `);
-});
-
-test("pinned: Ford's diamond walls let sight between two diagonally touching walls", () => {
-  // Walls (1,2) and (2,3) meet only at a corner; the diamonds inscribed in them do not meet at all.
-  assertFov(`
-    ......  ..????
-    ......  ..??..
-    .#....  .#...?
-    @.#...  @.#???
-    ......  .....?
-  `);
-  // A diagonal line of walls leaks too, for lines that cross it steeply enough.
-  assertFov(`
-    #.....  #?..??
-    .#....  .#.?..
-    ..#...  ..#..?
-    ...#..  ...#??
-    @...#.  @...#?
-  `);
-});
-
-test('pinned: the same diagonal made 4-connected (a staircase) seals', () => {
-  assertFov(`
-    .....##  .....#?
-    ....##.  ....#??
-    ...##..  ...#???
-    ..##...  ..#????
-    @.#....  @.#????
   `);
 });
 
@@ -621,6 +782,19 @@ test('hexFov is symmetric, equals the radius disc in the open, and never sees pa
   const ringWall: Opacity = (c) => hexDistance(c, o) === 2;
   const seen = hexFov(board, o, 6, ringWall);
   assert.deepEqual(sorted(seen), sorted(tilesInRange(board, 'hex', o, 2).map((c) => tileIndex(board, c))));
+});
+
+test('hexFov has no corner leaks: every floor hex it sees is reachable from the origin through floor', () => {
+  const rand = rng(11);
+  for (let m = 0; m < 100; m++) {
+    const { board, walls, blocks } = randomMap(rand, 'hex', 9);
+    for (const o of allCoords(board)) {
+      if (walls.has(tileIndex(board, o))) continue;
+      const region = floorRegion(board, walls, o);
+      for (const i of hexFov(board, o, 99, blocks))
+        assert.ok(walls.has(i) || region.has(i), `map ${m}: floor ${i} seen from outside its region`);
+    }
+  }
 });
 
 // ---------------------------------------------------------------- radius vision

@@ -1,0 +1,116 @@
+import cors from '@fastify/cors';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Hasher } from '../core/index.ts';
+import type { ChainView } from './chain/types.ts';
+import type { MapCache } from './maps.ts';
+import type { DealerMetrics } from './metrics.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { type RevealDeps, RevealService } from './reveals.ts';
+import { opsRoutes } from './routes/ops.ts';
+import { revealRoutes } from './routes/reveals.ts';
+import type { DealerStore } from './store/types.ts';
+
+export interface HttpOptions {
+  bodyLimitBytes: number;
+  corsOrigins: string[];
+  rateLimit: { max: number; timeWindowMs: number };
+  docs: boolean;
+  maxExpirySeconds: number;
+}
+
+/** Everything the HTTP side needs, injected so tests can swap the chain, the store and the clock. */
+export interface AppDeps {
+  h: Hasher;
+  chain: ChainView;
+  store: DealerStore;
+  maps: MapCache;
+  metrics: DealerMetrics;
+  chainId: bigint;
+  logger: Logger;
+  http: HttpOptions;
+  /** Unix seconds; defaults to the wall clock. */
+  now?: () => number;
+  /** Overrides the reveal signature checker (diagnostics only; never from config). */
+  signatures?: RevealDeps['signatures'];
+}
+
+/** Pino redaction: belt and braces, since no code path should put these in a log line. */
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'masterSecret',
+  'seed',
+  'shares',
+  'dealerKey',
+  'masterKey',
+  'keys',
+  '*.masterSecret',
+  '*.seed',
+  '*.shares',
+  '*.dealerKey',
+  '*.masterKey',
+];
+
+export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: d.logger as FastifyBaseLogger,
+    bodyLimit: d.http.bodyLimitBytes,
+    // Wrong types are errors, never silently coerced; unknown fields are refused, not stripped.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+  });
+  // JSON only: anything else is a 415 naming the content type, not a confusing schema error.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  );
+
+  errorsPlugin(app);
+
+  app.addHook('onResponse', async (req, reply) => {
+    d.metrics.requestSeconds
+      .labels(req.method, req.routeOptions.url ?? 'unmatched', String(reply.statusCode))
+      .observe(reply.elapsedTime / 1000);
+  });
+
+  await app.register(cors, {
+    origin: d.http.corsOrigins.includes('*') ? true : d.http.corsOrigins.length ? d.http.corsOrigins : false,
+  });
+  await app.register(rateLimit, {
+    global: true,
+    max: d.http.rateLimit.max,
+    timeWindow: d.http.rateLimit.timeWindowMs,
+  });
+
+  if (d.http.docs) {
+    await app.register(swagger, {
+      openapi: {
+        info: {
+          title: 'Shroud dealer',
+          version: '1',
+          description: 'Serves the tiles behind opened reveal commitments.',
+        },
+      },
+    });
+    await app.register(swaggerUi, { routePrefix: '/docs' });
+  }
+
+  const reveals = new RevealService({
+    h: d.h,
+    chain: d.chain,
+    store: d.store,
+    maps: d.maps,
+    chainId: d.chainId,
+    maxExpirySeconds: d.http.maxExpirySeconds,
+    now: d.now ?? (() => Math.floor(Date.now() / 1000)),
+    onServed: () => d.metrics.revealsServed.inc(),
+    signatures: d.signatures,
+  });
+  await app.register(revealRoutes(reveals));
+  await app.register(opsRoutes(d.chain, d.store, d.metrics));
+  return app;
+}

@@ -1,0 +1,122 @@
+/**
+ * The dealer process: `node dealer/main.ts [--config FILE]`, with SHROUD_* environment overrides
+ * (see dealer/config.ts). Secrets come from the config or, preferably, the environment; never logged.
+ */
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { loadHasher } from '../core/index.ts';
+import { dealerEncPublicKey } from '../core/sealed.ts';
+import { buildApp, REDACT_PATHS } from './app.ts';
+import { EthersChain } from './chain/ethers.ts';
+import { FakeChain } from './chain/fake.ts';
+import type { ChainView } from './chain/types.ts';
+import { ConfigError, hexKey, loadConfig } from './config.ts';
+import type { DealStep } from './dealing.ts';
+import { MapCache } from './maps.ts';
+import { createMetrics } from './metrics.ts';
+import { secretBox } from './store/secret-box.ts';
+import { SqliteStore } from './store/sqlite.ts';
+import { ChainWatcher } from './watcher.ts';
+
+const DEMO_CHAIN_ID = 31337;
+const { values } = parseArgs({ options: { config: { type: 'string' } } });
+const configFile = values.config ?? fileURLToPath(new URL('./config.default.json', import.meta.url));
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig(configFile);
+} catch (e) {
+  if (e instanceof ConfigError) {
+    process.stderr.write(`${e.message}\n`);
+    process.exit(2);
+  }
+  throw e;
+}
+
+const logger = pino({ level: config.log.level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
+const encSecretKey = hexKey(config.keys.dealerKey);
+const atRestKey = hexKey(config.keys.masterKey);
+if (config.chain.chainId !== DEMO_CHAIN_ID && atRestKey.every((b) => b === 0)) {
+  logger.fatal('keys.masterKey is the all-zero demo key: set SHROUD_MASTER_KEY outside the local demo chain');
+  process.exit(2);
+}
+
+const store = new SqliteStore(config.db.path, secretBox(atRestKey));
+const chain: ChainView =
+  config.chain.kind === 'fake-file'
+    ? new FakeChain({ chainId: BigInt(config.chain.chainId), file: config.chain.fakeFile })
+    : new EthersChain(config.chain.rpcUrl, config.chain.chainId, config.chain.gameContract);
+const h = await loadHasher();
+const maps = new MapCache(h, store);
+const metrics = createMetrics();
+const chainId = BigInt(config.chain.chainId);
+
+try {
+  const onChain = await chain.chainId();
+  if (onChain !== chainId) {
+    logger.fatal({ configured: chainId.toString(), rpc: onChain.toString() }, 'chain id mismatch');
+    process.exit(2);
+  }
+} catch {
+  logger.warn('chain not reachable at startup; /health will say so until it is');
+}
+
+/** Test hook: stop dead at a dealing step so a test can SIGKILL the process exactly there. */
+const pauseAt = process.env.SHROUD_TEST_PAUSE_AT as DealStep | undefined;
+const onStep = pauseAt
+  ? async (step: DealStep, gameId: bigint) => {
+      if (step !== pauseAt) return;
+      logger.warn({ pausedAt: step, gameId: gameId.toString() }, 'paused for test (SHROUD_TEST_PAUSE_AT)');
+      await new Promise(() => {});
+    }
+  : undefined;
+
+const app = await buildApp({
+  h,
+  chain,
+  store,
+  maps,
+  metrics,
+  chainId,
+  logger,
+  http: { ...config.http, maxExpirySeconds: config.reveals.maxExpirySeconds },
+});
+const watcher = new ChainWatcher(
+  {
+    h,
+    chain,
+    store,
+    maps,
+    encSecretKey,
+    chainId,
+    log: logger,
+    onStep,
+    onDealt: () => metrics.gamesDealt.inc(),
+  },
+  {
+    pollMs: config.chain.pollMs,
+    startBlock: config.chain.startBlock,
+    encPublicKey: dealerEncPublicKey(encSecretKey),
+  },
+);
+
+const address = await app.listen({ host: config.http.host, port: config.http.port });
+logger.info({ address, chain: config.chain.kind, db: config.db.path }, 'dealer listening');
+watcher.start();
+
+// Prune nonces whose requests can no longer be replayed (they expired).
+const pruner = setInterval(() => {
+  void store.pruneNonces(Math.floor(Date.now() / 1000)).catch(() => {});
+}, 60_000);
+pruner.unref();
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    logger.info({ signal }, 'shutting down');
+    await watcher.stop();
+    await app.close();
+    await store.close();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,111 @@
+import {
+  commitMap,
+  generateMap,
+  type Hasher,
+  leafCoord,
+  leafIndex,
+  type MapCommitment,
+  masterCommitment,
+  merklePath,
+  shippedRuleset,
+  type Tile,
+  type ValidRuleset,
+} from '../core/index.ts';
+import type { DealerStore } from './store/types.ts';
+
+/** A dealt map held in memory: the tree plus each on-board leaf's reveal entry, serialized once. */
+export interface DealtMap {
+  ruleset: ValidRuleset;
+  root: bigint;
+  masterCommitment: bigint;
+  commitment: MapCommitment;
+  /** Zone-major leaf index → the JSON of its reveal entry (tile, salt, path); absent for off-board slots. */
+  entries: ReadonlyMap<number, string>;
+}
+
+export interface RevealEntry {
+  leaf: number;
+  col: number;
+  row: number;
+  terrain: number;
+  feature: number;
+  resource: number;
+  rivers: number;
+  salt: string;
+  path: string[];
+}
+
+/** Builds the map from (seed, master secret): generation, salts, tree, then every path, once. */
+export function buildDealtMap(
+  h: Hasher,
+  ruleset: ValidRuleset,
+  seed: bigint,
+  masterSecret: bigint,
+): DealtMap {
+  const b = ruleset.board;
+  const tiles: Tile[] = generateMap(h, b, seed);
+  const commitment = commitMap(h, b, tiles, masterSecret);
+  const entries = new Map<number, string>();
+  for (let row = 0; row < b.height; row++) {
+    for (let col = 0; col < b.width; col++) {
+      const leaf = leafIndex(b, { col, row });
+      const t = tiles[row * b.width + col]!;
+      const entry: RevealEntry = {
+        leaf,
+        col,
+        row,
+        terrain: t.terrain,
+        feature: t.feature,
+        resource: t.resource,
+        rivers: t.rivers,
+        salt: commitment.salts[leaf]!.toString(),
+        path: merklePath(commitment.tree, leaf).map(String),
+      };
+      entries.set(leaf, JSON.stringify(entry));
+    }
+  }
+  return {
+    ruleset,
+    root: commitment.tree.root,
+    masterCommitment: masterCommitment(h, masterSecret),
+    commitment,
+    entries,
+  };
+}
+
+/** True when `leaf` is an on-board tile of the ruleset's board (off-board slots are never served). */
+export function isServableLeaf(ruleset: ValidRuleset, leaf: number): boolean {
+  return leafCoord(ruleset.board, leaf) !== null;
+}
+
+/**
+ * Dealt maps by game, built lazily from the secrets in the store (so a restarted dealer rebuilds on the
+ * first reveal) and kept in memory. Concurrent requests share one build.
+ */
+export class MapCache {
+  readonly #h: Hasher;
+  readonly #store: DealerStore;
+  readonly #maps = new Map<string, Promise<DealtMap>>();
+
+  constructor(h: Hasher, store: DealerStore) {
+    this.#h = h;
+    this.#store = store;
+  }
+
+  get(gameId: bigint): Promise<DealtMap> {
+    const key = gameId.toString();
+    let m = this.#maps.get(key);
+    if (!m) {
+      m = this.#build(gameId);
+      this.#maps.set(key, m);
+      m.catch(() => this.#maps.delete(key)); // a failed build is retried by the next caller
+    }
+    return m;
+  }
+
+  async #build(gameId: bigint): Promise<DealtMap> {
+    const [game, secrets] = await Promise.all([this.#store.getGame(gameId), this.#store.getSecrets(gameId)]);
+    if (!game || !secrets) throw new Error(`game ${gameId} has no stored secrets to build a map from`);
+    return buildDealtMap(this.#h, shippedRuleset(game.ruleset), secrets.seed, secrets.masterSecret);
+  }
+}

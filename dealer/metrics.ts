@@ -1,0 +1,34 @@
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+/** One registry per app instance, so tests can build several apps in one process. */
+export interface DealerMetrics {
+  registry: Registry;
+  revealsServed: Counter;
+  gamesDealt: Counter;
+  requestSeconds: Histogram<'method' | 'route' | 'status'>;
+}
+
+export function createMetrics(): DealerMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'shroud_dealer_' });
+  return {
+    registry,
+    revealsServed: new Counter({
+      name: 'shroud_dealer_reveals_served_total',
+      help: 'Reveal requests answered with tiles',
+      registers: [registry],
+    }),
+    gamesDealt: new Counter({
+      name: 'shroud_dealer_games_dealt_total',
+      help: 'Games whose root this dealer posted',
+      registers: [registry],
+    }),
+    requestSeconds: new Histogram({
+      name: 'shroud_dealer_http_request_duration_seconds',
+      help: 'HTTP request latency by route and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+      registers: [registry],
+    }),
+  };
+}

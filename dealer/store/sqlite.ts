@@ -1,0 +1,346 @@
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import type { SecretBox } from './secret-box.ts';
+import type {
+  DealerStore,
+  DealSecrets,
+  DealStatus,
+  GameRecord,
+  NewGame,
+  SealedShareRecord,
+  ServedReveal,
+} from './types.ts';
+
+/** Ordered, append-only schema migrations; `schema_migrations` records which ran. */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE games (
+     game_id TEXT PRIMARY KEY,
+     contract TEXT NOT NULL,
+     ruleset TEXT NOT NULL,
+     players TEXT NOT NULL,
+     status TEXT NOT NULL,
+     root TEXT,
+     master_commitment TEXT,
+     root_tx TEXT,
+     fault TEXT,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE TABLE sealed_shares (
+     game_id TEXT NOT NULL,
+     seat INTEGER NOT NULL,
+     player TEXT NOT NULL,
+     commitment TEXT NOT NULL,
+     sealed BLOB NOT NULL,
+     outcome TEXT NOT NULL,
+     PRIMARY KEY (game_id, seat)
+   );
+   CREATE TABLE game_secrets (
+     game_id TEXT PRIMARY KEY,
+     sealed TEXT NOT NULL
+   );
+   CREATE TABLE served_reveals (
+     game_id TEXT NOT NULL,
+     player TEXT NOT NULL,
+     turn INTEGER NOT NULL,
+     leaves TEXT NOT NULL,
+     blinding TEXT NOT NULL,
+     served_at INTEGER NOT NULL,
+     PRIMARY KEY (game_id, player, turn)
+   );
+   CREATE TABLE nonces (
+     signer TEXT NOT NULL,
+     nonce TEXT NOT NULL,
+     expires_at INTEGER NOT NULL,
+     PRIMARY KEY (signer, nonce)
+   );
+   CREATE INDEX nonces_expiry ON nonces (expires_at);
+   CREATE TABLE chain_cursor (id INTEGER PRIMARY KEY CHECK (id = 0), block INTEGER NOT NULL);
+   CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 0), at INTEGER NOT NULL);`,
+];
+
+interface GameRow {
+  game_id: string;
+  contract: string;
+  ruleset: string;
+  players: string;
+  status: string;
+  root: string | null;
+  master_commitment: string | null;
+  root_tx: string | null;
+  fault: string | null;
+}
+
+const big = (v: string | null): bigint | null => (v === null ? null : BigInt(v));
+
+function toGame(r: GameRow): GameRecord {
+  return {
+    gameId: BigInt(r.game_id),
+    contract: r.contract,
+    ruleset: r.ruleset,
+    players: JSON.parse(r.players) as string[],
+    status: r.status as DealStatus,
+    root: big(r.root),
+    masterCommitment: big(r.master_commitment),
+    rootTx: r.root_tx,
+    fault: r.fault,
+  };
+}
+
+/** The default store: one SQLite file in WAL mode with synchronous=FULL, so a commit survives power loss. */
+export class SqliteStore implements DealerStore {
+  readonly #db: DatabaseSync;
+  readonly #box: SecretBox;
+  /** Nonces burned by this process (committed or in the pending batch), with their expiry. */
+  readonly #burned = new Map<string, number>();
+  #pendingBurns: {
+    signer: string;
+    nonce: string;
+    expiresAt: number;
+    key: string;
+    resolve: (fresh: boolean) => void;
+    reject: (e: unknown) => void;
+  }[] = [];
+
+  constructor(path: string, box: SecretBox) {
+    this.#box = box;
+    this.#db = new DatabaseSync(path, { timeout: 5000 });
+    this.#db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
+    this.#migrate();
+  }
+
+  #migrate(): void {
+    const db = this.#db;
+    db.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)',
+    );
+    const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
+    for (let v = (row.v ?? 0) + 1; v <= MIGRATIONS.length; v++) {
+      this.#tx(() => {
+        db.exec(MIGRATIONS[v - 1]!);
+        db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(v, Date.now());
+      });
+    }
+  }
+
+  #tx<T>(fn: () => T): T {
+    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      const out = fn();
+      this.#db.exec('COMMIT');
+      return out;
+    } catch (e) {
+      this.#db.exec('ROLLBACK');
+      throw e;
+    }
+  }
+
+  async addGame(g: NewGame): Promise<void> {
+    this.#db
+      .prepare(
+        `INSERT INTO games (game_id, contract, ruleset, players, status, updated_at)
+         VALUES (?, ?, ?, ?, 'watching', ?) ON CONFLICT (game_id) DO NOTHING`,
+      )
+      .run(g.gameId.toString(), g.contract, g.ruleset, JSON.stringify(g.players), Date.now());
+  }
+
+  async getGame(gameId: bigint): Promise<GameRecord | null> {
+    const r = this.#db.prepare('SELECT * FROM games WHERE game_id = ?').get(gameId.toString()) as
+      | GameRow
+      | undefined;
+    return r ? toGame(r) : null;
+  }
+
+  async listGames(statuses?: readonly DealStatus[]): Promise<GameRecord[]> {
+    const rows = this.#db
+      .prepare('SELECT * FROM games ORDER BY CAST(game_id AS INTEGER)')
+      .all() as unknown as GameRow[];
+    return rows.map(toGame).filter((g) => !statuses || statuses.includes(g.status));
+  }
+
+  async updateGame(gameId: bigint, patch: Parameters<DealerStore['updateGame']>[1]): Promise<void> {
+    const cols: [string, SQLInputValue][] = [];
+    if (patch.status !== undefined) cols.push(['status', patch.status]);
+    if (patch.root !== undefined) cols.push(['root', patch.root?.toString() ?? null]);
+    if (patch.masterCommitment !== undefined)
+      cols.push(['master_commitment', patch.masterCommitment?.toString() ?? null]);
+    if (patch.rootTx !== undefined) cols.push(['root_tx', patch.rootTx]);
+    if (patch.fault !== undefined) cols.push(['fault', patch.fault]);
+    cols.push(['updated_at', Date.now()]);
+    const set = cols.map(([c]) => `${c} = ?`).join(', ');
+    const res = this.#db
+      .prepare(`UPDATE games SET ${set} WHERE game_id = ?`)
+      .run(...cols.map(([, v]) => v), gameId.toString());
+    if (res.changes !== 1) throw new Error(`no game ${gameId} to update`);
+  }
+
+  async putSealedShares(gameId: bigint, shares: readonly SealedShareRecord[]): Promise<void> {
+    this.#tx(() => {
+      const stmt = this.#db.prepare(
+        `INSERT INTO sealed_shares (game_id, seat, player, commitment, sealed, outcome) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (game_id, seat) DO UPDATE SET outcome = excluded.outcome`,
+      );
+      for (const s of shares) {
+        stmt.run(gameId.toString(), s.seat, s.player, s.commitment.toString(), s.sealed, s.outcome);
+      }
+    });
+  }
+
+  async sealedShares(gameId: bigint): Promise<SealedShareRecord[]> {
+    const rows = this.#db
+      .prepare('SELECT * FROM sealed_shares WHERE game_id = ? ORDER BY seat')
+      .all(gameId.toString()) as unknown as {
+      seat: number;
+      player: string;
+      commitment: string;
+      sealed: Uint8Array;
+      outcome: string;
+    }[];
+    return rows.map((r) => ({
+      seat: r.seat,
+      player: r.player,
+      commitment: BigInt(r.commitment),
+      sealed: new Uint8Array(r.sealed),
+      outcome: r.outcome,
+    }));
+  }
+
+  #secretsAad(gameId: bigint): string {
+    return `shroud-dealer/game-secrets/v1/${gameId}`;
+  }
+
+  #readSecrets(gameId: bigint): DealSecrets | null {
+    const r = this.#db.prepare('SELECT sealed FROM game_secrets WHERE game_id = ?').get(gameId.toString()) as
+      | { sealed: string }
+      | undefined;
+    if (!r) return null;
+    const j = JSON.parse(this.#box.open(r.sealed, this.#secretsAad(gameId))) as {
+      shares: string[];
+      seed: string;
+      masterSecret: string;
+    };
+    return {
+      shares: j.shares.map((s) => BigInt(s)),
+      seed: BigInt(j.seed),
+      masterSecret: BigInt(j.masterSecret),
+    };
+  }
+
+  async putSecretsOnce(gameId: bigint, s: DealSecrets): Promise<DealSecrets> {
+    return this.#tx(() => {
+      const existing = this.#readSecrets(gameId);
+      if (existing) return existing;
+      const plain = JSON.stringify({
+        shares: s.shares.map(String),
+        seed: s.seed.toString(),
+        masterSecret: s.masterSecret.toString(),
+      });
+      this.#db
+        .prepare('INSERT INTO game_secrets (game_id, sealed) VALUES (?, ?)')
+        .run(gameId.toString(), this.#box.seal(plain, this.#secretsAad(gameId)));
+      return s;
+    });
+  }
+
+  async getSecrets(gameId: bigint): Promise<DealSecrets | null> {
+    return this.#readSecrets(gameId);
+  }
+
+  async recordReveal(r: ServedReveal): Promise<void> {
+    this.#db
+      .prepare(
+        `INSERT INTO served_reveals (game_id, player, turn, leaves, blinding, served_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT DO NOTHING`,
+      )
+      .run(
+        r.gameId.toString(),
+        r.player,
+        r.turn,
+        JSON.stringify(r.leaves),
+        r.blinding.toString(),
+        Date.now(),
+      );
+  }
+
+  async getReveal(gameId: bigint, player: string, turn: number): Promise<ServedReveal | null> {
+    const r = this.#db
+      .prepare('SELECT leaves, blinding FROM served_reveals WHERE game_id = ? AND player = ? AND turn = ?')
+      .get(gameId.toString(), player, turn) as { leaves: string; blinding: string } | undefined;
+    return r
+      ? { gameId, player, turn, leaves: JSON.parse(r.leaves) as number[], blinding: BigInt(r.blinding) }
+      : null;
+  }
+
+  /**
+   * Burns are group-committed: a burn is answered only after the transaction holding it is durable,
+   * but concurrent burns share one transaction (one fsync) instead of paying one each.
+   */
+  async burnNonce(signer: string, nonce: bigint, expiresAt: number): Promise<boolean> {
+    const key = `${signer}:${nonce}`;
+    if (this.#burned.has(key)) return false;
+    const seen = this.#db
+      .prepare('SELECT 1 AS x FROM nonces WHERE signer = ? AND nonce = ?')
+      .get(signer, nonce.toString());
+    if (seen) {
+      this.#burned.set(key, expiresAt);
+      return false;
+    }
+    this.#burned.set(key, expiresAt); // synchronously, before any await: a concurrent replay sees it
+    return new Promise<boolean>((resolve, reject) => {
+      this.#pendingBurns.push({ signer, nonce: nonce.toString(), expiresAt, key, resolve, reject });
+      if (this.#pendingBurns.length === 1) setImmediate(() => this.#flushBurns());
+    });
+  }
+
+  #flushBurns(): void {
+    const batch = this.#pendingBurns.splice(0);
+    let inserted: boolean[];
+    try {
+      inserted = this.#tx(() => {
+        const stmt = this.#db.prepare(
+          'INSERT INTO nonces (signer, nonce, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+        );
+        // changes = 0: another process sharing the DB burned it first.
+        return batch.map((b) => stmt.run(b.signer, b.nonce, b.expiresAt).changes === 1);
+      });
+    } catch (e) {
+      for (const b of batch) {
+        this.#burned.delete(b.key);
+        b.reject(e);
+      }
+      return;
+    }
+    batch.forEach((b, i) => {
+      b.resolve(inserted[i]!);
+    });
+  }
+
+  async pruneNonces(now: number): Promise<number> {
+    for (const [k, exp] of this.#burned) if (exp < now) this.#burned.delete(k);
+    return Number(this.#db.prepare('DELETE FROM nonces WHERE expires_at < ?').run(now).changes);
+  }
+
+  async getCursor(): Promise<number | null> {
+    const r = this.#db.prepare('SELECT block FROM chain_cursor WHERE id = 0').get() as
+      | { block: number }
+      | undefined;
+    return r ? r.block : null;
+  }
+
+  async setCursor(block: number): Promise<void> {
+    this.#db
+      .prepare(
+        'INSERT INTO chain_cursor (id, block) VALUES (0, ?) ON CONFLICT (id) DO UPDATE SET block = excluded.block',
+      )
+      .run(block);
+  }
+
+  async ping(): Promise<void> {
+    this.#db
+      .prepare('INSERT INTO health (id, at) VALUES (0, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at')
+      .run(Date.now());
+  }
+
+  async close(): Promise<void> {
+    if (this.#db.isOpen && this.#pendingBurns.length > 0) this.#flushBurns();
+    if (this.#db.isOpen) this.#db.close();
+  }
+}

@@ -1,0 +1,318 @@
+/**
+ * Dealer reveal throughput vs a bare Fastify route returning the same JSON body, on 127.0.0.1.
+ *
+ * Method (honest by construction): each server runs in its own child process (autocannon runs in this
+ * one), both with log level "warn" and the same body. Every reveal request carries its own fresh nonce
+ * and a valid EIP-712 signature: a pool is pre-signed before the run and autocannon cycles through it,
+ * sized from a short calibration run so no nonce is replayed; only 2xx answers count. A duel game is
+ * dealt on a FakeChain, so tiles come from the dealer's cache (no chain latency).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+// @ts-expect-error autocannon ships no types; the slice used here is typed below.
+import autocannonUntyped from 'autocannon';
+import { Wallet } from 'ethers';
+import Fastify from 'fastify';
+import { pino } from 'pino';
+import { leafIndex, loadHasher, revealCommitment, shareCommitment, shippedRuleset } from '../core/index.ts';
+import { addressToField, generateDealerEncKey, sealShare } from '../core/sealed.ts';
+import { buildApp } from '../dealer/app.ts';
+import {
+  RevealSignatureVerifier,
+  recoverRevealSigner,
+  revealDomain,
+  signRevealRequest,
+} from '../dealer/auth.ts';
+import { FakeChain } from '../dealer/chain/fake.ts';
+import { dealGame } from '../dealer/dealing.ts';
+import { MapCache } from '../dealer/maps.ts';
+import { createMetrics } from '../dealer/metrics.ts';
+import { randomFieldElement } from '../dealer/random.ts';
+import { secretBox } from '../dealer/store/secret-box.ts';
+import { SqliteStore } from '../dealer/store/sqlite.ts';
+
+const CHAIN_ID = 31337n;
+const CONTRACT = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+/** Hardhat dev keys (never real funds). */
+const PLAYER = new Wallet('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
+const OTHER = new Wallet('0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6');
+interface AutocannonRequest {
+  body?: string;
+  [k: string]: unknown;
+}
+interface AutocannonResult {
+  '2xx': number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  duration: number;
+  latency: { p50: number; p99: number };
+}
+const autocannon = autocannonUntyped as (o: {
+  url: string;
+  method: string;
+  connections: number;
+  duration: number;
+  headers: Record<string, string>;
+  requests: { setupRequest: (req: AutocannonRequest) => AutocannonRequest }[];
+}) => Promise<AutocannonResult>;
+
+const DURATION_S = 10;
+const CONNECTIONS = 10;
+
+interface Served {
+  url: string;
+  gameId: string;
+  blinding: string;
+  leaves: number[];
+  body: string;
+}
+
+/** Child: a dealer with one dealt duel game and one posted turn (8 tiles), on a temp DB. */
+async function serveDealer(): Promise<Served> {
+  const h = await loadHasher();
+  const dir = mkdtempSync(join(tmpdir(), 'shroud-bench-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  process.once('SIGTERM', () => process.exit(0)); // so the exit hook removes the temp DB
+  const enc = generateDealerEncKey();
+  const chain = new FakeChain({ chainId: CHAIN_ID });
+  const store = new SqliteStore(join(dir, 'dealer.sqlite'), secretBox(randomBytes(32)));
+  const maps = new MapCache(h, store);
+  const logger = pino({ level: 'warn' });
+  const players = [PLAYER, OTHER];
+  const gameId = chain.createGame(
+    'duel',
+    players.map((p) => p.address),
+    enc.publicKey,
+    CONTRACT,
+  );
+  const shares = players.map(() => randomFieldElement());
+  players.forEach((p, i) => {
+    chain.commitShare(gameId, p.address, shareCommitment(h, gameId, addressToField(p.address), shares[i]!));
+  });
+  players.forEach((p, i) => {
+    const ctx = { chainId: CHAIN_ID, gameId, player: addressToField(p.address) };
+    chain.postSealedShare(gameId, p.address, sealShare(enc.publicKey, shares[i]!, ctx));
+  });
+  await store.addGame({
+    gameId,
+    contract: CONTRACT,
+    ruleset: 'duel',
+    players: players.map((p) => p.address.toLowerCase()),
+  });
+  const metrics = createMetrics();
+  const deps = { h, chain, store, maps, encSecretKey: enc.secretKey, chainId: CHAIN_ID, log: logger };
+  if ((await dealGame(deps, gameId)) !== 'dealt') throw new Error('bench game not dealt');
+  const b = shippedRuleset('duel').board;
+  const leaves = Array.from({ length: 8 }, (_, i) => leafIndex(b, { col: 10 + i, row: 10 }));
+  const blinding = randomFieldElement();
+  chain.postRevealCommitFor(gameId, PLAYER.address, 1, revealCommitment(h, leaves, 32, blinding));
+  const app = await buildApp({
+    h,
+    chain,
+    store,
+    maps,
+    metrics,
+    chainId: CHAIN_ID,
+    logger,
+    http: {
+      bodyLimitBytes: 8192,
+      corsOrigins: [],
+      rateLimit: { max: 100_000_000, timeWindowMs: 60_000 },
+      docs: false,
+      maxExpirySeconds: 600,
+    },
+    // Diagnostic run only: every other check, the nonce burn and the serving path stay as in production.
+    signatures: process.env.SHROUD_BENCH_NO_SIGNATURES === '1' ? { check: () => 'ok' } : undefined,
+  });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  // One request to capture the exact body the bare server will return.
+  const sample = await signedBody(gameId, leaves, blinding);
+  const res = await app.inject({
+    method: 'POST',
+    url: `/v1/games/${gameId}/reveals`,
+    headers: { 'content-type': 'application/json' },
+    payload: sample,
+  });
+  if (res.statusCode !== 200) throw new Error(`bench reveal failed: ${res.body}`);
+  return { url, gameId: gameId.toString(), blinding: blinding.toString(), leaves, body: res.body };
+}
+
+/** Child: a bare Fastify route returning `body` verbatim. */
+async function serveBare(body: string): Promise<{ url: string }> {
+  const app = Fastify({ logger: false });
+  app.post('/bare', async (_req, reply) => reply.type('application/json; charset=utf-8').send(body));
+  return { url: await app.listen({ host: '127.0.0.1', port: 0 }) };
+}
+
+async function signedBody(gameId: bigint, leaves: number[], blinding: bigint): Promise<string> {
+  const msg = {
+    gameId,
+    player: PLAYER.address,
+    turn: 1,
+    leaves,
+    blinding,
+    nonce: BigInt(`0x${randomBytes(32).toString('hex')}`),
+    expiry: Math.floor(Date.now() / 1000) + 550,
+  };
+  const signature = await signRevealRequest(PLAYER, revealDomain(CHAIN_ID, CONTRACT), msg);
+  return JSON.stringify({
+    ...msg,
+    gameId: gameId.toString(),
+    blinding: blinding.toString(),
+    nonce: msg.nonce.toString(),
+    signature,
+  });
+}
+
+function startServer(mode: 'dealer' | 'bare', env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [new URL(import.meta.url).pathname, `--serve-${mode}`], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const ready = new Promise<Record<string, unknown>>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
+    createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l)));
+  });
+  return { child, ready };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+}
+
+interface Load {
+  ok: number;
+  non2xx: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+}
+
+async function load(url: string, bodies: string[] | string | (() => string), seconds: number): Promise<Load> {
+  let i = 0;
+  const pool = typeof bodies === 'function' ? null : Array.isArray(bodies) ? bodies : [bodies];
+  const next = typeof bodies === 'function' ? bodies : () => pool![i++ % pool!.length]!;
+  const r = await autocannon({
+    url,
+    method: 'POST',
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { 'content-type': 'application/json' },
+    requests: [{ setupRequest: (req) => ({ ...req, body: next() }) }],
+  });
+  return {
+    ok: r['2xx'],
+    non2xx: r.non2xx + r.errors + r.timeouts,
+    seconds: r.duration,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+  };
+}
+
+async function signPool(s: Served, n: number): Promise<string[]> {
+  const out: string[] = [];
+  for (let k = 0; k < n; k++) out.push(await signedBody(BigInt(s.gameId), s.leaves, BigInt(s.blinding)));
+  return out;
+}
+
+/**
+ * The cost that dominates a reveal, in ms per request: EIP-712 digest plus either secp256k1 public-key
+ * recovery (a player's first request) or ECDSA verify against the cached, precomputed key (later ones).
+ */
+async function signatureMs(s: Served): Promise<{ recover: number; cachedVerify: number }> {
+  const msgs = (await signPool(s, 100)).map((text) => {
+    const b = JSON.parse(text);
+    return {
+      sig: b.signature as string,
+      msg: { ...b, gameId: BigInt(b.gameId), blinding: BigInt(b.blinding), nonce: BigInt(b.nonce) },
+    };
+  });
+  const domain = revealDomain(CHAIN_ID, CONTRACT);
+  let t = performance.now();
+  for (const m of msgs) recoverRevealSigner(domain, m.msg, m.sig);
+  const recover = (performance.now() - t) / msgs.length;
+  const v = new RevealSignatureVerifier();
+  v.check(domain, msgs[0]!.msg, msgs[0]!.sig, PLAYER.address);
+  t = performance.now();
+  for (const m of msgs)
+    if (v.check(domain, m.msg, m.sig, PLAYER.address) !== 'ok') throw new Error('verify failed');
+  return { recover, cachedVerify: (performance.now() - t) / msgs.length };
+}
+
+/** Bodies with fresh counter nonces and a dummy signature, for the diagnostic run without signature checks. */
+function unsignedBodies(s: Served): () => string {
+  let n = 0n;
+  const expiry = Math.floor(Date.now() / 1000) + 550;
+  return () =>
+    JSON.stringify({
+      gameId: s.gameId,
+      player: PLAYER.address,
+      turn: 1,
+      leaves: s.leaves,
+      blinding: s.blinding,
+      nonce: (++n).toString(),
+      expiry,
+      signature: `0x${'11'.repeat(65)}`,
+    });
+}
+
+export async function benchDealer(): Promise<Record<string, number>> {
+  const servers = [startServer('dealer'), startServer('dealer', { SHROUD_BENCH_NO_SIGNATURES: '1' })];
+  try {
+    const s = (await servers[0]!.ready) as unknown as Served;
+    const diag = (await servers[1]!.ready) as unknown as Served;
+    const bare = startServer('bare', { SHROUD_BENCH_BODY: s.body });
+    servers.push(bare);
+    const { url: bareUrl } = (await bare.ready) as { url: string };
+    const revealUrl = `${s.url}/v1/games/${s.gameId}/reveals`;
+    // Calibrate: a 2 s run on its own pool, to size the real pool so no nonce repeats.
+    const calib = await load(revealUrl, await signPool(s, 3000), 2);
+    const poolSize = Math.ceil((calib.ok / calib.seconds) * DURATION_S * 3) + 1000;
+    const pool = await signPool(s, poolSize);
+    const reveal = await load(revealUrl, pool, DURATION_S);
+    if (reveal.ok + reveal.non2xx > pool.length) {
+      throw new Error(`pool of ${pool.length} exhausted: nonces repeated, figures invalid; raise the factor`);
+    }
+    const bareRun = await load(`${bareUrl}/bare`, s.body, DURATION_S);
+    const noSig = await load(`${diag.url}/v1/games/${diag.gameId}/reveals`, unsignedBodies(diag), DURATION_S);
+    const sig = await signatureMs(s);
+    const revealRps = reveal.ok / reveal.seconds;
+    const bareRps = bareRun.ok / bareRun.seconds;
+    const noSigRps = noSig.ok / noSig.seconds;
+    return {
+      reveal_rps: Math.round(revealRps),
+      bare_rps: Math.round(bareRps),
+      reveal_vs_bare_ratio: Number((revealRps / bareRps).toFixed(3)),
+      reveal_p50_ms: reveal.p50,
+      reveal_p99_ms: reveal.p99,
+      reveal_non2xx: reveal.non2xx,
+      reveal_tiles_per_request: s.leaves.length,
+      sig_recover_ms: Number(sig.recover.toFixed(3)),
+      sig_verify_cached_ms: Number(sig.cachedVerify.toFixed(3)),
+      // Diagnostic: the same route with the signature check stubbed out (fresh nonces, all other checks on).
+      reveal_nosig_rps: Math.round(noSigRps),
+      reveal_nosig_vs_bare_ratio: Number((noSigRps / bareRps).toFixed(3)),
+      reveal_nosig_non2xx: noSig.non2xx,
+    };
+  } finally {
+    for (const server of servers) await stop(server.child);
+  }
+}
+
+if (import.meta.main) {
+  const mode = process.argv[2];
+  if (mode === '--serve-dealer') {
+    process.stdout.write(`${JSON.stringify(await serveDealer())}\n`);
+  } else if (mode === '--serve-bare') {
+    process.stdout.write(`${JSON.stringify(await serveBare(process.env.SHROUD_BENCH_BODY ?? '{}'))}\n`);
+  } else {
+    process.stdout.write(`${JSON.stringify(await benchDealer(), null, 2)}\n`);
+  }
+}

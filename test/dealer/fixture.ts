@@ -1,0 +1,233 @@
+/** Shared set-up for dealer tests: players, a ceremony on a FakeChain, a dealer app, signed requests. */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { Wallet } from 'ethers';
+import { pino } from 'pino';
+import {
+  type Hasher,
+  leafIndex,
+  loadHasher,
+  revealCommitment,
+  shareCommitment,
+  shippedRuleset,
+} from '../../core/index.ts';
+import { addressToField, generateDealerEncKey, sealShare } from '../../core/sealed.ts';
+import { buildApp, type HttpOptions, REDACT_PATHS } from '../../dealer/app.ts';
+import { revealDomain, signRevealRequest } from '../../dealer/auth.ts';
+import { FakeChain } from '../../dealer/chain/fake.ts';
+import { type DealingDeps, dealGame } from '../../dealer/dealing.ts';
+import { MapCache } from '../../dealer/maps.ts';
+import { createMetrics } from '../../dealer/metrics.ts';
+import { randomFieldElement } from '../../dealer/random.ts';
+import type { RevealRequestBody } from '../../dealer/reveals.ts';
+import { secretBox } from '../../dealer/store/secret-box.ts';
+import { SqliteStore } from '../../dealer/store/sqlite.ts';
+
+export const CHAIN_ID = 31337n;
+export const CONTRACT = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+/** Hardhat's well-known dev keys: players, never real funds. */
+export const ALICE = new Wallet('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
+export const BOB = new Wallet('0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6');
+export const MALLORY = new Wallet('0x47e179ec197488593b187f80a00eb0da91f1c9b0b13d8733555dd8ea0c9e4a27');
+
+export function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'shroud-dealer-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface Ceremony {
+  gameId: bigint;
+  shares: bigint[];
+}
+
+/** Runs commit and sealed reveal for every player; `corrupt` seals a wrong share for that seat. */
+export function runCeremony(
+  h: Hasher,
+  chain: FakeChain,
+  encPublicKey: Uint8Array,
+  opts: { ruleset?: string; players?: Wallet[]; corrupt?: number } = {},
+): Ceremony {
+  const players = opts.players ?? [ALICE, BOB];
+  const gameId = chain.createGame(
+    opts.ruleset ?? 'duel',
+    players.map((p) => p.address),
+    encPublicKey,
+    CONTRACT,
+  );
+  const shares = players.map(() => randomFieldElement());
+  players.forEach((p, i) => {
+    chain.commitShare(gameId, p.address, shareCommitment(h, gameId, addressToField(p.address), shares[i]!));
+  });
+  players.forEach((p, i) => {
+    const share = opts.corrupt === i ? shares[i]! + 1n : shares[i]!;
+    chain.postSealedShare(
+      gameId,
+      p.address,
+      sealShare(encPublicKey, share, { chainId: CHAIN_ID, gameId, player: addressToField(p.address) }),
+    );
+  });
+  return { gameId, shares };
+}
+
+/** Captures every log line (as text) for secret-leak checks. */
+export function captureLogs(): { lines: string[]; stream: Writable } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(String(chunk));
+      cb();
+    },
+  });
+  return { lines, stream };
+}
+
+export const HTTP: HttpOptions = {
+  bodyLimitBytes: 8192,
+  corsOrigins: ['http://localhost:5173'],
+  rateLimit: { max: 10_000, timeWindowMs: 60_000 },
+  docs: true,
+  maxExpirySeconds: 600,
+};
+
+export type Dealer = Awaited<ReturnType<typeof startDealer>>;
+
+/** A dealer on a temp SQLite file and a FakeChain, with captured logs and a controllable clock. */
+export async function startDealer(
+  opts: { http?: Partial<HttpOptions>; chain?: FakeChain; dbPath?: string } = {},
+) {
+  const h = await loadHasher();
+  const tmp = tempDir();
+  const enc = generateDealerEncKey();
+  const atRestKey = randomBytes(32);
+  const chain = opts.chain ?? new FakeChain({ chainId: CHAIN_ID });
+  const store = new SqliteStore(opts.dbPath ?? join(tmp.dir, 'dealer.sqlite'), secretBox(atRestKey));
+  const maps = new MapCache(h, store);
+  const metrics = createMetrics();
+  const logs = captureLogs();
+  const logger = pino({ level: 'trace', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, logs.stream);
+  const clock = { now: Math.floor(Date.now() / 1000) };
+  const dealing: DealingDeps = {
+    h,
+    chain,
+    store,
+    maps,
+    encSecretKey: enc.secretKey,
+    chainId: CHAIN_ID,
+    log: logger,
+    onDealt: () => metrics.gamesDealt.inc(),
+  };
+  const app = await buildApp({
+    h,
+    chain,
+    store,
+    maps,
+    metrics,
+    chainId: CHAIN_ID,
+    logger,
+    http: { ...HTTP, ...opts.http },
+    now: () => clock.now,
+  });
+  return {
+    h,
+    chain,
+    store,
+    maps,
+    metrics,
+    enc,
+    atRestKey,
+    logs,
+    clock,
+    dealing,
+    app,
+    /** Ceremony, then dealing, for one game. */
+    async dealtGame(o: Parameters<typeof runCeremony>[3] = {}) {
+      const c = runCeremony(h, chain, enc.publicKey, o);
+      await store.addGame({
+        gameId: c.gameId,
+        contract: CONTRACT,
+        ruleset: o.ruleset ?? 'duel',
+        players: (o.players ?? [ALICE, BOB]).map((p) => p.address.toLowerCase()),
+      });
+      const outcome = await dealGame(dealing, c.gameId);
+      return { ...c, outcome };
+    },
+    async close() {
+      await app.close();
+      await store.close();
+      tmp.cleanup();
+    },
+  };
+}
+
+/** A few on-board leaves of the duel map, and a turn whose revealCommit opens to them. */
+export function duelLeaves(): number[] {
+  const b = shippedRuleset('duel').board;
+  return [
+    { col: 0, row: 0 },
+    { col: 5, row: 3 },
+    { col: 39, row: 25 },
+    { col: 20, row: 13 },
+  ].map((c) => leafIndex(b, c));
+}
+
+export function postTurn(
+  h: Hasher,
+  chain: FakeChain,
+  gameId: bigint,
+  player: Wallet,
+  turn: number,
+  leaves: number[],
+  ruleset = 'duel',
+): bigint {
+  const blinding = randomFieldElement();
+  chain.postRevealCommitFor(
+    gameId,
+    player.address,
+    turn,
+    revealCommitment(h, leaves, shippedRuleset(ruleset).maxRevealedTiles, blinding),
+  );
+  return blinding;
+}
+
+export async function signedReveal(
+  signer: Wallet,
+  o: {
+    gameId: bigint;
+    turn: number;
+    leaves: number[];
+    blinding: bigint;
+    player?: string;
+    nonce?: bigint;
+    expiry?: number;
+    contract?: string;
+    chainId?: bigint;
+  },
+): Promise<RevealRequestBody> {
+  const msg = {
+    gameId: o.gameId,
+    player: o.player ?? signer.address,
+    turn: o.turn,
+    leaves: o.leaves,
+    blinding: o.blinding,
+    nonce: o.nonce ?? BigInt(`0x${randomBytes(32).toString('hex')}`),
+    expiry: o.expiry ?? Math.floor(Date.now() / 1000) + 300,
+  };
+  const signature = await signRevealRequest(
+    signer,
+    revealDomain(o.chainId ?? CHAIN_ID, o.contract ?? CONTRACT),
+    msg,
+  );
+  return {
+    gameId: msg.gameId.toString(),
+    player: msg.player,
+    turn: msg.turn,
+    leaves: msg.leaves,
+    blinding: msg.blinding.toString(),
+    nonce: msg.nonce.toString(),
+    expiry: msg.expiry,
+    signature,
+  };
+}

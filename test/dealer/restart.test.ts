@@ -1,0 +1,214 @@
+/**
+ * Restart safety with a real process: the dealer runs as a child on a file-backed FakeChain (which
+ * outlives it) and a SQLite file, is SIGKILLed mid-dealing and mid-serving, and restarts on the same DB.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { after, describe, it } from 'node:test';
+import { loadHasher, masterCommitment } from '../../core/index.ts';
+import { generateDealerEncKey } from '../../core/sealed.ts';
+import { FakeChain } from '../../dealer/chain/fake.ts';
+import { secretBox } from '../../dealer/store/secret-box.ts';
+import { SqliteStore } from '../../dealer/store/sqlite.ts';
+import {
+  ALICE,
+  CHAIN_ID,
+  CONTRACT,
+  duelLeaves,
+  postTurn,
+  runCeremony,
+  signedReveal,
+  tempDir,
+} from './fixture.ts';
+
+const MAIN = new URL('../../dealer/main.ts', import.meta.url).pathname;
+
+interface Running {
+  child: ChildProcess;
+  lines: Record<string, unknown>[];
+  /** Resolves with the first log line matching. */
+  waitFor(pred: (l: Record<string, unknown>) => boolean, ms?: number): Promise<Record<string, unknown>>;
+  exited: Promise<number | null>;
+}
+
+function startChild(config: string, env: Record<string, string> = {}): Running {
+  const child = spawn(process.execPath, [MAIN, '--config', config], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines: Record<string, unknown>[] = [];
+  const waiters: {
+    pred: (l: Record<string, unknown>) => boolean;
+    resolve: (l: Record<string, unknown>) => void;
+  }[] = [];
+  createInterface({ input: child.stdout! }).on('line', (text) => {
+    let l: Record<string, unknown>;
+    try {
+      l = JSON.parse(text);
+    } catch {
+      return;
+    }
+    lines.push(l);
+    for (const w of waiters.splice(0)) {
+      if (w.pred(l)) w.resolve(l);
+      else waiters.push(w);
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    lines,
+    exited,
+    waitFor(pred, ms = 20_000) {
+      const seen = lines.find(pred);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error('timed out waiting for a log line')), ms);
+        waiters.push({
+          pred,
+          resolve: (l) => {
+            clearTimeout(t);
+            resolve(l);
+          },
+        });
+      });
+    },
+  };
+}
+
+async function kill9(r: Running): Promise<void> {
+  r.child.kill('SIGKILL');
+  await r.exited;
+}
+
+const running: Running[] = [];
+const tmp = tempDir();
+after(async () => {
+  for (const r of running) if (r.child.exitCode === null && r.child.signalCode === null) await kill9(r);
+  tmp.cleanup();
+});
+
+async function until<T>(f: () => Promise<T | null>, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v !== null) return v;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('restart safety (real process, SIGKILL)', () => {
+  it('resumes dealing after a kill between storing the master secret and posting the root, then serves the same tiles across a kill mid-serving', async () => {
+    const h = await loadHasher();
+    const enc = generateDealerEncKey();
+    const atRestKey = randomBytes(32);
+    const chainFile = join(tmp.dir, 'chain.json');
+    const dbPath = join(tmp.dir, 'dealer.sqlite');
+    const chain = new FakeChain({ chainId: CHAIN_ID, file: chainFile, create: true });
+    const { gameId } = runCeremony(h, chain, enc.publicKey);
+    const config = join(tmp.dir, 'config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        http: {
+          host: '127.0.0.1',
+          port: 0,
+          bodyLimitBytes: 8192,
+          corsOrigins: [],
+          rateLimit: { max: 100000, timeWindowMs: 60000 },
+          docs: false,
+        },
+        chain: {
+          kind: 'fake-file',
+          rpcUrl: '',
+          chainId: Number(CHAIN_ID),
+          gameContract: CONTRACT,
+          fakeFile: chainFile,
+          pollMs: 20,
+          startBlock: 0,
+        },
+        reveals: { maxExpirySeconds: 600 },
+        db: { path: dbPath },
+        keys: { dealerKey: Buffer.from(enc.secretKey).toString('hex'), masterKey: atRestKey.toString('hex') },
+        log: { level: 'info' },
+      }),
+    );
+    const peek = async <T>(f: (s: SqliteStore) => Promise<T>): Promise<T> => {
+      const s = new SqliteStore(dbPath, secretBox(atRestKey));
+      try {
+        return await f(s);
+      } finally {
+        await s.close();
+      }
+    };
+
+    // 1. Kill during dealing: the master secret is stored, the root is not posted.
+    const first = startChild(config, { SHROUD_TEST_PAUSE_AT: 'root-computed' });
+    running.push(first);
+    await first.waitFor((l) => l.pausedAt === 'root-computed');
+    const secretsBefore = await peek((s) => s.getSecrets(gameId));
+    assert.ok(secretsBefore, 'master secret persisted before the root is posted');
+    assert.equal(await chain.mapRoot(gameId), null, 'root not posted yet');
+    await kill9(first);
+
+    // 2. Restart on the same DB: it resumes with the same master secret and posts the root once.
+    const second = startChild(config);
+    running.push(second);
+    const listening = await second.waitFor((l) => l.msg === 'dealer listening');
+    const base = String(listening.address);
+    const posted = await until(() => chain.mapRoot(gameId));
+    assert.equal(posted.masterCommitment, masterCommitment(h, secretsBefore.masterSecret));
+    assert.deepEqual(await peek((s) => s.getSecrets(gameId)), secretsBefore);
+    assert.equal((await peek((s) => s.getGame(gameId)))?.root, posted.root);
+
+    const leaves = duelLeaves();
+    const blinding = postTurn(h, chain, gameId, ALICE, 1, leaves);
+    const fetchReveal = (body: unknown, url = base) =>
+      fetch(`${url}/v1/games/${gameId}/reveals`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const firstAnswer = await fetchReveal(await signedReveal(ALICE, { gameId, turn: 1, leaves, blinding }));
+    assert.equal(firstAnswer.status, 200);
+    const answer = (await firstAnswer.json()) as { root: string };
+    assert.equal(answer.root, posted.root.toString());
+
+    // 3. Kill while serving: a burst in flight, SIGKILL after the first answer.
+    const burst = await Promise.all(
+      Array.from({ length: 30 }, () => signedReveal(ALICE, { gameId, turn: 1, leaves, blinding })),
+    );
+    const answered: unknown[] = [];
+    const inFlight = burst.map((b) =>
+      fetchReveal(b).then(
+        async (r) => {
+          if (r.status === 200) answered.push(b);
+          await r.arrayBuffer();
+        },
+        () => {},
+      ),
+    );
+    await until(async () => (answered.length > 0 ? true : null), 10_000);
+    await kill9(second);
+    await Promise.all(inFlight);
+
+    // 4. Restart again: same root, same tiles, and nonces answered before the kill stay burned.
+    const third = startChild(config);
+    running.push(third);
+    const base3 = String((await third.waitFor((l) => l.msg === 'dealer listening')).address);
+    const again = await fetchReveal(await signedReveal(ALICE, { gameId, turn: 1, leaves, blinding }), base3);
+    assert.equal(again.status, 200);
+    assert.deepEqual(await again.json(), answer);
+    const replay = await fetchReveal(answered[0], base3);
+    assert.equal(replay.status, 409);
+    assert.equal(((await replay.json()) as { error: string }).error, 'nonce-replayed');
+    assert.equal(third.lines.filter((l) => l.step === 'root-posted').length, 0, 'no second root');
+    third.child.kill('SIGTERM');
+    assert.equal(await third.exited, 0, 'graceful shutdown on SIGTERM');
+  });
+});
