@@ -1,6 +1,7 @@
 import { InputError } from '../errors.ts';
 import {
   assertOnBoard,
+  assertRadius,
   type Board,
   type Coord,
   onBoard,
@@ -55,10 +56,7 @@ export function fovMetric(board: Board, metric: RadiusMetric | undefined): Radiu
   return m;
 }
 
-export function assertRadius(radius: number, field = 'radius'): void {
-  if (!Number.isInteger(radius) || radius < 0)
-    throw new InputError(field, `must be a non-negative integer, got ${radius}`);
-}
+export { assertRadius };
 
 /**
  * Bresenham's line from `from` to `to`, both included; 8-connected, one tile per step of the major
@@ -154,11 +152,29 @@ function clear(line: readonly Coord[], opaque: (c: Coord) => boolean): boolean {
   return true;
 }
 
+/** A square line is also stopped where it steps diagonally between two walls that touch at a corner. */
+function clearSquare(line: readonly Coord[], opaque: (c: Coord) => boolean): boolean {
+  if (!clear(line, opaque)) return false;
+  for (let i = 1; i < line.length; i++) {
+    const p = line[i - 1]!;
+    const q = line[i]!;
+    if (
+      p.col !== q.col &&
+      p.row !== q.row &&
+      opaque({ col: q.col, row: p.row }) &&
+      opaque({ col: p.col, row: q.row })
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /** Line of sight under an already-resolved opacity; see `lineOfSight`. */
 function lineOfSightWith(board: Board, from: Coord, to: Coord, opaque: (c: Coord) => boolean): boolean {
   if (board.kind === 'hex')
     return clear(hexLine(from, to, 1), opaque) || clear(hexLine(from, to, -1), opaque);
-  return clear(bresenhamLine(from, to), opaque) || clear(bresenhamLine(to, from), opaque);
+  return clearSquare(bresenhamLine(from, to), opaque) || clearSquare(bresenhamLine(to, from), opaque);
 }
 
 /**
@@ -169,7 +185,8 @@ function lineOfSightWith(board: Board, from: Coord, to: Coord, opaque: (c: Coord
  * on hex the +ε and −ε nudged lines, on squares Bresenham drawn from each end (which break halfway
  * cases toward opposite ends). Both variants are the same from either end, so LOS(a, b) = LOS(b, a),
  * and a line running exactly along a hex edge, or halfway between two squares, is blocked only when
- * both sides are.
+ * both sides are. On squares a diagonal step between two walls that touch at a corner blocks (no
+ * diagonal leaks, as in shadowcasting); hexes have no such corners.
  */
 export function lineOfSight(
   board: Board,

@@ -884,3 +884,16 @@ test('radius vision refuses bad input, naming the field', () => {
   );
   throwsField(() => isVisibleFrom(hex, 'hex', [ok], { col: 0, row: 9 }), 'target');
 });
+
+test('Bresenham line of sight does not squeeze between walls touching at a corner', () => {
+  const gap = parseMap(['@#..', '#...', '....']);
+  assert.equal(lineOfSight(gap.board, { col: 0, row: 0 }, { col: 1, row: 1 }, gap.blocks), false);
+  assert.equal(lineOfSight(gap.board, { col: 1, row: 1 }, { col: 0, row: 0 }, gap.blocks), false);
+  assert.equal(lineOfSight(gap.board, { col: 0, row: 0 }, { col: 2, row: 2 }, gap.blocks), false);
+  const open = parseMap(['@#..', '....', '....']);
+  assert.equal(
+    lineOfSight(open.board, { col: 0, row: 0 }, { col: 2, row: 2 }, open.blocks),
+    true,
+    'one wall is not a gap',
+  );
+});
