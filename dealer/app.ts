@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Hasher } from '../core/index.ts';
+import { MAX_SESSION_SECONDS } from '../core/reveal-session.ts';
 import type { ChainView } from './chain/types.ts';
 import type { MapCache } from './maps.ts';
 import type { DealerMetrics } from './metrics.ts';
@@ -20,6 +21,8 @@ export interface HttpOptions {
   rateLimit: { max: number; timeWindowMs: number };
   docs: boolean;
   maxExpirySeconds: number;
+  /** Longest reveal session, seconds; defaults to MAX_SESSION_SECONDS (1 h). */
+  maxSessionSeconds?: number;
 }
 
 /** Everything the HTTP side needs, injected so tests can swap the chain, the store and the clock. */
@@ -46,12 +49,14 @@ export const REDACT_PATHS = [
   'shares',
   'dealerKey',
   'masterKey',
+  'txKey',
   'keys',
   '*.masterSecret',
   '*.seed',
   '*.shares',
   '*.dealerKey',
   '*.masterKey',
+  '*.txKey',
 ];
 
 export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
@@ -106,11 +111,16 @@ export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
     maps: d.maps,
     chainId: d.chainId,
     maxExpirySeconds: d.http.maxExpirySeconds,
+    maxSessionSeconds: Math.min(d.http.maxSessionSeconds ?? MAX_SESSION_SECONDS, MAX_SESSION_SECONDS),
     now: d.now ?? (() => Math.floor(Date.now() / 1000)),
     onServed: () => d.metrics.revealsServed.inc(),
     signatures: d.signatures,
   });
   await app.register(revealRoutes(reveals));
+  const now = d.now ?? (() => Math.floor(Date.now() / 1000));
+  const pruner = setInterval(() => reveals.pruneSessions(now()), 60_000);
+  pruner.unref();
+  app.addHook('onClose', async () => clearInterval(pruner));
   await app.register(opsRoutes(d.chain, d.store, d.metrics));
   return app;
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
+import type { DealStep } from './dealing.ts';
 
 export interface DealerConfig {
   http: {
@@ -20,6 +21,8 @@ export interface DealerConfig {
     fakeFile: string;
     pollMs: number;
     startBlock: number;
+    /** Blocks behind the head treated as final (ethers only; default 2). */
+    confirmations?: number;
   };
   reveals: { maxExpirySeconds: number };
   db: { path: string };
@@ -29,6 +32,8 @@ export interface DealerConfig {
     dealerKey: string;
     /** 32-byte hex AES-256 key for secrets at rest. */
     masterKey: string;
+    /** 32-byte hex secp256k1 key that sends the dealer's transactions (chain kind `ethers`); separate from dealerKey. */
+    txKey?: string;
   };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
 }
@@ -71,6 +76,7 @@ const schema = {
         fakeFile: { type: 'string' },
         pollMs: { type: 'integer', minimum: 10 },
         startBlock: { type: 'integer', minimum: 0 },
+        confirmations: { type: 'integer', minimum: 0, maximum: 64 },
       },
     },
     reveals: {
@@ -89,7 +95,7 @@ const schema = {
       type: 'object',
       additionalProperties: false,
       required: ['dealerKey', 'masterKey'],
-      properties: { dealerKey: hex32, masterKey: hex32 },
+      properties: { dealerKey: hex32, masterKey: hex32, txKey: hex32 },
     },
     log: {
       type: 'object',
@@ -115,6 +121,8 @@ const ENV: readonly [string, string, 'string' | 'int'][] = [
   ['SHROUD_DB', 'db.path', 'string'],
   ['SHROUD_DEALER_KEY', 'keys.dealerKey', 'string'],
   ['SHROUD_MASTER_KEY', 'keys.masterKey', 'string'],
+  ['SHROUD_TX_KEY', 'keys.txKey', 'string'],
+  ['SHROUD_CONFIRMATIONS', 'chain.confirmations', 'int'],
   ['SHROUD_LOG_LEVEL', 'log.level', 'string'],
   ['SHROUD_RATE_LIMIT_MAX', 'http.rateLimit.max', 'int'],
 ];
@@ -164,4 +172,55 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): 
 
 export function hexKey(v: string): Uint8Array {
   return new Uint8Array(Buffer.from(v.replace(/^0x/, ''), 'hex'));
+}
+
+/** The local demo chain (Hardhat / anvil): the only chain where demo keys and test hooks are allowed. */
+export const DEMO_CHAIN_ID = 31337;
+/** Hardhat's well-known account #1 key, shipped in config.default.json as the demo `dealerKey`. */
+const DEMO_DEALER_KEY = '59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+const DEAL_STEPS: readonly DealStep[] = ['secrets-stored', 'root-computed', 'root-posted'];
+
+/**
+ * Refuses configurations that are only safe on the local demo chain: the public demo keys (anyone
+ * could open every sealed share, or decrypt the DB) and the SIGKILL test hook, which freezes dealing
+ * and is enabled only when NODE_ENV=test on chain 31337. Returns the hook's step when enabled.
+ * Messages name the setting, never its value.
+ */
+export function checkStartupPolicy(
+  config: DealerConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): { pauseAt: DealStep | undefined } {
+  const demoChain = config.chain.chainId === DEMO_CHAIN_ID;
+  if (!demoChain && hexKey(config.keys.masterKey).every((b) => b === 0)) {
+    throw new ConfigError(
+      'keys.masterKey is the all-zero demo key: set SHROUD_MASTER_KEY outside the local demo chain',
+    );
+  }
+  const bare = (k: string | undefined) => k?.replace(/^0x/, '').toLowerCase();
+  if (!demoChain && bare(config.keys.dealerKey) === DEMO_DEALER_KEY) {
+    throw new ConfigError(
+      'keys.dealerKey is the well-known demo key: set SHROUD_DEALER_KEY outside the local demo chain',
+    );
+  }
+  if (!demoChain && bare(config.keys.txKey) === DEMO_DEALER_KEY) {
+    throw new ConfigError(
+      'keys.txKey is the well-known demo key: set SHROUD_TX_KEY outside the local demo chain',
+    );
+  }
+  if (config.chain.kind === 'ethers' && !config.keys.txKey) {
+    throw new ConfigError('keys.txKey: required for chain kind "ethers" (set SHROUD_TX_KEY)');
+  }
+  // One key per job: a leaked transaction key must not also open every sealed share.
+  if (config.keys.txKey && bare(config.keys.txKey) === bare(config.keys.dealerKey)) {
+    throw new ConfigError('keys.txKey: must differ from keys.dealerKey');
+  }
+  const pause = env.SHROUD_TEST_PAUSE_AT;
+  if (pause === undefined || pause === '') return { pauseAt: undefined };
+  if (env.NODE_ENV !== 'test' || !demoChain) {
+    throw new ConfigError('SHROUD_TEST_PAUSE_AT is a test hook: only with NODE_ENV=test on chain 31337');
+  }
+  if (!DEAL_STEPS.includes(pause as DealStep)) {
+    throw new ConfigError(`SHROUD_TEST_PAUSE_AT: not one of ${DEAL_STEPS.join(', ')}`);
+  }
+  return { pauseAt: pause as DealStep };
 }

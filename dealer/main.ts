@@ -11,7 +11,7 @@ import { buildApp, REDACT_PATHS } from './app.ts';
 import { EthersChain } from './chain/ethers.ts';
 import { FakeChain } from './chain/fake.ts';
 import type { ChainView } from './chain/types.ts';
-import { ConfigError, hexKey, loadConfig } from './config.ts';
+import { ConfigError, checkStartupPolicy, hexKey, loadConfig } from './config.ts';
 import type { DealStep } from './dealing.ts';
 import { MapCache } from './maps.ts';
 import { createMetrics } from './metrics.ts';
@@ -19,13 +19,14 @@ import { secretBox } from './store/secret-box.ts';
 import { SqliteStore } from './store/sqlite.ts';
 import { ChainWatcher } from './watcher.ts';
 
-const DEMO_CHAIN_ID = 31337;
 const { values } = parseArgs({ options: { config: { type: 'string' } } });
 const configFile = values.config ?? fileURLToPath(new URL('./config.default.json', import.meta.url));
 
 let config: ReturnType<typeof loadConfig>;
+let policy: ReturnType<typeof checkStartupPolicy>;
 try {
   config = loadConfig(configFile);
+  policy = checkStartupPolicy(config);
 } catch (e) {
   if (e instanceof ConfigError) {
     process.stderr.write(`${e.message}\n`);
@@ -37,16 +38,19 @@ try {
 const logger = pino({ level: config.log.level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
 const encSecretKey = hexKey(config.keys.dealerKey);
 const atRestKey = hexKey(config.keys.masterKey);
-if (config.chain.chainId !== DEMO_CHAIN_ID && atRestKey.every((b) => b === 0)) {
-  logger.fatal('keys.masterKey is the all-zero demo key: set SHROUD_MASTER_KEY outside the local demo chain');
-  process.exit(2);
-}
 
 const store = new SqliteStore(config.db.path, secretBox(atRestKey));
 const chain: ChainView =
   config.chain.kind === 'fake-file'
     ? new FakeChain({ chainId: BigInt(config.chain.chainId), file: config.chain.fakeFile })
-    : new EthersChain(config.chain.rpcUrl, config.chain.chainId, config.chain.gameContract);
+    : new EthersChain({
+        rpcUrl: config.chain.rpcUrl,
+        chainId: config.chain.chainId,
+        gameContract: config.chain.gameContract,
+        txKey: config.keys.txKey!,
+        confirmations: config.chain.confirmations,
+        startBlock: config.chain.startBlock,
+      });
 const h = await loadHasher();
 const maps = new MapCache(h, store);
 const metrics = createMetrics();
@@ -62,8 +66,8 @@ try {
   logger.warn('chain not reachable at startup; /health will say so until it is');
 }
 
-/** Test hook: stop dead at a dealing step so a test can SIGKILL the process exactly there. */
-const pauseAt = process.env.SHROUD_TEST_PAUSE_AT as DealStep | undefined;
+/** Test hook (NODE_ENV=test on chain 31337 only, see checkStartupPolicy): stop dead at a dealing step so a test can SIGKILL there. */
+const pauseAt = policy.pauseAt;
 const onStep = pauseAt
   ? async (step: DealStep, gameId: bigint) => {
       if (step !== pauseAt) return;

@@ -1,5 +1,12 @@
-import type { TypedDataDomain } from 'ethers';
+import { createSecretKey } from 'node:crypto';
+import { recoverAddress, type TypedDataDomain } from 'ethers';
 import { type Hasher, InputError, revealCommitment, toField } from '../core/index.ts';
+import {
+  type RevealSessionMessage,
+  revealSessionDigest,
+  sessionKeyHash,
+  sessionMacKey,
+} from '../core/reveal-session.ts';
 import {
   type RevealRequestMessage,
   RevealSignatureVerifier,
@@ -9,6 +16,7 @@ import {
 import type { ChainView } from './chain/types.ts';
 import { DealerError } from './errors.ts';
 import type { MapCache } from './maps.ts';
+import { macMatches, SessionTable } from './sessions.ts';
 import type { DealerStore, GameRecord } from './store/types.ts';
 
 /** The request body as it arrives, after the JSON schema checked its shape. */
@@ -31,6 +39,9 @@ export interface RevealDeps {
   chainId: bigint;
   /** Furthest ahead a request's expiry may be, in seconds (bounds how long nonces must be kept). */
   maxExpirySeconds: number;
+  /** Longest session, in seconds (at most core MAX_SESSION_SECONDS). */
+  maxSessionSeconds: number;
+  sessions?: SessionTable;
   /** Unix seconds. */
   now: () => number;
   onServed?: () => void;
@@ -45,6 +56,30 @@ export interface RevealDeps {
   };
 }
 
+/** `POST /v1/games/:gameId/sessions` body. */
+export interface SessionRequestBody {
+  gameId: string;
+  player: string;
+  /** 0x-hex, 32 bytes: the client-random session key (sent once; hashed for the signed message). */
+  sessionKey: string;
+  expiry: number;
+  nonce: string;
+  signature: string;
+}
+
+/** `POST /v1/games/:gameId/session-reveals` body. */
+export interface SessionRevealBody {
+  sessionId: string;
+  turn: number;
+  leaves: number[];
+  blinding: string;
+  nonce: string;
+  expiry: number;
+  mac: string;
+}
+
+/** Bound on cached verified openings (each a few KB of JSON); cleared wholesale when full. */
+const MAX_CACHED_OPENINGS = 20_000;
 const UINT256 = 1n << 256n;
 
 function parseUint256(v: string, field: string): bigint {
@@ -68,7 +103,7 @@ function parseField(v: string, field: string): bigint {
 /**
  * Serves one signed reveal request. Every check runs before the nonce is burned, so a refused request
  * changes nothing; the answer is only ever the opened leaves, from the cached tree.
- * Returns the response body, already serialized.
+ * Returns the response body, already serialized to bytes.
  */
 export class RevealService {
   readonly #d: RevealDeps;
@@ -79,10 +114,14 @@ export class RevealService {
   readonly #signatures: NonNullable<RevealDeps['signatures']>;
   /** Games whose root is confirmed: their record no longer changes in ways that matter here. */
   readonly #dealt = new Map<string, GameRecord>();
+  /** Serialized answers of verified openings (see #opening). */
+  readonly #openings = new Map<string, Buffer>();
+  readonly #sessions: SessionTable;
 
   constructor(d: RevealDeps) {
     this.#d = d;
     this.#signatures = d.signatures ?? new RevealSignatureVerifier();
+    this.#sessions = d.sessions ?? new SessionTable();
   }
 
   async #game(gameId: bigint): Promise<GameRecord> {
@@ -98,7 +137,8 @@ export class RevealService {
     return game;
   }
 
-  async serve(urlGameId: string, body: RevealRequestBody): Promise<string> {
+  /** Per-request EIP-712 route (what the SDK uses today). The nonce is burned durably before answering. */
+  async serve(urlGameId: string, body: RevealRequestBody): Promise<Buffer> {
     const d = this.#d;
     const gameId = parseField(urlGameId, 'gameId');
     if (parseField(body.gameId, 'gameId') !== gameId) {
@@ -107,16 +147,7 @@ export class RevealService {
     const blinding = parseField(body.blinding, 'blinding');
     const nonce = parseUint256(body.nonce, 'nonce');
     const now = d.now();
-    if (body.expiry <= now)
-      throw new DealerError(401, 'expired', 'expiry: the request has expired', 'expiry');
-    if (body.expiry > now + d.maxExpirySeconds) {
-      throw new DealerError(
-        400,
-        'invalid-request',
-        `expiry: more than ${d.maxExpirySeconds} s ahead`,
-        'expiry',
-      );
-    }
+    this.#checkExpiry(body.expiry, now, now + d.maxExpirySeconds);
 
     const game = await this.#game(gameId);
 
@@ -146,12 +177,152 @@ export class RevealService {
       throw new DealerError(403, 'not-a-player', 'player: not a player of this game', 'player');
     }
 
+    const payload = await this.#opening(gameId, player, body.turn, body.leaves, blinding);
+    if (!(await d.store.burnNonce(player, nonce, body.expiry))) {
+      throw new DealerError(409, 'nonce-replayed', 'nonce: already used', 'nonce');
+    }
+    await this.#record(gameId, player, body.turn, body.leaves, blinding);
+    d.onServed?.();
+    return payload;
+  }
+
+  /**
+   * Opens a session: one EIP-712 signature (recovered here, once per session) binds keccak256 of the
+   * session key; the creation nonce is burned durably like a request nonce.
+   */
+  async createSession(urlGameId: string, body: SessionRequestBody): Promise<string> {
+    const d = this.#d;
+    const gameId = parseField(urlGameId, 'gameId');
+    if (parseField(body.gameId, 'gameId') !== gameId) {
+      throw new DealerError(400, 'invalid-request', 'gameId: body and URL name different games', 'gameId');
+    }
+    const nonce = parseUint256(body.nonce, 'nonce');
+    const now = d.now();
+    this.#checkExpiry(body.expiry, now, now + d.maxSessionSeconds);
+    const game = await d.store.getGame(gameId);
+    if (!game)
+      throw new DealerError(404, 'unknown-game', `gameId: no game ${gameId} at this dealer`, 'gameId');
+    const key = Buffer.from(body.sessionKey.slice(2), 'hex');
+    const msg: RevealSessionMessage = {
+      gameId,
+      player: body.player,
+      sessionKeyHash: sessionKeyHash(key),
+      expiry: body.expiry,
+      nonce,
+    };
+    const domain = revealDomain(d.chainId, game.contract);
+    const sessionId = revealSessionDigest(domain, msg);
+    let signer: string;
+    try {
+      signer = recoverAddress(sessionId, body.signature).toLowerCase();
+    } catch {
+      throw new DealerError(401, 'bad-signature', 'signature: not a valid secp256k1 signature', 'signature');
+    }
+    const player = body.player.toLowerCase();
+    if (signer !== player) {
+      throw new DealerError(401, 'bad-signature', 'signature: not signed by player', 'signature');
+    }
+    if (!game.players.includes(player)) {
+      throw new DealerError(403, 'not-a-player', 'player: not a player of this game', 'player');
+    }
+    if (!(await d.store.burnNonce(player, nonce, body.expiry))) {
+      throw new DealerError(409, 'nonce-replayed', 'nonce: already used', 'nonce');
+    }
+    this.#sessions.add({
+      id: sessionId,
+      gameId,
+      player,
+      expiry: body.expiry,
+      macKey: createSecretKey(sessionMacKey(key, sessionId)),
+      nonces: new Map(),
+    });
+    return JSON.stringify({ sessionId, gameId: gameId.toString(), player, expiry: body.expiry });
+  }
+
+  /**
+   * Session route: HMAC instead of a signature, an in-memory nonce burn (see SessionTable for why that
+   * is restart-safe), and the cached payload of an already verified opening. No await on the hot path
+   * once the opening is cached.
+   */
+  async serveSession(urlGameId: string, body: SessionRevealBody): Promise<Buffer> {
+    const d = this.#d;
+    const now = d.now();
+    const session = this.#sessions.get(body.sessionId.toLowerCase(), now);
+    if (!session) {
+      throw new DealerError(401, 'unknown-session', 'sessionId: unknown or expired session', 'sessionId');
+    }
+    const gameId = parseField(urlGameId, 'gameId');
+    if (session.gameId !== gameId) {
+      throw new DealerError(401, 'unknown-session', 'sessionId: not a session of this game', 'sessionId');
+    }
+    const blinding = parseField(body.blinding, 'blinding');
+    const nonce = parseUint256(body.nonce, 'nonce');
+    const m = {
+      sessionId: session.id,
+      gameId,
+      turn: body.turn,
+      leaves: body.leaves,
+      blinding,
+      nonce,
+      expiry: body.expiry,
+    };
+    if (!macMatches(session.macKey, m, body.mac)) {
+      throw new DealerError(401, 'bad-mac', 'mac: does not match the request under this session', 'mac');
+    }
+    this.#checkExpiry(body.expiry, now, Math.min(now + d.maxExpirySeconds, session.expiry));
+    const payload = await this.#opening(gameId, session.player, body.turn, body.leaves, blinding);
+    const burned = this.#sessions.burn(session, nonce.toString(), body.expiry, now);
+    if (burned === 'replayed') throw new DealerError(409, 'nonce-replayed', 'nonce: already used', 'nonce');
+    if (burned === 'full') {
+      throw new DealerError(
+        429,
+        'session-exhausted',
+        'sessionId: too many requests; open a new session',
+        'sessionId',
+      );
+    }
+    await this.#record(gameId, session.player, body.turn, body.leaves, blinding);
+    d.onServed?.();
+    return payload;
+  }
+
+  pruneSessions(now: number): void {
+    this.#sessions.prune(now);
+  }
+
+  #checkExpiry(expiry: number, now: number, latest: number): void {
+    if (expiry <= now) throw new DealerError(401, 'expired', 'expiry: the request has expired', 'expiry');
+    if (expiry > latest) {
+      throw new DealerError(400, 'invalid-request', `expiry: more than ${latest - now} s ahead`, 'expiry');
+    }
+  }
+
+  /**
+   * The serialized answer for a verified opening. Cached per (game, player, turn, leaves, blinding):
+   * a re-fetch skips the Poseidon check and the serialization. Only verified openings are cached
+   * (a wrong guess costs the guesser a Poseidon, never memory here), and the cache is bounded.
+   */
+  async #opening(
+    gameId: bigint,
+    player: string,
+    turn: number,
+    leaves: number[],
+    blinding: bigint,
+  ): Promise<Buffer> {
+    const key = `${gameId}:${player}:${turn}:${leaves.join(',')}:${blinding}`;
+    const hit = this.#openings.get(key);
+    if (hit !== undefined) return hit;
+    const d = this.#d;
+    const game = await this.#game(gameId);
+    if (!game.players.includes(player)) {
+      throw new DealerError(403, 'not-a-player', 'player: not a player of this game', 'player');
+    }
     const map = await d.maps.get(gameId);
     const ruleset = map.ruleset;
-    if (body.leaves.length > ruleset.maxRevealedTiles) {
+    if (leaves.length > ruleset.maxRevealedTiles) {
       throw new DealerError(400, 'invalid-request', `leaves: at most ${ruleset.maxRevealedTiles}`, 'leaves');
     }
-    body.leaves.forEach((leaf, i) => {
+    leaves.forEach((leaf, i) => {
       if (!map.entries.has(leaf)) {
         throw new DealerError(
           400,
@@ -161,17 +332,11 @@ export class RevealService {
         );
       }
     });
-
-    const onChain = await this.#revealCommit(gameId, player, body.turn);
+    const onChain = await this.#revealCommit(gameId, player, turn);
     if (onChain === null) {
-      throw new DealerError(
-        404,
-        'unknown-turn',
-        `turn: no revealCommit on-chain for turn ${body.turn}`,
-        'turn',
-      );
+      throw new DealerError(404, 'unknown-turn', `turn: no revealCommit on-chain for turn ${turn}`, 'turn');
     }
-    if (revealCommitment(d.h, body.leaves, ruleset.maxRevealedTiles, blinding) !== onChain) {
+    if (revealCommitment(d.h, leaves, ruleset.maxRevealedTiles, blinding) !== onChain) {
       throw new DealerError(
         403,
         'opening-mismatch',
@@ -179,18 +344,21 @@ export class RevealService {
         'leaves',
       );
     }
+    const tiles = leaves.map((leaf) => map.entries.get(leaf)!).join(',');
+    // Bytes, not a string: the socket write then skips a UTF-8 encode of several KB per request.
+    const payload = Buffer.from(
+      `{"gameId":"${gameId}","player":"${player}","turn":${turn},"root":"${map.root}","tiles":[${tiles}]}`,
+    );
+    if (this.#openings.size >= MAX_CACHED_OPENINGS) this.#openings.clear();
+    this.#openings.set(key, payload);
+    return payload;
+  }
 
-    if (!(await d.store.burnNonce(player, nonce, body.expiry))) {
-      throw new DealerError(409, 'nonce-replayed', 'nonce: already used', 'nonce');
-    }
-    const servedKey = `${gameId}:${player}:${body.turn}`;
-    if (!this.#recorded.has(servedKey)) {
-      await d.store.recordReveal({ gameId, player, turn: body.turn, leaves: body.leaves, blinding });
-      this.#recorded.add(servedKey);
-    }
-    d.onServed?.();
-    const tiles = body.leaves.map((leaf) => map.entries.get(leaf)!).join(',');
-    return `{"gameId":"${gameId}","player":"${player}","turn":${body.turn},"root":"${map.root}","tiles":[${tiles}]}`;
+  async #record(gameId: bigint, player: string, turn: number, leaves: number[], blinding: bigint) {
+    const servedKey = `${gameId}:${player}:${turn}`;
+    if (this.#recorded.has(servedKey)) return;
+    await this.#d.store.recordReveal({ gameId, player, turn, leaves, blinding });
+    this.#recorded.add(servedKey);
   }
 
   async #revealCommit(gameId: bigint, player: string, turn: number): Promise<bigint | null> {

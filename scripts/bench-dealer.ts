@@ -2,23 +2,31 @@
  * Dealer reveal throughput vs a bare Fastify route returning the same JSON body, on 127.0.0.1.
  *
  * Method (honest by construction): each server runs in its own child process (autocannon runs in this
- * one), both with log level "warn" and the same body. Every reveal request carries its own fresh nonce
- * and a valid EIP-712 signature: a pool is pre-signed before the run and autocannon cycles through it,
- * sized from a short calibration run so no nonce is replayed; only 2xx answers count. A duel game is
- * dealt on a FakeChain, so tiles come from the dealer's cache (no chain latency).
+ * one), both with log level "warn" and the same body. `reveal_*` measures the SESSION route
+ * (`POST /v1/games/:id/session-reveals`): one session is opened with an EIP-712 RevealSession before
+ * the run, then every request carries its own fresh nonce and a valid HMAC; a pool is built before the
+ * run and autocannon cycles through it, sized from a short calibration run so no nonce is replayed;
+ * only 2xx answers count. The production plugins (rate limit with a high cap, CORS, metrics hook,
+ * schemas) stay on. A duel game is dealt on a FakeChain, so tiles come from the dealer's cache (no
+ * chain latency). `signed_*` measures the per-request EIP-712 route the same way, for comparison.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-// @ts-expect-error autocannon ships no types; the slice used here is typed below.
-import autocannonUntyped from 'autocannon';
+import autocannon, { type AutocannonRequest } from 'autocannon';
 import { Wallet } from 'ethers';
 import Fastify from 'fastify';
 import { pino } from 'pino';
 import { leafIndex, loadHasher, revealCommitment, shareCommitment, shippedRuleset } from '../core/index.ts';
+import {
+  sessionKeyHash,
+  sessionMacKey,
+  sessionRevealMacInput,
+  signRevealSession,
+} from '../core/reveal-session.ts';
 import { addressToField, generateDealerEncKey, sealShare } from '../core/sealed.ts';
 import { buildApp } from '../dealer/app.ts';
 import {
@@ -40,29 +48,9 @@ const CONTRACT = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 /** Hardhat dev keys (never real funds). */
 const PLAYER = new Wallet('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
 const OTHER = new Wallet('0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6');
-interface AutocannonRequest {
-  body?: string;
-  [k: string]: unknown;
-}
-interface AutocannonResult {
-  '2xx': number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  duration: number;
-  latency: { p50: number; p99: number };
-}
-const autocannon = autocannonUntyped as (o: {
-  url: string;
-  method: string;
-  connections: number;
-  duration: number;
-  headers: Record<string, string>;
-  requests: { setupRequest: (req: AutocannonRequest) => AutocannonRequest }[];
-}) => Promise<AutocannonResult>;
-
 const DURATION_S = 10;
 const CONNECTIONS = 10;
+const SIGNED_DURATION_S = 5;
 
 interface Served {
   url: string;
@@ -70,6 +58,9 @@ interface Served {
   blinding: string;
   leaves: number[];
   body: string;
+  sessionId: string;
+  /** Bench-only session MAC key (hex): a throwaway key on a throwaway local server. */
+  macKey: string;
 }
 
 /** Child: a dealer with one dealt duel game and one posted turn (8 tiles), on a temp DB. */
@@ -126,8 +117,6 @@ async function serveDealer(): Promise<Served> {
       docs: false,
       maxExpirySeconds: 600,
     },
-    // Diagnostic run only: every other check, the nonce burn and the serving path stay as in production.
-    signatures: process.env.SHROUD_BENCH_NO_SIGNATURES === '1' ? { check: () => 'ok' } : undefined,
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   // One request to capture the exact body the bare server will return.
@@ -139,7 +128,46 @@ async function serveDealer(): Promise<Served> {
     payload: sample,
   });
   if (res.statusCode !== 200) throw new Error(`bench reveal failed: ${res.body}`);
-  return { url, gameId: gameId.toString(), blinding: blinding.toString(), leaves, body: res.body };
+  const session = await openBenchSession(app, gameId);
+  return {
+    url,
+    gameId: gameId.toString(),
+    blinding: blinding.toString(),
+    leaves,
+    body: res.body,
+    ...session,
+  };
+}
+
+async function openBenchSession(
+  app: Awaited<ReturnType<typeof buildApp>>,
+  gameId: bigint,
+): Promise<{ sessionId: string; macKey: string }> {
+  const key = randomBytes(32);
+  const msg = {
+    gameId,
+    player: PLAYER.address,
+    sessionKeyHash: sessionKeyHash(key),
+    expiry: Math.floor(Date.now() / 1000) + 3000,
+    nonce: BigInt(`0x${randomBytes(32).toString('hex')}`),
+  };
+  const signature = await signRevealSession(PLAYER, revealDomain(CHAIN_ID, CONTRACT), msg);
+  const res = await app.inject({
+    method: 'POST',
+    url: `/v1/games/${gameId}/sessions`,
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({
+      gameId: gameId.toString(),
+      player: PLAYER.address,
+      sessionKey: `0x${key.toString('hex')}`,
+      expiry: msg.expiry,
+      nonce: msg.nonce.toString(),
+      signature,
+    }),
+  });
+  if (res.statusCode !== 200) throw new Error(`bench session failed: ${res.body}`);
+  const sessionId = (res.json() as { sessionId: string }).sessionId;
+  return { sessionId, macKey: Buffer.from(sessionMacKey(key, sessionId)).toString('hex') };
 }
 
 /** Child: a bare Fastify route returning `body` verbatim. */
@@ -205,7 +233,7 @@ async function load(url: string, bodies: string[] | string | (() => string), sec
     connections: CONNECTIONS,
     duration: seconds,
     headers: { 'content-type': 'application/json' },
-    requests: [{ setupRequest: (req) => ({ ...req, body: next() }) }],
+    requests: [{ setupRequest: (req: AutocannonRequest) => ({ ...req, body: next() }) }],
   });
   return {
     ok: r['2xx'],
@@ -246,47 +274,74 @@ async function signatureMs(s: Served): Promise<{ recover: number; cachedVerify: 
   return { recover, cachedVerify: (performance.now() - t) / msgs.length };
 }
 
-/** Bodies with fresh counter nonces and a dummy signature, for the diagnostic run without signature checks. */
-function unsignedBodies(s: Served): () => string {
-  let n = 0n;
+/**
+ * Session-route bodies with fresh nonces, MACed with Node's HMAC over core's canonical bytes (the
+ * dealer tests cross-check it against the SDK's noble HMAC; Node's keeps pool building quick).
+ */
+function sessionPool(s: Served, n: number): string[] {
+  const key = Buffer.from(s.macKey, 'hex');
   const expiry = Math.floor(Date.now() / 1000) + 550;
-  return () =>
-    JSON.stringify({
-      gameId: s.gameId,
-      player: PLAYER.address,
+  const out: string[] = [];
+  for (let k = 0; k < n; k++) {
+    const nonce = BigInt(`0x${randomBytes(32).toString('hex')}`);
+    const m = {
+      sessionId: s.sessionId,
+      gameId: BigInt(s.gameId),
       turn: 1,
       leaves: s.leaves,
-      blinding: s.blinding,
-      nonce: (++n).toString(),
+      blinding: BigInt(s.blinding),
+      nonce,
       expiry,
-      signature: `0x${'11'.repeat(65)}`,
-    });
+    };
+    const mac = createHmac('sha256', key).update(sessionRevealMacInput(m)).digest('hex');
+    out.push(
+      JSON.stringify({
+        sessionId: s.sessionId,
+        turn: 1,
+        leaves: s.leaves,
+        blinding: s.blinding,
+        nonce: nonce.toString(),
+        expiry,
+        mac: `0x${mac}`,
+      }),
+    );
+  }
+  return out;
+}
+
+/** Runs `url` over a fresh pool sized from a 2 s calibration, refusing figures if a nonce could repeat. */
+async function calibratedRun(
+  url: string,
+  makePool: (n: number) => Promise<string[]> | string[],
+  seconds: number,
+) {
+  const calib = await load(url, await makePool(3000), 2);
+  const size = Math.ceil((calib.ok / calib.seconds) * seconds * 3) + 1000;
+  const pool = await makePool(size);
+  const r = await load(url, pool, seconds);
+  if (r.ok + r.non2xx > pool.length) {
+    throw new Error(`pool of ${pool.length} exhausted: nonces repeated, figures invalid; raise the factor`);
+  }
+  return r;
 }
 
 export async function benchDealer(): Promise<Record<string, number>> {
-  const servers = [startServer('dealer'), startServer('dealer', { SHROUD_BENCH_NO_SIGNATURES: '1' })];
+  const servers = [startServer('dealer')];
   try {
     const s = (await servers[0]!.ready) as unknown as Served;
-    const diag = (await servers[1]!.ready) as unknown as Served;
     const bare = startServer('bare', { SHROUD_BENCH_BODY: s.body });
     servers.push(bare);
     const { url: bareUrl } = (await bare.ready) as { url: string };
-    const revealUrl = `${s.url}/v1/games/${s.gameId}/reveals`;
-    // Calibrate: a 2 s run on its own pool, to size the real pool so no nonce repeats.
-    const calib = await load(revealUrl, await signPool(s, 3000), 2);
-    const poolSize = Math.ceil((calib.ok / calib.seconds) * DURATION_S * 3) + 1000;
-    const pool = await signPool(s, poolSize);
-    const reveal = await load(revealUrl, pool, DURATION_S);
-    if (reveal.ok + reveal.non2xx > pool.length) {
-      throw new Error(`pool of ${pool.length} exhausted: nonces repeated, figures invalid; raise the factor`);
-    }
+    const base = `${s.url}/v1/games/${s.gameId}`;
+    const reveal = await calibratedRun(`${base}/session-reveals`, (n) => sessionPool(s, n), DURATION_S);
     const bareRun = await load(`${bareUrl}/bare`, s.body, DURATION_S);
-    const noSig = await load(`${diag.url}/v1/games/${diag.gameId}/reveals`, unsignedBodies(diag), DURATION_S);
+    const signed = await calibratedRun(`${base}/reveals`, (n) => signPool(s, n), SIGNED_DURATION_S);
     const sig = await signatureMs(s);
     const revealRps = reveal.ok / reveal.seconds;
     const bareRps = bareRun.ok / bareRun.seconds;
-    const noSigRps = noSig.ok / noSig.seconds;
+    const signedRps = signed.ok / signed.seconds;
     return {
+      // Session route (one EIP-712 session, then HMAC per request): the figure the target applies to.
       reveal_rps: Math.round(revealRps),
       bare_rps: Math.round(bareRps),
       reveal_vs_bare_ratio: Number((revealRps / bareRps).toFixed(3)),
@@ -294,12 +349,14 @@ export async function benchDealer(): Promise<Record<string, number>> {
       reveal_p99_ms: reveal.p99,
       reveal_non2xx: reveal.non2xx,
       reveal_tiles_per_request: s.leaves.length,
+      // Per-request EIP-712 route (the SDK's current path), same method, shorter run.
+      signed_reveal_rps: Math.round(signedRps),
+      signed_reveal_vs_bare_ratio: Number((signedRps / bareRps).toFixed(3)),
+      signed_reveal_p50_ms: signed.p50,
+      signed_reveal_p99_ms: signed.p99,
+      signed_reveal_non2xx: signed.non2xx,
       sig_recover_ms: Number(sig.recover.toFixed(3)),
       sig_verify_cached_ms: Number(sig.cachedVerify.toFixed(3)),
-      // Diagnostic: the same route with the signature check stubbed out (fresh nonces, all other checks on).
-      reveal_nosig_rps: Math.round(noSigRps),
-      reveal_nosig_vs_bare_ratio: Number((noSigRps / bareRps).toFixed(3)),
-      reveal_nosig_non2xx: noSig.non2xx,
     };
   } finally {
     for (const server of servers) await stop(server.child);

@@ -1,61 +1,292 @@
-import { JsonRpcProvider } from 'ethers';
+import {
+  Contract,
+  type ContractRunner,
+  getBytes,
+  JsonRpcProvider,
+  keccak256,
+  type Log,
+  type Provider,
+  Wallet,
+} from 'ethers';
+import { shippedRuleset, shippedRulesetNames } from '../../core/index.ts';
+import { rulesetHash } from '../../core/ruleset/hash.ts';
 import type { BadShareEvidence } from '../../core/sealed.ts';
+import { CHAIN_PHASES, CONTRACT_ERRORS, SHROUD_GAME_ABI } from './abi.ts';
+import { encodeEvidence } from './evidence.ts';
 import type { ChainView, GameInfo, GamePhase, PostedRoot, SeatShare, TxRef } from './types.ts';
 
-function pending(what: string): never {
-  throw new Error(`EthersChain.${what}: pending the game contract ABI`);
+export interface EthersChainOptions {
+  /** JSON-RPC URL; ignored when `provider` is given (tests pass Hardhat's in-process provider). */
+  rpcUrl?: string;
+  provider?: Provider;
+  chainId: number;
+  gameContract: string;
+  /** Hex secp256k1 key that sends the dealer's transactions (SHROUD_TX_KEY); its address is the dealer. */
+  txKey: string;
+  /** Blocks behind the head treated as final for the game scan and revealCommit reads. */
+  confirmations?: number;
+  /** Blocks re-scanned below the cursor on every scan, so a game re-mined after a short re-org is not missed. */
+  reorgDepth?: number;
+  /** First block worth scanning (the contract's deployment block). */
+  startBlock?: number;
+  /** Largest block span per eth_getLogs call (public RPCs cap it). */
+  logChunk?: number;
 }
 
-/**
- * JSON-RPC ChainView. PENDING: only the chain id and head block are wired; the game reads, the event
- * scan and the writes wait for the contract ABI (contracts/ is being written now).
- */
+/** A failed write, described by function and revert/code only: ethers' own messages embed the calldata, which for publishSecrets holds the master secret. */
+export class ChainWriteError extends Error {
+  override name = 'ChainWriteError';
+}
+
+const PHASES: Record<(typeof CHAIN_PHASES)[number], GamePhase | null> = {
+  None: null,
+  Commit: 'commit',
+  Reveal: 'sealing',
+  Deal: 'dealing',
+  Play: 'playing',
+  Combat: 'playing',
+  Secrets: 'ended',
+  Audit: 'ended',
+  Settled: null, // depends on how it got there: see phase()
+  Cancelled: 'cancelled',
+  ForceOpen: 'forced-open',
+};
+
+interface GameView {
+  dealer: string;
+  phase: bigint;
+  nPlayers: bigint;
+  root: bigint;
+  masterCommitment: bigint;
+  seed: bigint;
+  openMap: boolean;
+}
+
+/** JSON-RPC ChainView over the real `ShroudGame` contract. */
 export class EthersChain implements ChainView {
-  readonly provider: JsonRpcProvider;
+  readonly provider: Provider;
   readonly gameContract: string;
+  /** This dealer's address (the tx key's): games name it as `dealer`. */
+  readonly dealer: string;
+  readonly #read: Contract;
+  readonly #write: Contract;
+  readonly #confirmations: number;
+  readonly #reorgDepth: number;
+  readonly #startBlock: number;
+  readonly #logChunk: number;
+  readonly #rulesets: Map<string, string>;
+  /** Creation block per game seen by the scan: the lower bound for its SealedReveal log search. */
+  readonly #createdAt = new Map<string, number>();
 
-  constructor(rpcUrl: string, chainId: number, gameContract: string) {
+  constructor(o: EthersChainOptions) {
     // staticNetwork: no eth_chainId round trip per call, and no retry storm when the node is down.
-    this.provider = new JsonRpcProvider(rpcUrl, chainId, { staticNetwork: true });
-    this.gameContract = gameContract;
+    this.provider = o.provider ?? new JsonRpcProvider(o.rpcUrl, o.chainId, { staticNetwork: true });
+    this.gameContract = o.gameContract;
+    const wallet = new Wallet(o.txKey, this.provider);
+    this.dealer = wallet.address;
+    this.#read = new Contract(o.gameContract, [...SHROUD_GAME_ABI, ...CONTRACT_ERRORS], this.provider);
+    this.#write = this.#read.connect(wallet as ContractRunner) as Contract;
+    this.#confirmations = o.confirmations ?? 2;
+    this.#reorgDepth = o.reorgDepth ?? 6;
+    this.#startBlock = o.startBlock ?? 0;
+    this.#logChunk = o.logChunk ?? 5000;
+    this.#rulesets = new Map(
+      shippedRulesetNames.map((name) => [rulesetHash(shippedRuleset(name)).toLowerCase(), name]),
+    );
   }
 
+  /** Asks the node (eth_chainId): a static network would echo the configured id and hide a mismatch. */
   async chainId(): Promise<bigint> {
-    return BigInt(await this.provider.send('eth_chainId', []));
+    const p = this.provider as Provider & { send?: (method: string, params: unknown[]) => Promise<string> };
+    return p.send ? BigInt(await p.send('eth_chainId', [])) : (await p.getNetwork()).chainId;
   }
 
+  /** The newest block deep enough to treat as final (head − confirmations). */
   async headBlock(): Promise<number> {
-    return this.provider.getBlockNumber();
+    return Math.max(0, (await this.provider.getBlockNumber()) - this.#confirmations);
   }
 
-  async gamesCreated(_fromBlock: number, _toBlock: number): Promise<bigint[]> {
-    return pending('gamesCreated');
+  /**
+   * Games naming this dealer created in [fromBlock − reorgDepth, toBlock]. The overlap re-reads blocks the
+   * persisted cursor already passed, so a game whose creation was re-mined in a later block after a
+   * re-org of up to `reorgDepth` blocks is still found; repeats are harmless (the store's addGame is idempotent).
+   */
+  async gamesCreated(fromBlock: number, toBlock: number): Promise<bigint[]> {
+    const lo = Math.max(this.#startBlock, fromBlock - this.#reorgDepth);
+    const logs = await this.#logs(this.#read.filters.GameCreated!(null, this.dealer), lo, toBlock);
+    const ids: bigint[] = [];
+    for (const l of logs) {
+      const id = BigInt(l.topics[1]!);
+      if (ids.includes(id)) continue;
+      ids.push(id);
+      this.#createdAt.set(id.toString(), l.blockNumber);
+    }
+    return ids;
   }
-  async game(_gameId: bigint): Promise<GameInfo | null> {
-    return pending('game');
+
+  async game(gameId: bigint): Promise<GameInfo | null> {
+    const g = await this.#game(gameId);
+    if (!g) return null;
+    const cfg = await this.#read.getFunction('getGameConfig')(gameId);
+    // A ruleset this dealer does not ship: not a game it can deal (the watcher skips it).
+    const ruleset = this.#rulesets.get(String(cfg.rulesetHash).toLowerCase());
+    if (!ruleset) return null;
+    const players: string[] = [];
+    for (let i = 0; i < Number(g.nPlayers); i++) {
+      players.push(String((await this.#read.getFunction('getSeat')(gameId, i)).player).toLowerCase());
+    }
+    return {
+      gameId,
+      contract: this.gameContract,
+      ruleset,
+      players,
+      dealerEncKey: getBytes(cfg.dealerEncKey),
+    };
   }
-  async phase(_gameId: bigint): Promise<GamePhase> {
-    return pending('phase');
+
+  async phase(gameId: bigint): Promise<GamePhase> {
+    const g = await this.#game(gameId);
+    if (!g) throw new Error(`game ${gameId} is not on-chain`);
+    const name = CHAIN_PHASES[Number(g.phase)];
+    if (name === undefined) throw new Error(`game ${gameId}: unknown on-chain phase ${g.phase}`);
+    if (name !== 'Settled') return PHASES[name]!;
+    // Settled: after the audit (secrets published), after a force-open, or after a slash for missing secrets.
+    if (g.openMap) return 'forced-open';
+    return g.seed !== 0n ? 'ended' : 'cancelled';
   }
-  async seatShares(_gameId: bigint): Promise<SeatShare[]> {
-    return pending('seatShares');
+
+  /** `C_i` and on-chain flags from getSeat; the ciphertext from the SealedReveal event whose hash the seat stores. */
+  async seatShares(gameId: bigint): Promise<SeatShare[]> {
+    const g = await this.#game(gameId);
+    if (!g) throw new Error(`game ${gameId} is not on-chain`);
+    const seats = [];
+    for (let i = 0; i < Number(g.nPlayers); i++)
+      seats.push(await this.#read.getFunction('getSeat')(gameId, i));
+    const from = this.#createdAt.get(gameId.toString()) ?? this.#startBlock;
+    const logs = await this.#logs(
+      this.#read.filters.SealedReveal!(gameId),
+      from,
+      await this.provider.getBlockNumber(),
+    );
+    const blobs = logs.map((l) => String(this.#read.interface.parseLog(l)!.args.ciphertext));
+    return seats.map((s) => {
+      const hash = String(s.ciphertextHash).toLowerCase();
+      const blob = s.revealed ? blobs.find((b) => keccak256(b) === hash) : undefined;
+      return {
+        player: String(s.player).toLowerCase(),
+        commitment: BigInt(s.commitment),
+        sealed: blob ? getBytes(blob) : null,
+      };
+    });
   }
-  async mapRoot(_gameId: bigint): Promise<PostedRoot | null> {
-    return pending('mapRoot');
+
+  async mapRoot(gameId: bigint): Promise<PostedRoot | null> {
+    const g = await this.#game(gameId);
+    if (!g || g.root === 0n) return null;
+    return { root: g.root, masterCommitment: g.masterCommitment };
   }
-  async revealCommit(_gameId: bigint, _player: string, _turn: number): Promise<bigint | null> {
-    return pending('revealCommit');
+
+  /**
+   * The one place that knows how the contract exposes reveal commitments: the `revealCommit(gameId,
+   * player, turn)` view (0 = none). Read at the confirmed block, because callers cache the answer
+   * forever and serve tiles against it: a turn re-orged away must not have been trusted.
+   */
+  async revealCommit(gameId: bigint, player: string, turn: number): Promise<bigint | null> {
+    const blockTag = this.#confirmations === 0 ? 'latest' : await this.headBlock();
+    const v = BigInt(await this.#read.getFunction('revealCommit')(gameId, player, turn, { blockTag }));
+    return v === 0n ? null : v;
   }
-  async secretsPublished(_gameId: bigint): Promise<boolean> {
-    return pending('secretsPublished');
+
+  async secretsPublished(gameId: bigint): Promise<boolean> {
+    const g = await this.#game(gameId);
+    return !!g && g.seed !== 0n && !g.openMap;
   }
-  async postRoot(_gameId: bigint, _root: PostedRoot): Promise<TxRef> {
-    return pending('postRoot');
+
+  /** Reads first: a root that landed (receipt lost) is not sent twice; a different root is an error. */
+  async postRoot(gameId: bigint, root: PostedRoot): Promise<TxRef> {
+    const posted = await this.mapRoot(gameId);
+    if (posted) {
+      if (posted.root === root.root && posted.masterCommitment === root.masterCommitment) {
+        return { hash: 'already-posted' };
+      }
+      throw new ChainWriteError(`postRoot: game ${gameId} already holds a different root`);
+    }
+    return this.#send('postRoot', [gameId, root.root, root.masterCommitment]);
   }
-  async postBadShareEvidence(_gameId: bigint, _player: string, _evidence: BadShareEvidence): Promise<TxRef> {
-    return pending('postBadShareEvidence');
+
+  /** Files `reportBadCiphertext` with the evidence bytes (see evidence.ts), unless the game is no longer open to it. */
+  async postBadShareEvidence(gameId: bigint, player: string, evidence: BadShareEvidence): Promise<TxRef> {
+    const phase = await this.phase(gameId);
+    if (phase === 'cancelled') return { hash: 'already-cancelled' };
+    const seat = Number(await this.#read.getFunction('seatPlusOne')(gameId, player)) - 1;
+    if (seat < 0) throw new ChainWriteError(`reportBadCiphertext: ${player} has no seat in game ${gameId}`);
+    const sealed = (await this.seatShares(gameId))[seat]?.sealed;
+    if (!sealed) throw new ChainWriteError(`reportBadCiphertext: no ciphertext found for seat ${seat}`);
+    return this.#send('reportBadCiphertext', [gameId, seat, sealed, encodeEvidence(evidence)]);
   }
-  async publishSecrets(_gameId: bigint, _masterSecret: bigint, _shares: readonly bigint[]): Promise<TxRef> {
-    return pending('publishSecrets');
+
+  /** Reads first: secrets already published (a retry after a lost receipt) are not sent again. */
+  async publishSecrets(gameId: bigint, masterSecret: bigint, shares: readonly bigint[]): Promise<TxRef> {
+    if (await this.secretsPublished(gameId)) return { hash: 'already-published' };
+    return this.#send('publishSecrets', [gameId, masterSecret, [...shares]]);
+  }
+
+  async #game(gameId: bigint): Promise<GameView | null> {
+    try {
+      const r = await this.#read.getFunction('getGame')(gameId);
+      return {
+        dealer: r.dealer,
+        phase: r.phase,
+        nPlayers: r.nPlayers,
+        root: r.root,
+        masterCommitment: r.masterCommitment,
+        seed: r.seed,
+        openMap: r.openMap,
+      };
+    } catch (e) {
+      if (this.#revertName(e) === 'UnknownGame') return null;
+      throw e;
+    }
+  }
+
+  /**
+   * The custom error a call reverted with, from the revert data: ethers' JSON-RPC errors and Hardhat's
+   * in-process SolidityError both carry it as `data` (ethers also nests it under `info.error`).
+   */
+  #revertName(e: unknown): string | undefined {
+    const err = e as { revert?: { name?: string }; data?: unknown; info?: { error?: { data?: unknown } } };
+    if (err.revert?.name) return err.revert.name;
+    const data = typeof err.data === 'string' ? err.data : err.info?.error?.data;
+    if (typeof data !== 'string' || !/^0x[0-9a-fA-F]{8}/.test(data)) return undefined;
+    try {
+      return this.#read.interface.parseError(data)?.name;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async #logs(filter: Parameters<Contract['queryFilter']>[0], from: number, to: number): Promise<Log[]> {
+    const out: Log[] = [];
+    for (let lo = from; lo <= to; lo += this.#logChunk) {
+      const hi = Math.min(to, lo + this.#logChunk - 1);
+      out.push(...((await this.#read.queryFilter(filter, lo, hi)) as Log[]));
+    }
+    return out;
+  }
+
+  /** Sends, waits for one confirmation, and rethrows failures without ethers' calldata-bearing message. */
+  async #send(fn: string, args: unknown[]): Promise<TxRef> {
+    let receipt: { status: number | null; hash: string } | null;
+    try {
+      const tx = await this.#write.getFunction(fn)(...args);
+      receipt = await tx.wait(1);
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      throw new ChainWriteError(
+        `${fn}: ${this.#revertName(e) ?? (typeof code === 'string' ? code : 'failed')}`,
+      );
+    }
+    if (receipt?.status !== 1) throw new ChainWriteError(`${fn}: reverted`);
+    return { hash: receipt.hash };
   }
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { errorSchema } from '../plugins/schemas.ts';
-import type { RevealRequestBody, RevealService } from '../reveals.ts';
+import type { RevealRequestBody, RevealService, SessionRequestBody, SessionRevealBody } from '../reveals.ts';
 
 const uintString = { type: 'string', pattern: '^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$' };
 
@@ -38,6 +38,52 @@ export const revealRequestSchema = {
   },
 } as const;
 
+const hex32 = { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' };
+const gameParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['gameId'],
+  properties: { gameId: uintString },
+} as const;
+
+export const sessionRequestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['gameId', 'player', 'sessionKey', 'expiry', 'nonce', 'signature'],
+  properties: {
+    gameId: revealRequestSchema.properties.gameId,
+    player: revealRequestSchema.properties.player,
+    sessionKey: {
+      ...hex32,
+      description: 'Client-random 32-byte key; the signed message holds its keccak256 (sessionKeyHash)',
+    },
+    expiry: {
+      ...revealRequestSchema.properties.expiry,
+      description: 'Session end, Unix seconds (≤ 1 h ahead)',
+    },
+    nonce: revealRequestSchema.properties.nonce,
+    signature: {
+      ...revealRequestSchema.properties.signature,
+      description: 'EIP-712 RevealSession signature',
+    },
+  },
+} as const;
+
+export const sessionRevealSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['sessionId', 'turn', 'leaves', 'blinding', 'nonce', 'expiry', 'mac'],
+  properties: {
+    sessionId: { ...hex32, description: 'From POST /sessions (the RevealSession EIP-712 digest)' },
+    turn: revealRequestSchema.properties.turn,
+    leaves: revealRequestSchema.properties.leaves,
+    blinding: revealRequestSchema.properties.blinding,
+    nonce: revealRequestSchema.properties.nonce,
+    expiry: revealRequestSchema.properties.expiry,
+    mac: { ...hex32, description: 'HMAC-SHA256 under the session MAC key (core/reveal-session.ts)' },
+  },
+} as const;
+
 const tileSchema = {
   type: 'object',
   properties: {
@@ -53,6 +99,20 @@ const tileSchema = {
   },
 };
 
+const revealResponse = {
+  200: {
+    type: 'object',
+    properties: {
+      gameId: { type: 'string' },
+      player: { type: 'string' },
+      turn: { type: 'integer' },
+      root: { type: 'string' },
+      tiles: { type: 'array', items: tileSchema },
+    },
+  },
+  '4xx': errorSchema,
+} as const;
+
 /** `POST /v1/games/:gameId/reveals`: the tiles behind an opened revealCommit. */
 export function revealRoutes(service: RevealService) {
   return async (app: FastifyInstance) => {
@@ -64,22 +124,37 @@ export function revealRoutes(service: RevealService) {
           description:
             'EIP-712-signed (domain "Shroud Dealer" v1, chainId, verifyingContract = game contract). ' +
             'Idempotent per turn: a new nonce returns the same tiles.',
-          params: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['gameId'],
-            properties: { gameId: uintString },
-          },
+          params: gameParams,
           body: revealRequestSchema,
+          response: revealResponse,
+        },
+      },
+      async (req, reply) => {
+        const json = await service.serve(req.params.gameId, req.body);
+        // Pre-serialized from cached per-leaf JSON: skip the serializer.
+        return reply.type('application/json; charset=utf-8').send(json);
+      },
+    );
+
+    app.post<{ Params: { gameId: string }; Body: SessionRequestBody }>(
+      '/v1/games/:gameId/sessions',
+      {
+        schema: {
+          summary: 'Open a reveal session (one EIP-712 RevealSession signature)',
+          description:
+            'Signs {gameId, player, sessionKeyHash = keccak256(sessionKey), expiry, nonce} under the same ' +
+            'domain as reveal requests. The session lives in the dealer process memory: after a dealer ' +
+            'restart, open a new one.',
+          params: gameParams,
+          body: sessionRequestSchema,
           response: {
             200: {
               type: 'object',
               properties: {
+                sessionId: { type: 'string' },
                 gameId: { type: 'string' },
                 player: { type: 'string' },
-                turn: { type: 'integer' },
-                root: { type: 'string' },
-                tiles: { type: 'array', items: tileSchema },
+                expiry: { type: 'integer' },
               },
             },
             '4xx': errorSchema,
@@ -87,8 +162,26 @@ export function revealRoutes(service: RevealService) {
         },
       },
       async (req, reply) => {
-        const json = await service.serve(req.params.gameId, req.body);
-        // Pre-serialized from cached per-leaf JSON: skip the serializer.
+        const json = await service.createSession(req.params.gameId, req.body);
+        return reply.type('application/json; charset=utf-8').send(json);
+      },
+    );
+
+    app.post<{ Params: { gameId: string }; Body: SessionRevealBody }>(
+      '/v1/games/:gameId/session-reveals',
+      {
+        schema: {
+          summary: 'Fetch the tiles of an opened revealCommit under a session (HMAC-authenticated)',
+          description:
+            'mac = HMAC-SHA256(HKDF(sessionKey, sessionId), canonical request bytes); see ' +
+            'core/reveal-session.ts. Same answer as /reveals.',
+          params: gameParams,
+          body: sessionRevealSchema,
+          response: revealResponse,
+        },
+      },
+      async (req, reply) => {
+        const json = await service.serveSession(req.params.gameId, req.body);
         return reply.type('application/json; charset=utf-8').send(json);
       },
     );

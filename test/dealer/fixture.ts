@@ -14,6 +14,12 @@ import {
   shareCommitment,
   shippedRuleset,
 } from '../../core/index.ts';
+import {
+  sessionKeyHash,
+  sessionMacKey,
+  sessionRevealMac,
+  signRevealSession,
+} from '../../core/reveal-session.ts';
 import { addressToField, generateDealerEncKey, sealShare } from '../../core/sealed.ts';
 import { buildApp, type HttpOptions, REDACT_PATHS } from '../../dealer/app.ts';
 import { revealDomain, signRevealRequest } from '../../dealer/auth.ts';
@@ -22,7 +28,7 @@ import { type DealingDeps, dealGame } from '../../dealer/dealing.ts';
 import { MapCache } from '../../dealer/maps.ts';
 import { createMetrics } from '../../dealer/metrics.ts';
 import { randomFieldElement } from '../../dealer/random.ts';
-import type { RevealRequestBody } from '../../dealer/reveals.ts';
+import type { RevealRequestBody, SessionRevealBody } from '../../dealer/reveals.ts';
 import { secretBox } from '../../dealer/store/secret-box.ts';
 import { SqliteStore } from '../../dealer/store/sqlite.ts';
 
@@ -229,5 +235,84 @@ export async function signedReveal(
     nonce: msg.nonce.toString(),
     expiry: msg.expiry,
     signature,
+  };
+}
+
+/** A signed session-creation body, and the session key behind it. */
+export async function sessionOpenBody(
+  signer: Wallet,
+  o: {
+    gameId: bigint;
+    sessionKey?: Uint8Array;
+    expiry?: number;
+    nonce?: bigint;
+    player?: string;
+    contract?: string;
+  },
+) {
+  const sessionKey = o.sessionKey ?? new Uint8Array(randomBytes(32));
+  const msg = {
+    gameId: o.gameId,
+    player: o.player ?? signer.address,
+    sessionKeyHash: sessionKeyHash(sessionKey),
+    expiry: o.expiry ?? Math.floor(Date.now() / 1000) + 1800,
+    nonce: o.nonce ?? BigInt(`0x${randomBytes(32).toString('hex')}`),
+  };
+  const signature = await signRevealSession(signer, revealDomain(CHAIN_ID, o.contract ?? CONTRACT), msg);
+  const body = {
+    gameId: o.gameId.toString(),
+    player: msg.player,
+    sessionKey: `0x${Buffer.from(sessionKey).toString('hex')}`,
+    expiry: msg.expiry,
+    nonce: msg.nonce.toString(),
+    signature,
+  };
+  return { body, sessionKey };
+}
+
+/** Opens a reveal session over `app` (inject); returns the id and the MAC key the client derives. */
+export async function openSession(
+  app: Dealer['app'],
+  signer: Wallet,
+  o: Parameters<typeof sessionOpenBody>[1],
+) {
+  const { body, sessionKey } = await sessionOpenBody(signer, o);
+  const res = await app.inject({
+    method: 'POST',
+    url: `/v1/games/${o.gameId}/sessions`,
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
+  const sessionId = res.statusCode === 200 ? (res.json() as { sessionId: string }).sessionId : '';
+  return {
+    res,
+    body,
+    sessionId,
+    macKey: sessionId ? sessionMacKey(sessionKey, sessionId) : new Uint8Array(),
+  };
+}
+
+/** A session reveal body MACed with the SDK-side (noble) HMAC. */
+export function sessionReveal(
+  s: { sessionId: string; macKey: Uint8Array },
+  o: { gameId: bigint; turn: number; leaves: number[]; blinding: bigint; nonce?: bigint; expiry?: number },
+): SessionRevealBody {
+  const m = {
+    sessionId: s.sessionId,
+    gameId: o.gameId,
+    turn: o.turn,
+    leaves: o.leaves,
+    blinding: o.blinding,
+    nonce: o.nonce ?? BigInt(`0x${randomBytes(32).toString('hex')}`),
+    expiry: o.expiry ?? Math.floor(Date.now() / 1000) + 300,
+  };
+  return {
+    sessionId: s.sessionId,
+    turn: m.turn,
+    leaves: m.leaves,
+    blinding: m.blinding.toString(),
+    nonce: m.nonce.toString(),
+    expiry: m.expiry,
+    mac: sessionRevealMac(s.macKey, m),
   };
 }

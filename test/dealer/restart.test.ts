@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { loadHasher, masterCommitment } from '../../core/index.ts';
+import { sessionMacKey } from '../../core/reveal-session.ts';
 import { generateDealerEncKey } from '../../core/sealed.ts';
 import { FakeChain } from '../../dealer/chain/fake.ts';
 import { secretBox } from '../../dealer/store/secret-box.ts';
@@ -21,6 +22,8 @@ import {
   duelLeaves,
   postTurn,
   runCeremony,
+  sessionOpenBody,
+  sessionReveal,
   signedReveal,
   tempDir,
 } from './fixture.ts';
@@ -148,7 +151,7 @@ describe('restart safety (real process, SIGKILL)', () => {
     };
 
     // 1. Kill during dealing: the master secret is stored, the root is not posted.
-    const first = startChild(config, { SHROUD_TEST_PAUSE_AT: 'root-computed' });
+    const first = startChild(config, { SHROUD_TEST_PAUSE_AT: 'root-computed', NODE_ENV: 'test' });
     running.push(first);
     await first.waitFor((l) => l.pausedAt === 'root-computed');
     const secretsBefore = await peek((s) => s.getSecrets(gameId));
@@ -179,6 +182,23 @@ describe('restart safety (real process, SIGKILL)', () => {
     const answer = (await firstAnswer.json()) as { root: string };
     assert.equal(answer.root, posted.root.toString());
 
+    // A session opened and used before the kill (its nonces live in memory only).
+    const opened = await sessionOpenBody(ALICE, { gameId });
+    const post = (path: string, body: unknown, url = base) =>
+      fetch(`${url}/v1/games/${gameId}/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const sessionRes = await post('sessions', opened.body);
+    assert.equal(sessionRes.status, 200);
+    const { sessionId } = (await sessionRes.json()) as { sessionId: string };
+    const session = { sessionId, macKey: sessionMacKey(opened.sessionKey, sessionId) };
+    const sessionBody = sessionReveal(session, { gameId, turn: 1, leaves, blinding });
+    const viaSession = await post('session-reveals', sessionBody);
+    assert.equal(viaSession.status, 200);
+    assert.deepEqual(await viaSession.json(), answer);
+
     // 3. Kill while serving: a burst in flight, SIGKILL after the first answer.
     const burst = await Promise.all(
       Array.from({ length: 30 }, () => signedReveal(ALICE, { gameId, turn: 1, leaves, blinding })),
@@ -207,6 +227,26 @@ describe('restart safety (real process, SIGKILL)', () => {
     const replay = await fetchReveal(answered[0], base3);
     assert.equal(replay.status, 409);
     assert.equal(((await replay.json()) as { error: string }).error, 'nonce-replayed');
+    // The session died with the process: its answered request is refused, and so is re-opening it
+    // (the creation nonce was burned durably); a new session serves the same tiles.
+    const sessionReplay = await post('session-reveals', sessionBody, base3);
+    assert.equal(sessionReplay.status, 401);
+    assert.equal(((await sessionReplay.json()) as { error: string }).error, 'unknown-session');
+    assert.equal((await post('sessions', opened.body, base3)).status, 409);
+    const reopened = await sessionOpenBody(ALICE, { gameId });
+    const r2 = await post('sessions', reopened.body, base3);
+    assert.equal(r2.status, 200);
+    const id2 = ((await r2.json()) as { sessionId: string }).sessionId;
+    const again2 = await post(
+      'session-reveals',
+      sessionReveal(
+        { sessionId: id2, macKey: sessionMacKey(reopened.sessionKey, id2) },
+        { gameId, turn: 1, leaves, blinding },
+      ),
+      base3,
+    );
+    assert.equal(again2.status, 200);
+    assert.deepEqual(await again2.json(), answer);
     assert.equal(third.lines.filter((l) => l.step === 'root-posted').length, 0, 'no second root');
     third.child.kill('SIGTERM');
     assert.equal(await third.exited, 0, 'graceful shutdown on SIGTERM');
