@@ -15,3 +15,4 @@ export * from './state.ts';
 export * from './tile.ts';
 export * from './reveal-request.ts';
 export * from './sealed.ts';
+export * from './witness/index.ts';

@@ -1,0 +1,101 @@
+pragma circom 2.1.0;
+
+include "poseidon.circom";
+include "lib/board.circom";
+include "lib/distance.circom";
+include "lib/lookup.circom";
+include "lib/state.circom";
+include "vision.circom";
+
+// One turn: oldCommit -> newCommit over N hidden unit slots, plus VisionProof on the new units.
+// Per slot: alive, type and hp unchanged (dead stays dead: the all-zero word), the new tile on
+// the board, and the grid distance (GRID 0 hex, 1 Chebyshev) from old to new tile at most the
+// type's SPEED (0 for structures, so they never move). Public-signal layout: circuits/README.md.
+template Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB) {
+    var NW = (N + 6) \ 7;
+    var FW = (N + 14) \ 15;
+    signal input gameId;
+    signal input player;
+    signal input turn;
+    signal input oldCommit;
+    signal input newCommit;
+    signal input revealCommit;
+    signal input oppMask[K];
+
+    signal input oldBlinding;
+    signal input oldWords[NW];
+    signal input newBlinding;
+    signal input newWords[NW];
+    signal input revealBlinding;
+    signal input tileCol[R];
+    signal input tileRow[R];
+    signal input present[R];
+    signal input cover[R][N];
+
+    signal output zoneMask;
+    signal output forced[FW];
+
+    // Bind the context inputs with a quadratic constraint each, so no optimiser drops them.
+    signal gameIdSq <== gameId * gameId;
+    signal playerSq <== player * player;
+    signal turnSq <== turn * turn;
+
+    component oh = Poseidon(NW + 1);
+    oh.inputs[0] <== oldBlinding;
+    for (var w = 0; w < NW; w++) oh.inputs[w + 1] <== oldWords[w];
+    oh.out === oldCommit;
+    component nh = Poseidon(NW + 1);
+    nh.inputs[0] <== newBlinding;
+    for (var w = 0; w < NW; w++) nh.inputs[w + 1] <== newWords[w];
+    nh.out === newCommit;
+
+    component os = UnpackState(N);
+    os.words <== oldWords;
+    component ns = UnpackState(N);
+    ns.words <== newWords;
+
+    _ <== os.word;
+    _ <== os.col;
+    _ <== os.row;
+    _ <== ns.col;
+    _ <== ns.row;
+    component canon[N];
+    component onb[N];
+    component speed[N];
+    component move[N];
+    for (var u = 0; u < N; u++) {
+        ns.alive[u] === os.alive[u];
+        ns.type[u] === os.type[u];
+        ns.hp[u] === os.hp[u];
+        canon[u] = AssertCanonical();
+        canon[u].alive <== ns.alive[u];
+        canon[u].word <== ns.word[u];
+        onb[u] = AssertOnBoard(W, H);
+        onb[u].colBits <== ns.colBits[u];
+        onb[u].rowBits <== ns.rowBits[u];
+        speed[u] = Lookup(T, SPEED);
+        speed[u].in <== os.type[u];
+        move[u] = AssertWithin(GRID, SB);
+        move[u].aColBits <== os.colBits[u];
+        move[u].aRowBits <== os.rowBits[u];
+        move[u].bColBits <== ns.colBits[u];
+        move[u].bRowBits <== ns.rowBits[u];
+        move[u].r <== speed[u].out;
+    }
+
+    component v = VisionProof(W, H, N, T, K, R, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB);
+    v.word <== ns.word;
+    v.alive <== ns.alive;
+    v.type <== ns.type;
+    v.colBits <== ns.colBits;
+    v.rowBits <== ns.rowBits;
+    v.oppMask <== oppMask;
+    v.revealBlinding <== revealBlinding;
+    v.tileCol <== tileCol;
+    v.tileRow <== tileRow;
+    v.present <== present;
+    v.cover <== cover;
+    v.revealCommit === revealCommit;
+    zoneMask <== v.zoneMask;
+    forced <== v.forced;
+}

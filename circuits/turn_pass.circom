@@ -1,0 +1,102 @@
+pragma circom 2.1.0;
+
+include "comparators.circom";
+include "lib/passable.circom";
+include "lib/state.circom";
+include "turn.circom";
+
+// Turn with passability (ruleset.provePassability): every unit that moves proves its destination
+// tile passable with the tile's data, salt and Merkle path against the public map root. Same
+// public signals as Turn, with `mapRoot` appended.
+template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, DEPTH) {
+    var NW = (N + 6) \ 7;
+    var FW = (N + 14) \ 15;
+    signal input gameId;
+    signal input player;
+    signal input turn;
+    signal input oldCommit;
+    signal input newCommit;
+    signal input revealCommit;
+    signal input oppMask[K];
+    signal input mapRoot;
+
+    signal input oldBlinding;
+    signal input oldWords[NW];
+    signal input newBlinding;
+    signal input newWords[NW];
+    signal input revealBlinding;
+    signal input tileCol[R];
+    signal input tileRow[R];
+    signal input present[R];
+    signal input cover[R][N];
+    signal input destTerrain[N];
+    signal input destFeature[N];
+    signal input destResource[N];
+    signal input destRivers[N];
+    signal input destSalt[N];
+    signal input destPath[N][DEPTH];
+
+    signal output zoneMask;
+    signal output forced[FW];
+
+    signal rootSq <== mapRoot * mapRoot;
+
+    component t = Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB);
+    t.gameId <== gameId;
+    t.player <== player;
+    t.turn <== turn;
+    t.oldCommit <== oldCommit;
+    t.newCommit <== newCommit;
+    t.revealCommit <== revealCommit;
+    t.oppMask <== oppMask;
+    t.oldBlinding <== oldBlinding;
+    t.oldWords <== oldWords;
+    t.newBlinding <== newBlinding;
+    t.newWords <== newWords;
+    t.revealBlinding <== revealBlinding;
+    t.tileCol <== tileCol;
+    t.tileRow <== tileRow;
+    t.present <== present;
+    t.cover <== cover;
+    zoneMask <== t.zoneMask;
+    forced <== t.forced;
+
+    component os = UnpackState(N);
+    os.words <== oldWords;
+    component ns = UnpackState(N);
+    ns.words <== newWords;
+    _ <== os.word;
+    _ <== os.alive;
+    _ <== os.type;
+    _ <== os.hp;
+    _ <== os.colBits;
+    _ <== os.rowBits;
+    _ <== ns.word;
+    _ <== ns.alive;
+    _ <== ns.type;
+    _ <== ns.hp;
+    component sameCol[N];
+    component sameRow[N];
+    component pass[N];
+    signal stay[N];
+    for (var u = 0; u < N; u++) {
+        sameCol[u] = IsEqual();
+        sameCol[u].in[0] <== os.col[u];
+        sameCol[u].in[1] <== ns.col[u];
+        sameRow[u] = IsEqual();
+        sameRow[u].in[0] <== os.row[u];
+        sameRow[u].in[1] <== ns.row[u];
+        stay[u] <== sameCol[u].out * sameRow[u].out;
+        pass[u] = AssertPassable(ZX, DEPTH);
+        pass[u].on <== 1 - stay[u];
+        pass[u].colBits <== ns.colBits[u];
+        pass[u].rowBits <== ns.rowBits[u];
+        pass[u].terrain <== destTerrain[u];
+        pass[u].feature <== destFeature[u];
+        pass[u].resource <== destResource[u];
+        pass[u].rivers <== destRivers[u];
+        pass[u].salt <== destSalt[u];
+        pass[u].path <== destPath[u];
+        pass[u].root <== mapRoot;
+    }
+}

@@ -1,0 +1,510 @@
+/**
+ * Witness builders: turn protocol objects into circuit inputs, and compute the public signals the
+ * proof must carry (snarkjs order: outputs first, then public inputs, as in circuits/README.md).
+ * They reject illegal states with an InputError naming the unit, the tile and the rule, before any
+ * proving starts. Pure and I/O-free: the client and the tests share them.
+ */
+
+import { leafHash } from '../commitments.ts';
+import { InputError } from '../errors.ts';
+import { toField } from '../field.ts';
+import { assertOnBoard, type Board, type Coord, gridDistance, leafIndex, onBoard } from '../geometry.ts';
+import { verifyPath } from '../merkle.ts';
+import type { Hasher } from '../poseidon.ts';
+import type { Ruleset } from '../ruleset/types.ts';
+import { assertSlots, packReveals, packSlots, type Slots, stateCommitment, type Unit } from '../state.ts';
+import { isPassable, type Tile } from '../tile.ts';
+import {
+  coverageAssignment,
+  forcedReveals,
+  opponentUnion,
+  packForced,
+  resolveCombat,
+  revealedLeaves,
+  type ZoneReveal,
+} from './reference.ts';
+import { visionZones } from './zones.ts';
+
+type R = Ruleset & { board: Board };
+
+/** Circuit input: decimal strings, nested as the circuit's signal arrays. */
+export type CircuitInput = Record<string, string | string[] | string[][]>;
+
+export interface WitnessPlan {
+  input: CircuitInput;
+  /** Expected public signals, in snarkjs order. */
+  publicSignals: bigint[];
+}
+
+const s = (v: bigint | number): string => v.toString();
+
+function unitLabel(r: R, i: number, u: Unit): string {
+  return `${r.unitTypes[u.type]?.name ?? `type ${u.type}`} in slot ${i} at (${u.col},${u.row})`;
+}
+
+/** Private inputs of the revealed-tile list: tiles, presence, one-hot coverage. */
+function revealInputs(r: R, slots: Slots, tiles: readonly Coord[]): CircuitInput {
+  if (tiles.length > r.maxRevealedTiles) {
+    throw new InputError('revealed', `${tiles.length} tiles, at most ${r.maxRevealedTiles} per proof`);
+  }
+  const cover = coverageAssignment(r, slots, tiles);
+  const R_ = r.maxRevealedTiles;
+  const tileCol: string[] = [];
+  const tileRow: string[] = [];
+  const present: string[] = [];
+  const coverBits: string[][] = [];
+  for (let i = 0; i < R_; i++) {
+    const t = tiles[i];
+    tileCol.push(s(t?.col ?? 0));
+    tileRow.push(s(t?.row ?? 0));
+    present.push(t ? '1' : '0');
+    coverBits.push(Array.from({ length: r.unitSlots }, (_, k) => (t && cover[i] === k ? '1' : '0')));
+  }
+  return { tileCol, tileRow, present, cover: coverBits };
+}
+
+export interface VisionOutputs {
+  zoneMask: bigint;
+  forced: ZoneReveal[];
+  forcedWords: bigint[];
+  revealCommit: bigint;
+}
+
+function visionOutputs(
+  r: R,
+  h: Hasher,
+  slots: Slots,
+  tiles: readonly Coord[],
+  revealBlinding: bigint,
+  oppMasks: readonly bigint[],
+): VisionOutputs {
+  const forced = forcedReveals(r, slots, oppMasks);
+  const words = packReveals(revealedLeaves(r, tiles), r.maxRevealedTiles);
+  return {
+    zoneMask: visionZones(r, slots),
+    forced,
+    forcedWords: packForced(forced, r.unitSlots),
+    revealCommit: h.hash([revealBlinding, ...words]),
+  };
+}
+
+export interface TurnArgs {
+  gameId: bigint;
+  /** The player's address as a field element. */
+  player: bigint;
+  turn: bigint;
+  oldSlots: Slots;
+  oldBlinding: bigint;
+  newSlots: Slots;
+  newBlinding: bigint;
+  /** Tiles to reveal this turn (at most maxRevealedTiles), each seen by a new-position unit. */
+  revealed: readonly Coord[];
+  revealBlinding: bigint;
+  /** Each opponent seat's stored zone bitmask (players.max − 1 of them; 0 for empty seats). */
+  oppMasks: readonly bigint[];
+  /** Required when the ruleset proves passability: the map root and, per slot, the destination tile's opening. */
+  passability?: { mapRoot: bigint; destinations: readonly (DestinationProof | null)[] };
+}
+
+/** An explored tile's opening: its data, salt and Merkle path (as served by the dealer). */
+export interface DestinationProof {
+  tile: Tile;
+  salt: bigint;
+  path: readonly bigint[];
+}
+
+/**
+ * Passability inputs: every unit that moves names its destination's opening, which must verify
+ * against the root and show passable terrain. Units that stay need nothing (zeros).
+ */
+function passabilityInputs(r: R, h: Hasher, a: TurnArgs): { input: CircuitInput; mapRoot: bigint } {
+  const p = a.passability;
+  if (!p)
+    throw new InputError(
+      'passability',
+      `ruleset ${r.name} proves passability: mapRoot and destinations are required`,
+    );
+  const mapRoot = toField(p.mapRoot, 'passability.mapRoot');
+  const depth = r.board.depth;
+  const cols: Record<string, string[]> = {
+    destTerrain: [],
+    destFeature: [],
+    destResource: [],
+    destRivers: [],
+    destSalt: [],
+  };
+  const paths: string[][] = [];
+  for (let i = 0; i < r.unitSlots; i++) {
+    const from = a.oldSlots[i] ?? null;
+    const to = a.newSlots[i] ?? null;
+    const moved = from !== null && to !== null && (from.col !== to.col || from.row !== to.row);
+    const d = p.destinations[i] ?? null;
+    if (!moved) {
+      for (const k of Object.keys(cols)) cols[k]!.push('0');
+      paths.push(new Array(depth).fill('0'));
+      continue;
+    }
+    const where = `${unitLabel(r, i, from)} → (${to.col},${to.row})`;
+    if (d === null)
+      throw new InputError(
+        `passability.destinations.${i}`,
+        `${where}: the destination tile's opening is required`,
+      );
+    if (!isPassable(d.tile.terrain))
+      throw new InputError(
+        `passability.destinations.${i}`,
+        `${where}: terrain ${d.tile.terrain} is not passable`,
+      );
+    if (d.path.length !== depth)
+      throw new InputError(
+        `passability.destinations.${i}.path`,
+        `${d.path.length} siblings, tree depth ${depth}`,
+      );
+    const salt = toField(d.salt, `passability.destinations.${i}.salt`);
+    if (!verifyPath(h, mapRoot, leafIndex(r.board, to), leafHash(h, d.tile, salt), d.path)) {
+      throw new InputError(
+        `passability.destinations.${i}`,
+        `${where}: the tile opening does not verify against the map root`,
+      );
+    }
+    cols.destTerrain!.push(s(d.tile.terrain));
+    cols.destFeature!.push(s(d.tile.feature));
+    cols.destResource!.push(s(d.tile.resource));
+    cols.destRivers!.push(s(d.tile.rivers));
+    cols.destSalt!.push(s(salt));
+    paths.push(d.path.map((x, k) => s(toField(x, `passability.destinations.${i}.path.${k}`))));
+  }
+  return { input: { ...cols, destPath: paths }, mapRoot };
+}
+
+export interface TurnPlan extends WitnessPlan, VisionOutputs {
+  oldCommit: bigint;
+  newCommit: bigint;
+}
+
+/** Checks a turn's moves: dead stays dead, nobody vanishes, type and hp fixed, moves within speed. */
+export function assertTurnMoves(r: R, oldSlots: Slots, newSlots: Slots): void {
+  assertSlots(r, oldSlots);
+  assertSlots(r, newSlots);
+  for (let i = 0; i < r.unitSlots; i++) {
+    const a = oldSlots[i] ?? null;
+    const b = newSlots[i] ?? null;
+    if (a === null && b !== null)
+      throw new InputError(`newUnits.${i}`, `slot ${i} is empty or dead and stays so`);
+    if (a === null || b === null) {
+      if (a !== null) throw new InputError(`newUnits.${i}`, `${unitLabel(r, i, a)} cannot vanish in a turn`);
+      continue;
+    }
+    if (a.type !== b.type)
+      throw new InputError(`newUnits.${i}.type`, `${unitLabel(r, i, a)} cannot change type`);
+    if (a.hp !== b.hp)
+      throw new InputError(`newUnits.${i}.hp`, `${unitLabel(r, i, a)}: hp changes only in combat`);
+    const t = r.unitTypes[a.type]!;
+    const speed = t.structure ? 0 : t.speed;
+    const d = gridDistance(r.board.kind, a, b);
+    if (d > speed) {
+      throw new InputError(
+        `newUnits.${i}`,
+        `${unitLabel(r, i, a)} moved ${d} tiles to (${b.col},${b.row}), speed ${speed}${t.structure ? ' (structure)' : ''}`,
+      );
+    }
+  }
+}
+
+export function turnWitness(r: R, h: Hasher, a: TurnArgs): TurnPlan {
+  const gameId = toField(a.gameId, 'gameId');
+  const player = toField(a.player, 'player');
+  const turn = toField(a.turn, 'turn');
+  const oldBlinding = toField(a.oldBlinding, 'oldBlinding');
+  const newBlinding = toField(a.newBlinding, 'newBlinding');
+  const revealBlinding = toField(a.revealBlinding, 'revealBlinding');
+  assertTurnMoves(r, a.oldSlots, a.newSlots);
+  opponentUnion(r, a.oppMasks);
+  const reveals = revealInputs(r, a.newSlots, a.revealed);
+  const v = visionOutputs(r, h, a.newSlots, a.revealed, revealBlinding, a.oppMasks);
+  const oldCommit = stateCommitment(h, a.oldSlots, r.unitSlots, oldBlinding);
+  const newCommit = stateCommitment(h, a.newSlots, r.unitSlots, newBlinding);
+  const input: CircuitInput = {
+    gameId: s(gameId),
+    player: s(player),
+    turn: s(turn),
+    oldCommit: s(oldCommit),
+    newCommit: s(newCommit),
+    revealCommit: s(v.revealCommit),
+    oppMask: a.oppMasks.map(s),
+    oldBlinding: s(oldBlinding),
+    oldWords: packSlots(a.oldSlots, r.unitSlots).map(s),
+    newBlinding: s(newBlinding),
+    newWords: packSlots(a.newSlots, r.unitSlots).map(s),
+    revealBlinding: s(revealBlinding),
+    ...reveals,
+  };
+  const publicSignals = [
+    v.zoneMask,
+    ...v.forcedWords,
+    gameId,
+    player,
+    turn,
+    oldCommit,
+    newCommit,
+    v.revealCommit,
+    ...a.oppMasks,
+  ];
+  if (r.provePassability) {
+    const pass = passabilityInputs(r, h, a);
+    Object.assign(input, pass.input, { mapRoot: s(pass.mapRoot) });
+    publicSignals.push(pass.mapRoot);
+  }
+  return { input, publicSignals, oldCommit, newCommit, ...v };
+}
+
+export interface SpawnArgs {
+  gameId: bigint;
+  player: bigint;
+  /** Seat index 0..players.max − 1; picks ruleset.startAreas[seat]. */
+  seat: number;
+  slots: Slots;
+  blinding: bigint;
+  revealed: readonly Coord[];
+  revealBlinding: bigint;
+  oppMasks: readonly bigint[];
+}
+
+export interface SpawnPlan extends WitnessPlan, VisionOutputs {
+  newCommit: bigint;
+}
+
+/** The spawn slots: slot i holds ruleset.spawn[i] at full hp on positions[i]; the rest empty. */
+export function spawnSlots(r: R, positions: readonly Coord[]): (Unit | null)[] {
+  if (positions.length !== r.spawn.length) {
+    throw new InputError('positions', `${positions.length} positions for ${r.spawn.length} spawn units`);
+  }
+  const out: (Unit | null)[] = new Array(r.unitSlots).fill(null);
+  r.spawn.forEach((name, i) => {
+    const type = r.unitTypes.findIndex((t) => t.name === name);
+    out[i] = { type, hp: r.unitTypes[type]!.hp, col: positions[i]!.col, row: positions[i]!.row };
+  });
+  return out;
+}
+
+export function assertSpawn(r: R, seat: number, slots: Slots): void {
+  if (!Number.isInteger(seat) || seat < 0 || seat >= r.players.max) {
+    throw new InputError('seat', `${seat} is not a seat (0..${r.players.max - 1})`);
+  }
+  assertSlots(r, slots);
+  const area = r.startAreas[seat]!;
+  for (let i = 0; i < r.unitSlots; i++) {
+    const u = slots[i] ?? null;
+    if (i >= r.spawn.length) {
+      if (u !== null)
+        throw new InputError(
+          `units.${i}`,
+          `slot ${i} must be empty at spawn (${r.spawn.length} spawn units)`,
+        );
+      continue;
+    }
+    const want = r.unitTypes.findIndex((t) => t.name === r.spawn[i]);
+    if (u === null || u.type !== want)
+      throw new InputError(`units.${i}`, `slot ${i} must hold a ${r.spawn[i]}`);
+    if (u.hp !== r.unitTypes[want]!.hp)
+      throw new InputError(`units.${i}.hp`, `${r.spawn[i]} spawns at full hp ${r.unitTypes[want]!.hp}`);
+    if (u.col < area.col0 || u.col > area.col1 || u.row < area.row0 || u.row > area.row1) {
+      throw new InputError(
+        `units.${i}`,
+        `${unitLabel(r, i, u)} is outside start area ${seat} (${area.col0},${area.row0})..(${area.col1},${area.row1})`,
+      );
+    }
+  }
+}
+
+export function spawnWitness(r: R, h: Hasher, a: SpawnArgs): SpawnPlan {
+  const gameId = toField(a.gameId, 'gameId');
+  const player = toField(a.player, 'player');
+  const blinding = toField(a.blinding, 'blinding');
+  const revealBlinding = toField(a.revealBlinding, 'revealBlinding');
+  assertSpawn(r, a.seat, a.slots);
+  opponentUnion(r, a.oppMasks);
+  const reveals = revealInputs(r, a.slots, a.revealed);
+  const v = visionOutputs(r, h, a.slots, a.revealed, revealBlinding, a.oppMasks);
+  const newCommit = stateCommitment(h, a.slots, r.unitSlots, blinding);
+  const input: CircuitInput = {
+    gameId: s(gameId),
+    player: s(player),
+    seat: s(a.seat),
+    newCommit: s(newCommit),
+    revealCommit: s(v.revealCommit),
+    oppMask: a.oppMasks.map(s),
+    newBlinding: s(blinding),
+    newWords: packSlots(a.slots, r.unitSlots).map(s),
+    revealBlinding: s(revealBlinding),
+    ...reveals,
+  };
+  const publicSignals = [
+    v.zoneMask,
+    ...v.forcedWords,
+    gameId,
+    player,
+    BigInt(a.seat),
+    newCommit,
+    v.revealCommit,
+    ...a.oppMasks,
+  ];
+  return { input, publicSignals, newCommit, ...v };
+}
+
+export interface AttackArgs {
+  gameId: bigint;
+  player: bigint;
+  turn: bigint;
+  slots: Slots;
+  blinding: bigint;
+  /** The attacking unit's slot. */
+  slot: number;
+  target: Coord;
+}
+
+export interface AttackPlan extends WitnessPlan {
+  stateCommit: bigint;
+  nullifier: bigint;
+}
+
+/** `Poseidon(stateBlinding, slot, turn)`: one attack per unit per turn. */
+export function attackNullifier(h: Hasher, blinding: bigint, slot: number, turn: bigint): bigint {
+  return h.hash([blinding, BigInt(slot), turn]);
+}
+
+export function attackWitness(r: R, h: Hasher, a: AttackArgs): AttackPlan {
+  const gameId = toField(a.gameId, 'gameId');
+  const player = toField(a.player, 'player');
+  const turn = toField(a.turn, 'turn');
+  const blinding = toField(a.blinding, 'blinding');
+  assertSlots(r, a.slots);
+  assertOnBoard(r.board, a.target, 'target');
+  const u = a.slots[a.slot];
+  if (!Number.isInteger(a.slot) || u === undefined || u === null) {
+    throw new InputError('slot', `slot ${a.slot} holds no alive unit`);
+  }
+  const range = r.unitTypes[u.type]!.attackRange;
+  if (range < 1) throw new InputError('slot', `${unitLabel(r, a.slot, u)} cannot attack (attack range 0)`);
+  const d = gridDistance(r.board.kind, u, a.target);
+  if (d > range) {
+    throw new InputError(
+      'target',
+      `(${a.target.col},${a.target.row}) is ${d} from ${unitLabel(r, a.slot, u)}, range ${range}`,
+    );
+  }
+  const stateCommit = stateCommitment(h, a.slots, r.unitSlots, blinding);
+  const nullifier = attackNullifier(h, blinding, a.slot, turn);
+  const input: CircuitInput = {
+    gameId: s(gameId),
+    player: s(player),
+    turn: s(turn),
+    stateCommit: s(stateCommit),
+    targetCol: s(a.target.col),
+    targetRow: s(a.target.row),
+    blinding: s(blinding),
+    words: packSlots(a.slots, r.unitSlots).map(s),
+    sel: Array.from({ length: r.unitSlots }, (_, k) => (k === a.slot ? '1' : '0')),
+  };
+  const publicSignals = [
+    nullifier,
+    gameId,
+    player,
+    turn,
+    stateCommit,
+    BigInt(a.target.col),
+    BigInt(a.target.row),
+  ];
+  return { input, publicSignals, stateCommit, nullifier };
+}
+
+export interface CombatArgs {
+  gameId: bigint;
+  player: bigint;
+  turn: bigint;
+  slots: Slots;
+  blinding: bigint;
+  target: Coord;
+  /** Damage dealt, 0..255 (the contract's rule decides it). */
+  damage: number;
+  /** Which of several own units on the tile takes the hit (default: the lowest slot). */
+  slot?: number;
+}
+
+export interface CombatPlan extends WitnessPlan {
+  oldCommit: bigint;
+  newCommit: bigint;
+  present: boolean;
+  unitType: number;
+  unitHp: number;
+  after: (Unit | null)[];
+}
+
+export function combatWitness(r: R, h: Hasher, a: CombatArgs): CombatPlan {
+  const gameId = toField(a.gameId, 'gameId');
+  const player = toField(a.player, 'player');
+  const turn = toField(a.turn, 'turn');
+  const blinding = toField(a.blinding, 'blinding');
+  assertSlots(r, a.slots);
+  if (!onBoard(r.board, a.target))
+    throw new InputError('target', `(${a.target.col},${a.target.row}) is off the board`);
+  if (!Number.isInteger(a.damage) || a.damage < 0 || a.damage > 255) {
+    throw new InputError('damage', `${a.damage} is outside 0..255`);
+  }
+  const res = resolveCombat(a.slots, a.target, a.damage, a.slot);
+  const oldCommit = stateCommitment(h, a.slots, r.unitSlots, blinding);
+  const newCommit = stateCommitment(h, res.after, r.unitSlots, blinding);
+  const input: CircuitInput = {
+    gameId: s(gameId),
+    player: s(player),
+    turn: s(turn),
+    oldCommit: s(oldCommit),
+    targetCol: s(a.target.col),
+    targetRow: s(a.target.row),
+    damage: s(a.damage),
+    blinding: s(blinding),
+    words: packSlots(a.slots, r.unitSlots).map(s),
+    sel: Array.from({ length: r.unitSlots }, (_, k) => (res.present && k === res.slot ? '1' : '0')),
+  };
+  const publicSignals = [
+    res.present ? 1n : 0n,
+    BigInt(res.unitType),
+    BigInt(res.unitHp),
+    newCommit,
+    gameId,
+    player,
+    turn,
+    oldCommit,
+    BigInt(a.target.col),
+    BigInt(a.target.row),
+    BigInt(a.damage),
+  ];
+  return {
+    input,
+    publicSignals,
+    oldCommit,
+    newCommit,
+    present: res.present,
+    unitType: res.unitType,
+    unitHp: res.unitHp,
+    after: res.after,
+  };
+}
+
+/**
+ * Witness-level guard: every circuit input must be a canonical field element. circom's witness
+ * calculator silently reduces values mod p, so p + x would alias x; the prover calls this first.
+ */
+export function assertCanonicalInput(input: CircuitInput): void {
+  for (const [k, v] of Object.entries(input)) {
+    if (typeof v === 'string') {
+      toField(v, k);
+      continue;
+    }
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i]!;
+      if (typeof x === 'string') toField(x, `${k}.${i}`);
+      else for (let j = 0; j < x.length; j++) toField(x[j]!, `${k}.${i}.${j}`);
+    }
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * Circuit benchmark: per circuit of one ruleset, constraints and median witness, proof and
+ * verification times, as flat `<circuit>_<ruleset>_<metric>` numbers. Wired into scripts/bench.ts
+ * (`npm run bench -- circuits --ruleset NAME [--ptau-dir DIR] --json FILE`); runnable alone:
+ *   node scripts/circuits/bench.ts --ruleset duel [--ptau-dir DIR] [--circuits turn] [--json FILE]
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as snarkjs from 'snarkjs';
+import { type Coord, tilesInRange } from '../../core/geometry.ts';
+import { loadHasher } from '../../core/poseidon.ts';
+import { shippedRuleset } from '../../core/ruleset/shipped.ts';
+import type { ValidRuleset } from '../../core/ruleset/validate.ts';
+import type { Unit } from '../../core/state.ts';
+import {
+  attackWitness,
+  type CircuitInput,
+  combatWitness,
+  spawnSlots,
+  spawnWitness,
+  turnWitness,
+} from '../../core/witness/inputs.ts';
+import { buildCircuits } from './build.ts';
+import { CIRCUITS, type CircuitName } from './generate.ts';
+
+const require = createRequire(import.meta.url);
+
+function median(xs: number[]): number {
+  const s = xs.slice().sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** A full, legal workload: every slot filled near seat 0's start area, every reveal lane used. */
+async function workloads(r: ValidRuleset): Promise<Record<CircuitName, CircuitInput>> {
+  const h = await loadHasher();
+  const a = r.startAreas[0]!;
+  const area: Coord[] = [];
+  for (let row = a.row0; row <= a.row1; row++)
+    for (let col = a.col0; col <= a.col1; col++) area.push({ col, row });
+  const spawn = spawnSlots(
+    r,
+    r.spawn.map((_, i) => area[(i * 7) % area.length]!),
+  );
+  // Turn state: every slot alive (infantry beyond the spawn list), then each mobile unit steps once.
+  const full: Unit[] = spawn.map(
+    (u, i) => u ?? { type: 0, hp: r.unitTypes[0]!.hp, ...area[(i * 5) % area.length]! },
+  );
+  const metric = r.board.kind === 'hex' ? 'hex' : 'chebyshev';
+  const moved = full.map((u) => {
+    const t = r.unitTypes[u.type]!;
+    const to = tilesInRange(r.board, metric, u, t.structure ? 0 : Math.min(1, t.speed));
+    return { ...u, ...to[to.length - 1]! };
+  });
+  const seen: Coord[] = [];
+  if (r.vision.model !== 'litZones') {
+    for (const u of moved)
+      seen.push(...tilesInRange(r.board, r.vision.model, u, r.unitTypes[u.type]!.vision));
+  } else seen.push(moved[0]!);
+  const revealed = Array.from({ length: r.maxRevealedTiles }, (_, i) => seen[i % seen.length]!);
+  const spawnSeen: Coord[] = [];
+  for (const u of spawn) {
+    if (u === null) continue;
+    if (r.vision.model === 'litZones') spawnSeen.push(u);
+    else spawnSeen.push(...tilesInRange(r.board, r.vision.model, u, r.unitTypes[u.type]!.vision));
+  }
+  const spawnRevealed = Array.from(
+    { length: r.maxRevealedTiles },
+    (_, i) => spawnSeen[i % spawnSeen.length]!,
+  );
+  const all = (1n << BigInt(r.board.zoneCount)) - 1n;
+  const opp = new Array(r.players.max - 1).fill(all);
+  const common = { gameId: 12345n, player: 0xabcdefn, turn: 9n };
+  const attacker = moved.findIndex((u) => r.unitTypes[u.type]!.attackRange > 0);
+  return {
+    turn: turnWitness(r, h, {
+      ...common,
+      oldSlots: full,
+      oldBlinding: 1n,
+      newSlots: moved,
+      newBlinding: 2n,
+      revealed,
+      revealBlinding: 3n,
+      oppMasks: opp,
+    }).input,
+    spawn: spawnWitness(r, h, {
+      ...common,
+      seat: 0,
+      slots: spawn,
+      blinding: 4n,
+      revealed: spawnRevealed,
+      revealBlinding: 5n,
+      oppMasks: opp,
+    }).input,
+    attack: attackWitness(r, h, {
+      ...common,
+      slots: moved,
+      blinding: 6n,
+      slot: attacker,
+      target: moved[attacker]!,
+    }).input,
+    combat: combatWitness(r, h, { ...common, slots: moved, blinding: 7n, target: moved[0]!, damage: 3 })
+      .input,
+  };
+}
+
+export interface BenchOptions {
+  ruleset: string;
+  ptauDir?: string;
+  circuits?: readonly CircuitName[];
+  /** Proofs per circuit (median); default 3. */
+  runs?: number;
+}
+
+export async function benchCircuits(opts: BenchOptions): Promise<Record<string, number>> {
+  const r = shippedRuleset(opts.ruleset);
+  const names = opts.circuits ?? CIRCUITS;
+  const runs = opts.runs ?? 3;
+  const inputs = await workloads(r);
+  const out: Record<string, number> = {};
+  const log = (m: string) => console.error(m);
+  try {
+    for (const name of names) {
+      const art = (
+        await buildCircuits({
+          ruleset: r,
+          circuits: [name],
+          ...(opts.ptauDir ? { ptauDir: opts.ptauDir } : {}),
+          log,
+        })
+      )[name]!;
+      const key = `${name}_${r.name.replace(/-/g, '_')}`;
+      out[`${key}_constraints`] = art.constraints;
+      out[`${key}_public_signals`] = art.publicSignals;
+      const builder = require(art.witnessCalculator) as (
+        c: Buffer,
+      ) => Promise<{ calculateWTNSBin(i: unknown, s: boolean): Promise<Uint8Array> }>;
+      const wc = await builder(readFileSync(art.wasm));
+      const input = inputs[name];
+      const wt: number[] = [];
+      let wtns: Uint8Array | undefined;
+      for (let i = 0; i < Math.max(5, runs); i++) {
+        const t0 = performance.now();
+        wtns = await wc.calculateWTNSBin(input, true);
+        wt.push(performance.now() - t0);
+      }
+      const vkey = JSON.parse(readFileSync(art.vkey!, 'utf8'));
+      const pt: number[] = [];
+      const vt: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const t0 = performance.now();
+        const { proof, publicSignals } = await snarkjs.groth16.prove(art.zkey!, wtns as never);
+        pt.push(performance.now() - t0);
+        const t1 = performance.now();
+        const ok = await snarkjs.groth16.verify(vkey, publicSignals, proof);
+        vt.push(performance.now() - t1);
+        if (!ok) throw new Error(`${name}: benchmark proof did not verify`);
+      }
+      out[`${key}_witness_ms`] = Math.round(median(wt) * 10) / 10;
+      out[`${key}_prove_ms`] = Math.round(median(pt));
+      out[`${key}_verify_ms`] = Math.round(median(vt) * 10) / 10;
+      log(
+        `${key}: ${JSON.stringify(Object.fromEntries(Object.entries(out).filter(([k]) => k.startsWith(key))))}`,
+      );
+    }
+  } finally {
+    await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+  }
+  return out;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const argv = process.argv.slice(2);
+  const get = (k: string) => {
+    const i = argv.indexOf(k);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const ruleset = get('--ruleset') ?? 'tiny';
+  const ptauDir = get('--ptau-dir');
+  const circuits = get('--circuits')?.split(',') as CircuitName[] | undefined;
+  const res = await benchCircuits({
+    ruleset,
+    ...(ptauDir ? { ptauDir } : {}),
+    ...(circuits ? { circuits } : {}),
+  });
+  const json = JSON.stringify(res, null, 2);
+  const file = get('--json');
+  if (file) writeFileSync(file, `${json}\n`);
+  console.log(json);
+}

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { InputError } from '../../core/errors.ts';
+import type { Coord } from '../../core/geometry.ts';
+import { stateCommitment, type Unit } from '../../core/state.ts';
+import { type CombatArgs, combatWitness } from '../../core/witness/inputs.ts';
+import { type Loaded, load, P, randomSlots, rejects, rng, str } from './helpers.ts';
+
+function randomCombat(c: Loaded, seed: number): CombatArgs {
+  const r = c.ruleset;
+  const g = rng(seed);
+  const slots = randomSlots(r, g);
+  const alive = slots.filter((u): u is Unit => u !== null);
+  // Half the time aim at a unit, else at a random tile (mostly absent).
+  const target: Coord =
+    alive.length > 0 && g.chance(0.5)
+      ? { col: g.pick(alive).col, row: g.pick(alive).row }
+      : { col: g.int(r.board.width), row: g.int(r.board.height) };
+  return {
+    gameId: g.field(),
+    player: BigInt(g.int(2 ** 31)),
+    turn: BigInt(g.int(500)),
+    slots,
+    blinding: g.field(),
+    target,
+    damage: g.int(12),
+  };
+}
+
+for (const name of ['tiny', 'tiny-square']) {
+  describe(`combat circuit, ruleset ${name}`, () => {
+    test('presence, absence, damage and kills equal the reference on 200 random cases', async () => {
+      const c = await load(name, 'combat');
+      let present = 0;
+      let killed = 0;
+      for (let seed = 1; seed <= 200; seed++) {
+        const args = randomCombat(c, seed * 7877);
+        const plan = combatWitness(c.ruleset, c.h, args);
+        const w = await c.witness(plan.input);
+        assert.deepEqual(c.publicOf(w), plan.publicSignals, `seed ${seed}`);
+        assert.equal(plan.newCommit, stateCommitment(c.h, plan.after, c.ruleset.unitSlots, args.blinding));
+        if (plan.present) present++;
+        if (plan.present && plan.after.filter(Boolean).length < args.slots.filter(Boolean).length) killed++;
+      }
+      assert.ok(present > 40 && present < 180, `${present} presences`);
+      assert.ok(killed > 5, `${killed} kills`);
+    });
+
+    test('claiming absence while present, presence while absent, and editing outputs', async () => {
+      const c = await load(name, 'combat');
+      const inf = { type: 0, hp: 5, col: 5, row: 5 };
+      const args: CombatArgs = {
+        gameId: 1n,
+        player: 2n,
+        turn: 3n,
+        slots: [null, inf, null, null],
+        blinding: 77n,
+        target: { col: 5, row: 5 },
+        damage: 2,
+      };
+      const plan = combatWitness(c.ruleset, c.h, args);
+      assert.equal(plan.present, true);
+      const w = await c.witness(plan.input);
+      assert.ok(c.satisfies(w));
+      // Hiding the unit: an all-zero selector.
+      assert.ok(await rejects(c, { ...plan.input, sel: ['0', '0', '0', '0'] }));
+      // Naming an empty slot or a unit elsewhere.
+      assert.ok(await rejects(c, { ...plan.input, sel: ['1', '0', '0', '0'] }));
+      // Each output is pinned: present, type, hp, new commitment (e.g. hp not reduced).
+      for (let i = 1; i <= 4; i++) {
+        const bad = w.slice();
+        bad[i] = (w[i]! + 1n) % P;
+        assert.equal(c.satisfies(bad), false, `output ${i}`);
+      }
+      const unhurt = w.slice();
+      unhurt[4] = plan.oldCommit;
+      assert.equal(c.satisfies(unhurt), false, 'new commitment without damage');
+      // Absent target: claiming presence with any slot fails; the honest answer is absence.
+      const away = combatWitness(c.ruleset, c.h, { ...args, target: { col: 6, row: 5 } });
+      assert.equal(away.present, false);
+      assert.equal(away.newCommit, away.oldCommit);
+      for (let k = 0; k < 4; k++) {
+        const sel = ['0', '0', '0', '0'];
+        sel[k] = '1';
+        assert.ok(await rejects(c, { ...away.input, sel }), `slot ${k}`);
+      }
+      // Wrong commitment, damage out of range, target off the board.
+      assert.ok(await rejects(c, { ...plan.input, oldCommit: str((plan.oldCommit + 1n) % P) }));
+      assert.ok(await rejects(c, { ...plan.input, damage: '256' }));
+      assert.ok(await rejects(c, { ...plan.input, damage: str(P - 1n) }));
+      assert.ok(await rejects(c, { ...plan.input, targetRow: str(c.ruleset.grid.height) }));
+      assert.throws(() => combatWitness(c.ruleset, c.h, { ...args, damage: 256 }), InputError);
+      assert.throws(() => combatWitness(c.ruleset, c.h, { ...args, slot: 0 }), InputError);
+    });
+
+    test('kill at hp ≤ damage empties the slot; hp above damage is reduced', async () => {
+      const c = await load(name, 'combat');
+      const inf = { type: 0, hp: 5, col: 5, row: 5 };
+      const base: CombatArgs = {
+        gameId: 1n,
+        player: 2n,
+        turn: 3n,
+        slots: [inf, null, null, null],
+        blinding: 5n,
+        target: { col: 5, row: 5 },
+        damage: 4,
+      };
+      const hurt = combatWitness(c.ruleset, c.h, base);
+      assert.deepEqual(hurt.after[0], { ...inf, hp: 1 });
+      const dead = combatWitness(c.ruleset, c.h, { ...base, damage: 5 });
+      assert.equal(dead.after[0], null);
+      for (const plan of [hurt, dead])
+        assert.deepEqual(c.publicOf(await c.witness(plan.input)), plan.publicSignals);
+    });
+  });
+}

@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { InputError } from '../../core/errors.ts';
+import { shippedRuleset, shippedRulesetNames } from '../../core/ruleset/shipped.ts';
+import { mainSource } from '../../scripts/circuits/generate.ts';
+import { variant } from './helpers.ts';
+
+test('every shipped ruleset generates all four main circuits with its parameters', () => {
+  for (const name of shippedRulesetNames) {
+    const r = shippedRuleset(name);
+    const turn = mainSource('turn', r);
+    assert.match(
+      turn,
+      /component main \{public \[gameId, player, turn, oldCommit, newCommit, revealCommit, oppMask\]\} = Turn\(/,
+    );
+    assert.ok(
+      turn.includes(
+        `Turn(${r.grid.width}, ${r.grid.height}, ${r.unitSlots}, ${r.unitTypes.length}, ${r.players.max - 1}, ${r.maxRevealedTiles},`,
+      ),
+    );
+    assert.match(mainSource('spawn', r), /= Spawn\(/);
+    assert.match(mainSource('attack', r), /= Attack\(/);
+    assert.match(
+      mainSource('combat', r),
+      new RegExp(`= Combat\\(${r.grid.width}, ${r.grid.height}, ${r.unitSlots}\\)`),
+    );
+  }
+});
+
+test('provePassability switches turn to TurnPass with the map root appended', () => {
+  const src = mainSource('turn', variant('tiny', { name: 'pass', provePassability: true }));
+  assert.match(src, /oppMask, mapRoot\]\} = TurnPass\(.*, 8\);/);
+});
+
+test('rulesets the circuits cannot express fail loudly', () => {
+  const huge = variant('tiny', { name: 'huge', grid: { kind: 'hex', width: 200, height: 100, zoneSize: 8 } });
+  assert.throws(
+    () => mainSource('turn', huge),
+    (e) => e instanceof InputError && /zones/.test(e.message),
+  );
+});

@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { InputError } from '../../core/errors.ts';
+import type { Coord } from '../../core/geometry.ts';
+import { packSlots, type Unit } from '../../core/state.ts';
+import { type SpawnArgs, spawnSlots, spawnWitness } from '../../core/witness/inputs.ts';
+import { type Loaded, load, P, randomMasks, randomReveals, rejects, rng, str } from './helpers.ts';
+
+function randomSpawn(c: Loaded, seed: number): SpawnArgs {
+  const r = c.ruleset;
+  const g = rng(seed);
+  const seat = g.int(r.players.max);
+  const a = r.startAreas[seat]!;
+  const positions: Coord[] = r.spawn.map(() => ({
+    col: a.col0 + g.int(a.col1 - a.col0 + 1),
+    row: a.row0 + g.int(a.row1 - a.row0 + 1),
+  }));
+  const slots = spawnSlots(r, positions);
+  return {
+    gameId: g.field(),
+    player: BigInt(g.int(2 ** 31)),
+    seat,
+    slots,
+    blinding: g.field(),
+    revealed: randomReveals(r, g, slots),
+    revealBlinding: g.field(),
+    oppMasks: randomMasks(r, g),
+  };
+}
+
+function forge(c: Loaded, args: SpawnArgs, slots: (Unit | null)[]) {
+  const plan = spawnWitness(c.ruleset, c.h, args);
+  const words = packSlots(slots, c.ruleset.unitSlots);
+  return { ...plan.input, newWords: words.map(str), newCommit: str(c.h.hash([args.blinding, ...words])) };
+}
+
+for (const name of ['tiny', 'tiny-square']) {
+  describe(`spawn circuit, ruleset ${name}`, () => {
+    test('public outputs equal the TypeScript reference on 200 random legal spawns', async () => {
+      const c = await load(name, 'spawn');
+      let forced = 0;
+      for (let seed = 1; seed <= 200; seed++) {
+        const plan = spawnWitness(c.ruleset, c.h, randomSpawn(c, seed * 104729));
+        const w = await c.witness(plan.input);
+        assert.deepEqual(c.publicOf(w), plan.publicSignals, `seed ${seed}`);
+        forced += plan.forced.length;
+      }
+      assert.ok(forced > 50);
+    });
+
+    test('units outside the start area, wrong types, wrong hp, extra units, wrong seat', async () => {
+      const c = await load(name, 'spawn');
+      const args = randomSpawn(c, 3);
+      await c.witness(spawnWitness(c.ruleset, c.h, args).input);
+      const a = c.ruleset.startAreas[args.seat]!;
+      const s = args.slots.map((u) => (u ? { ...u } : null)) as (Unit | null)[];
+      const cases: [string, (Unit | null)[]][] = [];
+      for (const [dc, dr, label] of [
+        [a.col0 - 1 - s[0]!.col, 0, 'left of the area'],
+        [a.col1 + 1 - s[0]!.col, 0, 'right of the area'],
+        [0, a.row0 - 1 - s[0]!.row, 'above the area'],
+        [0, a.row1 + 1 - s[0]!.row, 'below the area'],
+      ] as const) {
+        const t = s.slice();
+        t[0] = { ...s[0]!, col: s[0]!.col + dc, row: s[0]!.row + dr };
+        cases.push([label, t]);
+      }
+      cases.push(['wrong type', s.map((u, i) => (i === 1 && u ? { ...u, type: 1 } : u))]);
+      cases.push(['not full hp', s.map((u, i) => (i === 0 && u ? { ...u, hp: u.hp - 1 } : u))]);
+      cases.push(['extra unit', s.map((u, i) => (i === c.ruleset.unitSlots - 1 ? { ...s[1]! } : u))]);
+      cases.push(['missing unit', s.map((u, i) => (i === 2 ? null : u))]);
+      for (const [label, t] of cases) {
+        assert.throws(() => spawnWitness(c.ruleset, c.h, { ...args, slots: t }), InputError, label);
+        assert.ok(await rejects(c, forge(c, args, t)), label);
+      }
+      const plan = spawnWitness(c.ruleset, c.h, args);
+      assert.ok(await rejects(c, { ...plan.input, seat: str(1 - args.seat) }), 'the other seat');
+      assert.ok(await rejects(c, { ...plan.input, seat: str(c.ruleset.players.max) }), 'no such seat');
+      assert.ok(await rejects(c, { ...plan.input, newCommit: str((plan.newCommit + 1n) % P) }), 'commitment');
+      // Field wrap: a word of p − 1, and slot 0 shifted one column left through the field.
+      assert.ok(
+        await rejects(c, {
+          ...plan.input,
+          newWords: [str(P - 1n)],
+          newCommit: str(c.h.hash([args.blinding, P - 1n])),
+        }),
+      );
+      const w0 = (packSlots(s, c.ruleset.unitSlots)[0]! - (BigInt(s[0]!.col + 1) << 13n) + P) % P;
+      assert.ok(
+        await rejects(c, {
+          ...plan.input,
+          newWords: [str(w0)],
+          newCommit: str(c.h.hash([args.blinding, w0])),
+        }),
+      );
+      assert.throws(() => spawnWitness(c.ruleset, c.h, { ...args, gameId: P }), InputError);
+    });
+
+    test("a revealed tile outside the spawned units' vision", async () => {
+      const c = await load(name, 'spawn');
+      const args = { ...randomSpawn(c, 11), revealed: [] };
+      const plan = spawnWitness(c.ruleset, c.h, args);
+      // Seat 0 spawns in columns 2-5, seat 1 in 10-13: the far corner (15, 0) or (0, 11) is out of sight.
+      const far = args.seat === 0 ? { col: 15, row: 0 } : { col: 0, row: 11 };
+      assert.throws(() => spawnWitness(c.ruleset, c.h, { ...args, revealed: [far] }), /not within/);
+      const forge = (t: Coord, k: number) => {
+        const zone = Math.floor(t.row / 8) * c.ruleset.board.zonesX + Math.floor(t.col / 8);
+        const leaf = BigInt(zone * 64 + (t.row % 8) * 8 + (t.col % 8));
+        const cover = (plan.input.cover as string[][]).map((row, i) =>
+          i === 0 ? row.map((_, j) => (j === k ? '1' : '0')) : row,
+        );
+        const present = (plan.input.present as string[]).map((x, i) => (i === 0 ? '1' : x));
+        return {
+          ...plan.input,
+          present,
+          cover,
+          tileCol: [str(t.col), ...(plan.input.tileCol as string[]).slice(1)],
+          tileRow: [str(t.row), ...(plan.input.tileRow as string[]).slice(1)],
+          revealCommit: str(c.h.hash([args.revealBlinding, leaf + 1n])),
+        };
+      };
+      // Control: the same hand-built witness for a unit's own tile is accepted.
+      await c.witness(forge(args.slots[0]!, 0));
+      for (let k = 0; k < c.ruleset.spawn.length; k++)
+        assert.ok(await rejects(c, forge(far, k)), `cover by slot ${k}`);
+    });
+
+    test('outputs cannot be edited: zone bitmask and forced reveals', async () => {
+      const c = await load(name, 'spawn');
+      const args = { ...randomSpawn(c, 9), oppMasks: [(1n << BigInt(c.ruleset.board.zoneCount)) - 1n] };
+      const plan = spawnWitness(c.ruleset, c.h, args);
+      const w = await c.witness(plan.input);
+      assert.ok(c.satisfies(w));
+      for (const i of [1, 2]) {
+        const bad = w.slice();
+        bad[i] = w[i]! ^ 1n;
+        assert.equal(c.satisfies(bad), false, `output ${i}`);
+      }
+    });
+  });
+}
