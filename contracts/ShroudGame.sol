@@ -2,6 +2,7 @@
 pragma solidity 0.8.28;
 
 import {Poseidon} from "./Poseidon.sol";
+import {VerifierRegistry} from "./VerifierRegistry.sol";
 
 /// @notice The single-tile generator (MapGen.sol).
 interface IMapGen {
@@ -13,7 +14,7 @@ interface IMapGen {
 }
 
 /// @title ShroudGame
-/// @notice Shroud's game contract, phase 1: seed ceremony (commit, sealed reveal), root posting, a simple end,
+/// @notice Shroud's game contract. Phase 1: seed ceremony (commit, sealed reveal), root posting, a simple end,
 ///         dealer audit (secrets checked on-chain, seed computed), tile fraud proofs, liveness paths
 ///         (force-open when the root is late, slashing when the secrets are late), and pull-payment settlement.
 /// @dev Lifecycle (`Phase`): Commit → Reveal → Deal → Play → Secrets → Audit → Settled, with Cancelled (a player
@@ -21,11 +22,25 @@ interface IMapGen {
 ///      shares on-chain, the map becomes public and play continues without fog) branches. Every non-terminal phase
 ///      has a deadline and a permissionless function that moves on once it passes, so no game and no funds get stuck.
 ///
-///      Turn extension point (phase 2): `Seat` already holds the per-player turn state (`stateCommitment`,
-///      `zoneMask`, `revealCommit`, `lastTurn`), `Game` holds `turn`, `toMove`, `maxTurns` and the phase deadline,
-///      and `revealCommits[gameId][turn]` keeps every turn's reveal commitment for the dealer. Turn and combat
-///      functions verify their proof, write these fields, then call `_advanceTurn` (which ends the game through
-///      `_endGame` when the turn limit is reached); a combat sub-phase can reuse `deadline` with `combatSeconds`.
+///      Phase 2 (hidden units, Groth16 proofs checked by the ruleset's verifiers from `VerifierRegistry`):
+///      * Game ids are field elements bound to the chain and this contract (`gameIdOf`), because every share
+///        commitment and proof binds to the id.
+///      * Turn order: turns are numbered from 0 and pass round-robin over the unforfeited seats, starting at seat 0.
+///        Each seat's first turn is its `spawn` (so turns 0..n−1 are the spawns, in seat order); every later turn is
+///        a `submitTurn`. `maxTurns` counts the spawn turns too. A seat that misses a turn deadline (spawn included)
+///        is forfeited at fault by `claimTurnTimeout`.
+///      * Every public input a proof carries is either built from this contract's state (game id, player =
+///        `msg.sender`, seat, turn, stored commitments, the opponents' stored zone masks in increasing seat order
+///        skipping the prover, 0 for seats the ruleset has but the game does not and for forfeited seats, the
+///        ruleset's damage) or a prover-supplied output, which must be < the field modulus (`NotInField`).
+///      * Combat: during its own turn (before `submitTurn`), the mover may `attack` a tile, naming the defender seat.
+///        The game enters `Phase.Combat`: nothing else moves until the named defender answers `respondCombat` with
+///        a combat proof against its stored commitment (damage = the ruleset's registered damage), or misses the
+///        combat deadline (`claimCombatTimeout`: the defender forfeits at fault). Since no turn proof is accepted
+///        during a combat, the defender's commitment cannot change between the attack and the answer. The
+///        attacker's turn clock is paused meanwhile and resumes with the time it had left. A hit may leave the
+///        defender's stored zone mask larger than its real vision until its next turn (harmless: it only forces
+///        extra reveals towards a zone the defender no longer sees).
 contract ShroudGame {
     // ---------------------------------------------------------------- types
 
@@ -40,7 +55,24 @@ contract ShroudGame {
         Audit,
         Settled,
         Cancelled,
-        ForceOpen
+        ForceOpen,
+        Combat
+    }
+
+    /// @notice A Groth16 proof as snarkjs' `exportSolidityCallData` gives it (b with swapped coordinates).
+    struct Proof {
+        uint256[2] a;
+        uint256[2][2] b;
+        uint256[2] c;
+    }
+
+    /// @notice The pending combat of a game (one at most, during `Phase.Combat`).
+    struct Combat {
+        uint8 attacker;
+        uint8 defender;
+        uint16 col;
+        uint16 row;
+        uint40 turnLeft; // the attacker's remaining turn time, restored when the combat ends
     }
 
     /// @notice Phase durations in seconds (the ruleset's `deadlines`, plus the post-game audit window).
@@ -82,6 +114,8 @@ contract ShroudGame {
         uint16 width;
         uint16 height;
         uint96 bond; // dealer bond still held
+        uint8 maxPlayers; // the ruleset's players.max (proofs carry maxPlayers − 1 opponent masks)
+        uint8 damage; // the ruleset's hp per hit
         // slot 2
         Durations durations;
         // slot 3
@@ -105,15 +139,15 @@ contract ShroudGame {
         bool atFault;
         bool forfeited;
         bool staked;
+        bool spawned; // the spawn proof was accepted
+        uint32 lastTurn; // the turn number of the seat's last spawn or turn proof
         // then
         uint256 commitment; // C_i = Poseidon(gameId, player, r_i)
         bytes32 ciphertextHash; // keccak256 of the sealed reveal (the blob is in the event)
         uint256 share; // r_i once public
         // phase-2 turn state
-        uint256 stateCommitment;
-        uint256 zoneMask; // bit z: the player has a unit in zone z (boards have at most 253 zones)
-        uint256 revealCommit;
-        uint32 lastTurn;
+        uint256 stateCommitment; // the hidden units' commitment (spawn, turn and combat proofs update it)
+        uint256 zoneMask; // bit z: the player has vision in zone z (boards have at most 253 zones)
     }
 
     // ---------------------------------------------------------------- constants
@@ -123,6 +157,10 @@ contract ShroudGame {
     /// @notice Zone bitmasks are one field element, so boards have at most 253 zones.
     uint256 public constant MAX_ZONES = 253;
     uint256 public constant ZONE_SIZE = 8;
+    uint8 internal constant VERIFIER_SPAWN = 0;
+    uint8 internal constant VERIFIER_TURN = 1;
+    uint8 internal constant VERIFIER_ATTACK = 2;
+    uint8 internal constant VERIFIER_COMBAT = 3;
 
     /// @notice Cancellation and slashing reasons (event codes).
     uint8 public constant REASON_MISSED_COMMIT = 1;
@@ -167,6 +205,16 @@ contract ShroudGame {
     error NothingToWithdraw();
     error TransferFailed();
     error UnknownGame();
+    error UnknownRuleset(bytes32 rulesetHash);
+    error RulesetMismatch();
+    error InvalidProof();
+    error NotYourTurn();
+    error NotSpawned();
+    error AlreadySpawned();
+    error BadDefender();
+    error NotDefender();
+    error OffBoard();
+    error NullifierUsed();
 
     // ---------------------------------------------------------------- events
 
@@ -193,6 +241,37 @@ contract ShroudGame {
     event TurnStarted(uint256 indexed gameId, uint256 turn, uint256 seat, uint256 deadline);
     /// @notice Seat `seat` left the game (`timedOut`: it missed its turn deadline and is at fault).
     event Forfeited(uint256 indexed gameId, uint256 seat, bool timedOut);
+    /// @notice `player` (seat `seat`) spawned; `TurnSubmitted` follows with the spawn turn's reveal commitment.
+    event Spawned(uint256 indexed gameId, address indexed player, uint256 seat);
+    /// @notice `player`'s turn `turn` proof was accepted; `revealCommit` commits to the tiles it may request.
+    event TurnSubmitted(uint256 indexed gameId, address indexed player, uint256 turn, uint256 revealCommit);
+    /// @notice A forced reveal: `player` has a unit of `unitType` in `zone`, which an opponent sees.
+    event ZoneReveal(uint256 indexed gameId, address indexed player, uint256 zone, uint256 unitType);
+    /// @notice `attacker` attacked tile (`col`, `row`) of `defender`, who must answer by `deadline`.
+    event AttackDeclared(
+        uint256 indexed gameId,
+        address indexed attacker,
+        address indexed defender,
+        uint256 col,
+        uint256 row,
+        uint256 nullifier,
+        uint256 deadline
+    );
+    /// @notice The defender's unit of `unitType` on the tile was hit (`hpBefore` before the hit); `killed` when it died.
+    event CombatResolved(
+        uint256 indexed gameId,
+        address indexed attacker,
+        address indexed defender,
+        uint256 col,
+        uint256 row,
+        uint256 unitType,
+        uint256 hpBefore,
+        bool killed
+    );
+    /// @notice The defender proved it has no unit on the tile.
+    event CombatFizzled(
+        uint256 indexed gameId, address indexed attacker, address indexed defender, uint256 col, uint256 row
+    );
     /// @notice Play is over after `turn` turns.
     event GameEnded(uint256 indexed gameId, uint256 turn);
     /// @notice The dealer's secrets checked out; `seed` is the ceremony's seed.
@@ -220,21 +299,27 @@ contract ShroudGame {
     address public immutable poseidon6;
     /// @notice The single-tile generator used by fraud proofs.
     IMapGen public immutable mapGen;
+    /// @notice Rulesets and their Groth16 verifiers.
+    VerifierRegistry public immutable registry;
 
-    /// @notice Number of games created; game ids start at 1.
+    /// @notice Number of games created; the n-th game (from 1) has id `gameIdOf(n)`.
     uint256 public gameCount;
     mapping(uint256 gameId => Game) internal games;
     mapping(uint256 gameId => mapping(uint256 seat => Seat)) internal seats;
     /// @notice Seat index + 1 of a player in a game (0: not a player).
     mapping(uint256 gameId => mapping(address player => uint256)) public seatPlusOne;
-    /// @notice Phase 2: every turn's reveal commitment, for the dealer to check reveal requests against.
-    mapping(uint256 gameId => mapping(uint256 turn => uint256)) public revealCommits;
+    /// @notice Every spawn's and turn's reveal commitment, for the dealer to check reveal requests against.
+    mapping(uint256 gameId => mapping(address player => mapping(uint256 turn => uint256))) internal revealCommits;
+    /// @notice Attack nullifiers already used in a game.
+    mapping(uint256 gameId => mapping(uint256 nullifier => bool)) public nullifierUsed;
+    mapping(uint256 gameId => Combat) internal combats;
     /// @notice Pull payments: bonds, stakes and slashed funds owed to each account.
     mapping(address account => uint256) public credit;
 
     /// @param hashers circomlibjs Poseidon contracts for 1 to 6 inputs (index = arity − 1).
     /// @param mapGen_ The MapGen contract.
-    constructor(address[6] memory hashers, IMapGen mapGen_) {
+    /// @param registry_ The verifier registry.
+    constructor(address[6] memory hashers, IMapGen mapGen_, VerifierRegistry registry_) {
         poseidon1 = hashers[0];
         poseidon2 = hashers[1];
         poseidon3 = hashers[2];
@@ -242,6 +327,7 @@ contract ShroudGame {
         poseidon5 = hashers[4];
         poseidon6 = hashers[5];
         mapGen = mapGen_;
+        registry = registry_;
     }
 
     // ---------------------------------------------------------------- ceremony
@@ -250,11 +336,12 @@ contract ShroudGame {
     /// @param players 2 to 6 distinct player addresses, in seat order (seed = Poseidon(r_1..r_n) in this order).
     /// @param dealer The dealer (must be `msg.sender`, not a player).
     /// @param dealerEncKey The dealer's compressed secp256k1 public key (33 bytes) for sealed reveals.
-    /// @param rulesetHash Hash of the ruleset JSON the game plays.
+    /// @param rulesetHash Hash of the ruleset JSON the game plays; it must be registered in the `registry`, with
+    ///        the same board and at least as many seats.
     /// @param durations Phase durations in seconds, all non-zero.
     /// @param board Grid kind (0 hex, 1 square), width, height (≤ 253 zones) and the turn limit (> 0).
     /// @param stake Deposit each player pays with `commit` (may be 0); forfeited to the others on a fault.
-    /// @return gameId The new game's id.
+    /// @return gameId The new game's id, `gameIdOf(gameCount)`: a field element bound to the chain and contract.
     function createGame(
         address[] calldata players,
         address dealer,
@@ -277,7 +364,7 @@ contract ShroudGame {
                 || durations.auditSeconds == 0
         ) revert BadDurations();
 
-        gameId = ++gameCount;
+        gameId = gameIdOf(++gameCount);
         for (uint256 i = 0; i < n; i++) {
             address p = players[i];
             if (p == address(0) || p == dealer || seatPlusOne[gameId][p] != 0) revert BadPlayer(i);
@@ -295,12 +382,24 @@ contract ShroudGame {
         g.height = board.height;
         g.maxTurns = board.maxTurns;
         g.bond = uint96(msg.value);
+        _bindRuleset(g, rulesetHash, board, n);
         g.stake = stake;
         g.durations = durations;
         g.rulesetHash = rulesetHash;
         g.dealerEncKey = dealerEncKey;
         emit GameCreated(gameId, dealer, players, rulesetHash, msg.value, stake);
         _announce(gameId, g);
+    }
+
+    /// The ruleset must be registered for this board and seat count; the game keeps its seats and damage.
+    function _bindRuleset(Game storage g, bytes32 rulesetHash, Board calldata board, uint256 n) private {
+        VerifierRegistry.Ruleset memory rs = registry.getRuleset(rulesetHash);
+        if (!rs.registered) revert UnknownRuleset(rulesetHash);
+        if (rs.kind != board.kind || rs.width != board.width || rs.height != board.height || n > rs.maxPlayers) {
+            revert RulesetMismatch();
+        }
+        g.maxPlayers = rs.maxPlayers;
+        g.damage = rs.damage;
     }
 
     function _announce(uint256 gameId, Game storage g) private {
@@ -483,6 +582,154 @@ contract ShroudGame {
         _forfeit(gameId, g, s, true);
     }
 
+    // ---------------------------------------------------------------- spawn, turns, combat (phase 2)
+
+    /// @notice The caller's first turn: places its spawn units in its start area (hidden) with a spawn proof.
+    ///         Turns 0..n−1 are the spawns in seat order; the caller must be the seat to move and not have spawned.
+    ///         Emits `Spawned`, `TurnSubmitted` (the dealer serves the spawn turn's reveals) and the `ZoneReveal`s.
+    /// @param gameId The game (in `Phase.Play`, before the turn deadline).
+    /// @param proof The spawn proof; public signals [zoneMask, forced…, gameId, player, seat, newCommit,
+    ///        revealCommit, oppMask…], the inputs taken from this contract's state.
+    /// @param zoneMask The caller's new zone bitmask (proof output), stored.
+    /// @param forced The forced-reveal words (proof outputs, `ceil(unitSlots / 15)` of them).
+    /// @param newCommit The initial state commitment, stored.
+    /// @param revealCommit_ The reveal commitment of this turn, stored for the dealer.
+    function spawn(
+        uint256 gameId,
+        Proof calldata proof,
+        uint256 zoneMask,
+        uint256[] calldata forced,
+        uint256 newCommit,
+        uint256 revealCommit_
+    ) external {
+        _play(gameId, proof, zoneMask, forced, newCommit, revealCommit_, true);
+    }
+
+    /// @notice The caller's turn: moves its hidden units with a turn proof against its stored commitment.
+    /// @param gameId The game (in `Phase.Play`, before the turn deadline; the caller is the seat to move and has
+    ///        spawned).
+    /// @param proof The turn proof; public signals [zoneMask, forced…, gameId, player, turn, oldCommit, newCommit,
+    ///        revealCommit, oppMask…].
+    /// @param zoneMask The new zone bitmask (proof output), stored.
+    /// @param forced The forced-reveal words (proof outputs); one `ZoneReveal` per non-zero 16-bit lane.
+    /// @param newCommit The new state commitment, stored.
+    /// @param revealCommit_ The turn's reveal commitment, stored for the dealer.
+    function submitTurn(
+        uint256 gameId,
+        Proof calldata proof,
+        uint256 zoneMask,
+        uint256[] calldata forced,
+        uint256 newCommit,
+        uint256 revealCommit_
+    ) external {
+        _play(gameId, proof, zoneMask, forced, newCommit, revealCommit_, false);
+    }
+
+    /// @notice During its own turn (before `submitTurn`), the mover attacks a tile with an attack proof against its
+    ///         stored commitment, naming the defender seat it expects there. The game enters `Phase.Combat` until the
+    ///         defender answers (`respondCombat`) or misses the combat deadline (`claimCombatTimeout`); the mover's
+    ///         turn clock is paused meanwhile.
+    /// @param gameId The game.
+    /// @param proof The attack proof; public signals [nullifier, gameId, player, turn, stateCommit, col, row].
+    /// @param nullifier `Poseidon(stateBlinding, slot, turn)` (proof output): each unit attacks once per turn.
+    /// @param targetCol Target tile column (on the board).
+    /// @param targetRow Target tile row (on the board).
+    /// @param defender The attacked seat: spawned, not forfeited, not the caller's.
+    function attack(
+        uint256 gameId,
+        Proof calldata proof,
+        uint256 nullifier,
+        uint256 targetCol,
+        uint256 targetRow,
+        uint256 defender
+    ) external {
+        (Game storage g, Seat storage st, uint256 s) = _mover(gameId);
+        if (!st.spawned) revert NotSpawned();
+        if (defender == s || defender >= g.nPlayers) revert BadDefender();
+        Seat storage d = seats[gameId][defender];
+        if (!d.spawned || d.forfeited) revert BadDefender();
+        if (targetCol >= g.width || targetRow >= g.height) revert OffBoard();
+        if (nullifier >= Poseidon.FIELD_MODULUS) revert NotInField();
+        if (nullifierUsed[gameId][nullifier]) revert NullifierUsed();
+        uint256[] memory sig = new uint256[](7);
+        sig[0] = nullifier;
+        sig[1] = gameId;
+        sig[2] = uint160(msg.sender);
+        sig[3] = g.turn;
+        sig[4] = st.stateCommitment;
+        sig[5] = targetCol;
+        sig[6] = targetRow;
+        _verify(g, VERIFIER_ATTACK, proof, sig);
+        nullifierUsed[gameId][nullifier] = true;
+        combats[gameId] = Combat(uint8(s), uint8(defender), uint16(targetCol), uint16(targetRow), uint40(g.deadline - block.timestamp));
+        uint256 deadline = block.timestamp + g.durations.combatSeconds;
+        g.phase = Phase.Combat;
+        g.deadline = uint40(deadline);
+        emit AttackDeclared(gameId, msg.sender, d.player, targetCol, targetRow, nullifier, deadline);
+        emit PhaseChanged(gameId, Phase.Combat, deadline);
+    }
+
+    /// @notice The attacked seat answers the pending combat with a combat proof against its stored commitment:
+    ///         the unit it has on the target (if any) loses the ruleset's damage, dying at hp ≤ damage. Play resumes
+    ///         with the attacker's turn.
+    /// @param gameId The game (in `Phase.Combat`, before the combat deadline; the caller is the named defender).
+    /// @param proof The combat proof; public signals [present, unitType, unitHp, newCommit, gameId, player, turn,
+    ///        oldCommit, col, row, damage].
+    /// @param present 1 when a unit stands on the target, else 0 (proof output).
+    /// @param unitType The hit unit's type (0 when absent).
+    /// @param unitHp The hit unit's hp before the hit (0 when absent).
+    /// @param newCommit The defender's new state commitment (same blinding), stored.
+    function respondCombat(
+        uint256 gameId,
+        Proof calldata proof,
+        uint256 present,
+        uint256 unitType,
+        uint256 unitHp,
+        uint256 newCommit
+    ) external {
+        Game storage g = games[gameId];
+        _inPhase(g, Phase.Combat);
+        Combat memory c = combats[gameId];
+        Seat storage d = seats[gameId][c.defender];
+        if (msg.sender != d.player) revert NotDefender();
+        if (present > 1 || unitType >= Poseidon.FIELD_MODULUS || unitHp >= Poseidon.FIELD_MODULUS) revert NotInField();
+        if (newCommit >= Poseidon.FIELD_MODULUS) revert NotInField();
+        uint256[] memory sig = new uint256[](11);
+        sig[0] = present;
+        sig[1] = unitType;
+        sig[2] = unitHp;
+        sig[3] = newCommit;
+        sig[4] = gameId;
+        sig[5] = uint160(msg.sender);
+        sig[6] = g.turn;
+        sig[7] = d.stateCommitment;
+        sig[8] = c.col;
+        sig[9] = c.row;
+        sig[10] = g.damage;
+        _verify(g, VERIFIER_COMBAT, proof, sig);
+        d.stateCommitment = newCommit;
+        address attacker = seats[gameId][c.attacker].player;
+        if (present == 1) {
+            emit CombatResolved(gameId, attacker, msg.sender, c.col, c.row, unitType, unitHp, unitHp <= g.damage);
+        } else {
+            emit CombatFizzled(gameId, attacker, msg.sender, c.col, c.row);
+        }
+        _resume(gameId, g, c);
+    }
+
+    /// @notice The defender missed the combat deadline: anyone forfeits it (at fault); the attacker's turn resumes
+    ///         (or the game ends when one player remains).
+    /// @param gameId The game.
+    function claimCombatTimeout(uint256 gameId) external {
+        Game storage g = games[gameId];
+        if (g.phase != Phase.Combat) revert WrongPhase(Phase.Combat, g.phase);
+        if (block.timestamp <= g.deadline) revert DeadlineNotPassed(g.deadline);
+        Combat memory c = combats[gameId];
+        _resume(gameId, g, c);
+        seats[gameId][c.defender].atFault = true;
+        _forfeit(gameId, g, c.defender, true);
+    }
+
     // ---------------------------------------------------------------- audit
 
     /// @notice Publishes `master_secret` and every `r_i` after the game ended. Checked against
@@ -622,6 +869,26 @@ contract ShroudGame {
         return (board, g.depth, g.rulesetHash, g.stake, g.durations, g.dealerEncKey);
     }
 
+    /// @notice The id of the `counter`-th game (from 1): `keccak256(chainid, this, counter) mod p`, a field element
+    ///         bound to the chain and this contract.
+    /// @param counter The game's creation index.
+    function gameIdOf(uint256 counter) public view returns (uint256) {
+        return uint256(keccak256(abi.encode(block.chainid, address(this), counter))) % Poseidon.FIELD_MODULUS;
+    }
+
+    /// @notice The reveal commitment `player`'s spawn or turn proof stored at turn `turn` (0 when none).
+    /// @param gameId The game.
+    /// @param player The player.
+    /// @param turn The turn number (seat s spawned at the turn it was first to move: s when nobody forfeited).
+    function revealCommit(uint256 gameId, address player, uint256 turn) external view returns (uint256) {
+        return revealCommits[gameId][player][turn];
+    }
+
+    /// @notice The pending combat (meaningful in `Phase.Combat`).
+    function getCombat(uint256 gameId) external view returns (Combat memory) {
+        return combats[gameId];
+    }
+
     /// @notice One seat's ceremony and turn state.
     function getSeat(uint256 gameId, uint256 seat) external view returns (Seat memory) {
         if (seat >= games[gameId].nPlayers) revert NotPlayer();
@@ -667,8 +934,129 @@ contract ShroudGame {
         emit TurnStarted(gameId, 0, 0, g.deadline);
     }
 
+    /// The caller's seat when it is the seat to move in `Phase.Play`, before the deadline.
+    function _mover(uint256 gameId) private view returns (Game storage g, Seat storage st, uint256 s) {
+        g = games[gameId];
+        _inPhase(g, Phase.Play);
+        s = _seatOf(gameId, msg.sender);
+        if (s != g.toMove) revert NotYourTurn();
+        st = seats[gameId][s];
+    }
+
+    /// Spawn/turn signals: [zoneMask, forced…, <middle: filled by the caller>, oppMask…]; checks the prover-supplied
+    /// values are field elements. Opponent masks: seats 0..maxPlayers−1 skipping the prover, 0 for empty seats.
+    /// Spawn (`isSpawn`) or turn: [zoneMask, forced…, gameId, player, seat | turn, (oldCommit,) newCommit,
+    /// revealCommit, oppMask…]. Opponent masks: seats 0..maxPlayers−1 skipping the prover, 0 for empty seats.
+    function _play(
+        uint256 gameId,
+        Proof calldata proof,
+        uint256 zoneMask,
+        uint256[] calldata forced,
+        uint256 newCommit,
+        uint256 revealCommit_,
+        bool isSpawn
+    ) private {
+        (Game storage g, Seat storage st, uint256 s) = _mover(gameId);
+        if (isSpawn == st.spawned) {
+            if (isSpawn) revert AlreadySpawned();
+            revert NotSpawned();
+        }
+        if (zoneMask >= Poseidon.FIELD_MODULUS || newCommit >= Poseidon.FIELD_MODULUS) revert NotInField();
+        if (revealCommit_ >= Poseidon.FIELD_MODULUS) revert NotInField();
+        {
+            (uint256[] memory sig, uint256 j) = _signals(gameId, g, st, s, zoneMask, forced, isSpawn);
+            sig[j] = newCommit;
+            sig[j + 1] = revealCommit_;
+            _verify(g, isSpawn ? VERIFIER_SPAWN : VERIFIER_TURN, proof, sig);
+        }
+        st.spawned = true;
+        uint32 turn = g.turn;
+        st.lastTurn = turn;
+        st.stateCommitment = newCommit;
+        st.zoneMask = zoneMask;
+        revealCommits[gameId][msg.sender][turn] = revealCommit_;
+        if (isSpawn) emit Spawned(gameId, msg.sender, s);
+        emit TurnSubmitted(gameId, msg.sender, turn, revealCommit_);
+        _emitForced(gameId, forced);
+        _advanceTurn(gameId, g);
+    }
+
+    /// The spawn/turn signals up to (excluding) newCommit, revealCommit at `j`, j + 1; the opponent masks after them.
+    function _signals(
+        uint256 gameId,
+        Game storage g,
+        Seat storage st,
+        uint256 s,
+        uint256 zoneMask,
+        uint256[] calldata forced,
+        bool isSpawn
+    ) private view returns (uint256[] memory sig, uint256 j) {
+        sig = new uint256[](forced.length + g.maxPlayers + (isSpawn ? 5 : 6));
+        j = _outputs(sig, zoneMask, forced);
+        sig[j++] = gameId;
+        sig[j++] = uint160(msg.sender);
+        if (isSpawn) {
+            sig[j++] = s;
+        } else {
+            sig[j++] = g.turn;
+            sig[j++] = st.stateCommitment;
+        }
+        _oppMasks(gameId, g, s, sig, j + 2);
+    }
+
+    /// sig[0] = zoneMask, sig[1..] = forced (field elements); returns the next index.
+    function _outputs(uint256[] memory sig, uint256 zoneMask, uint256[] calldata forced) private pure returns (uint256) {
+        sig[0] = zoneMask;
+        uint256 fw = forced.length;
+        for (uint256 k = 0; k < fw; k++) {
+            uint256 w = forced[k];
+            if (w >= Poseidon.FIELD_MODULUS) revert NotInField();
+            sig[1 + k] = w;
+        }
+        return 1 + fw;
+    }
+
+    /// From sig[j]: each opponent seat's stored zone mask, seats 0..maxPlayers−1 skipping `s`, 0 for empty seats.
+    function _oppMasks(uint256 gameId, Game storage g, uint256 s, uint256[] memory sig, uint256 j) private view {
+        uint256 n = g.nPlayers;
+        uint256 maxP = g.maxPlayers;
+        for (uint256 o = 0; o < maxP; o++) {
+            if (o == s) continue;
+            if (o < n) sig[j] = seats[gameId][o].zoneMask;
+            j++;
+        }
+    }
+
+    /// Checks the proof with the ruleset's verifier for `circuit` (see `VerifierRegistry.verify`).
+    function _verify(Game storage g, uint8 circuit, Proof calldata proof, uint256[] memory sig) private view {
+        if (!registry.verify(g.rulesetHash, circuit, proof.a, proof.b, proof.c, sig)) revert InvalidProof();
+    }
+
+    /// One `ZoneReveal` per non-zero 16-bit lane (15 per word): lane = zone * 16 + unitType + 1.
+    function _emitForced(uint256 gameId, uint256[] calldata forced) private {
+        for (uint256 k = 0; k < forced.length; k++) {
+            uint256 w = forced[k];
+            while (w != 0) {
+                uint256 lane = w & 0xffff;
+                w >>= 16;
+                if (lane != 0) emit ZoneReveal(gameId, msg.sender, (lane - 1) >> 4, (lane - 1) & 15);
+            }
+        }
+    }
+
+    /// Ends the pending combat: back to `Phase.Play` with the attacker's remaining turn time.
+    function _resume(uint256 gameId, Game storage g, Combat memory c) private {
+        delete combats[gameId];
+        uint256 deadline = block.timestamp + c.turnLeft;
+        g.phase = Phase.Play;
+        g.deadline = uint40(deadline);
+        emit PhaseChanged(gameId, Phase.Play, deadline);
+    }
+
     function _forfeit(uint256 gameId, Game storage g, uint256 s, bool timedOut) private {
-        seats[gameId][s].forfeited = true;
+        Seat storage st = seats[gameId][s];
+        st.forfeited = true;
+        st.zoneMask = 0; // a forfeited seat sees nothing: opponents' proofs get 0 for it
         emit Forfeited(gameId, s, timedOut);
         if (--g.active <= 1) _endGame(gameId, g);
         else if (s == g.toMove) _advanceTurn(gameId, g);

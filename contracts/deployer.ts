@@ -4,6 +4,13 @@ import { fileURLToPath } from 'node:url';
 import type { HardhatEthers } from '@nomicfoundation/hardhat-ethers/types';
 import { poseidonContract } from 'circomlibjs';
 import type { Contract, Signer } from 'ethers';
+import {
+  CIRCUIT_ID,
+  PLAY_CIRCUITS,
+  readManifest,
+  rulesetHash,
+  rulesetInfo,
+} from '../scripts/contracts/rulesets.ts';
 
 /** Poseidon arities deployed: 1 to 6 (masterCommitment, tree/salt/lattice, C_i, leaf, seed of 2..6 shares). */
 export const POSEIDON_ARITIES = [1, 2, 3, 4, 5, 6] as const;
@@ -14,7 +21,11 @@ export interface Deployment {
   /** circomlibjs Poseidon contract per arity, keyed `poseidon1`..`poseidon6`. */
   poseidon: Record<string, string>;
   mapGen: string;
+  /** VerifierRegistry (owned by the deployer). */
+  registry: string;
   shroudGame: string;
+  /** Registered rulesets: hash and verifier address per circuit. */
+  rulesets: Record<string, { hash: string; verifiers: Record<string, string> }>;
   blockNumber: number;
   deployedAt: string;
 }
@@ -23,11 +34,20 @@ export interface Deployed {
   deployment: Deployment;
   game: Contract;
   mapGen: Contract;
+  registry: Contract;
   poseidon: Contract[];
 }
 
-/** Deploys the Poseidon contracts (circomlibjs bytecode), MapGen and ShroudGame with `signer` (default: first). */
-export async function deployShroud(ethers: HardhatEthers, signer?: Signer): Promise<Deployed> {
+/**
+ * Deploys the Poseidon contracts (circomlibjs bytecode), MapGen, the VerifierRegistry and ShroudGame with `signer`
+ * (default: first), then registers `rulesets` (shipped names) with their generated verifiers
+ * (`node scripts/contracts/verifiers.ts --ruleset NAME` must have run before `hardhat build`).
+ */
+export async function deployShroud(
+  ethers: HardhatEthers,
+  signer?: Signer,
+  rulesets: readonly string[] = [],
+): Promise<Deployed> {
   const from = signer ?? (await ethers.getSigners())[0]!;
   const poseidon: Contract[] = [];
   for (const n of POSEIDON_ARITIES) {
@@ -43,19 +63,72 @@ export async function deployShroud(ethers: HardhatEthers, signer?: Signer): Prom
   const addrs = await Promise.all(poseidon.map((c) => c.getAddress()));
   const mapGen = await ethers.deployContract('MapGen', [addrs[1]], from);
   await mapGen.waitForDeployment();
-  const game = await ethers.deployContract('ShroudGame', [addrs, await mapGen.getAddress()], from);
+  const registry = await ethers.deployContract('VerifierRegistry', [await from.getAddress()], from);
+  await registry.waitForDeployment();
+  const game = await ethers.deployContract(
+    'ShroudGame',
+    [addrs, await mapGen.getAddress(), await registry.getAddress()],
+    from,
+  );
   await game.waitForDeployment();
+  const registered: Deployment['rulesets'] = {};
+  for (const name of rulesets) registered[name] = await registerRuleset(ethers, registry, name, from);
   const network = await ethers.provider.getNetwork();
   const deployment: Deployment = {
     chainId: Number(network.chainId),
     deployer: await from.getAddress(),
     poseidon: Object.fromEntries(addrs.map((a, i) => [`poseidon${i + 1}`, a])),
     mapGen: await mapGen.getAddress(),
+    registry: await registry.getAddress(),
     shroudGame: await game.getAddress(),
+    rulesets: registered,
     blockNumber: await ethers.provider.getBlockNumber(),
     deployedAt: new Date().toISOString(),
   };
-  return { deployment, game, mapGen, poseidon };
+  return { deployment, game, mapGen, registry, poseidon };
+}
+
+/**
+ * Deploys a shipped ruleset's generated verifiers (contracts/generated/manifest.json) and registers the ruleset
+ * (board, seats, damage) and each verifier (address, selector, public-signal count) in the registry.
+ */
+export async function registerRuleset(
+  ethers: HardhatEthers,
+  registry: Contract,
+  name: string,
+  signer?: Signer,
+): Promise<{ hash: string; verifiers: Record<string, string> }> {
+  const from = signer ?? (await ethers.getSigners())[0]!;
+  const m = readManifest()[name];
+  if (!m)
+    throw new Error(
+      `no generated verifiers for ruleset ${name}: run node scripts/contracts/verifiers.ts --ruleset ${name}`,
+    );
+  const hash = rulesetHash(name);
+  if (m.hash !== hash) throw new Error(`contracts/generated is stale for ${name}: regenerate the verifiers`);
+  const info = rulesetInfo(name);
+  const reg = registry.connect(from) as Contract;
+  await (
+    await reg.getFunction('registerRuleset')(
+      hash,
+      info.kind,
+      info.width,
+      info.height,
+      info.maxPlayers,
+      info.damage,
+    )
+  ).wait();
+  const verifiers: Record<string, string> = {};
+  for (const c of PLAY_CIRCUITS) {
+    const v = m.verifiers[c];
+    if (!v) throw new Error(`${name}: no ${c} verifier in the manifest`);
+    const contract = await ethers.deployContract(v.contract, [], from);
+    await contract.waitForDeployment();
+    const addr = await contract.getAddress();
+    await (await reg.getFunction('setVerifier')(hash, CIRCUIT_ID[c], addr, v.selector, v.nPublic)).wait();
+    verifiers[c] = addr;
+  }
+  return { hash, verifiers };
 }
 
 /** Repository `deployments/` directory. */

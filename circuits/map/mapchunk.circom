@@ -3,7 +3,9 @@ pragma circom 2.1.6;
 include "poseidon.circom";
 include "bitify.circom";
 include "comparators.circom";
-include "map/generator_params.circom";
+include "../lib/compare.circom";
+include "../lib/strict.circom";
+include "generator_params.circom";
 
 // Bits of Poseidon(seed, key), decomposed without aliasing: the generator reads fixed bit positions,
 // so a prover must not be able to pick the decomposition of hash + p.
@@ -14,16 +16,19 @@ template CellBits(nBits) {
     component h = Poseidon(2);
     h.inputs[0] <== seed;
     h.inputs[1] <== key;
-    component b = Num2Bits_strict();
+    component b = Num2BitsStrict();
     b.in <== h.out;
-    for (var i = 0; i < nBits; i++) bits[i] <== b.out[i];
+    for (var i = 0; i < 254; i++) {
+        if (i < nBits) bits[i] <== b.out[i];
+        else _ <== b.out[i];
+    }
 }
 
 // a >= t for a constant threshold; `a` is bounded by construction (< 2^22).
 template AtLeast(t) {
     signal input a;
     signal output out;
-    component lt = LessThan(22);
+    component lt = Lt(22);
     lt.in[0] <== a;
     lt.in[1] <== t;
     out <== 1 - lt.out;
@@ -78,15 +83,17 @@ template MapChunk(kind, W, H) {
     zxBits.in <== zx;
     component zyBits = Num2Bits(8);
     zyBits.in <== zy;
-    component zxLt = LessThan(8);
+    component zxLt = Lt(8);
     zxLt.in[0] <== zx;
     zxLt.in[1] <== ZX;
     zxLt.out === 1;
-    component zyLt = LessThan(8);
+    component zyLt = Lt(8);
     zyLt.in[0] <== zy;
     zyLt.in[1] <== ZY;
     zyLt.out === 1;
     zone === zy * ZX + zx;
+    _ <== zxBits.out;
+    _ <== zyBits.out;
 
     component sh = Poseidon(1);
     sh.inputs[0] <== seed;
@@ -183,7 +190,7 @@ template MapChunk(kind, W, H) {
     signal eligible[10][10];
     for (var ty = 0; ty < 10; ty++) {
         for (var tx = 0; tx < 10; tx++) {
-            water[ty][tx] = LessThan(22);
+            water[ty][tx] = Lt(22);
             water[ty][tx].in[0] <== elev[ty][tx];
             water[ty][tx].in[1] <== genTSea();
             mount[ty][tx] = AtLeast(genTMountains());
@@ -223,12 +230,12 @@ template MapChunk(kind, W, H) {
         var e = elev[ty][tx];
         var isWater = water[ty][tx].out;
         var isMount = mount[ty][tx].out;
-        deep[t] = LessThan(22);
+        deep[t] = Lt(22);
         deep[t].in[0] <== e;
         deep[t].in[1] <== genTDeep();
         hillsUp[t] = AtLeast(genTHills());
         hillsUp[t].a <== e;
-        lowland[t] = LessThan(22);
+        lowland[t] = Lt(22);
         lowland[t].in[0] <== e;
         lowland[t].in[1] <== genTMarsh();
         wet[t] = AtLeast(genTWet());
@@ -279,6 +286,19 @@ template MapChunk(kind, W, H) {
         leafHash[t].inputs[3] <== rivers;
         leafHash[t].inputs[4] <== salts[t];
         leaf[t] <== onBoard[ty][tx] * leafHash[t].out;
+    }
+
+    // Lattice bits and ring tiles that no zone tile reads (corners, unused octave points) are pinned
+    // by their hash all the same; mark them read for --inspect.
+    for (var j = 0; j < 3; j++) {
+        for (var i = 0; i < 3; i++) _ <== cell[j][i].bits;
+    }
+    for (var ty = 0; ty < 10; ty++) {
+        for (var tx = 0; tx < 10; tx++) {
+            _ <== eligible[ty][tx];
+            _ <== side[ty][tx].out;
+            _ <== moist[ty][tx];
+        }
     }
 
     // Depth-6 subtree, children in index order: node k at a level hashes (2k, 2k + 1) below.

@@ -2,7 +2,7 @@ pragma circom 2.1.6;
 
 include "poseidon.circom";
 include "comparators.circom";
-include "map/generator_params.circom";
+include "generator_params.circom";
 
 /*
  * Ties a posted map root to the ceremony. Public: gameId, the seats' addresses and share commitments
@@ -52,13 +52,13 @@ template MapRoot(maxPlayers, zones, depth) {
 
     // seed = Poseidon(r_1..r_n) for the chosen n.
     component seedOf[maxPlayers + 1];
-    signal pick[maxPlayers + 1];
+    signal pick[maxPlayers - 1];
     var seed = 0;
     for (var n = 2; n <= maxPlayers; n++) {
         seedOf[n] = Poseidon(n);
         for (var i = 0; i < n; i++) seedOf[n].inputs[i] <== shares[i];
-        pick[n] <== isN[n].out * seedOf[n].out;
-        seed += pick[n];
+        pick[n - 2] <== isN[n].out * seedOf[n].out;
+        seed += pick[n - 2];
     }
     component sh = Poseidon(1);
     sh.inputs[0] <== seed;

@@ -28,7 +28,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shippedRuleset } from '../../core/ruleset/shipped.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
-import { CIRCUITS, type CircuitName, mainSource } from './generate.ts';
+import { ALL_CIRCUITS, CIRCUITS, type CircuitName, mainSource } from './generate.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SNARKJS = path.join(ROOT, 'node_modules', 'snarkjs', 'build', 'cli.cjs');
@@ -376,8 +376,8 @@ export async function buildCircuits(opts: BuildOptions): Promise<Record<string, 
   const names = opts.circuits ?? CIRCUITS;
   const out: Record<string, CircuitArtifacts> = {};
   for (const name of names) {
-    if (!CIRCUITS.includes(name))
-      throw new Error(`unknown circuit "${name}"; circuits: ${CIRCUITS.join(', ')}`);
+    if (!ALL_CIRCUITS.includes(name))
+      throw new Error(`unknown circuit "${name}"; circuits: ${ALL_CIRCUITS.join(', ')}`);
     const src = mainSource(name, r);
     const { board: _b, ...plain } = r;
     const hash = createHash('sha256')

@@ -38,13 +38,14 @@ describe('ShroudGame ceremony: create, commit, sealed reveal, root', () => {
       durations: DURATIONS,
       board: { kind: 0, width: 16, height: 12, maxTurns: 10 },
       stake: 0n,
+      rulesetHash: RULESET_HASH,
       ...over,
     };
     return as(env, env.dealer).getFunction('createGame')(
       a.players,
       a.dealer,
       a.key,
-      RULESET_HASH,
+      a.rulesetHash,
       a.durations,
       a.board,
       a.stake,
@@ -93,6 +94,35 @@ describe('ShroudGame ceremony: create, commit, sealed reveal, root', () => {
     await expectRevert(create({ board: { kind: 1, width: 128, height: 128, maxTurns: 10 } }), G, 'BadBoard');
     await expectRevert(create({ durations: { ...DURATIONS, rootSeconds: 0 } }), G, 'BadDurations');
     await expectRevert(create({}, 0n), G, 'BondRequired');
+    // The ruleset must be registered, for this board, with enough seats.
+    await expectRevert(create({ rulesetHash: `0x${'22'.repeat(32)}` }), G, 'UnknownRuleset');
+    await expectRevert(
+      create({ board: { kind: 1, width: 16, height: 12, maxTurns: 10 } }),
+      G,
+      'RulesetMismatch',
+    );
+    await expectRevert(
+      create({ board: { kind: 0, width: 16, height: 13, maxTurns: 10 } }),
+      G,
+      'RulesetMismatch',
+    );
+  });
+
+  it('game ids are field elements bound to the chain, the contract and the counter', async () => {
+    const s = await createGame(env);
+    const n = (await G.getFunction('gameCount')()) as bigint;
+    const want =
+      BigInt(
+        env.ethers.keccak256(
+          env.ethers.AbiCoder.defaultAbiCoder().encode(
+            ['uint256', 'address', 'uint256'],
+            [31337n, await G.getAddress(), n],
+          ),
+        ),
+      ) % FIELD_MODULUS;
+    assert.equal(s.id, want);
+    assert.ok(s.id < FIELD_MODULUS && s.id !== n);
+    assert.notEqual(await G.getFunction('gameIdOf')(n - 1n), s.id);
   });
 
   it('commit: each player once, field element, exact stake, only players, only in time', async () => {

@@ -28,6 +28,7 @@ export const Phase = {
   Settled: 7n,
   Cancelled: 8n,
   ForceOpen: 9n,
+  Combat: 10n,
 } as const;
 
 export const DURATIONS = {
@@ -50,22 +51,38 @@ export interface Env {
   h: Hasher;
   game: Contract;
   mapGen: Contract;
+  registry: Contract;
+  /** Deploys and owns the registry. */
+  deployer: HardhatEthersSigner;
   poseidon: Contract[];
   dealer: HardhatEthersSigner;
   players: HardhatEthersSigner[];
   other: HardhatEthersSigner;
 }
 
-/** One fresh in-process chain per call, with everything deployed. */
-export async function setup(): Promise<Env> {
+/** One fresh in-process chain per call, with everything deployed; `rulesets` get their generated verifiers. */
+export async function setup(rulesets: readonly string[] = []): Promise<Env> {
   const { ethers } = await network.connect();
   const [deployer, dealer, p1, p2, p3, p4, p5, p6, other] = await ethers.getSigners();
-  const { game, mapGen, poseidon } = await deployShroud(ethers, deployer);
+  const { game, mapGen, registry, poseidon } = await deployShroud(ethers, deployer, rulesets);
+  // RULESET_HASH: a 6-seat hex 16×12 test ruleset without verifiers (ceremony and audit tests).
+  await (
+    await (registry.connect(deployer!) as Contract).getFunction('registerRuleset')(
+      RULESET_HASH,
+      0,
+      16,
+      12,
+      6,
+      4,
+    )
+  ).wait();
   return {
     ethers,
     h: await loadHasher(),
     game,
     mapGen,
+    registry,
+    deployer: deployer!,
     poseidon,
     dealer: dealer!,
     players: [p1!, p2!, p3!, p4!, p5!, p6!],
@@ -98,8 +115,28 @@ export async function expectRevert(p: Promise<unknown>, c: Contract, name: strin
   assert.fail(`expected revert ${name}, but the call succeeded`);
 }
 
+/** A test ruleset id per board: registered (6 seats, damage 4, no verifiers) on first use. */
+export async function testRuleset(env: Env, kind: number, width: number, height: number): Promise<string> {
+  if (kind === 0 && width === 16 && height === 12) return RULESET_HASH;
+  const hash = env.ethers.keccak256(env.ethers.toUtf8Bytes(`test-ruleset:${kind}:${width}:${height}`));
+  const r = await env.registry.getFunction('getRuleset')(hash);
+  if (!r.registered) {
+    const reg = env.registry.connect(env.deployer) as Contract;
+    await (await reg.getFunction('registerRuleset')(hash, kind, width, height, 6, 4)).wait();
+  }
+  return hash;
+}
+
+/** The id of the latest game (`gameIdOf(gameCount)`). */
+export async function lastGameId(env: Env): Promise<bigint> {
+  const n = (await env.game.getFunction('gameCount')()) as bigint;
+  return (await env.game.getFunction('gameIdOf')(n)) as bigint;
+}
+
 export interface GameOpts {
   kind?: number;
+  /** Defaults to a registered test ruleset for the board. */
+  rulesetHash?: string;
   width?: number;
   height?: number;
   maxTurns?: number;
@@ -124,18 +161,19 @@ export async function createGame(env: Env, o: GameOpts = {}): Promise<Scenario> 
   const stake = o.stake ?? 0n;
   const board = { kind, width, height, maxTurns: o.maxTurns ?? 10 };
   const g = env.game.connect(env.dealer) as Contract;
+  const rulesetHash = o.rulesetHash ?? (await testRuleset(env, kind, width, height));
   const tx = await g.getFunction('createGame')(
     players.map((p) => p.address),
     env.dealer.address,
     ENC_KEY,
-    RULESET_HASH,
+    rulesetHash,
     DURATIONS,
     board,
     stake,
     { value: BOND },
   );
   await tx.wait();
-  const id = (await env.game.getFunction('gameCount')()) as bigint;
+  const id = await lastGameId(env);
   const shares = players.map((_, i) => 1000n + BigInt(i) * 7919n + id);
   const commitments = players.map((p, i) => shareCommitment(env.h, id, BigInt(p.address), shares[i]!));
   return {

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+/// @title VerifierRegistry
+/// @notice Maps a ruleset (by `rulesetHash`) to its board, seat count, combat damage and the Groth16 verifier of
+///         each circuit. Entries are write-once: a registered ruleset or verifier can never be replaced, so a running
+///         game's proofs are always checked by the verifier it started with. The owner (the deployer) registers.
+/// @dev Circuit ids: 0 spawn, 1 turn, 2 attack, 3 combat, 4 maproot (reserved). A verifier is any contract answering
+///      `selector(uint256[2] a, uint256[2][2] b, uint256[2] c, uint256[nPublic] signals) returns (bool)`, e.g. the
+///      snarkjs-exported `verifyProof` with the circuit's public-signal count.
+contract VerifierRegistry {
+    uint8 public constant SPAWN = 0;
+    uint8 public constant TURN = 1;
+    uint8 public constant ATTACK = 2;
+    uint8 public constant COMBAT = 3;
+    uint8 public constant MAPROOT = 4;
+    uint8 public constant CIRCUITS = 5;
+
+    /// @notice What a game must match to play a ruleset: the board its circuits were built for, the seat count
+    ///         its proofs carry opponent masks for, and the damage of one hit (the combat proof's public input).
+    struct Ruleset {
+        bool registered;
+        uint8 kind; // 0 hex, 1 square
+        uint16 width;
+        uint16 height;
+        uint8 maxPlayers;
+        uint8 damage;
+    }
+
+    /// @notice One circuit's verifier (fits one storage slot).
+    struct Verifier {
+        address target;
+        bytes4 selector;
+        uint16 nPublic;
+    }
+
+    error NotOwner();
+    error ZeroAddress();
+    error AlreadyRegistered();
+    error UnknownRuleset(bytes32 rulesetHash);
+    error BadRuleset();
+    error BadCircuit(uint256 circuit);
+    error NotAContract(address target);
+    error NoVerifier(uint256 circuit);
+    error WrongSignalCount(uint256 expected, uint256 got);
+
+    /// @notice Ownership moved to `owner`.
+    event OwnerChanged(address indexed owner);
+    /// @notice A ruleset was registered.
+    event RulesetRegistered(bytes32 indexed rulesetHash, Ruleset ruleset);
+    /// @notice `circuit`'s verifier for the ruleset was registered.
+    event VerifierRegistered(
+        bytes32 indexed rulesetHash, uint8 indexed circuit, address target, bytes4 selector, uint16 nPublic
+    );
+
+    /// @notice May register rulesets and verifiers.
+    address public owner;
+    mapping(bytes32 rulesetHash => Ruleset) internal rulesets;
+    mapping(bytes32 rulesetHash => mapping(uint256 circuit => Verifier)) internal verifiers;
+
+    /// @param owner_ The registering account.
+    constructor(address owner_) {
+        if (owner_ == address(0)) revert ZeroAddress();
+        owner = owner_;
+        emit OwnerChanged(owner_);
+    }
+
+    modifier onlyOwner() {
+        if (msg.sender != owner) revert NotOwner();
+        _;
+    }
+
+    /// @notice Hands the registry to `owner_` (existing entries stay immutable).
+    /// @param owner_ The new owner.
+    function transferOwnership(address owner_) external onlyOwner {
+        if (owner_ == address(0)) revert ZeroAddress();
+        owner = owner_;
+        emit OwnerChanged(owner_);
+    }
+
+    /// @notice Registers a ruleset, once.
+    /// @param rulesetHash keccak256 of the shipped ruleset JSON (see scripts/contracts/rulesets.ts).
+    /// @param kind Grid kind, 0 hex or 1 square.
+    /// @param width Board width the circuits were built for.
+    /// @param height Board height.
+    /// @param maxPlayers `players.max` of the ruleset (2..6): proofs carry `maxPlayers − 1` opponent masks.
+    /// @param damage Hp removed by one hit (0..255), the combat proof's `damage` input.
+    function registerRuleset(bytes32 rulesetHash, uint8 kind, uint16 width, uint16 height, uint8 maxPlayers, uint8 damage)
+        external
+        onlyOwner
+    {
+        if (rulesets[rulesetHash].registered) revert AlreadyRegistered();
+        if (kind > 1 || width == 0 || height == 0 || maxPlayers < 2 || maxPlayers > 6) revert BadRuleset();
+        Ruleset memory r = Ruleset(true, kind, width, height, maxPlayers, damage);
+        rulesets[rulesetHash] = r;
+        emit RulesetRegistered(rulesetHash, r);
+    }
+
+    /// @notice Registers one circuit's verifier for a registered ruleset, once.
+    /// @param rulesetHash The ruleset.
+    /// @param circuit Circuit id (0 spawn, 1 turn, 2 attack, 3 combat, 4 maproot).
+    /// @param target The verifier contract.
+    /// @param selector Its `verifyProof(uint256[2],uint256[2][2],uint256[2],uint256[nPublic])` selector.
+    /// @param nPublic The circuit's public-signal count.
+    function setVerifier(bytes32 rulesetHash, uint8 circuit, address target, bytes4 selector, uint16 nPublic)
+        external
+        onlyOwner
+    {
+        if (!rulesets[rulesetHash].registered) revert UnknownRuleset(rulesetHash);
+        if (circuit >= CIRCUITS) revert BadCircuit(circuit);
+        if (target.code.length == 0) revert NotAContract(target);
+        Verifier storage v = verifiers[rulesetHash][circuit];
+        if (v.target != address(0)) revert AlreadyRegistered();
+        verifiers[rulesetHash][circuit] = Verifier(target, selector, nPublic);
+        emit VerifierRegistered(rulesetHash, circuit, target, selector, nPublic);
+    }
+
+    /// @notice Checks a Groth16 proof with the ruleset's verifier for `circuit`: a staticcall of
+    ///         `selector ‖ a ‖ b ‖ c ‖ signals` (fixed-size arrays encode inline). True iff the verifier returned true.
+    /// @dev Reverts `NoVerifier` when none is registered and `WrongSignalCount` when `signals` has the wrong length.
+    /// @param rulesetHash The ruleset.
+    /// @param circuit Circuit id.
+    /// @param a Proof point A.
+    /// @param b Proof point B (snarkjs calldata order).
+    /// @param c Proof point C.
+    /// @param signals The public signals in snarkjs order (outputs, then inputs).
+    function verify(
+        bytes32 rulesetHash,
+        uint256 circuit,
+        uint256[2] calldata a,
+        uint256[2][2] calldata b,
+        uint256[2] calldata c,
+        uint256[] calldata signals
+    ) external view returns (bool) {
+        Verifier memory v = verifiers[rulesetHash][circuit];
+        if (v.target == address(0)) revert NoVerifier(circuit);
+        if (signals.length != v.nPublic) revert WrongSignalCount(v.nPublic, signals.length);
+        (bool ok, bytes memory ret) = v.target.staticcall(abi.encodePacked(v.selector, a, b, c, signals));
+        return ok && ret.length == 32 && abi.decode(ret, (uint256)) == 1;
+    }
+
+    /// @notice A ruleset's registration (`registered` false when unknown).
+    /// @param rulesetHash The ruleset.
+    function getRuleset(bytes32 rulesetHash) external view returns (Ruleset memory) {
+        return rulesets[rulesetHash];
+    }
+
+    /// @notice One circuit's verifier (zero target when none is registered).
+    /// @param rulesetHash The ruleset.
+    /// @param circuit Circuit id.
+    function getVerifier(bytes32 rulesetHash, uint256 circuit) external view returns (Verifier memory) {
+        return verifiers[rulesetHash][circuit];
+    }
+}

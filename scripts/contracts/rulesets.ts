@@ -1,0 +1,93 @@
+/**
+ * What the contracts need to know about a shipped ruleset: its on-chain hash, board, seat count, combat
+ * damage, and the generated verifier contracts (contracts/generated/manifest.json, written by verifiers.ts).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { id } from 'ethers';
+import { rulesetHash as canonicalRulesetHash } from '../../core/ruleset/hash.ts';
+import { shippedRuleset } from '../../core/ruleset/shipped.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const GENERATED_DIR = path.join(ROOT, 'contracts', 'generated');
+
+/** The circuits the game verifies, in the registry's circuit-id order (0 spawn, 1 turn, 2 attack, 3 combat). */
+export const PLAY_CIRCUITS = ['spawn', 'turn', 'attack', 'combat'] as const;
+export type PlayCircuit = (typeof PLAY_CIRCUITS)[number];
+export const CIRCUIT_ID: Record<PlayCircuit, number> = { spawn: 0, turn: 1, attack: 2, combat: 3 };
+
+/**
+ * Combat damage per ruleset (the `damage` public input of every combat proof). Rulesets carry no damage
+ * rule yet, so it is a protocol constant registered with the ruleset: 4 hp per hit.
+ */
+export const DAMAGE: Record<string, number> = {
+  tiny: 4,
+  'tiny-square': 4,
+  duel: 4,
+  skirmish: 4,
+  standard: 4,
+};
+
+/** On-chain ruleset id of a shipped ruleset: the core's `rulesetHash` (keccak256 of the canonical JSON). */
+export function rulesetHash(name: string): string {
+  return canonicalRulesetHash(shippedRuleset(name));
+}
+
+export interface RulesetInfo {
+  name: string;
+  kind: number;
+  width: number;
+  height: number;
+  maxPlayers: number;
+  damage: number;
+}
+
+export function rulesetInfo(name: string): RulesetInfo {
+  const r = shippedRuleset(name);
+  return {
+    name,
+    kind: r.grid.kind === 'hex' ? 0 : 1,
+    width: r.grid.width,
+    height: r.grid.height,
+    maxPlayers: r.players.max,
+    damage: DAMAGE[name] ?? 4,
+  };
+}
+
+/** `verifyProof(uint256[2],uint256[2][2],uint256[2],uint256[n])` selector. */
+export function selectorFor(n: number): string {
+  return id(`verifyProof(uint256[2],uint256[2][2],uint256[2],uint256[${n}])`).slice(0, 10);
+}
+
+const pascal = (s: string) =>
+  s
+    .split(/[^a-zA-Z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
+
+/** `tiny-square` + `turn` → `TinySquareTurnVerifier`. */
+export function verifierContractName(ruleset: string, circuit: string): string {
+  return `${pascal(ruleset)}${pascal(circuit)}Verifier`;
+}
+
+export interface GeneratedVerifier {
+  contract: string;
+  nPublic: number;
+  selector: string;
+  vkey: string;
+  zkey: string;
+  wasm: string;
+}
+
+export interface GeneratedRuleset extends RulesetInfo {
+  hash: string;
+  verifiers: Partial<Record<PlayCircuit, GeneratedVerifier>>;
+}
+
+/** The manifest of generated verifiers ({} when none were generated). */
+export function readManifest(): Record<string, GeneratedRuleset> {
+  const f = path.join(GENERATED_DIR, 'manifest.json');
+  return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as Record<string, GeneratedRuleset>) : {};
+}

@@ -1,0 +1,124 @@
+/**
+ * Generates the Groth16 verifier contracts the game calls, per ruleset:
+ *
+ *   node scripts/contracts/verifiers.ts --ruleset tiny [--ruleset duel] [--ptau-dir DIR]
+ *
+ * Runs the circuit pipeline (`buildCircuits`, cached under build/circuits/<ruleset>/) for spawn, turn,
+ * attack and combat, then copies each snarkjs `<name>Verifier.sol` into the git-ignored
+ * `contracts/generated/<Ruleset><Name>Verifier.sol`, renaming `contract Groth16Verifier` so Hardhat can
+ * compile several of them side by side. Verifiers are not committed: each build's phase-2 contribution is
+ * random, so a verifier only matches the zkey it was exported with. Writes `contracts/generated/manifest.json`
+ * (contract names, public-signal counts, selectors, ruleset hashes) for the deployer, with a copy of each circuit's
+ * zkey, wasm and vkey under `contracts/generated/<ruleset>/` (the proving artifacts matching the verifier).
+ */
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildCircuits } from '../circuits/build.ts';
+import type { CircuitName } from '../circuits/generate.ts';
+import {
+  GENERATED_DIR,
+  type GeneratedRuleset,
+  PLAY_CIRCUITS,
+  readManifest,
+  rulesetHash,
+  rulesetInfo,
+  selectorFor,
+  verifierContractName,
+} from './rulesets.ts';
+
+/** Renames the snarkjs contract; fails loudly if the template changed. */
+export function renameVerifier(source: string, contractName: string): string {
+  const re = /\bcontract Groth16Verifier\b/g;
+  const hits = source.match(re)?.length ?? 0;
+  if (hits !== 1)
+    throw new Error(`expected one "contract Groth16Verifier" in the snarkjs verifier, found ${hits}`);
+  return source.replace(re, `contract ${contractName}`);
+}
+
+/** Public-signal count of a snarkjs verifier (`uint[N] calldata _pubSignals`). */
+export function publicSignalCount(source: string): number {
+  const m = /uint\[(\d+)\] calldata _pubSignals/.exec(source);
+  if (!m) throw new Error('no verifyProof(..., uint[N] calldata _pubSignals) in the verifier');
+  return Number(m[1]);
+}
+
+export interface GenerateOptions {
+  rulesets: readonly string[];
+  ptauDir?: string;
+  log?: (m: string) => void;
+}
+
+/** Builds (or reuses) the circuits of each ruleset and writes their renamed verifiers + the manifest. */
+export async function generateVerifiers(o: GenerateOptions): Promise<Record<string, GeneratedRuleset>> {
+  const log = o.log ?? ((m: string) => console.error(m));
+  mkdirSync(GENERATED_DIR, { recursive: true });
+  const manifest = readManifest();
+  for (const name of o.rulesets) {
+    const arts = await buildCircuits({
+      ruleset: name,
+      circuits: PLAY_CIRCUITS as readonly CircuitName[],
+      ...(o.ptauDir ? { ptauDir: o.ptauDir } : {}),
+      log,
+    });
+    const entry: GeneratedRuleset = { ...rulesetInfo(name), hash: rulesetHash(name), verifiers: {} };
+    for (const c of PLAY_CIRCUITS) {
+      const art = arts[c];
+      if (!art?.verifier) throw new Error(`${name}/${c}: no verifier (setup skipped?)`);
+      const src = readFileSync(art.verifier, 'utf8');
+      const n = publicSignalCount(src);
+      if (n !== art.publicSignals)
+        throw new Error(`${name}/${c}: verifier has ${n} signals, r1cs ${art.publicSignals}`);
+      const contract = verifierContractName(name, c);
+      writeFileSync(path.join(GENERATED_DIR, `${contract}.sol`), renameVerifier(src, contract));
+      // The zkey, wasm and vkey are copied next to the verifier: the shared build cache may be rebuilt (with a
+      // new random contribution) by other work, and proofs must come from the zkey this verifier was exported from.
+      const dir = path.join(GENERATED_DIR, name);
+      mkdirSync(dir, { recursive: true });
+      const copy = (from: string, ext: string) => {
+        const to = path.join(dir, `${c}${ext}`);
+        copyFileSync(from, to);
+        return to;
+      };
+      entry.verifiers[c] = {
+        contract,
+        nPublic: n,
+        selector: selectorFor(n),
+        vkey: copy(art.vkey!, '.vkey.json'),
+        zkey: copy(art.zkey!, '.zkey'),
+        wasm: copy(art.wasm, '.wasm'),
+      };
+      log(`${contract}: ${n} public signals`);
+    }
+    manifest[name] = entry;
+  }
+  writeFileSync(path.join(GENERATED_DIR, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const rulesets: string[] = [];
+  let ptauDir: string | undefined;
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--ruleset') rulesets.push(...(argv[++i] ?? '').split(',').filter(Boolean));
+    else if (argv[i] === '--ptau-dir') ptauDir = argv[++i];
+    else {
+      console.error(`unknown argument ${argv[i]}`);
+      process.exit(2);
+    }
+  }
+  if (rulesets.length === 0) {
+    console.error(
+      'usage: node scripts/contracts/verifiers.ts --ruleset NAME [--ruleset NAME…] [--ptau-dir DIR]',
+    );
+    process.exit(2);
+  }
+  try {
+    const m = await generateVerifiers({ rulesets, ...(ptauDir ? { ptauDir } : {}) });
+    console.log(JSON.stringify(Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v.hash])), null, 2));
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  }
+}

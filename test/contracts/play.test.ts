@@ -1,0 +1,471 @@
+/**
+ * Spawn, turns and combat against a MockVerifier that binds each "proof" to its public signals (a[0] =
+ * keccak256(signals)): every public input the contract supplies from its own state is checked by building the
+ * proof for the intended signals and changing one of them. The real Groth16 verifiers run in e2e.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { type Contract, concat, keccak256, toBeHex } from 'ethers';
+import { FIELD_MODULUS } from '../../core/index.ts';
+import {
+  as,
+  commitAll,
+  createGame,
+  DURATIONS,
+  dealMap,
+  type Env,
+  expectRevert,
+  increaseTime,
+  Phase,
+  phaseOf,
+  postRoot,
+  revealAll,
+  type Scenario,
+  setup,
+} from './helpers.ts';
+
+const P = FIELD_MODULUS;
+const ZERO_PROOF = {
+  a: [0n, 0n],
+  b: [
+    [0n, 0n],
+    [0n, 0n],
+  ],
+  c: [0n, 0n],
+};
+/** A "proof" the MockVerifier accepts for exactly these signals. */
+const proofFor = (sig: readonly bigint[]) => ({
+  ...ZERO_PROOF,
+  a: [BigInt(keccak256(concat(sig.map((x) => toBeHex(x, 32))))), 0n],
+});
+
+/** Mock ruleset: hex 16×12, 3 seats (one mask input is always an empty seat in 2-player games), damage 4. */
+const MAX_PLAYERS = 3;
+const DAMAGE = 4n;
+// FW = 1 forced word: spawn 1+1+5+2, turn 1+1+6+2, attack 7, combat 11.
+const N = { spawn: 9, turn: 10, attack: 7, combat: 11 };
+
+describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
+  let env: Env;
+  let G: Contract;
+  let rulesetHash: string;
+
+  before(async () => {
+    env = await setup();
+    G = env.game;
+    rulesetHash = keccak256(new TextEncoder().encode('mock-play'));
+    const reg = env.registry.connect(env.deployer) as Contract;
+    await (
+      await reg.getFunction('registerRuleset')(rulesetHash, 0, 16, 12, MAX_PLAYERS, Number(DAMAGE))
+    ).wait();
+    const mock = await env.ethers.deployContract('MockVerifier', [], env.deployer);
+    const sel = '0x12345678';
+    for (const [i, n] of [N.spawn, N.turn, N.attack, N.combat].entries()) {
+      await (await reg.getFunction('setVerifier')(rulesetHash, i, await mock.getAddress(), sel, n)).wait();
+    }
+  });
+
+  /** A game in Play (turn 0, seat 0 to move). */
+  async function playing(o: { maxTurns?: number } = {}): Promise<Scenario> {
+    const s = await createGame(env, { rulesetHash, maxTurns: o.maxTurns ?? 20 });
+    await commitAll(env, s);
+    await revealAll(env, s);
+    await postRoot(env, s, dealMap(env, s));
+    return s;
+  }
+
+  const addr = (s: Scenario, seat: number) => BigInt(s.players[seat]!.address);
+  async function mask(s: Scenario, seat: number): Promise<bigint> {
+    return (await G.getFunction('getSeat')(s.id, seat)).zoneMask as bigint;
+  }
+  async function commitOf(s: Scenario, seat: number): Promise<bigint> {
+    return (await G.getFunction('getSeat')(s.id, seat)).stateCommitment as bigint;
+  }
+  async function turnOf(s: Scenario): Promise<bigint> {
+    return (await G.getFunction('getGame')(s.id))[4] as bigint;
+  }
+
+  interface Move {
+    zoneMask: bigint;
+    forced: bigint[];
+    newCommit: bigint;
+    revealCommit: bigint;
+  }
+  const move = (k: bigint, forced: bigint[] = [0n]): Move => ({
+    zoneMask: 0b0101n + k,
+    forced,
+    newCommit: 1000n + k,
+    revealCommit: 2000n + k,
+  });
+
+  /** The signals the contract must build for a spawn by `seat` (over: fields to falsify). */
+  async function spawnSignals(
+    s: Scenario,
+    seat: number,
+    m: Move,
+    over: Partial<Record<string, bigint>> = {},
+  ) {
+    const opp = seat === 0 ? await mask(s, 1) : await mask(s, 0);
+    return [
+      m.zoneMask,
+      ...m.forced,
+      over['gameId'] ?? s.id,
+      over['player'] ?? addr(s, seat),
+      over['seat'] ?? BigInt(seat),
+      m.newCommit,
+      m.revealCommit,
+      over['opp'] ?? opp,
+      over['empty'] ?? 0n,
+    ];
+  }
+  async function turnSignals(s: Scenario, seat: number, m: Move, over: Partial<Record<string, bigint>> = {}) {
+    const opp = seat === 0 ? await mask(s, 1) : await mask(s, 0);
+    return [
+      m.zoneMask,
+      ...m.forced,
+      over['gameId'] ?? s.id,
+      over['player'] ?? addr(s, seat),
+      over['turn'] ?? (await turnOf(s)),
+      over['oldCommit'] ?? (await commitOf(s, seat)),
+      m.newCommit,
+      m.revealCommit,
+      over['opp'] ?? opp,
+      0n,
+    ];
+  }
+  const callSpawn = (s: Scenario, seat: number, proof: unknown, m: Move) =>
+    as(env, s.players[seat]!).getFunction('spawn')(
+      s.id,
+      proof,
+      m.zoneMask,
+      m.forced,
+      m.newCommit,
+      m.revealCommit,
+    );
+  const callTurn = (s: Scenario, seat: number, proof: unknown, m: Move) =>
+    as(env, s.players[seat]!).getFunction('submitTurn')(
+      s.id,
+      proof,
+      m.zoneMask,
+      m.forced,
+      m.newCommit,
+      m.revealCommit,
+    );
+
+  async function spawnBoth(s: Scenario): Promise<void> {
+    for (const seat of [0, 1]) {
+      const m = move(BigInt(seat) * 10n);
+      await (await callSpawn(s, seat, proofFor(await spawnSignals(s, seat, m)), m)).wait();
+    }
+  }
+  async function turn(s: Scenario, seat: number, k: bigint): Promise<Move> {
+    const m = move(k);
+    await (await callTurn(s, seat, proofFor(await turnSignals(s, seat, m)), m)).wait();
+    return m;
+  }
+
+  it('spawns in seat order, then round-robin turns; stores commitments, masks and reveal commitments', async () => {
+    const s = await playing();
+    const m0 = move(0n, [51n | (1n << 32n)]); // lanes 0 and 2: zone 3 type 2, zone 0 type 0
+    const rc = await (await callSpawn(s, 0, proofFor(await spawnSignals(s, 0, m0)), m0)).wait();
+    const events = rc.logs
+      .map((l: { topics: string[]; data: string }) => G.interface.parseLog(l))
+      .filter(Boolean);
+    const names = events.map((e: { name: string }) => e.name);
+    assert.deepEqual(names.slice(0, 2), ['Spawned', 'TurnSubmitted']);
+    const reveals = events
+      .filter((e: { name: string }) => e.name === 'ZoneReveal')
+      .map((e: { args: unknown[] }) => [e.args[2], e.args[3]]);
+    assert.deepEqual(reveals, [
+      [3n, 2n],
+      [0n, 0n],
+    ]);
+    const ts = events.find((e: { name: string }) => e.name === 'TurnSubmitted');
+    assert.deepEqual([...ts.args], [s.id, s.players[0]!.address, 0n, m0.revealCommit]);
+    assert.ok(names.includes('TurnStarted'));
+    const seat0 = await G.getFunction('getSeat')(s.id, 0);
+    assert.equal(seat0.spawned, true);
+    assert.equal(seat0.stateCommitment, m0.newCommit);
+    assert.equal(seat0.zoneMask, m0.zoneMask);
+    assert.equal(await G.getFunction('revealCommit')(s.id, s.players[0]!.address, 0n), m0.revealCommit);
+    assert.equal(await G.getFunction('revealCommit')(s.id, s.players[1]!.address, 0n), 0n);
+    const g = await G.getFunction('getGame')(s.id);
+    assert.equal(g[4], 1n, 'turn 1');
+    assert.equal(g[5], 1n, 'seat 1 to move');
+    // Seat 1's spawn carries seat 0's stored mask as its opponent mask.
+    const m1 = move(10n);
+    await (await callSpawn(s, 1, proofFor(await spawnSignals(s, 1, m1)), m1)).wait();
+    const t2 = await turn(s, 0, 20n);
+    assert.equal(await commitOf(s, 0), t2.newCommit);
+    assert.equal(await G.getFunction('revealCommit')(s.id, s.players[0]!.address, 2n), t2.revealCommit);
+    assert.equal((await G.getFunction('getSeat')(s.id, 0)).lastTurn, 2n);
+    await turn(s, 1, 30n);
+    assert.equal(await turnOf(s), 4n);
+  });
+
+  it('rejects the wrong caller, the wrong phase, a double spawn and a turn before the spawn', async () => {
+    const s = await createGame(env, { rulesetHash });
+    const m = move(0n);
+    await expectRevert(callSpawn(s, 0, ZERO_PROOF, m), G, 'WrongPhase');
+    await commitAll(env, s);
+    await revealAll(env, s);
+    await postRoot(env, s, dealMap(env, s));
+    await expectRevert(callSpawn(s, 1, proofFor(await spawnSignals(s, 1, m)), m), G, 'NotYourTurn');
+    await expectRevert(
+      as(env, env.other).getFunction('spawn')(s.id, ZERO_PROOF, 0n, [0n], 1n, 1n),
+      G,
+      'NotPlayer',
+    );
+    await expectRevert(callTurn(s, 0, proofFor(await turnSignals(s, 0, m)), m), G, 'NotSpawned');
+    await spawnBoth(s);
+    await expectRevert(callSpawn(s, 0, proofFor(await spawnSignals(s, 0, m)), m), G, 'AlreadySpawned');
+    await expectRevert(callTurn(s, 1, proofFor(await turnSignals(s, 1, m)), m), G, 'NotYourTurn');
+  });
+
+  it('rejects proofs for another player, turn, game, seat, state or a stale opponent mask', async () => {
+    const s = await playing();
+    const other = await playing();
+    const m = move(0n);
+    for (const over of [
+      { player: BigInt(env.other.address) },
+      { gameId: other.id },
+      { seat: 1n },
+      { opp: 7n },
+      { empty: 1n },
+    ]) {
+      await expectRevert(callSpawn(s, 0, proofFor(await spawnSignals(s, 0, m, over)), m), G, 'InvalidProof');
+    }
+    await spawnBoth(s);
+    const staleOpp = await mask(s, 1);
+    const t = move(40n);
+    const turnNow = await turnOf(s);
+    for (const over of [
+      { player: addr(s, 1) },
+      { turn: turnNow + 2n },
+      { gameId: other.id },
+      { oldCommit: 999n },
+      { opp: staleOpp + 1n },
+    ]) {
+      await expectRevert(callTurn(s, 0, proofFor(await turnSignals(s, 0, t, over)), t), G, 'InvalidProof');
+    }
+    // Replay: seat 0's accepted turn-2 proof fails at turn 4 (turn, old commitment and the opponent's mask moved on).
+    const replay = proofFor(await turnSignals(s, 0, t));
+    await (await callTurn(s, 0, replay, t)).wait();
+    await turn(s, 1, 50n);
+    await expectRevert(callTurn(s, 0, replay, t), G, 'InvalidProof');
+    // A proof built against the opponent's mask before its last turn is stale.
+    await expectRevert(
+      callTurn(s, 0, proofFor(await turnSignals(s, 0, move(60n), { opp: staleOpp })), move(60n)),
+      G,
+      'InvalidProof',
+    );
+    // The ruleset's forced-word count is enforced through the signal count.
+    const m2 = move(61n, [0n, 0n]);
+    await expectRevert(
+      callTurn(s, 0, proofFor(await turnSignals(s, 0, m2)), m2),
+      env.registry,
+      'WrongSignalCount',
+    );
+  });
+
+  it('rejects prover-supplied values ≥ the field modulus before verification', async () => {
+    const s = await playing();
+    const ok = move(0n);
+    for (const bad of [
+      { ...ok, zoneMask: P },
+      { ...ok, forced: [P] },
+      { ...ok, newCommit: P },
+      { ...ok, revealCommit: P + 5n },
+    ]) {
+      await expectRevert(callSpawn(s, 0, ZERO_PROOF, bad), G, 'NotInField');
+    }
+    await spawnBoth(s);
+    await expectRevert(callTurn(s, 0, ZERO_PROOF, { ...ok, zoneMask: P + 1n }), G, 'NotInField');
+    await expectRevert(
+      as(env, s.players[0]!).getFunction('attack')(s.id, ZERO_PROOF, P, 1n, 1n, 1n),
+      G,
+      'NotInField',
+    );
+  });
+
+  it('turn deadlines: late spawns and turns revert, and a timeout forfeits the mover at fault', async () => {
+    const s = await playing();
+    await spawnBoth(s);
+    await increaseTime(env, DURATIONS.turnSeconds + 1);
+    const m = move(70n);
+    await expectRevert(callTurn(s, 0, proofFor(await turnSignals(s, 0, m)), m), G, 'DeadlinePassed');
+    await (await as(env, env.other).getFunction('claimTurnTimeout')(s.id)).wait();
+    const seat0 = await G.getFunction('getSeat')(s.id, 0);
+    assert.equal(seat0.forfeited, true);
+    assert.equal(seat0.atFault, true);
+    assert.equal(seat0.zoneMask, 0n, 'a forfeited seat shows opponents an empty mask');
+    assert.equal(await phaseOf(env, s.id), Phase.Secrets);
+  });
+
+  /** Seat 0 attacks (col, row) of seat 1 at its turn 2; returns the attack's nullifier. */
+  async function attack(s: Scenario, nullifier: bigint, col = 5n, row = 6n) {
+    const sig = [nullifier, s.id, addr(s, 0), await turnOf(s), await commitOf(s, 0), col, row];
+    return as(env, s.players[0]!).getFunction('attack')(s.id, proofFor(sig), nullifier, col, row, 1n);
+  }
+  async function combatSignals(
+    s: Scenario,
+    present: bigint,
+    unitType: bigint,
+    hp: bigint,
+    nc: bigint,
+    over: Partial<Record<string, bigint>> = {},
+  ) {
+    return [
+      present,
+      unitType,
+      hp,
+      nc,
+      s.id,
+      over['player'] ?? addr(s, 1),
+      over['turn'] ?? (await turnOf(s)),
+      over['oldCommit'] ?? (await commitOf(s, 1)),
+      over['col'] ?? 5n,
+      over['row'] ?? 6n,
+      over['damage'] ?? DAMAGE,
+    ];
+  }
+
+  it('attack → combat: only the named defender answers; nothing else moves; the attacker resumes its turn', async () => {
+    const s = await playing();
+    await spawnBoth(s);
+    const bad = (await combatSignals(s, 1n, 2n, 3n, 77n)) as bigint[];
+    // Attack checks: defender seat, board, proof against the attacker's stored commitment.
+    await expectRevert(
+      as(env, s.players[0]!).getFunction('attack')(s.id, ZERO_PROOF, 1n, 1n, 1n, 0n),
+      G,
+      'BadDefender',
+    );
+    await expectRevert(
+      as(env, s.players[0]!).getFunction('attack')(s.id, ZERO_PROOF, 1n, 1n, 1n, 2n),
+      G,
+      'BadDefender',
+    );
+    await expectRevert(
+      as(env, s.players[0]!).getFunction('attack')(s.id, ZERO_PROOF, 1n, 16n, 1n, 1n),
+      G,
+      'OffBoard',
+    );
+    await expectRevert(
+      as(env, s.players[1]!).getFunction('attack')(s.id, ZERO_PROOF, 1n, 1n, 1n, 0n),
+      G,
+      'NotYourTurn',
+    );
+    const sigWrong = [11n, s.id, addr(s, 0), (await turnOf(s)) + 1n, await commitOf(s, 0), 5n, 6n];
+    await expectRevert(
+      as(env, s.players[0]!).getFunction('attack')(s.id, proofFor(sigWrong), 11n, 5n, 6n, 1n),
+      G,
+      'InvalidProof',
+    );
+    const before = await G.getFunction('getGame')(s.id);
+    await increaseTime(env, 100);
+    const rc = await (await attack(s, 11n)).wait();
+    const ev = rc.logs
+      .map((l: { topics: string[]; data: string }) => G.interface.parseLog(l))
+      .find((e: { name: string } | null) => e?.name === 'AttackDeclared');
+    assert.deepEqual([...ev.args].slice(0, 6), [
+      s.id,
+      s.players[0]!.address,
+      s.players[1]!.address,
+      5n,
+      6n,
+      11n,
+    ]);
+    assert.equal(await phaseOf(env, s.id), Phase.Combat);
+    assert.equal(await G.getFunction('nullifierUsed')(s.id, 11n), true);
+    const c = await G.getFunction('getCombat')(s.id);
+    assert.deepEqual([c.attacker, c.defender, c.col, c.row], [0n, 1n, 5n, 6n]);
+    // Nothing else moves during a combat: no turn, no other attack, no forfeit, no turn timeout.
+    const m = move(80n);
+    await expectRevert(callTurn(s, 0, proofFor(await turnSignals(s, 0, m)), m), G, 'WrongPhase');
+    await expectRevert(attack(s, 12n), G, 'WrongPhase');
+    await expectRevert(as(env, env.other).getFunction('claimTurnTimeout')(s.id), G, 'WrongPhase');
+    await expectRevert(as(env, env.other).getFunction('claimCombatTimeout')(s.id), G, 'DeadlineNotPassed');
+    // Only the defender, with a proof for the stored state, the attack's tile and the ruleset's damage.
+    await expectRevert(
+      as(env, s.players[0]!).getFunction('respondCombat')(s.id, proofFor(bad), 1n, 2n, 3n, 77n),
+      G,
+      'NotDefender',
+    );
+    await expectRevert(
+      as(env, s.players[1]!).getFunction('respondCombat')(s.id, ZERO_PROOF, 2n, 2n, 3n, 77n),
+      G,
+      'NotInField',
+    );
+    await expectRevert(
+      as(env, s.players[1]!).getFunction('respondCombat')(s.id, ZERO_PROOF, 1n, 2n, 3n, P),
+      G,
+      'NotInField',
+    );
+    for (const over of [
+      { damage: 5n },
+      { col: 6n },
+      { row: 7n },
+      { oldCommit: 1n },
+      { player: addr(s, 0) },
+      { turn: 3n },
+    ]) {
+      const sig = await combatSignals(s, 1n, 2n, 3n, 77n, over);
+      await expectRevert(
+        as(env, s.players[1]!).getFunction('respondCombat')(s.id, proofFor(sig), 1n, 2n, 3n, 77n),
+        G,
+        'InvalidProof',
+      );
+    }
+    const sig = await combatSignals(s, 1n, 2n, 3n, 77n);
+    const rc2 = await (
+      await as(env, s.players[1]!).getFunction('respondCombat')(s.id, proofFor(sig), 1n, 2n, 3n, 77n)
+    ).wait();
+    const res = rc2.logs
+      .map((l: { topics: string[]; data: string }) => G.interface.parseLog(l))
+      .find((e: { name: string } | null) => e?.name === 'CombatResolved');
+    assert.deepEqual(
+      [...res.args],
+      [s.id, s.players[0]!.address, s.players[1]!.address, 5n, 6n, 2n, 3n, true],
+    );
+    assert.equal(await commitOf(s, 1), 77n);
+    const after = await G.getFunction('getGame')(s.id);
+    assert.equal(after[1], Phase.Play);
+    assert.equal(after[4], before[4], 'same turn');
+    assert.equal(after[5], 0n, 'attacker still to move');
+    // The turn clock was paused: the attacker keeps the time it had left when it attacked.
+    const ts = async (r: { blockNumber: number }) =>
+      (await env.ethers.provider.getBlock(r.blockNumber))!.timestamp;
+    const left = Number(before[3]) - (await ts(rc));
+    assert.equal(Number(after[3]), (await ts(rc2)) + left);
+    // The nullifier cannot be used again; a fresh one can, and a miss fizzles.
+    await expectRevert(attack(s, 11n), G, 'NullifierUsed');
+    await (await attack(s, 13n)).wait();
+    const miss = await combatSignals(s, 0n, 0n, 0n, 77n);
+    const rc3 = await (
+      await as(env, s.players[1]!).getFunction('respondCombat')(s.id, proofFor(miss), 0n, 0n, 0n, 77n)
+    ).wait();
+    const names = rc3.logs.map((l: { topics: string[]; data: string }) => G.interface.parseLog(l)?.name);
+    assert.ok(names.includes('CombatFizzled') && !names.includes('CombatResolved'));
+    await turn(s, 0, 90n);
+    assert.equal(await turnOf(s), 3n);
+  });
+
+  it('a silent defender loses: late responses revert, the timeout forfeits it at fault', async () => {
+    const s = await playing();
+    await spawnBoth(s);
+    await (await attack(s, 21n)).wait();
+    await increaseTime(env, DURATIONS.combatSeconds + 1);
+    const sig = await combatSignals(s, 0n, 0n, 0n, await commitOf(s, 1));
+    await expectRevert(
+      as(env, s.players[1]!).getFunction('respondCombat')(s.id, proofFor(sig), 0n, 0n, 0n, sig[3]),
+      G,
+      'DeadlinePassed',
+    );
+    await (await as(env, env.other).getFunction('claimCombatTimeout')(s.id)).wait();
+    const d = await G.getFunction('getSeat')(s.id, 1);
+    assert.equal(d.forfeited, true);
+    assert.equal(d.atFault, true);
+    assert.equal(await phaseOf(env, s.id), Phase.Secrets, 'one player left: the game ends');
+    await expectRevert(as(env, env.other).getFunction('claimCombatTimeout')(s.id), G, 'WrongPhase');
+  });
+});

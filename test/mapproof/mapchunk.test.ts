@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { commitMap, generateMap, shippedRuleset, zoneTiles } from '../../core/index.ts';
+import { mapChunkInput, seedHash, zoneRoots } from '../../core/mapproof/witness.ts';
+import { load, P, rejects } from '../circuits/helpers.ts';
+
+/** Each zone's chunk proof recomputes Gen(seed) in-circuit: its zone root must equal the core's. */
+describe('mapchunk circuit', () => {
+  for (const name of ['tiny', 'tiny-square']) {
+    test(`${name}: every zone's root equals the protocol core's, over several seeds`, async () => {
+      const c = await load(name, 'mapchunk');
+      const b = c.ruleset.board;
+      for (const seed of [0x5eedn, 123456789n, 2n ** 250n + 7n]) {
+        const map = commitMap(c.h, b, generateMap(c.h, b, seed), seed + 1n);
+        const roots = zoneRoots(map, b);
+        for (let zone = 0; zone < b.zoneCount; zone++) {
+          const w = await c.witness(mapChunkInput(c.h, b, seed, map, zone) as any);
+          assert.deepEqual(
+            c.publicOf(w),
+            [roots[zone], BigInt(zone), seedHash(c.h, seed)],
+            `${name} zone ${zone}`,
+          );
+        }
+      }
+    });
+  }
+
+  test('a tile changed in one zone cannot keep the zone root', async () => {
+    const c = await load('tiny', 'mapchunk');
+    const b = c.ruleset.board;
+    const seed = 99n;
+    const map = commitMap(c.h, b, generateMap(c.h, b, seed), 5n);
+    const w = await c.witness(mapChunkInput(c.h, b, seed, map, 1) as any);
+    assert.ok(c.satisfies(w));
+    // Every wire is pinned: changing any of a spread sample of them breaks a constraint.
+    const step = Math.floor(w.length / 16);
+    for (let i = 1 + c.art.publicSignals; i < w.length; i += step) {
+      const bad = w.slice();
+      bad[i] = (bad[i]! + 1n) % P;
+      assert.ok(!c.satisfies(bad), `wire ${i} is not constrained`);
+    }
+    // A different salt (or tile) gives another root: the proof is for the committed leaves only.
+    const other = commitMap(c.h, b, generateMap(c.h, b, seed), 6n);
+    assert.notEqual(zoneRoots(other, b)[1], zoneRoots(map, b)[1]);
+  });
+
+  test('a swapped zone or a seed hash for another seed is refused', async () => {
+    const c = await load('tiny', 'mapchunk');
+    const b = c.ruleset.board;
+    const seed = 7n;
+    const map = commitMap(c.h, b, generateMap(c.h, b, seed), 5n);
+    const input = mapChunkInput(c.h, b, seed, map, 2);
+    assert.ok(await rejects(c, { ...input, zone: '1' } as any), 'zone index not matching its coordinates');
+    assert.ok(
+      (await rejects(c, { ...input, zx: '1', zy: '0', zone: '1' } as any)) === false,
+      'zone 1 proves fine',
+    );
+    assert.ok(await rejects(c, { ...input, zx: '2', zone: '2', zy: '0' } as any), 'zx off the board');
+    assert.ok(
+      await rejects(c, { ...input, seedHash: String(seedHash(c.h, seed + 1n)) } as any),
+      'seed hash of another seed',
+    );
+    assert.ok(zoneTiles(b, 2).length > 0);
+  });
+});
+
+describe('maproot circuit', () => {
+  test('ties the root to the ceremony; a share not matching its commitment is refused', async () => {
+    const { mapRootInput } = await import('../../core/mapproof/witness.ts');
+    const c = await load('tiny', 'maproot');
+    const b = c.ruleset.board;
+    const shares = [11n, 22n];
+    const seed = c.h.hash(shares);
+    const map = commitMap(c.h, b, generateMap(c.h, b, seed), 3n);
+    const input = mapRootInput(c.h, {
+      maxPlayers: 2,
+      gameId: 9n,
+      players: [0xaan, 0xbbn],
+      shares,
+      map,
+      board: b,
+    });
+    const w = await c.witness(input as any);
+    assert.ok(c.satisfies(w));
+    assert.ok(
+      await rejects(c, { ...input, shares: ['12', '22'] } as any),
+      'share not opening its commitment',
+    );
+    assert.ok(await rejects(c, { ...input, root: String(BigInt(input.root) + 1n) } as any), 'another root');
+    const swapped = [...input.zoneRoots];
+    [swapped[0], swapped[1]] = [swapped[1]!, swapped[0]!];
+    assert.ok(await rejects(c, { ...input, zoneRoots: swapped } as any), 'swapped zones');
+    assert.ok(
+      await rejects(c, { ...input, seedHash: String(seedHash(c.h, seed + 1n)) } as any),
+      'another seed',
+    );
+    assert.ok(await rejects(c, { ...input, nPlayers: '3' } as any), 'more players than seats');
+  });
+});
