@@ -23,7 +23,9 @@ import {
   turnWitness,
 } from '../../core/witness/inputs.ts';
 import { buildCircuits } from './build.ts';
-import { CIRCUITS, type CircuitName } from './generate.ts';
+import { CIRCUITS, MAP_CIRCUITS } from './generate.ts';
+
+type GameCircuit = (typeof CIRCUITS)[number];
 
 const require = createRequire(import.meta.url);
 
@@ -34,7 +36,7 @@ function median(xs: number[]): number {
 }
 
 /** A full, legal workload: every slot filled near seat 0's start area, every reveal lane used. */
-async function workloads(r: ValidRuleset): Promise<Record<CircuitName, CircuitInput>> {
+async function workloads(r: ValidRuleset): Promise<Record<GameCircuit, CircuitInput>> {
   const h = await loadHasher();
   const a = r.startAreas[0]!;
   const area: Coord[] = [];
@@ -109,7 +111,7 @@ async function workloads(r: ValidRuleset): Promise<Record<CircuitName, CircuitIn
 export interface BenchOptions {
   ruleset: string;
   ptauDir?: string;
-  circuits?: readonly CircuitName[];
+  circuits?: readonly GameCircuit[];
   /** Proofs per circuit (median); default 3. */
   runs?: number;
 }
@@ -122,6 +124,11 @@ export async function benchCircuits(opts: BenchOptions): Promise<Record<string, 
   const out: Record<string, number> = {};
   const log = (m: string) => console.error(m);
   try {
+    // Map-proof circuits: constraint counts here (compile only); proving time is the mapproof suite's.
+    const map = await buildCircuits({ ruleset: r, circuits: MAP_CIRCUITS, setup: false, log });
+    for (const name of MAP_CIRCUITS) {
+      out[`${name}_${r.name.replace(/-/g, '_')}_constraints`] = map[name]!.constraints;
+    }
     for (const name of names) {
       const art = (
         await buildCircuits({
@@ -179,7 +186,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   };
   const ruleset = get('--ruleset') ?? 'tiny';
   const ptauDir = get('--ptau-dir');
-  const circuits = get('--circuits')?.split(',') as CircuitName[] | undefined;
+  const circuits = get('--circuits')?.split(',') as GameCircuit[] | undefined;
   const res = await benchCircuits({
     ruleset,
     ...(ptauDir ? { ptauDir } : {}),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { commitMap, generateMap, shippedRuleset, zoneTiles } from '../../core/index.ts';
+import { commitMap, generateMap, zoneTiles } from '../../core/index.ts';
 import { mapChunkInput, seedHash, zoneRoots } from '../../core/mapproof/witness.ts';
 import { load, P, rejects } from '../circuits/helpers.ts';
 
