@@ -7,10 +7,12 @@ import type { Logger } from 'pino';
 import type { Hasher } from '../core/index.ts';
 import { MAX_SESSION_SECONDS } from '../core/reveal-session.ts';
 import type { ChainView } from './chain/types.ts';
+import type { MapProver } from './mapproof/service.ts';
 import type { MapCache } from './maps.ts';
 import type { DealerMetrics } from './metrics.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { type RevealDeps, RevealService } from './reveals.ts';
+import { mapProofRoutes } from './routes/mapproof.ts';
 import { opsRoutes } from './routes/ops.ts';
 import { revealRoutes } from './routes/reveals.ts';
 import type { DealerStore } from './store/types.ts';
@@ -37,6 +39,8 @@ export interface AppDeps {
   http: HttpOptions;
   /** Unix seconds; defaults to the wall clock. */
   now?: () => number;
+  /** Serves the ZK map proofs when the operator enabled them. */
+  mapProver?: MapProver;
   /** Overrides the reveal signature checker (diagnostics only; never from config). */
   signatures?: RevealDeps['signatures'];
 }
@@ -122,5 +126,6 @@ export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
   pruner.unref();
   app.addHook('onClose', async () => clearInterval(pruner));
   await app.register(opsRoutes(d.chain, d.store, d.metrics));
+  if (d.mapProver) await app.register(mapProofRoutes(d.store, d.mapProver));
   return app;
 }

@@ -25,6 +25,8 @@ export interface DealerConfig {
     confirmations?: number;
   };
   reveals: { maxExpirySeconds: number };
+  /** ZK map proofs: built keys under `buildDir/<ruleset>/{mapchunk,maproot}` (see circuits/README.md). */
+  mapProof?: { enabled: boolean; buildDir: string; workers: number };
   db: { path: string };
   /** Secrets: prefer the environment. Never logged. */
   keys: {
@@ -85,6 +87,16 @@ const schema = {
       required: ['maxExpirySeconds'],
       properties: { maxExpirySeconds: { type: 'integer', minimum: 1, maximum: 3600 } },
     },
+    mapProof: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['enabled', 'buildDir', 'workers'],
+      properties: {
+        enabled: { type: 'boolean' },
+        buildDir: { type: 'string', minLength: 1 },
+        workers: { type: 'integer', minimum: 1, maximum: 64 },
+      },
+    },
     db: {
       type: 'object',
       additionalProperties: false,
@@ -124,6 +136,8 @@ const ENV: readonly [string, string, 'string' | 'int'][] = [
   ['SHROUD_TX_KEY', 'keys.txKey', 'string'],
   ['SHROUD_CONFIRMATIONS', 'chain.confirmations', 'int'],
   ['SHROUD_LOG_LEVEL', 'log.level', 'string'],
+  ['SHROUD_MAP_PROOF_DIR', 'mapProof.buildDir', 'string'],
+  ['SHROUD_MAP_PROOF_WORKERS', 'mapProof.workers', 'int'],
   ['SHROUD_RATE_LIMIT_MAX', 'http.rateLimit.max', 'int'],
 ];
 

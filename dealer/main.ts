@@ -2,6 +2,7 @@
  * The dealer process: `node dealer/main.ts [--config FILE]`, with SHROUD_* environment overrides
  * (see dealer/config.ts). Secrets come from the config or, preferably, the environment; never logged.
  */
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
@@ -13,6 +14,8 @@ import { FakeChain } from './chain/fake.ts';
 import type { ChainView } from './chain/types.ts';
 import { ConfigError, checkStartupPolicy, hexKey, loadConfig } from './config.ts';
 import type { DealStep } from './dealing.ts';
+import { ProverPool } from './mapproof/pool.ts';
+import { buildDirArtifacts, MapProver } from './mapproof/service.ts';
 import { MapCache } from './maps.ts';
 import { createMetrics } from './metrics.ts';
 import { secretBox } from './store/secret-box.ts';
@@ -76,7 +79,22 @@ const onStep = pauseAt
     }
   : undefined;
 
+const pool = config.mapProof?.enabled ? new ProverPool(config.mapProof.workers) : undefined;
+const mapProver =
+  pool && config.mapProof
+    ? new MapProver({
+        h,
+        store,
+        maps,
+        pool,
+        artifacts: buildDirArtifacts(path.resolve(config.mapProof.buildDir)),
+        log: logger,
+        onProgress: (gameId, done) => metrics.mapProofDone.labels(gameId.toString()).set(done),
+      })
+    : undefined;
+
 const app = await buildApp({
+  mapProver,
   h,
   chain,
   store,
@@ -96,7 +114,10 @@ const watcher = new ChainWatcher(
     chainId,
     log: logger,
     onStep,
-    onDealt: () => metrics.gamesDealt.inc(),
+    onDealt: (gameId) => {
+      metrics.gamesDealt.inc();
+      void mapProver?.start(gameId);
+    },
   },
   {
     pollMs: config.chain.pollMs,
@@ -108,6 +129,8 @@ const watcher = new ChainWatcher(
 const address = await app.listen({ host: config.http.host, port: config.http.port });
 logger.info({ address, chain: config.chain.kind, db: config.db.path }, 'dealer listening');
 watcher.start();
+// A restarted dealer finishes the map proofs it had started (finished zones are kept in the DB).
+for (const g of await store.listGames(['dealt', 'published'])) void mapProver?.start(g.gameId);
 
 // Prune nonces whose requests can no longer be replayed (they expired).
 const pruner = setInterval(() => {
@@ -119,6 +142,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {
     logger.info({ signal }, 'shutting down');
     await watcher.stop();
+    await pool?.close();
     await app.close();
     await store.close();
     process.exit(0);

@@ -1,10 +1,12 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** One registry per app instance, so tests can build several apps in one process. */
 export interface DealerMetrics {
   registry: Registry;
   revealsServed: Counter;
   gamesDealt: Counter;
+  /** Map-proof parts finished per game (zones + 1 root proof when complete). */
+  mapProofDone: Gauge<'game'>;
   requestSeconds: Histogram<'method' | 'route' | 'status'>;
 }
 
@@ -21,6 +23,12 @@ export function createMetrics(): DealerMetrics {
     gamesDealt: new Counter({
       name: 'shroud_dealer_games_dealt_total',
       help: 'Games whose root this dealer posted',
+      registers: [registry],
+    }),
+    mapProofDone: new Gauge({
+      name: 'shroud_dealer_map_proof_parts',
+      help: 'Finished parts of a game map proof (zone chunk proofs, then the root proof)',
+      labelNames: ['game'],
       registers: [registry],
     }),
     requestSeconds: new Histogram({

@@ -1,4 +1,5 @@
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import type { Groth16Proof } from '../../core/mapproof/types.ts';
 import type { SecretBox } from './secret-box.ts';
 import type {
   DealerStore,
@@ -55,6 +56,13 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX nonces_expiry ON nonces (expires_at);
    CREATE TABLE chain_cursor (id INTEGER PRIMARY KEY CHECK (id = 0), block INTEGER NOT NULL);
    CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 0), at INTEGER NOT NULL);`,
+  // Map proofs: one row per zone's chunk proof, zone -1 for the root proof. Public data, stored plain.
+  `CREATE TABLE map_proofs (
+     game_id TEXT NOT NULL,
+     zone INTEGER NOT NULL,
+     proof TEXT NOT NULL,
+     PRIMARY KEY (game_id, zone)
+   );`,
 ];
 
 interface GameRow {
@@ -242,6 +250,19 @@ export class SqliteStore implements DealerStore {
 
   async getSecrets(gameId: bigint): Promise<DealSecrets | null> {
     return this.#readSecrets(gameId);
+  }
+
+  async putMapProof(gameId: bigint, zone: number, proof: Groth16Proof): Promise<void> {
+    this.#db
+      .prepare('INSERT INTO map_proofs (game_id, zone, proof) VALUES (?, ?, ?) ON CONFLICT DO NOTHING')
+      .run(gameId.toString(), zone, JSON.stringify(proof));
+  }
+
+  async mapProofs(gameId: bigint): Promise<Map<number, Groth16Proof>> {
+    const rows = this.#db
+      .prepare('SELECT zone, proof FROM map_proofs WHERE game_id = ?')
+      .all(gameId.toString()) as { zone: number; proof: string }[];
+    return new Map(rows.map((r) => [r.zone, JSON.parse(r.proof) as Groth16Proof]));
   }
 
   async recordReveal(r: ServedReveal): Promise<void> {

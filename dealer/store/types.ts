@@ -1,3 +1,4 @@
+import type { Groth16Proof } from '../../core/mapproof/types.ts';
 /** Where the dealer is in dealing one game; each step is persisted before the next starts. */
 export type DealStatus =
   | 'watching' // known, ceremony not finished
@@ -66,6 +67,10 @@ export interface DealerStore {
   /** Stores the secrets unless some are already stored; returns the stored ones (the first draw wins). */
   putSecretsOnce(gameId: bigint, secrets: DealSecrets): Promise<DealSecrets>;
   getSecrets(gameId: bigint): Promise<DealSecrets | null>;
+
+  /** Keeps a finished map proof (zone ≥ 0: that zone's chunk proof; −1: the root proof); first write wins. */
+  putMapProof(gameId: bigint, zone: number, proof: Groth16Proof): Promise<void>;
+  mapProofs(gameId: bigint): Promise<Map<number, Groth16Proof>>;
 
   /** Records the first opening served for (game, player, turn); later calls keep the first. */
   recordReveal(r: ServedReveal): Promise<void>;

@@ -1,0 +1,141 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { Hasher, ValidRuleset } from '../../core/index.ts';
+import type { Groth16Proof, MapProof, ProverArtifacts } from '../../core/mapproof/types.ts';
+import type { MapCache } from '../maps.ts';
+import type { DealerStore } from '../store/types.ts';
+import type { ProverPool } from './pool.ts';
+import { proveMap } from './prove.ts';
+
+export type MapCircuitArtifacts = { mapchunk: ProverArtifacts; maproot: ProverArtifacts };
+
+/** Where a ruleset's map-proof keys are; null when the operator has not built them. */
+export type ArtifactSource = (ruleset: ValidRuleset) => MapCircuitArtifacts | null;
+
+/**
+ * The pipeline's cache layout (`npm run circuits:build -- --ruleset R --circuits mapchunk,maproot`).
+ * The dealer never compiles or runs a setup itself: that takes minutes and blocks.
+ */
+export function buildDirArtifacts(buildDir: string): ArtifactSource {
+  return (r) => {
+    const one = (name: string): ProverArtifacts | null => {
+      const dir = path.join(buildDir, r.name, name);
+      const a = { wasm: path.join(dir, `${name}_js`, `${name}.wasm`), zkey: path.join(dir, `${name}.zkey`) };
+      return existsSync(a.wasm) && existsSync(a.zkey) ? a : null;
+    };
+    const mapchunk = one('mapchunk');
+    const maproot = one('maproot');
+    return mapchunk && maproot ? { mapchunk, maproot } : null;
+  };
+}
+
+export interface MapProofStatus {
+  state: 'unavailable' | 'proving' | 'done' | 'failed';
+  done: number;
+  total: number;
+}
+
+export interface MapProverDeps {
+  h: Hasher;
+  store: DealerStore;
+  maps: MapCache;
+  pool: ProverPool;
+  artifacts: ArtifactSource;
+  log: Logger;
+  onProgress?: (gameId: bigint, done: number, total: number) => void;
+}
+
+const ROOT_PROOF = -1;
+
+/**
+ * Produces each dealt game's ZK map proof in the background: every zone's chunk proof in parallel on
+ * the worker pool, then the root proof. Finished proofs are persisted one by one, so a restarted dealer
+ * continues where it stopped.
+ */
+export class MapProver {
+  readonly #d: MapProverDeps;
+  readonly #status = new Map<string, MapProofStatus>();
+  readonly #running = new Map<string, Promise<void>>();
+
+  constructor(d: MapProverDeps) {
+    this.#d = d;
+  }
+
+  status(gameId: bigint): MapProofStatus {
+    return this.#status.get(gameId.toString()) ?? { state: 'unavailable', done: 0, total: 0 };
+  }
+
+  /** The complete proof, from the store; null until the root proof exists. */
+  async proof(gameId: bigint): Promise<MapProof | null> {
+    const all = await this.#d.store.mapProofs(gameId);
+    const root = all.get(ROOT_PROOF);
+    if (!root) return null;
+    const chunks: Groth16Proof[] = [];
+    for (let z = 0; all.has(z); z++) chunks.push(all.get(z)!);
+    return { chunks, root };
+  }
+
+  /** Starts (or joins) proving a dealt game; resolves when its proof is complete or has failed. */
+  start(gameId: bigint): Promise<void> {
+    const key = gameId.toString();
+    let run = this.#running.get(key);
+    if (!run) {
+      run = this.#prove(gameId).finally(() => this.#running.delete(key));
+      this.#running.set(key, run);
+    }
+    return run;
+  }
+
+  async #prove(gameId: bigint): Promise<void> {
+    const key = gameId.toString();
+    const log = this.#d.log.child({ gameId: key });
+    const game = await this.#d.store.getGame(gameId);
+    const secrets = await this.#d.store.getSecrets(gameId);
+    if (!game || !secrets) return;
+    const map = await this.#d.maps.get(gameId);
+    const board = map.ruleset.board;
+    const total = board.zoneCount + 1;
+    const artifacts = this.#d.artifacts(map.ruleset);
+    if (!artifacts) {
+      log.warn(
+        { ruleset: map.ruleset.name },
+        `map proofs need "npm run circuits:build -- --ruleset ${map.ruleset.name} --circuits mapchunk,maproot"`,
+      );
+      return;
+    }
+    const stored = await this.#d.store.mapProofs(gameId);
+    if (stored.has(ROOT_PROOF)) {
+      this.#status.set(key, { state: 'done', done: total, total });
+      return;
+    }
+    this.#status.set(key, { state: 'proving', done: 0, total });
+    const started = Date.now();
+    try {
+      await proveMap(this.#d.h, this.#d.pool, {
+        board,
+        maxPlayers: map.ruleset.players.max,
+        gameId,
+        players: game.players.map((p) => BigInt(p)),
+        shares: secrets.shares,
+        seed: secrets.seed,
+        map: map.commitment,
+        artifacts,
+        store: {
+          load: async (zone) => stored.get(zone) ?? null,
+          save: (zone, proof) => this.#d.store.putMapProof(gameId, zone, proof),
+        },
+        onProgress: (done) => {
+          this.#status.set(key, { state: 'proving', done, total });
+          this.#d.onProgress?.(gameId, done, total);
+          log.info({ done, total }, 'map proof progress');
+        },
+      }).then((p) => this.#d.store.putMapProof(gameId, ROOT_PROOF, p.root));
+      this.#status.set(key, { state: 'done', done: total, total });
+      log.info({ seconds: (Date.now() - started) / 1000 }, 'map proof complete');
+    } catch (e) {
+      this.#status.set(key, { state: 'failed', done: this.status(gameId).done, total });
+      log.error({ err: (e as Error).message }, 'map proof failed');
+    }
+  }
+}
