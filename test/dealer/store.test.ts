@@ -39,9 +39,25 @@ describe('SQLite store', () => {
         .prepare('SELECT version FROM schema_migrations')
         .all()
         .map((r) => r.version),
-      [1],
+      [1, 2],
     );
     db.close();
+  });
+
+  it('keeps map proofs per zone, first write wins', async () => {
+    const s = open();
+    const proof = (tag: string) => ({
+      proof: { pi_a: [tag], pi_b: [[tag]], pi_c: [tag], protocol: 'groth16', curve: 'bn128' },
+      publicSignals: [tag],
+    });
+    await s.store.putMapProof(1n, 0, proof('a'));
+    await s.store.putMapProof(1n, 0, proof('b'));
+    await s.store.putMapProof(1n, -1, proof('root'));
+    const all = await s.store.mapProofs(1n);
+    assert.deepEqual([...all.keys()].sort(), [-1, 0]);
+    assert.equal(all.get(0)!.publicSignals[0], 'a');
+    assert.equal((await s.store.mapProofs(2n)).size, 0);
+    await s.store.close();
   });
 
   it('encrypts secrets at rest: neither the master secret, the seed nor a share is in the file', async () => {
