@@ -15,6 +15,11 @@ const SUITES: Record<string, (o: { ruleset?: string; ptauDir?: string }) => Prom
       }),
     gas: async () => (await import('./bench-gas.ts')).benchGas(),
     dealer: async () => (await import('./bench-dealer.ts')).benchDealer(),
+    mapproof: async (o) =>
+      (await import('./bench-mapproof.ts')).benchMapProof({
+        ruleset: o.ruleset ?? 'duel',
+        ptauDir: o.ptauDir,
+      }),
   };
 
 const { values, positionals } = cliArgs(USAGE, {
