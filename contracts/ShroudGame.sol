@@ -2,16 +2,9 @@
 pragma solidity 0.8.28;
 
 import {Poseidon} from "./Poseidon.sol";
+import {ShroudAudit} from "./ShroudAudit.sol";
+import {IMapGen, ShroudBase} from "./ShroudBase.sol";
 import {VerifierRegistry} from "./VerifierRegistry.sol";
-
-/// @notice The single-tile generator (MapGen.sol).
-interface IMapGen {
-    /// @notice One tile of `Gen(seed)`.
-    function generateTile(uint256 seed, uint8 kind, uint256 width, uint256 height, uint256 col, uint256 row)
-        external
-        view
-        returns (uint8 terrain, uint8 feature, uint8 resource, uint8 rivers);
-}
 
 /// @title ShroudGame
 /// @notice Shroud's game contract. Phase 1: seed ceremony (commit, sealed reveal), root posting, a simple end,
@@ -41,254 +34,12 @@ interface IMapGen {
 ///        attacker's turn clock is paused meanwhile and resumes with the time it had left. A hit may leave the
 ///        defender's stored zone mask larger than its real vision until its next turn (harmless: it only forces
 ///        extra reveals towards a zone the defender no longer sees).
-contract ShroudGame {
-    // ---------------------------------------------------------------- types
-
-    /// @notice Game phases. Settled and Cancelled are terminal.
-    enum Phase {
-        None,
-        Commit,
-        Reveal,
-        Deal,
-        Play,
-        Secrets,
-        Audit,
-        Settled,
-        Cancelled,
-        ForceOpen,
-        Combat
-    }
-
-    /// @notice A Groth16 proof as snarkjs' `exportSolidityCallData` gives it (b with swapped coordinates).
-    struct Proof {
-        uint256[2] a;
-        uint256[2][2] b;
-        uint256[2] c;
-    }
-
-    /// @notice The pending combat of a game (one at most, during `Phase.Combat`).
-    struct Combat {
-        uint8 attacker;
-        uint8 defender;
-        uint16 col;
-        uint16 row;
-        uint40 turnLeft; // the attacker's remaining turn time, restored when the combat ends
-    }
-
-    /// @notice Phase durations in seconds (the ruleset's `deadlines`, plus the post-game audit window).
-    struct Durations {
-        uint32 commitSeconds;
-        uint32 revealSeconds;
-        uint32 rootSeconds;
-        uint32 turnSeconds;
-        uint32 combatSeconds;
-        uint32 secretsSeconds;
-        uint32 auditSeconds;
-    }
-
-    /// @notice Board parameters the generator needs, and the turn limit that ends the game.
-    struct Board {
-        uint8 kind; // 0 hex, 1 square
-        uint16 width;
-        uint16 height;
-        uint32 maxTurns;
-    }
-
-    struct Game {
-        // slot 0
-        address dealer;
-        Phase phase;
-        uint8 nPlayers;
-        uint8 kind;
-        uint8 depth;
-        uint8 commits;
-        uint8 reveals;
-        uint8 sharesRevealed;
-        bool openMap; // true after force-open: the seed is public and there is no root
-        uint8 toMove; // seat whose turn it is
-        uint8 active; // seats not forfeited
-        // slot 1
-        uint40 deadline; // the current phase's deadline (inclusive)
-        uint32 turn;
-        uint32 maxTurns;
-        uint16 width;
-        uint16 height;
-        uint96 bond; // dealer bond still held
-        uint8 maxPlayers; // the ruleset's players.max (proofs carry maxPlayers − 1 opponent masks)
-        uint8 damage; // the ruleset's hp per hit
-        // slot 2
-        Durations durations;
-        // slot 3
-        uint96 stake; // per-player deposit paid with `commit`
-        // then
-        bytes32 rulesetHash;
-        uint256 root;
-        uint256 masterCommitment;
-        uint256 seed;
-        uint256 masterSecret;
-        bytes dealerEncKey;
-    }
-
-    /// @notice One player seat. The turn fields are written by phase-2 turn logic.
-    struct Seat {
-        // slot 0
-        address player;
-        bool committed;
-        bool revealed; // sealed reveal posted
-        bool shareRevealed; // r_i public (force-open or audit)
-        bool atFault;
-        bool forfeited;
-        bool staked;
-        bool spawned; // the spawn proof was accepted
-        uint32 lastTurn; // the turn number of the seat's last spawn or turn proof
-        // then
-        uint256 commitment; // C_i = Poseidon(gameId, player, r_i)
-        bytes32 ciphertextHash; // keccak256 of the sealed reveal (the blob is in the event)
-        uint256 share; // r_i once public
-        // phase-2 turn state
-        uint256 stateCommitment; // the hidden units' commitment (spawn, turn and combat proofs update it)
-        uint256 zoneMask; // bit z: the player has vision in zone z (boards have at most 253 zones)
-    }
-
-    // ---------------------------------------------------------------- constants
-
-    uint256 public constant MIN_PLAYERS = 2;
-    uint256 public constant MAX_PLAYERS = 6;
-    /// @notice Zone bitmasks are one field element, so boards have at most 253 zones.
-    uint256 public constant MAX_ZONES = 253;
-    uint256 public constant ZONE_SIZE = 8;
-    uint8 internal constant VERIFIER_SPAWN = 0;
-    uint8 internal constant VERIFIER_TURN = 1;
-    uint8 internal constant VERIFIER_ATTACK = 2;
-    uint8 internal constant VERIFIER_COMBAT = 3;
-
-    /// @notice Cancellation and slashing reasons (event codes).
-    uint8 public constant REASON_MISSED_COMMIT = 1;
-    uint8 public constant REASON_MISSED_REVEAL = 2;
-    uint8 public constant REASON_BAD_CIPHERTEXT = 3;
-    uint8 public constant REASON_MISSED_SHARE = 4;
-    uint8 public constant REASON_NO_ROOT = 5;
-    uint8 public constant REASON_NO_SECRETS = 6;
-    uint8 public constant REASON_FRAUD = 7;
-
-    // ---------------------------------------------------------------- errors
-
-    error BadPlayerCount(uint256 count);
-    error BadPlayer(uint256 index);
-    error BadDealer();
-    error BadEncKey();
-    error BadBoard();
-    error BadDurations();
-    error BondRequired();
-    error ValueTooLarge();
-    error NotDealer();
-    error NotPlayer();
-    error WrongPhase(Phase expected, Phase actual);
-    error DeadlinePassed(uint256 deadline);
-    error DeadlineNotPassed(uint256 deadline);
-    error AlreadyCommitted();
-    error AlreadyRevealed();
-    error NotRevealed();
-    error WrongStake(uint256 expected, uint256 sent);
-    error NotInField();
-    error EmptyCiphertext();
-    error CiphertextMismatch();
-    error EmptyEvidence();
-    error ShareMismatch(uint256 seat);
-    error MasterSecretMismatch();
-    error WrongShareCount(uint256 expected, uint256 got);
-    error AlreadyForfeited();
-    error BadLeafIndex();
-    error BadPathLength(uint256 expected, uint256 got);
-    error InvalidPath();
-    error NoFraud();
-    error NothingToWithdraw();
-    error TransferFailed();
-    error UnknownGame();
-    error UnknownRuleset(bytes32 rulesetHash);
-    error RulesetMismatch();
-    error InvalidProof();
-    error NotYourTurn();
-    error NotSpawned();
-    error AlreadySpawned();
-    error BadDefender();
-    error NotDefender();
-    error OffBoard();
-    error NullifierUsed();
-
-    // ---------------------------------------------------------------- events
-
-    /// @notice A game was created and the dealer's bond locked.
-    event GameCreated(
-        uint256 indexed gameId, address indexed dealer, address[] players, bytes32 rulesetHash, uint256 bond, uint256 stake
-    );
-    /// @notice The created game's board, durations and the dealer's encryption key for sealed reveals.
-    event GameConfigured(uint256 indexed gameId, Board board, Durations durations, bytes dealerEncKey);
-    /// @notice The game entered `phase`; `deadline` closes it.
-    event PhaseChanged(uint256 indexed gameId, Phase phase, uint256 deadline);
-    /// @notice Seat `seat` committed `C_i`.
-    event Committed(uint256 indexed gameId, uint256 seat, uint256 commitment);
-    /// @notice Seat `seat` posted `Enc(dealerEncKey, r_i)`.
-    event SealedReveal(uint256 indexed gameId, uint256 seat, bytes ciphertext);
-    /// @notice The dealer says seat `seat`'s ciphertext does not open to the preimage of `C_i`.
-    /// @dev `evidence` is the dealer's shared secret plus DLEQ proof, checkable off-chain against the ciphertext.
-    event BadCiphertext(uint256 indexed gameId, uint256 seat, bytes evidence);
-    /// @notice The game was cancelled; bit s of `faultMask` marks seat s at fault.
-    event GameCancelled(uint256 indexed gameId, uint8 reason, uint256 faultMask);
-    /// @notice The dealer posted the map root and `Poseidon(master_secret)`.
-    event RootPosted(uint256 indexed gameId, uint256 root, uint256 masterCommitment);
-    /// @notice It is `seat`'s turn `turn` until `deadline`.
-    event TurnStarted(uint256 indexed gameId, uint256 turn, uint256 seat, uint256 deadline);
-    /// @notice Seat `seat` left the game (`timedOut`: it missed its turn deadline and is at fault).
-    event Forfeited(uint256 indexed gameId, uint256 seat, bool timedOut);
-    /// @notice `player` (seat `seat`) spawned; `TurnSubmitted` follows with the spawn turn's reveal commitment.
-    event Spawned(uint256 indexed gameId, address indexed player, uint256 seat);
-    /// @notice `player`'s turn `turn` proof was accepted; `revealCommit` commits to the tiles it may request.
-    event TurnSubmitted(uint256 indexed gameId, address indexed player, uint256 turn, uint256 revealCommit);
-    /// @notice A forced reveal: `player` has a unit of `unitType` in `zone`, which an opponent sees.
-    event ZoneReveal(uint256 indexed gameId, address indexed player, uint256 zone, uint256 unitType);
-    /// @notice `attacker` attacked tile (`col`, `row`) of `defender`, who must answer by `deadline`.
-    event AttackDeclared(
-        uint256 indexed gameId,
-        address indexed attacker,
-        address indexed defender,
-        uint256 col,
-        uint256 row,
-        uint256 nullifier,
-        uint256 deadline
-    );
-    /// @notice The defender's unit of `unitType` on the tile was hit (`hpBefore` before the hit); `killed` when it died.
-    event CombatResolved(
-        uint256 indexed gameId,
-        address indexed attacker,
-        address indexed defender,
-        uint256 col,
-        uint256 row,
-        uint256 unitType,
-        uint256 hpBefore,
-        bool killed
-    );
-    /// @notice The defender proved it has no unit on the tile.
-    event CombatFizzled(
-        uint256 indexed gameId, address indexed attacker, address indexed defender, uint256 col, uint256 row
-    );
-    /// @notice Play is over after `turn` turns.
-    event GameEnded(uint256 indexed gameId, uint256 turn);
-    /// @notice The dealer's secrets checked out; `seed` is the ceremony's seed.
-    event SecretsPublished(uint256 indexed gameId, uint256 masterSecret, uint256[] shares, uint256 seed);
-    /// @notice `prover` showed the served tile at `leafIndex` differs from `Gen(seed)` or its salt is wrong.
-    event FraudProven(uint256 indexed gameId, uint256 leafIndex, address prover);
-    /// @notice The dealer's bond (`amount`) went to the players.
-    event DealerSlashed(uint256 indexed gameId, uint8 reason, uint256 amount);
-    /// @notice Seat `seat` revealed `r_i` on-chain (force-open).
-    event ShareRevealed(uint256 indexed gameId, uint256 seat, uint256 share);
-    /// @notice Force-open completed: the map is public, regenerate it from `seed`.
-    event MapOpened(uint256 indexed gameId, uint256 seed);
-    /// @notice Bonds and stakes were credited; the game is over.
-    event Settled(uint256 indexed gameId);
-    /// @notice `account` withdrew `amount`.
-    event Withdrawn(address indexed account, uint256 amount);
-
+///
+///      Split: types, errors and events live in `ShroudBase`; the secrets, audit, fraud-proof and settlement code
+///      in the linked `ShroudAudit` library (DELEGATECALL, same storage and events). Each ruleset's play verifiers
+///      are copied from the write-once registry into this contract at the ruleset's first game (`verifierOf`), so
+///      proofs are checked with one direct static call.
+contract ShroudGame is ShroudBase {
     // ---------------------------------------------------------------- storage
 
     address public immutable poseidon1;
@@ -308,11 +59,16 @@ contract ShroudGame {
     mapping(uint256 gameId => mapping(uint256 seat => Seat)) internal seats;
     /// @notice Seat index + 1 of a player in a game (0: not a player).
     mapping(uint256 gameId => mapping(address player => uint256)) public seatPlusOne;
-    /// @notice Every spawn's and turn's reveal commitment, for the dealer to check reveal requests against.
-    mapping(uint256 gameId => mapping(address player => mapping(uint256 turn => uint256))) internal revealCommits;
     /// @notice Attack nullifiers already used in a game.
     mapping(uint256 gameId => mapping(uint256 nullifier => bool)) public nullifierUsed;
     mapping(uint256 gameId => Combat) internal combats;
+    /// @notice Number of distinct rulesets played here; ruleset ids count from 1.
+    uint32 public rulesetCount;
+    /// @notice This contract's id of a ruleset (0: no game played it yet).
+    mapping(bytes32 rulesetHash => uint32) public rulesetIdOf;
+    /// @notice The registry's play verifiers, copied per ruleset id (the registry is write-once, so a copy never
+    ///         goes stale); a zero target means "not registered when copied": `_verify` then asks the registry.
+    mapping(uint256 rulesetId => mapping(uint256 circuit => VerifierRegistry.Verifier)) internal verifierCache;
     /// @notice Pull payments: bonds, stakes and slashed funds owed to each account.
     mapping(address account => uint256) public credit;
 
@@ -381,6 +137,7 @@ contract ShroudGame {
         g.width = board.width;
         g.height = board.height;
         g.maxTurns = board.maxTurns;
+        g.turnSeconds = durations.turnSeconds;
         g.bond = uint96(msg.value);
         _bindRuleset(g, rulesetHash, board, n);
         g.stake = stake;
@@ -391,7 +148,8 @@ contract ShroudGame {
         _announce(gameId, g);
     }
 
-    /// The ruleset must be registered for this board and seat count; the game keeps its seats and damage.
+    /// The ruleset must be registered for this board and seat count; the game keeps its seats and damage, and the
+    /// ruleset's registered play verifiers are copied here once.
     function _bindRuleset(Game storage g, bytes32 rulesetHash, Board calldata board, uint256 n) private {
         VerifierRegistry.Ruleset memory rs = registry.getRuleset(rulesetHash);
         if (!rs.registered) revert UnknownRuleset(rulesetHash);
@@ -400,6 +158,17 @@ contract ShroudGame {
         }
         g.maxPlayers = rs.maxPlayers;
         g.damage = rs.damage;
+        uint32 id = rulesetIdOf[rulesetHash];
+        if (id == 0) {
+            id = ++rulesetCount;
+            rulesetIdOf[rulesetHash] = id;
+        }
+        g.rulesetId = id;
+        for (uint256 c = 0; c < PLAY_VERIFIERS; c++) {
+            if (verifierCache[id][c].target != address(0)) continue;
+            VerifierRegistry.Verifier memory v = registry.getVerifier(rulesetHash, c);
+            if (v.target != address(0)) verifierCache[id][c] = v;
+        }
     }
 
     function _announce(uint256 gameId, Game storage g) private {
@@ -465,7 +234,7 @@ contract ShroudGame {
         if (evidence.length == 0) revert EmptyEvidence();
         st.atFault = true;
         emit BadCiphertext(gameId, seat, evidence);
-        _cancel(gameId, g, REASON_BAD_CIPHERTEXT);
+        ShroudAudit.cancel(g, seats[gameId], credit, gameId, REASON_BAD_CIPHERTEXT);
     }
 
     /// @notice After the commit, reveal or force-open deadline passes, anyone cancels the game: every seat that
@@ -482,9 +251,11 @@ contract ShroudGame {
             bool done = p == Phase.Commit ? st.committed : p == Phase.Reveal ? st.revealed : st.shareRevealed;
             if (!done) st.atFault = true;
         }
-        _cancel(
-            gameId,
+        ShroudAudit.cancel(
             g,
+            seats[gameId],
+            credit,
+            gameId,
             p == Phase.Commit ? REASON_MISSED_COMMIT : p == Phase.Reveal ? REASON_MISSED_REVEAL : REASON_MISSED_SHARE
         );
     }
@@ -514,7 +285,7 @@ contract ShroudGame {
         Game storage g = games[gameId];
         if (g.phase != Phase.Deal) revert WrongPhase(Phase.Deal, g.phase);
         if (block.timestamp <= g.deadline) revert DeadlineNotPassed(g.deadline);
-        _slash(gameId, g, REASON_NO_ROOT);
+        ShroudAudit.slash(g, seats[gameId], credit, gameId, REASON_NO_ROOT);
         _enter(gameId, g, Phase.ForceOpen, g.durations.revealSeconds);
     }
 
@@ -525,27 +296,7 @@ contract ShroudGame {
     function revealShare(uint256 gameId, uint256 share) external {
         Game storage g = games[gameId];
         _inPhase(g, Phase.ForceOpen);
-        if (share >= Poseidon.FIELD_MODULUS) revert NotInField();
-        uint256 s = _seatOf(gameId, msg.sender);
-        Seat storage st = seats[gameId][s];
-        if (st.shareRevealed) revert AlreadyRevealed();
-        if (Poseidon.hash3(poseidon3, gameId, uint256(uint160(msg.sender)), share) != st.commitment) {
-            revert ShareMismatch(s);
-        }
-        st.shareRevealed = true;
-        st.share = share;
-        emit ShareRevealed(gameId, s, share);
-        if (++g.sharesRevealed == g.nPlayers) {
-            uint256 n = g.nPlayers;
-            uint256[] memory shares = new uint256[](n);
-            for (uint256 i = 0; i < n; i++) {
-                shares[i] = seats[gameId][i].share;
-            }
-            g.seed = Poseidon.hashN(_hashers(), shares);
-            g.openMap = true;
-            emit MapOpened(gameId, g.seed);
-            _startPlay(gameId, g);
-        }
+        ShroudAudit.revealShare(g, seats[gameId], _hashers(), gameId, _seatOf(gameId, msg.sender), share);
     }
 
     /// @notice The dealer missed the secrets deadline after the game ended: anyone slashes the bond to the
@@ -555,8 +306,8 @@ contract ShroudGame {
         Game storage g = games[gameId];
         if (g.phase != Phase.Secrets) revert WrongPhase(Phase.Secrets, g.phase);
         if (block.timestamp <= g.deadline) revert DeadlineNotPassed(g.deadline);
-        _slash(gameId, g, REASON_NO_SECRETS);
-        _settle(gameId, g);
+        ShroudAudit.slash(g, seats[gameId], credit, gameId, REASON_NO_SECRETS);
+        ShroudAudit.settle(g, seats[gameId], credit, gameId);
     }
 
     // ---------------------------------------------------------------- play (phase-1 subset)
@@ -741,25 +492,7 @@ contract ShroudGame {
     function publishSecrets(uint256 gameId, uint256 masterSecret, uint256[] calldata shares) external {
         Game storage g = games[gameId];
         _inPhase(g, Phase.Secrets);
-        uint256 n = g.nPlayers;
-        if (shares.length != n) revert WrongShareCount(n, shares.length);
-        if (masterSecret >= Poseidon.FIELD_MODULUS) revert NotInField();
-        if (Poseidon.hash1(poseidon1, masterSecret) != g.masterCommitment) revert MasterSecretMismatch();
-        uint256[] memory xs = new uint256[](n);
-        for (uint256 i = 0; i < n; i++) {
-            uint256 r = shares[i];
-            if (r >= Poseidon.FIELD_MODULUS) revert NotInField();
-            Seat storage st = seats[gameId][i];
-            if (Poseidon.hash3(poseidon3, gameId, uint256(uint160(st.player)), r) != st.commitment) {
-                revert ShareMismatch(i);
-            }
-            xs[i] = r;
-        }
-        uint256 seed = Poseidon.hashN(_hashers(), xs);
-        g.seed = seed;
-        g.masterSecret = masterSecret;
-        emit SecretsPublished(gameId, masterSecret, shares, seed);
-        _enter(gameId, g, Phase.Audit, g.durations.auditSeconds);
+        ShroudAudit.publishSecrets(g, seats[gameId], _hashers(), gameId, masterSecret, shares);
     }
 
     /// @notice Fraud proof: a served tile whose path verifies against the root but whose data differs from
@@ -774,23 +507,7 @@ contract ShroudGame {
     {
         Game storage g = games[gameId];
         _inPhase(g, Phase.Audit);
-        uint256 depth = g.depth;
-        if (path.length != depth) revert BadPathLength(depth, path.length);
-        if (leafIndex >> depth != 0) revert BadLeafIndex();
-        for (uint256 i = 0; i < 5; i++) {
-            if (tile[i] >= Poseidon.FIELD_MODULUS) revert NotInField();
-        }
-        uint256 node = Poseidon.hash5(poseidon5, tile[0], tile[1], tile[2], tile[3], tile[4]);
-        for (uint256 k = 0; k < depth; k++) {
-            uint256 sib = path[k];
-            if (sib >= Poseidon.FIELD_MODULUS) revert NotInField();
-            node = (leafIndex >> k) & 1 == 1 ? Poseidon.hash2(poseidon2, sib, node) : Poseidon.hash2(poseidon2, node, sib);
-        }
-        if (node != g.root) revert InvalidPath();
-        if (!_isFraud(g, leafIndex, tile)) revert NoFraud();
-        emit FraudProven(gameId, leafIndex, msg.sender);
-        _slash(gameId, g, REASON_FRAUD);
-        _settle(gameId, g);
+        ShroudAudit.proveFraud(g, seats[gameId], credit, _hashers(), mapGen, gameId, leafIndex, tile, path);
     }
 
     /// @notice After the audit window closes with no fraud proven, anyone settles: the bond returns to the
@@ -800,7 +517,7 @@ contract ShroudGame {
         Game storage g = games[gameId];
         if (g.phase != Phase.Audit) revert WrongPhase(Phase.Audit, g.phase);
         if (block.timestamp <= g.deadline) revert DeadlineNotPassed(g.deadline);
-        _settle(gameId, g);
+        ShroudAudit.settle(g, seats[gameId], credit, gameId);
     }
 
     /// @notice Withdraws everything credited to the caller.
@@ -876,12 +593,30 @@ contract ShroudGame {
         return uint256(keccak256(abi.encode(block.chainid, address(this), counter))) % Poseidon.FIELD_MODULUS;
     }
 
-    /// @notice The reveal commitment `player`'s spawn or turn proof stored at turn `turn` (0 when none).
+    /// @notice The reveal commitment `player`'s spawn or turn proof posted at turn `turn`, for the latest such
+    ///         turn of the player (0 when the player has none at `turn` and no later one either).
+    /// @dev Only each seat's latest reveal commitment is stored (a fresh slot per turn cost 22.1k gas). Earlier ones
+    ///      are in the `TurnSubmitted(gameId, player, turn, revealCommit)` logs (gameId and player indexed); asking
+    ///      for one here reverts `RevealCommitInLogs(latestTurn)` rather than answering 0.
     /// @param gameId The game.
     /// @param player The player.
     /// @param turn The turn number (seat s spawned at the turn it was first to move: s when nobody forfeited).
     function revealCommit(uint256 gameId, address player, uint256 turn) external view returns (uint256) {
-        return revealCommits[gameId][player][turn];
+        uint256 s = seatPlusOne[gameId][player];
+        if (s == 0) return 0;
+        Seat storage st = seats[gameId][s - 1];
+        uint256 rc = st.revealCommit;
+        if (rc == 0 || turn > st.lastTurn) return 0;
+        if (turn < st.lastTurn) revert RevealCommitInLogs(st.lastTurn);
+        return rc;
+    }
+
+    /// @notice The verifier this contract uses for a ruleset's play circuit (0 spawn, 1 turn, 2 attack, 3 combat):
+    ///         the registry's entry as copied at the ruleset's first game (zero target: read from the registry).
+    /// @param rulesetHash The ruleset.
+    /// @param circuit The circuit id.
+    function verifierOf(bytes32 rulesetHash, uint256 circuit) external view returns (VerifierRegistry.Verifier memory) {
+        return verifierCache[rulesetIdOf[rulesetHash]][circuit];
     }
 
     /// @notice The pending combat (meaningful in `Phase.Combat`).
@@ -930,7 +665,7 @@ contract ShroudGame {
     }
 
     function _startPlay(uint256 gameId, Game storage g) private {
-        _enter(gameId, g, Phase.Play, g.durations.turnSeconds);
+        _enter(gameId, g, Phase.Play, g.turnSeconds);
         emit TurnStarted(gameId, 0, 0, g.deadline);
     }
 
@@ -938,9 +673,12 @@ contract ShroudGame {
     function _mover(uint256 gameId) private view returns (Game storage g, Seat storage st, uint256 s) {
         g = games[gameId];
         _inPhase(g, Phase.Play);
-        s = _seatOf(gameId, msg.sender);
-        if (s != g.toMove) revert NotYourTurn();
+        s = g.toMove;
         st = seats[gameId][s];
+        if (st.player != msg.sender) {
+            _seatOf(gameId, msg.sender); // NotPlayer for strangers
+            revert NotYourTurn();
+        }
     }
 
     /// Spawn/turn signals: [zoneMask, forced…, <middle: filled by the caller>, oppMask…]; checks the prover-supplied
@@ -969,12 +707,12 @@ contract ShroudGame {
             sig[j + 1] = revealCommit_;
             _verify(g, isSpawn ? VERIFIER_SPAWN : VERIFIER_TURN, proof, sig);
         }
-        st.spawned = true;
         uint32 turn = g.turn;
+        if (isSpawn) st.spawned = true;
         st.lastTurn = turn;
         st.stateCommitment = newCommit;
         st.zoneMask = zoneMask;
-        revealCommits[gameId][msg.sender][turn] = revealCommit_;
+        st.revealCommit = revealCommit_;
         if (isSpawn) emit Spawned(gameId, msg.sender, s);
         emit TurnSubmitted(gameId, msg.sender, turn, revealCommit_);
         _emitForced(gameId, forced);
@@ -1027,9 +765,17 @@ contract ShroudGame {
         }
     }
 
-    /// Checks the proof with the ruleset's verifier for `circuit` (see `VerifierRegistry.verify`).
+    /// Checks the proof with the ruleset's verifier for `circuit`: the copy made at the ruleset's first game (one
+    /// direct static call of `selector ‖ a ‖ b ‖ c ‖ signals`), or the registry when none was registered then.
     function _verify(Game storage g, uint8 circuit, Proof calldata proof, uint256[] memory sig) private view {
-        if (!registry.verify(g.rulesetHash, circuit, proof.a, proof.b, proof.c, sig)) revert InvalidProof();
+        VerifierRegistry.Verifier memory v = verifierCache[g.rulesetId][circuit];
+        if (v.target == address(0)) {
+            if (!registry.verify(g.rulesetHash, circuit, proof.a, proof.b, proof.c, sig)) revert InvalidProof();
+            return;
+        }
+        if (sig.length != v.nPublic) revert WrongSignalCount(v.nPublic, sig.length);
+        (bool ok, bytes memory ret) = v.target.staticcall(abi.encodePacked(v.selector, proof.a, proof.b, proof.c, sig));
+        if (!ok || ret.length != 32 || abi.decode(ret, (uint256)) != 1) revert InvalidProof();
     }
 
     /// One `ZoneReveal` per non-zero 16-bit lane (15 per word): lane = zone * 16 + unitType + 1.
@@ -1056,6 +802,7 @@ contract ShroudGame {
     function _forfeit(uint256 gameId, Game storage g, uint256 s, bool timedOut) private {
         Seat storage st = seats[gameId][s];
         st.forfeited = true;
+        g.forfeitMask |= uint8(1 << s);
         st.zoneMask = 0; // a forfeited seat sees nothing: opponents' proofs get 0 for it
         emit Forfeited(gameId, s, timedOut);
         if (--g.active <= 1) _endGame(gameId, g);
@@ -1075,9 +822,9 @@ contract ShroudGame {
         uint256 s = g.toMove;
         do {
             s = (s + 1) % n;
-        } while (seats[gameId][s].forfeited);
+        } while ((g.forfeitMask >> s) & 1 != 0);
         g.toMove = uint8(s);
-        uint256 deadline = block.timestamp + g.durations.turnSeconds;
+        uint256 deadline = block.timestamp + g.turnSeconds;
         g.deadline = uint40(deadline);
         emit TurnStarted(gameId, turn, s, deadline);
     }
@@ -1085,102 +832,7 @@ contract ShroudGame {
     /// @dev Ends play. A fogged game waits for the dealer's secrets; a force-opened game has none and settles.
     function _endGame(uint256 gameId, Game storage g) internal {
         emit GameEnded(gameId, g.turn);
-        if (g.openMap) _settle(gameId, g);
+        if (g.openMap) ShroudAudit.settle(g, seats[gameId], credit, gameId);
         else _enter(gameId, g, Phase.Secrets, g.durations.secretsSeconds);
-    }
-
-    function _isFraud(Game storage g, uint256 leafIndex, uint256[5] calldata tile) private view returns (bool) {
-        (bool onBoard, uint256 col, uint256 row) = _leafCoord(g, leafIndex);
-        // Off-board slots and unused zones must hold leaf 0, which has no Poseidon preimage we know of.
-        if (!onBoard) return true;
-        if (tile[4] != Poseidon.hash2(poseidon2, g.masterSecret, leafIndex)) return true;
-        // Generated fields are bytes; anything larger is wrong (and would alias in the packed comparison).
-        if ((tile[0] | tile[1] | tile[2] | tile[3]) > type(uint8).max) return true;
-        return _packedTile(g, col, row) != (tile[0] << 192) | (tile[1] << 128) | (tile[2] << 64) | tile[3];
-    }
-
-    function _packedTile(Game storage g, uint256 col, uint256 row) private view returns (uint256) {
-        (uint8 t, uint8 f, uint8 r, uint8 rv) = mapGen.generateTile(g.seed, g.kind, g.width, g.height, col, row);
-        return (uint256(t) << 192) | (uint256(f) << 128) | (uint256(r) << 64) | uint256(rv);
-    }
-
-    /// Zone-major index → coordinates (core/geometry.ts leafCoord); `onBoard` false for off-board slots.
-    function _leafCoord(Game storage g, uint256 leafIndex) private view returns (bool onBoard, uint256 col, uint256 row) {
-        uint256 zonesX = (uint256(g.width) + ZONE_SIZE - 1) / ZONE_SIZE;
-        uint256 zonesY = (uint256(g.height) + ZONE_SIZE - 1) / ZONE_SIZE;
-        uint256 zone = leafIndex / 64;
-        uint256 local = leafIndex % 64;
-        col = (zone % zonesX) * ZONE_SIZE + (local % ZONE_SIZE);
-        row = (zone / zonesX) * ZONE_SIZE + local / ZONE_SIZE;
-        onBoard = zone < zonesX * zonesY && col < g.width && row < g.height;
-    }
-
-    function _slash(uint256 gameId, Game storage g, uint8 reason) private {
-        uint256 bond = g.bond;
-        if (bond == 0) return;
-        g.bond = 0;
-        uint256 n = g.nPlayers;
-        uint256 each = bond / n;
-        for (uint256 i = 0; i < n; i++) {
-            credit[seats[gameId][i].player] += i == 0 ? bond - each * (n - 1) : each;
-        }
-        emit DealerSlashed(gameId, reason, bond);
-    }
-
-    function _cancel(uint256 gameId, Game storage g, uint8 reason) private {
-        uint256 mask;
-        for (uint256 i = 0; i < g.nPlayers; i++) {
-            if (seats[gameId][i].atFault) mask |= 1 << i;
-        }
-        _payout(gameId, g);
-        g.phase = Phase.Cancelled;
-        emit GameCancelled(gameId, reason, mask);
-        emit PhaseChanged(gameId, Phase.Cancelled, 0);
-    }
-
-    function _settle(uint256 gameId, Game storage g) private {
-        _payout(gameId, g);
-        g.phase = Phase.Settled;
-        emit Settled(gameId);
-        emit PhaseChanged(gameId, Phase.Settled, 0);
-    }
-
-    /// Remaining bond to the dealer; stakes back to players not at fault; faulty stakes split among the players
-    /// not at fault (or to the dealer when every player is at fault).
-    function _payout(uint256 gameId, Game storage g) private {
-        uint256 bond = g.bond;
-        if (bond != 0) {
-            g.bond = 0;
-            credit[g.dealer] += bond;
-        }
-        uint256 stake = g.stake;
-        if (stake == 0) return;
-        uint256 n = g.nPlayers;
-        uint256 slashed;
-        uint256 honest;
-        for (uint256 i = 0; i < n; i++) {
-            Seat storage st = seats[gameId][i];
-            if (st.atFault) {
-                if (st.staked) slashed += stake;
-            } else {
-                honest++;
-                if (st.staked) credit[st.player] += stake;
-            }
-            st.staked = false;
-        }
-        if (slashed == 0) return;
-        if (honest == 0) {
-            credit[g.dealer] += slashed;
-            return;
-        }
-        uint256 each = slashed / honest;
-        uint256 rest = slashed - each * honest;
-        for (uint256 i = 0; i < n; i++) {
-            Seat storage st = seats[gameId][i];
-            if (!st.atFault) {
-                credit[st.player] += each + rest;
-                rest = 0;
-            }
-        }
     }
 }

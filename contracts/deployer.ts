@@ -21,9 +21,13 @@ export interface Deployment {
   /** circomlibjs Poseidon contract per arity, keyed `poseidon1`..`poseidon6`. */
   poseidon: Record<string, string>;
   mapGen: string;
+  /** The ShroudAudit library linked into ShroudGame (secrets, fraud proofs, settlement). */
+  shroudAudit: string;
   /** VerifierRegistry (owned by the deployer). */
   registry: string;
   shroudGame: string;
+  /** MapProofRegistry: verified maproot proofs per game. */
+  mapProofRegistry: string;
   /** Registered rulesets: hash and verifier address per circuit. */
   rulesets: Record<string, { hash: string; verifiers: Record<string, string> }>;
   blockNumber: number;
@@ -33,13 +37,15 @@ export interface Deployment {
 export interface Deployed {
   deployment: Deployment;
   game: Contract;
+  mapProofs: Contract;
   mapGen: Contract;
   registry: Contract;
   poseidon: Contract[];
 }
 
 /**
- * Deploys the Poseidon contracts (circomlibjs bytecode), MapGen, the VerifierRegistry and ShroudGame with `signer`
+ * Deploys the Poseidon contracts (circomlibjs bytecode), MapGen, the VerifierRegistry, the ShroudAudit library,
+ * ShroudGame (linked to it) and the MapProofRegistry with `signer`
  * (default: first), then registers `rulesets` (shipped names) with their generated verifiers
  * (`node scripts/contracts/verifiers.ts --ruleset NAME` must have run before `hardhat build`).
  */
@@ -65,12 +71,20 @@ export async function deployShroud(
   await mapGen.waitForDeployment();
   const registry = await ethers.deployContract('VerifierRegistry', [await from.getAddress()], from);
   await registry.waitForDeployment();
+  const audit = await ethers.deployContract('ShroudAudit', [], from);
+  await audit.waitForDeployment();
   const game = await ethers.deployContract(
     'ShroudGame',
     [addrs, await mapGen.getAddress(), await registry.getAddress()],
-    from,
+    { signer: from, libraries: { ShroudAudit: await audit.getAddress() } },
   );
   await game.waitForDeployment();
+  const mapProofs = await ethers.deployContract(
+    'MapProofRegistry',
+    [await game.getAddress(), await registry.getAddress()],
+    from,
+  );
+  await mapProofs.waitForDeployment();
   const registered: Deployment['rulesets'] = {};
   for (const name of rulesets) registered[name] = await registerRuleset(ethers, registry, name, from);
   const network = await ethers.provider.getNetwork();
@@ -79,18 +93,21 @@ export async function deployShroud(
     deployer: await from.getAddress(),
     poseidon: Object.fromEntries(addrs.map((a, i) => [`poseidon${i + 1}`, a])),
     mapGen: await mapGen.getAddress(),
+    shroudAudit: await audit.getAddress(),
     registry: await registry.getAddress(),
     shroudGame: await game.getAddress(),
+    mapProofRegistry: await mapProofs.getAddress(),
     rulesets: registered,
     blockNumber: await ethers.provider.getBlockNumber(),
     deployedAt: new Date().toISOString(),
   };
-  return { deployment, game, mapGen, registry, poseidon };
+  return { deployment, game, mapProofs, mapGen, registry, poseidon };
 }
 
 /**
  * Deploys a shipped ruleset's generated verifiers (contracts/generated/manifest.json) and registers the ruleset
- * (board, seats, damage) and each verifier (address, selector, public-signal count) in the registry.
+ * (board, seats, damage) and each verifier (address, selector, public-signal count) in the registry: spawn, turn,
+ * attack, combat and (when generated) maproot, circuit id 4.
  */
 export async function registerRuleset(
   ethers: HardhatEthers,
@@ -119,9 +136,13 @@ export async function registerRuleset(
     )
   ).wait();
   const verifiers: Record<string, string> = {};
-  for (const c of PLAY_CIRCUITS) {
+  for (const c of [...PLAY_CIRCUITS, 'maproot'] as const) {
     const v = m.verifiers[c];
-    if (!v) throw new Error(`${name}: no ${c} verifier in the manifest`);
+    if (!v) {
+      // Manifests generated before the map proof had no maproot verifier: the game still plays without it.
+      if (c === 'maproot') continue;
+      throw new Error(`${name}: no ${c} verifier in the manifest`);
+    }
     const contract = await ethers.deployContract(v.contract, [], from);
     await contract.waitForDeployment();
     const addr = await contract.getAddress();

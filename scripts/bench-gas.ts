@@ -20,6 +20,7 @@ import {
   shareCommitment,
   type Tile,
 } from '../core/index.ts';
+import { mapRootInput, zoneRoots } from '../core/mapproof/witness.ts';
 import { shippedRuleset } from '../core/ruleset/shipped.ts';
 import type { Slots } from '../core/state.ts';
 import {
@@ -28,9 +29,8 @@ import {
   spawnSlots,
   spawnWitness,
   turnWitness,
-  type WitnessPlan,
 } from '../core/witness/inputs.ts';
-import { readManifest, rulesetHash } from './contracts/rulesets.ts';
+import { readManifest, rulesetHash, rulesetInfo } from './contracts/rulesets.ts';
 
 const DURATIONS = {
   commitSeconds: 600,
@@ -63,7 +63,7 @@ export async function benchGas(o: BenchGasOptions = {}): Promise<Record<string, 
   const { ethers } = await network.connect();
   const h = await loadHasher();
   const [deployer, dealer, p1, p2, other] = await ethers.getSigners();
-  const { game, registry } = await deployShroud(ethers, deployer, proofs ? ['duel'] : []);
+  const { game, registry, mapProofs } = await deployShroud(ethers, deployer, proofs ? ['duel'] : []);
   const rsHash = proofs ? rulesetHash('duel') : `0x${'11'.repeat(32)}`;
   if (!proofs) {
     await (
@@ -126,13 +126,16 @@ export async function benchGas(o: BenchGasOptions = {}): Promise<Record<string, 
     ),
   );
   out['gas_withdraw'] = await gasOf(as(p1).getFunction('withdraw')());
-  if (proofs) Object.assign(out, await duelPlay(game, registry, rsHash, dealer!, [p1!, p2!], h));
+  if (proofs) Object.assign(out, await duelPlay(game, registry, mapProofs, rsHash, dealer!, [p1!, p2!], h));
   return out;
 }
 
 type Signer = HardhatEthersSigner;
 
-async function proofOf(circuit: 'spawn' | 'turn' | 'attack' | 'combat', plan: WitnessPlan) {
+async function proofOf(
+  circuit: 'spawn' | 'turn' | 'attack' | 'combat' | 'maproot',
+  plan: { input: unknown },
+) {
   const v = readManifest()['duel']!.verifiers[circuit]!;
   const { proof } = await snarkjs.groth16.fullProve(plan.input as never, v.wasm, v.zkey);
   const p = proof as unknown as { pi_a: string[]; pi_b: string[][]; pi_c: string[] };
@@ -146,10 +149,14 @@ async function proofOf(circuit: 'spawn' | 'turn' | 'attack' | 'combat', plan: Wi
   };
 }
 
-/** Duel with real proofs: spawns (turns 0, 1), two turns, an attack (turn 4) answered by a combat proof (a miss). */
+/**
+ * Duel with real proofs: the map proof's root (when the maproot verifier is generated), spawns (turns 0, 1), two
+ * turns, an attack (turn 4) answered by a combat proof (a miss).
+ */
 async function duelPlay(
   game: Contract,
   registry: Contract,
+  mapProofs: Contract,
   rsHash: string,
   dealer: Signer,
   players: Signer[],
@@ -179,12 +186,30 @@ async function duelPlay(
   for (const p of players)
     await (await as(p).getFunction('sealedReveal')(id, `0x02${'ab'.repeat(64)}`)).wait();
   const master = 77n;
-  const { tree } = commitMap(h, r.board, generateMap(h, r.board, h.hash(shares)), master);
-  await (await as(dealer).getFunction('postRoot')(id, tree.root, masterCommitment(h, master))).wait();
+  const map = commitMap(h, r.board, generateMap(h, r.board, h.hash(shares)), master);
+  await (await as(dealer).getFunction('postRoot')(id, map.tree.root, masterCommitment(h, master))).wait();
+  const out: Record<string, number> = {};
+  if (readManifest()['duel']!.verifiers.maproot) {
+    const input = mapRootInput(h, {
+      maxPlayers: rulesetInfo('duel').maxPlayers,
+      gameId: id,
+      players: players.map((p) => BigInt(p.address)),
+      shares,
+      map,
+      board: r.board,
+    });
+    out['gas_map_proof_duel'] = await gasOf(
+      (mapProofs.connect(players[0]!) as Contract).getFunction('submitMapProof')(
+        id,
+        BigInt(input.seedHash),
+        zoneRoots(map, r.board),
+        await proofOf('maproot', { input }),
+      ),
+    );
+  }
   const opp = async (k: number) => [(await game.getFunction('getSeat')(id, 1 - k)).zoneMask as bigint];
   const turnNow = async () => (await game.getFunction('getGame')(id))[4] as bigint;
   const state: { slots: Slots; blinding: bigint }[] = [];
-  const out: Record<string, number> = {};
   const spawnGas: number[] = [];
   const places = [
     [

@@ -15,7 +15,16 @@ export const GENERATED_DIR = path.join(ROOT, 'contracts', 'generated');
 /** The circuits the game verifies, in the registry's circuit-id order (0 spawn, 1 turn, 2 attack, 3 combat). */
 export const PLAY_CIRCUITS = ['spawn', 'turn', 'attack', 'combat'] as const;
 export type PlayCircuit = (typeof PLAY_CIRCUITS)[number];
-export const CIRCUIT_ID: Record<PlayCircuit, number> = { spawn: 0, turn: 1, attack: 2, combat: 3 };
+/** Every circuit with an on-chain verifier: the play circuits plus `maproot` (id 4, checked by MapProofRegistry). */
+export const VERIFIED_CIRCUITS = [...PLAY_CIRCUITS, 'maproot'] as const;
+export type VerifiedCircuit = (typeof VERIFIED_CIRCUITS)[number];
+export const CIRCUIT_ID: Record<VerifiedCircuit, number> = {
+  spawn: 0,
+  turn: 1,
+  attack: 2,
+  combat: 3,
+  maproot: 4,
+};
 
 /**
  * Combat damage per ruleset (the `damage` public input of every combat proof). Rulesets carry no damage
@@ -83,7 +92,7 @@ export interface GeneratedVerifier {
 
 export interface GeneratedRuleset extends RulesetInfo {
   hash: string;
-  verifiers: Partial<Record<PlayCircuit, GeneratedVerifier>>;
+  verifiers: Partial<Record<VerifiedCircuit, GeneratedVerifier>>;
 }
 
 /** The manifest of generated verifiers ({} when none were generated). */

@@ -4,7 +4,7 @@
  *   node scripts/contracts/verifiers.ts --ruleset tiny [--ruleset duel] [--ptau-dir DIR]
  *
  * Runs the circuit pipeline (`buildCircuits`, cached under build/circuits/<ruleset>/) for spawn, turn,
- * attack and combat, then copies each snarkjs `<name>Verifier.sol` into the git-ignored
+ * attack, combat and maproot (the map proof's root, checked on-chain by MapProofRegistry), then copies each snarkjs `<name>Verifier.sol` into the git-ignored
  * `contracts/generated/<Ruleset><Name>Verifier.sol`, renaming `contract Groth16Verifier` so Hardhat can
  * compile several of them side by side. Verifiers are not committed: each build's phase-2 contribution is
  * random, so a verifier only matches the zkey it was exported with. Writes `contracts/generated/manifest.json`
@@ -19,11 +19,11 @@ import type { CircuitName } from '../circuits/generate.ts';
 import {
   GENERATED_DIR,
   type GeneratedRuleset,
-  PLAY_CIRCUITS,
   readManifest,
   rulesetHash,
   rulesetInfo,
   selectorFor,
+  VERIFIED_CIRCUITS,
   verifierContractName,
 } from './rulesets.ts';
 
@@ -57,12 +57,12 @@ export async function generateVerifiers(o: GenerateOptions): Promise<Record<stri
   for (const name of o.rulesets) {
     const arts = await buildCircuits({
       ruleset: name,
-      circuits: PLAY_CIRCUITS as readonly CircuitName[],
+      circuits: VERIFIED_CIRCUITS as readonly CircuitName[],
       ...(o.ptauDir ? { ptauDir: o.ptauDir } : {}),
       log,
     });
     const entry: GeneratedRuleset = { ...rulesetInfo(name), hash: rulesetHash(name), verifiers: {} };
-    for (const c of PLAY_CIRCUITS) {
+    for (const c of VERIFIED_CIRCUITS) {
       const art = arts[c];
       if (!art?.verifier) throw new Error(`${name}/${c}: no verifier (setup skipped?)`);
       const src = readFileSync(art.verifier, 'utf8');

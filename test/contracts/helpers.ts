@@ -50,6 +50,8 @@ export interface Env {
   ethers: HardhatEthers;
   h: Hasher;
   game: Contract;
+  /** MapProofRegistry (maproot proofs). */
+  mapProofs: Contract;
   mapGen: Contract;
   registry: Contract;
   /** Deploys and owns the registry. */
@@ -64,7 +66,7 @@ export interface Env {
 export async function setup(rulesets: readonly string[] = []): Promise<Env> {
   const { ethers } = await network.connect();
   const [deployer, dealer, p1, p2, p3, p4, p5, p6, other] = await ethers.getSigners();
-  const { game, mapGen, registry, poseidon } = await deployShroud(ethers, deployer, rulesets);
+  const { game, mapProofs, mapGen, registry, poseidon } = await deployShroud(ethers, deployer, rulesets);
   // RULESET_HASH: a 6-seat hex 16×12 test ruleset without verifiers (ceremony and audit tests).
   await (
     await (registry.connect(deployer!) as Contract).getFunction('registerRuleset')(
@@ -80,6 +82,7 @@ export async function setup(rulesets: readonly string[] = []): Promise<Env> {
     ethers,
     h: await loadHasher(),
     game,
+    mapProofs,
     mapGen,
     registry,
     deployer: deployer!,

@@ -65,6 +65,16 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     }
   });
 
+  it("copies the registry verifiers at the ruleset's first game and checks proofs with the copy", async () => {
+    const none = await G.getFunction('verifierOf')(rulesetHash, 1);
+    assert.equal(none.target, '0x0000000000000000000000000000000000000000', 'nothing copied before a game');
+    await playing();
+    const v = await G.getFunction('verifierOf')(rulesetHash, 1);
+    const r = await env.registry.getFunction('getVerifier')(rulesetHash, 1);
+    assert.deepEqual([...v], [...r]);
+    assert.equal(Number(v.nPublic), N.turn);
+  });
+
   /** A game in Play (turn 0, seat 0 to move). */
   async function playing(o: { maxTurns?: number } = {}): Promise<Scenario> {
     const s = await createGame(env, { rulesetHash, maxTurns: o.maxTurns ?? 20 });
@@ -199,6 +209,31 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     assert.equal(await commitOf(s, 0), t2.newCommit);
     assert.equal(await G.getFunction('revealCommit')(s.id, s.players[0]!.address, 2n), t2.revealCommit);
     assert.equal((await G.getFunction('getSeat')(s.id, 0)).lastTurn, 2n);
+    assert.equal((await G.getFunction('getSeat')(s.id, 0)).revealCommit, t2.revealCommit);
+    // Only the latest reveal commitment is stored: an earlier turn's is read from the TurnSubmitted logs.
+    const superseded = await expectRevert(
+      G.getFunction('revealCommit')(s.id, s.players[0]!.address, 0n),
+      G,
+      'RevealCommitInLogs',
+    );
+    assert.deepEqual(superseded, [2n]);
+    const logged = await G.queryFilter(G.filters['TurnSubmitted']!(s.id, s.players[0]!.address));
+    assert.deepEqual(
+      logged.map((l) => [
+        (l as never as { args: bigint[] }).args[2],
+        (l as never as { args: bigint[] }).args[3],
+      ]),
+      [
+        [0n, m0.revealCommit],
+        [2n, t2.revealCommit],
+      ],
+    );
+    assert.equal(
+      await G.getFunction('revealCommit')(s.id, s.players[0]!.address, 3n),
+      0n,
+      'no such turn yet',
+    );
+    assert.equal(await G.getFunction('revealCommit')(s.id, env.other.address, 0n), 0n, 'not a player');
     await turn(s, 1, 30n);
     assert.equal(await turnOf(s), 4n);
   });

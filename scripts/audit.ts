@@ -1,0 +1,135 @@
+/**
+ * Post-game audit CLI:
+ *
+ *   npm run audit -- --game ID [--rpc URL] [--contract ADDR | --deployment deployments/<chainId>.json]
+ *                    [--tiles FILE] [--fraud-key KEY] [--from-block N] [--json]
+ *
+ * Reads the master secret and shares published after the game (the `SecretsPublished` event), regenerates the
+ * map and its salted tree with the core, and reports whether the dealer's posted root matches. With `--tiles`
+ * (a JSON array of served tiles `{leaf, terrain, feature, resource, rivers, salt, path}`, e.g. the SDK's verified
+ * tiles) it reports each tile that differs from `Gen(seed)` or has a salt ≠ Poseidon(master, leaf); with
+ * `--fraud-key` it submits `proveFraud` for the first provable mismatch and reports the slash.
+ * Defaults: `--rpc http://127.0.0.1:8545`, the deployment record of the RPC's chain id.
+ * Exit codes: 0 clean, 4 a mismatch was found (root or tiles), 2 usage, 1 other errors.
+ * The logic lives in scripts/audit/audit.ts.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Contract, JsonRpcProvider, Wallet } from 'ethers';
+import { readDeployment } from '../contracts/deployer.ts';
+import { type AuditReport, formatReport, parseServedTiles, runAudit } from './audit/audit.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface AuditCliOptions {
+  gameId: bigint;
+  rpc: string;
+  contract?: string;
+  deployment?: string;
+  tiles?: string;
+  fraudKey?: string;
+  fromBlock: number;
+  json: boolean;
+}
+
+export function parseAuditArgs(argv: readonly string[]): AuditCliOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      game: { type: 'string' },
+      rpc: { type: 'string', default: 'http://127.0.0.1:8545' },
+      contract: { type: 'string' },
+      deployment: { type: 'string' },
+      tiles: { type: 'string' },
+      'fraud-key': { type: 'string' },
+      'from-block': { type: 'string', default: '0' },
+      json: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (!values.game || !/^(0x[0-9a-f]+|\d+)$/i.test(values.game)) throw new Error('--game ID is required');
+  if (values.contract && values.deployment) throw new Error('give --contract or --deployment, not both');
+  return {
+    gameId: BigInt(values.game),
+    rpc: values.rpc!,
+    ...(values.contract ? { contract: values.contract } : {}),
+    ...(values.deployment ? { deployment: values.deployment } : {}),
+    ...(values.tiles ? { tiles: values.tiles } : {}),
+    ...(values['fraud-key'] ? { fraudKey: values['fraud-key'] } : {}),
+    fromBlock: Number(values['from-block']),
+    json: values.json!,
+  };
+}
+
+/** ShroudGame's ABI from the Hardhat artifacts (`hardhat build`). */
+export function shroudGameAbi(): unknown[] {
+  const f = path.join(ROOT, 'artifacts', 'contracts', 'ShroudGame.sol', 'ShroudGame.json');
+  return (JSON.parse(readFileSync(f, 'utf8')) as { abi: unknown[] }).abi;
+}
+
+/** The game contract address: `--contract`, else `--deployment FILE`, else `deployments/<chainId>.json`. */
+export async function resolveGameAddress(o: AuditCliOptions, chainId: number): Promise<string> {
+  if (o.contract) return o.contract;
+  if (o.deployment) {
+    const d = JSON.parse(readFileSync(o.deployment, 'utf8')) as { shroudGame?: string; chainId?: number };
+    if (!d.shroudGame) throw new Error(`${o.deployment}: no shroudGame address`);
+    if (d.chainId !== undefined && d.chainId !== chainId)
+      throw new Error(`${o.deployment} is for chain ${d.chainId}, the RPC is chain ${chainId}`);
+    return d.shroudGame;
+  }
+  const d = await readDeployment(chainId);
+  if (!d) throw new Error(`no --contract and no deployments/${chainId}.json`);
+  return d.shroudGame;
+}
+
+/** Runs the audit described by CLI options against an RPC endpoint. */
+export async function auditFromCli(o: AuditCliOptions): Promise<AuditReport> {
+  const provider = new JsonRpcProvider(o.rpc);
+  try {
+    const chainId = Number((await provider.getNetwork()).chainId);
+    const address = await resolveGameAddress(o, chainId);
+    const game = new Contract(address, shroudGameAbi() as never, provider);
+    const tiles = o.tiles ? parseServedTiles(JSON.parse(readFileSync(o.tiles, 'utf8'))) : undefined;
+    const fraudGame = o.fraudKey ? (game.connect(new Wallet(o.fraudKey, provider)) as Contract) : undefined;
+    return await runAudit({
+      game,
+      gameId: o.gameId,
+      fromBlock: o.fromBlock,
+      ...(tiles ? { tiles } : {}),
+      ...(fraudGame ? { fraudGame } : {}),
+    });
+  } finally {
+    provider.destroy();
+  }
+}
+
+const jsonOf = (r: AuditReport) =>
+  JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2);
+
+/** Whether the report shows the dealer lied (root mismatch or a bad served tile). */
+export function foundFraud(r: AuditReport): boolean {
+  return r.rootMatches === false || (r.tiles?.mismatches.length ?? 0) > 0;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  let o: AuditCliOptions;
+  try {
+    o = parseAuditArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : e);
+    console.error(
+      'usage: npm run audit -- --game ID [--rpc URL] [--contract ADDR | --deployment FILE] [--tiles FILE] [--fraud-key KEY] [--json]',
+    );
+    process.exit(2);
+  }
+  try {
+    const r = await auditFromCli(o);
+    console.log(o.json ? jsonOf(r) : formatReport(r));
+    process.exit(foundFraud(r) ? 4 : 0);
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  }
+}
