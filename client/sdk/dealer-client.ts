@@ -3,6 +3,14 @@ import type { Board } from '../../core/geometry.ts';
 import type { Hasher } from '../../core/poseidon.ts';
 import { type RevealRequestMessage, revealDomain, signRevealRequest } from '../../core/reveal-request.ts';
 import {
+  MAX_SESSION_SECONDS,
+  type RevealSessionMessage,
+  sessionKeyHash,
+  sessionMacKey,
+  sessionRevealMac,
+  signRevealSession,
+} from '../../core/reveal-session.ts';
+import {
   type DealerErrorBody,
   DealerRefusedError,
   DealerUnavailableError,
@@ -44,6 +52,15 @@ export interface DealerClientOptions {
   timeoutMs?: number;
   /** How long a signed request stays valid (default 120 s; the dealer caps it). */
   expirySeconds?: number;
+  /**
+   * Reveal sessions (default true): one EIP-712 `RevealSession` signature per game, then HMAC-authenticated
+   * requests (`/session-reveals`). A dealer that does not know the session (restart, expiry) answers 401
+   * `unknown-session`, and a new session is opened; a dealer without the session routes (404), or one that
+   * refuses to open a session, is asked per request (`/reveals`, one signature each) instead.
+   */
+  useSessions?: boolean;
+  /** Requested session lifetime (default 1800 s, at most MAX_SESSION_SECONDS). */
+  sessionSeconds?: number;
   /** Injectable for tests; defaults are the platform's. */
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
@@ -61,6 +78,15 @@ function randomNonce(): bigint {
   for (const b of bytes) v = (v << 8n) | BigInt(b);
   return v;
 }
+
+/** A live reveal session for one game. */
+interface LiveSession {
+  id: string;
+  macKey: Uint8Array;
+  expiry: number;
+}
+
+const toHex = (b: Uint8Array) => `0x${Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')}`;
 
 /** Outcome of one HTTP attempt: a final answer, or a transient failure worth retrying. */
 type Attempt =
@@ -81,6 +107,11 @@ function retryAfterMs(res: Response): number | null {
  */
 export class DealerClient {
   readonly #o: Required<Omit<DealerClientOptions, 'signer'>> & { signer: Signer };
+  /** Live sessions by game id; games whose dealer refused sessions are in `#noSessions`. */
+  readonly #sessions = new Map<string, LiveSession>();
+  readonly #noSessions = new Set<string>();
+  /** Requests served per route, for callers that report it. */
+  readonly stats = { sessionReveals: 0, signedReveals: 0, sessionsOpened: 0 };
 
   constructor(o: DealerClientOptions) {
     if (!/^https?:\/\//.test(o.baseUrl)) throw new TypeError(`baseUrl must be http(s): ${o.baseUrl}`);
@@ -90,6 +121,8 @@ export class DealerClient {
       maxDelayMs: 8000,
       timeoutMs: 10_000,
       expirySeconds: 120,
+      useSessions: true,
+      sessionSeconds: 1800,
       fetch: globalThis.fetch.bind(globalThis),
       sleep: realSleep,
       random: Math.random,
@@ -102,10 +135,52 @@ export class DealerClient {
     }
   }
 
-  /** Signs a fresh request and POSTs it. Returns the raw (unverified) response body. */
+  /**
+   * Fetches the tiles of an opening: under a reveal session when the dealer supports them (see
+   * `useSessions`), else with a freshly signed request. Returns the raw (unverified) response body.
+   */
   async requestReveal(opening: RevealOpening): Promise<RevealResponse> {
+    const key = opening.gameId.toString();
+    if (!this.#o.useSessions || this.#noSessions.has(key)) return this.requestSignedReveal(opening);
+    for (let round = 0; round < 2; round++) {
+      const session = await this.#session(opening.gameId);
+      if (!session) return this.requestSignedReveal(opening);
+      try {
+        const res = await this.#withRetries(() => this.#sessionAttempt(session, opening), opening);
+        this.stats.sessionReveals++;
+        return res;
+      } catch (e) {
+        // The dealer forgot the session (restart, expiry) or it is used up: open a new one, once.
+        if (
+          e instanceof DealerRefusedError &&
+          (e.code === 'unknown-session' || e.code === 'session-exhausted' || e.code === 'expired')
+        ) {
+          this.#sessions.delete(key);
+          continue;
+        }
+        throw e;
+      }
+    }
+    return this.requestSignedReveal(opening);
+  }
+
+  /** Drops the session of a game (the next request opens a new one). */
+  forgetSession(gameId: bigint): void {
+    this.#sessions.delete(gameId.toString());
+  }
+
+  /** Signs a fresh per-request EIP-712 request and POSTs it to `/reveals`. */
+  async requestSignedReveal(opening: RevealOpening): Promise<RevealResponse> {
     const o = this.#o;
     const player = await o.signer.getAddress();
+    const res = await this.#withRetries(() => this.#attempt(player, opening), opening);
+    this.stats.signedReveals++;
+    return res;
+  }
+
+  /** Runs attempts with exponential backoff and full jitter; a 4xx surfaces at once. */
+  async #withRetries(once: () => Promise<Attempt>, opening: RevealOpening): Promise<RevealResponse> {
+    const o = this.#o;
     let last: Extract<Attempt, { kind: 'retry' }> | undefined;
     for (let attempt = 1; attempt <= o.maxAttempts; attempt++) {
       if (last) {
@@ -114,7 +189,7 @@ export class DealerClient {
         await o.sleep(Math.min(o.maxDelayMs, Math.max(jittered, last.retryAfterMs ?? 0)));
       }
       // A fresh nonce per attempt: the dealer may have burned the last one before the answer was lost.
-      const r = await this.#attempt(player, opening);
+      const r = await once();
       if (r.kind === 'ok') return checkResponse(r.body, opening);
       last = r;
     }
@@ -130,6 +205,83 @@ export class DealerClient {
   ): Promise<VerifiedTile[]> {
     const res = await this.requestReveal(opening);
     return verifyRevealedTiles(h, board, chainRoot, opening.leaves, res.tiles);
+  }
+
+  /** The game's live session, opened on first use; null when this dealer will not open one. */
+  async #session(gameId: bigint): Promise<LiveSession | null> {
+    const o = this.#o;
+    const key = gameId.toString();
+    const now = Math.floor(o.now() / 1000);
+    const live = this.#sessions.get(key);
+    // Margin: a request's own expiry must fall inside the session.
+    if (live && live.expiry > now + 30) return live;
+    const sessionKey = crypto.getRandomValues(new Uint8Array(32));
+    const player = await o.signer.getAddress();
+    const msg: RevealSessionMessage = {
+      gameId,
+      player,
+      sessionKeyHash: sessionKeyHash(sessionKey),
+      expiry: now + Math.min(o.sessionSeconds, MAX_SESSION_SECONDS),
+      nonce: randomNonce(),
+    };
+    const signature = await signRevealSession(o.signer, revealDomain(o.chainId, o.gameContract), msg);
+    const body = JSON.stringify({
+      gameId: gameId.toString(),
+      player,
+      sessionKey: toHex(sessionKey),
+      expiry: msg.expiry,
+      nonce: msg.nonce.toString(),
+      signature,
+    });
+    let res: Response;
+    try {
+      res = await o.fetch(`${o.baseUrl}/v1/games/${gameId}/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        signal: AbortSignal.timeout(o.timeoutMs),
+      });
+    } catch {
+      return null; // the per-request route retries with backoff
+    }
+    const text = await res.text().catch(() => '');
+    if (!res.ok) {
+      // No session routes, or a refusal (expiry policy…): per-request from now on for this game.
+      if (res.status >= 400 && res.status < 500 && res.status !== 429) this.#noSessions.add(key);
+      return null;
+    }
+    let id: unknown;
+    try {
+      id = (JSON.parse(text) as { sessionId?: unknown }).sessionId;
+    } catch {}
+    if (typeof id !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(id)) return null;
+    const session = { id, macKey: sessionMacKey(sessionKey, id), expiry: msg.expiry };
+    this.#sessions.set(key, session);
+    this.stats.sessionsOpened++;
+    return session;
+  }
+
+  async #sessionAttempt(session: LiveSession, opening: RevealOpening): Promise<Attempt> {
+    const o = this.#o;
+    const m = {
+      sessionId: session.id,
+      gameId: opening.gameId,
+      turn: opening.turn,
+      leaves: opening.leaves,
+      blinding: opening.blinding,
+      nonce: randomNonce(),
+      expiry: Math.min(session.expiry, Math.floor(o.now() / 1000) + o.expirySeconds),
+    };
+    const body = JSON.stringify({
+      sessionId: m.sessionId,
+      turn: m.turn,
+      leaves: m.leaves,
+      blinding: m.blinding.toString(),
+      nonce: m.nonce.toString(),
+      expiry: m.expiry,
+      mac: sessionRevealMac(session.macKey, m),
+    });
+    return this.#post(`${o.baseUrl}/v1/games/${opening.gameId}/session-reveals`, body);
   }
 
   async #attempt(player: string, opening: RevealOpening): Promise<Attempt> {
@@ -154,9 +306,14 @@ export class DealerClient {
       expiry: msg.expiry,
       signature,
     });
+    return this.#post(`${o.baseUrl}/v1/games/${opening.gameId}/reveals`, body);
+  }
+
+  async #post(url: string, body: string): Promise<Attempt> {
+    const o = this.#o;
     let res: Response;
     try {
-      res = await o.fetch(`${o.baseUrl}/v1/games/${opening.gameId}/reveals`, {
+      res = await o.fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body,

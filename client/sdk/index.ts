@@ -1,7 +1,10 @@
 /** The client SDK: browser-safe (no node: imports), pure except for the dealer client's fetch. */
+
+export * from './chain.ts';
 export * from './dealer-client.ts';
 export * from './emitter.ts';
 export * from './errors.ts';
+export * from './game-player.ts';
 export * from './observation.ts';
 export * from './player.ts';
 export * from './tiles.ts';

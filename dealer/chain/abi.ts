@@ -6,7 +6,7 @@
 export const SHROUD_GAME_ABI = [
   'function getGame(uint256 gameId) view returns (address dealer, uint8 phase, uint256 nPlayers, uint256 deadline, uint256 turn, uint256 toMove, uint256 root, uint256 masterCommitment, uint256 seed, uint256 bond, bool openMap)',
   'function getGameConfig(uint256 gameId) view returns ((uint8 kind, uint16 width, uint16 height, uint32 maxTurns) board, uint256 depth, bytes32 rulesetHash, uint256 stake, (uint32 commitSeconds, uint32 revealSeconds, uint32 rootSeconds, uint32 turnSeconds, uint32 combatSeconds, uint32 secretsSeconds, uint32 auditSeconds) durations, bytes dealerEncKey)',
-  'function getSeat(uint256 gameId, uint256 seat) view returns ((address player, bool committed, bool revealed, bool shareRevealed, bool atFault, bool forfeited, bool staked, bool spawned, uint32 lastTurn, uint256 commitment, bytes32 ciphertextHash, uint256 share, uint256 stateCommitment, uint256 zoneMask))',
+  'function getSeat(uint256 gameId, uint256 seat) view returns ((address player, bool committed, bool revealed, bool shareRevealed, bool atFault, bool forfeited, bool staked, bool spawned, uint32 lastTurn, uint256 commitment, bytes32 ciphertextHash, uint256 share, uint256 stateCommitment, uint256 zoneMask, uint256 revealCommit))',
   'function revealCommit(uint256 gameId, address player, uint256 turn) view returns (uint256)',
   'function seatPlusOne(uint256 gameId, address player) view returns (uint256)',
   'function postRoot(uint256 gameId, uint256 root, uint256 masterCommitment)',

@@ -80,7 +80,9 @@ export class EthersChain implements ChainView {
 
   constructor(o: EthersChainOptions) {
     // staticNetwork: no eth_chainId round trip per call, and no retry storm when the node is down.
-    this.provider = o.provider ?? new JsonRpcProvider(o.rpcUrl, o.chainId, { staticNetwork: true });
+    // cacheTimeout −1: no 250 ms response cache, so a block number is never older than a state read after it.
+    this.provider =
+      o.provider ?? new JsonRpcProvider(o.rpcUrl, o.chainId, { staticNetwork: true, cacheTimeout: -1 });
     this.gameContract = o.gameContract;
     const wallet = new Wallet(o.txKey, this.provider);
     this.dealer = wallet.address;
@@ -169,9 +171,12 @@ export class EthersChain implements ChainView {
       await this.provider.getBlockNumber(),
     );
     const blobs = logs.map((l) => String(this.#read.interface.parseLog(l)!.args.ciphertext));
-    return seats.map((s) => {
+    return seats.map((s, i) => {
       const hash = String(s.ciphertextHash).toLowerCase();
       const blob = s.revealed ? blobs.find((b) => keccak256(b) === hash) : undefined;
+      // A seat marked revealed whose event is not visible yet (a lagging log index or node) is not a bad
+      // share: fail this read so the caller retries, rather than accuse an honest player.
+      if (s.revealed && !blob) throw new Error(`game ${gameId}: seat ${i}'s SealedReveal log not found yet`);
       return {
         player: String(s.player).toLowerCase(),
         commitment: BigInt(s.commitment),

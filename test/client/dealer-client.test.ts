@@ -74,6 +74,7 @@ function client(
       delays.push(ms);
     },
     random: () => 0.5,
+    useSessions: false,
     ...extra,
   });
 }

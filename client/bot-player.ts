@@ -1,0 +1,91 @@
+/**
+ * A bot seat: the exploring bot (`planTurn`) driving a `GamePlayer`. `act()` looks at the chain and does
+ * the one thing this seat must do now (commit, seal, spawn, attack, answer a combat, play a turn), or
+ * nothing. The demo runs two of them in one process; the CLI player runs one against a live game.
+ */
+import type { Coord } from '../core/geometry.ts';
+import { type BotPlan, planTurn } from './bot.ts';
+import type { AttackReport, CombatReport, GamePlayer, TurnReport } from './sdk/game-player.ts';
+import { frameOf, type ReplayTurn } from './viewer/replay.ts';
+
+export type BotAction =
+  | { kind: 'commit' | 'seal'; seat: number; gas: bigint }
+  | { kind: 'spawn' | 'turn'; report: TurnReport }
+  | { kind: 'attack'; report: AttackReport }
+  | { kind: 'combat'; report: CombatReport };
+
+export class BotPlayer {
+  readonly player: GamePlayer;
+  readonly seed: string;
+  /** The player's view after each of its own turns (for the viewer). */
+  readonly frames: ReplayTurn[] = [];
+  /** A plan whose attack was sent: its moves are played once the combat is over. */
+  #pending: BotPlan | null = null;
+  #rnd: () => number;
+
+  constructor(player: GamePlayer, seed: string) {
+    this.player = player;
+    this.seed = seed;
+    let x = 0;
+    for (const ch of `${seed}:spawn:${player.seat}`) x = (Math.imul(x, 31) + ch.charCodeAt(0)) >>> 0;
+    this.#rnd = () => {
+      x = (x + 0x6d2b79f5) >>> 0;
+      let t = Math.imul(x ^ (x >>> 15), x | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  get seat(): number {
+    return this.player.seat;
+  }
+
+  /** Does what this seat must do now; null when it is someone else's move. */
+  async act(): Promise<BotAction | null> {
+    const p = this.player;
+    const g = await p.chain.game(p.gameId);
+    const me = await p.chain.seat(p.gameId, p.seat);
+    if (g.phase === 'Commit' && !me.committed) {
+      const tx = await p.commitShare();
+      return { kind: 'commit', seat: p.seat, gas: tx.gasUsed };
+    }
+    if (g.phase === 'Reveal' && !me.revealed) {
+      const tx = await p.sealShare();
+      return { kind: 'seal', seat: p.seat, gas: tx.gasUsed };
+    }
+    if (g.phase === 'Combat') {
+      if (!(await p.mustRespond())) return null;
+      await p.syncEvents();
+      return { kind: 'combat', report: await p.respondCombat() };
+    }
+    if (g.phase !== 'Play' || g.toMove !== p.seat) return null;
+    if (p.root === 0n) await p.waitForRoot();
+    await p.syncEvents();
+    if (!me.spawned) {
+      const report = await p.spawn(p.spawnPositions(this.#rnd));
+      this.frames.push(frameOf(p.model!));
+      return { kind: 'spawn', report };
+    }
+    if (this.#pending) {
+      const plan = this.#pending;
+      this.#pending = null;
+      return this.#turn(plan);
+    }
+    const plan = planTurn(p.model!.observe(), p.ruleset, this.seed);
+    if (plan.attack) {
+      this.#pending = plan;
+      return { kind: 'attack', report: await p.attack(plan.attack.slot, plan.attack.target) };
+    }
+    return this.#turn(plan);
+  }
+
+  async #turn(plan: BotPlan): Promise<BotAction> {
+    const p = this.player;
+    // A combat answer may have killed one of our units since the plan: moves for empty slots are dropped.
+    const units = p.units;
+    const moves: (Coord | null)[] = plan.moves.map((m, i) => (units[i] ? m : null));
+    const report = await p.playTurn({ moves, reveal: plan.reveal });
+    this.frames.push(frameOf(p.model!));
+    return { kind: 'turn', report };
+  }
+}

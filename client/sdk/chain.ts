@@ -1,0 +1,579 @@
+/**
+ * The SDK's chain layer: a player's reads and writes against `ShroudGame` (ethers v6), browser-safe (no
+ * node: imports). Proving stays behind the small `Prover` interface (see prover.ts for the snarkjs one),
+ * so a browser passes its own artifacts (URLs or bytes) and a server may prove elsewhere.
+ */
+import {
+  Contract,
+  type ContractRunner,
+  type ContractTransactionReceipt,
+  getBytes,
+  type Log,
+  type Signer,
+} from 'ethers';
+import { shareCommitment } from '../../core/commitments.ts';
+import { FIELD_MODULUS } from '../../core/field.ts';
+import type { Hasher } from '../../core/poseidon.ts';
+import { addressToField, sealShare as sealToDealer } from '../../core/sealed.ts';
+import type { AttackPlan, CombatPlan, SpawnPlan, TurnPlan, WitnessPlan } from '../../core/witness/inputs.ts';
+
+/** The slice of ShroudGame a player uses (human-readable ABI; checked against the artifact by the demo test). */
+export const SHROUD_PLAYER_ABI = [
+  'function commit(uint256 gameId, uint256 commitment) payable',
+  'function sealedReveal(uint256 gameId, bytes ciphertext)',
+  'function spawn(uint256 gameId, (uint256[2] a, uint256[2][2] b, uint256[2] c) proof, uint256 zoneMask, uint256[] forced, uint256 newCommit, uint256 revealCommit_)',
+  'function submitTurn(uint256 gameId, (uint256[2] a, uint256[2][2] b, uint256[2] c) proof, uint256 zoneMask, uint256[] forced, uint256 newCommit, uint256 revealCommit_)',
+  'function attack(uint256 gameId, (uint256[2] a, uint256[2][2] b, uint256[2] c) proof, uint256 nullifier, uint256 targetCol, uint256 targetRow, uint256 defender)',
+  'function respondCombat(uint256 gameId, (uint256[2] a, uint256[2][2] b, uint256[2] c) proof, uint256 present, uint256 unitType, uint256 unitHp, uint256 newCommit)',
+  'function createGame(address[] players, address dealer, bytes dealerEncKey, bytes32 rulesetHash, (uint32 commitSeconds, uint32 revealSeconds, uint32 rootSeconds, uint32 turnSeconds, uint32 combatSeconds, uint32 secretsSeconds, uint32 auditSeconds) durations, (uint8 kind, uint16 width, uint16 height, uint32 maxTurns) board, uint96 stake) payable returns (uint256 gameId)',
+  'function gameCount() view returns (uint256)',
+  'function gameIdOf(uint256 counter) view returns (uint256)',
+  'function getCombat(uint256 gameId) view returns ((uint8 attacker, uint8 defender, uint16 col, uint16 row, uint40 turnLeft))',
+  'function getGame(uint256 gameId) view returns (address dealer, uint8 phase, uint256 nPlayers, uint256 deadline, uint256 turn, uint256 toMove, uint256 root, uint256 masterCommitment, uint256 seed, uint256 bond, bool openMap)',
+  'function getGameConfig(uint256 gameId) view returns ((uint8 kind, uint16 width, uint16 height, uint32 maxTurns) board, uint256 depth, bytes32 rulesetHash, uint256 stake, (uint32 commitSeconds, uint32 revealSeconds, uint32 rootSeconds, uint32 turnSeconds, uint32 combatSeconds, uint32 secretsSeconds, uint32 auditSeconds) durations, bytes dealerEncKey)',
+  'function getSeat(uint256 gameId, uint256 seat) view returns ((address player, bool committed, bool revealed, bool shareRevealed, bool atFault, bool forfeited, bool staked, bool spawned, uint32 lastTurn, uint256 commitment, bytes32 ciphertextHash, uint256 share, uint256 stateCommitment, uint256 zoneMask, uint256 revealCommit))',
+  'function revealCommit(uint256 gameId, address player, uint256 turn) view returns (uint256)',
+  'function seatPlusOne(uint256 gameId, address player) view returns (uint256)',
+  'function registry() view returns (address)',
+  'event GameCreated(uint256 indexed gameId, address indexed dealer, address[] players, bytes32 rulesetHash, uint256 bond, uint256 stake)',
+  'event RootPosted(uint256 indexed gameId, uint256 root, uint256 masterCommitment)',
+  'event TurnSubmitted(uint256 indexed gameId, address indexed player, uint256 turn, uint256 revealCommit)',
+  'event ZoneReveal(uint256 indexed gameId, address indexed player, uint256 zone, uint256 unitType)',
+  'event AttackDeclared(uint256 indexed gameId, address indexed attacker, address indexed defender, uint256 col, uint256 row, uint256 nullifier, uint256 deadline)',
+  'event CombatResolved(uint256 indexed gameId, address indexed attacker, address indexed defender, uint256 col, uint256 row, uint256 unitType, uint256 hpBefore, bool killed)',
+  'event CombatFizzled(uint256 indexed gameId, address indexed attacker, address indexed defender, uint256 col, uint256 row)',
+  'event GameEnded(uint256 indexed gameId, uint256 turn)',
+  'event SecretsPublished(uint256 indexed gameId, uint256 masterSecret, uint256[] shares, uint256 seed)',
+  'error AlreadyCommitted()',
+  'error AlreadyRevealed()',
+  'error AlreadySpawned()',
+  'error BadDealer()',
+  'error BadDefender()',
+  'error BadPlayer(uint256 index)',
+  'error DeadlinePassed(uint256 deadline)',
+  'error InvalidProof()',
+  'error NotDefender()',
+  'error NotInField()',
+  'error NotPlayer()',
+  'error NotSpawned()',
+  'error NotYourTurn()',
+  'error NullifierUsed()',
+  'error OffBoard()',
+  'error RulesetMismatch()',
+  'error UnknownGame()',
+  'error UnknownRuleset(bytes32 rulesetHash)',
+  'error WrongPhase(uint8 expected, uint8 actual)',
+  'error WrongStake(uint256 expected, uint256 sent)',
+] as const;
+
+/** The VerifierRegistry view a player needs: the ruleset's combat damage. */
+export const VERIFIER_REGISTRY_ABI = [
+  'function getRuleset(bytes32 rulesetHash) view returns ((bool registered, uint8 kind, uint16 width, uint16 height, uint8 maxPlayers, uint8 damage))',
+] as const;
+
+/** `ShroudGame.Phase`, in declaration order. */
+export const GAME_PHASES = [
+  'None',
+  'Commit',
+  'Reveal',
+  'Deal',
+  'Play',
+  'Secrets',
+  'Audit',
+  'Settled',
+  'Cancelled',
+  'ForceOpen',
+  'Combat',
+] as const;
+export type GamePhaseName = (typeof GAME_PHASES)[number];
+
+export type CircuitKind = 'spawn' | 'turn' | 'attack' | 'combat';
+
+/** A Groth16 proof as the contract takes it (`b` coordinates swapped, as snarkjs' Solidity calldata). */
+export interface SolidityProof {
+  a: [bigint, bigint];
+  b: [[bigint, bigint], [bigint, bigint]];
+  c: [bigint, bigint];
+}
+
+/** Proves a witness plan. Implementations must check the proof's public signals equal `plan.publicSignals`. */
+export interface Prover {
+  prove(circuit: CircuitKind, plan: WitnessPlan): Promise<SolidityProof>;
+}
+
+/** A write the chain accepted. */
+export interface TxResult {
+  hash: string;
+  blockNumber: number;
+  gasUsed: bigint;
+  events: GameEvent[];
+}
+
+export type GameEvent =
+  | { kind: 'TurnSubmitted'; player: string; turn: number; revealCommit: bigint; tx: string; block: number }
+  | { kind: 'ZoneReveal'; player: string; zone: number; unitType: number; tx: string; block: number }
+  | {
+      kind: 'AttackDeclared';
+      attacker: string;
+      defender: string;
+      col: number;
+      row: number;
+      tx: string;
+      block: number;
+    }
+  | {
+      kind: 'CombatResolved';
+      attacker: string;
+      defender: string;
+      col: number;
+      row: number;
+      unitType: number;
+      hpBefore: number;
+      killed: boolean;
+      tx: string;
+      block: number;
+    }
+  | {
+      kind: 'CombatFizzled';
+      attacker: string;
+      defender: string;
+      col: number;
+      row: number;
+      tx: string;
+      block: number;
+    }
+  | { kind: 'GameEnded'; turn: number; tx: string; block: number }
+  | {
+      kind: 'SecretsPublished';
+      masterSecret: bigint;
+      shares: bigint[];
+      seed: bigint;
+      tx: string;
+      block: number;
+    };
+
+export interface GameState {
+  dealer: string;
+  phase: GamePhaseName;
+  nPlayers: number;
+  deadline: number;
+  turn: number;
+  toMove: number;
+  root: bigint;
+  masterCommitment: bigint;
+  seed: bigint;
+  openMap: boolean;
+}
+
+export interface SeatState {
+  player: string;
+  committed: boolean;
+  revealed: boolean;
+  forfeited: boolean;
+  spawned: boolean;
+  lastTurn: number;
+  commitment: bigint;
+  stateCommitment: bigint;
+  zoneMask: bigint;
+}
+
+export interface GameConfig {
+  kind: number;
+  width: number;
+  height: number;
+  maxTurns: number;
+  depth: number;
+  rulesetHash: string;
+  stake: bigint;
+  dealerEncKey: Uint8Array;
+}
+
+/** What a player needs to know to play a game it was seated in. */
+export interface JoinedGame {
+  gameId: bigint;
+  seat: number;
+  players: string[];
+  config: GameConfig;
+}
+
+/** A contract error, decoded to its name when the revert data allows. */
+export class ChainError extends Error {
+  readonly revert: string | undefined;
+  constructor(what: string, revert: string | undefined, cause: unknown) {
+    const detail = revert ?? (cause as { shortMessage?: string })?.shortMessage ?? String(cause);
+    super(`${what}: ${detail}`, { cause });
+    this.name = 'ChainError';
+    this.revert = revert;
+  }
+}
+
+/** A uniformly random field element from the platform CSPRNG (Web Crypto). */
+export function randomField(): bigint {
+  for (;;) {
+    const bytes = crypto.getRandomValues(new Uint8Array(32));
+    bytes[0]! &= 0x3f; // < 2^254: rejection sampling below p keeps it uniform
+    let v = 0n;
+    for (const b of bytes) v = (v << 8n) | BigInt(b);
+    if (v < FIELD_MODULUS) return v;
+  }
+}
+
+const lower = (a: unknown) => String(a).toLowerCase();
+
+/**
+ * A player's handle on the game contract. Reads need only a provider-backed runner; writes need a Signer.
+ * Every write waits for one confirmation and returns the gas used and the game's events it emitted.
+ */
+export class GameChain {
+  readonly address: string;
+  readonly contract: Contract;
+  readonly #runner: ContractRunner;
+
+  constructor(gameContract: string, runner: ContractRunner) {
+    this.address = gameContract;
+    this.#runner = runner;
+    this.contract = new Contract(gameContract, SHROUD_PLAYER_ABI, runner);
+  }
+
+  /** The same contract, sending as `signer`. */
+  connect(signer: Signer): GameChain {
+    return new GameChain(this.address, signer);
+  }
+
+  get provider() {
+    const p = this.#runner.provider;
+    if (!p) throw new Error('GameChain: the runner has no provider');
+    return p;
+  }
+
+  async chainId(): Promise<bigint> {
+    return (await this.provider.getNetwork()).chainId;
+  }
+
+  async signerAddress(): Promise<string> {
+    const s = this.#runner as Signer;
+    if (typeof s.getAddress !== 'function') throw new Error('GameChain: writes need a Signer');
+    return lower(await s.getAddress());
+  }
+
+  async game(gameId: bigint): Promise<GameState> {
+    const g = await this.#call('getGame', gameId);
+    return {
+      dealer: lower(g.dealer),
+      phase: GAME_PHASES[Number(g.phase)] ?? 'None',
+      nPlayers: Number(g.nPlayers),
+      deadline: Number(g.deadline),
+      turn: Number(g.turn),
+      toMove: Number(g.toMove),
+      root: BigInt(g.root),
+      masterCommitment: BigInt(g.masterCommitment),
+      seed: BigInt(g.seed),
+      openMap: Boolean(g.openMap),
+    };
+  }
+
+  async seat(gameId: bigint, seat: number): Promise<SeatState> {
+    const s = await this.#call('getSeat', gameId, seat);
+    return {
+      player: lower(s.player),
+      committed: s.committed,
+      revealed: s.revealed,
+      forfeited: s.forfeited,
+      spawned: s.spawned,
+      lastTurn: Number(s.lastTurn),
+      commitment: BigInt(s.commitment),
+      stateCommitment: BigInt(s.stateCommitment),
+      zoneMask: BigInt(s.zoneMask),
+    };
+  }
+
+  async config(gameId: bigint): Promise<GameConfig> {
+    const c = await this.#call('getGameConfig', gameId);
+    return {
+      kind: Number(c.board.kind),
+      width: Number(c.board.width),
+      height: Number(c.board.height),
+      maxTurns: Number(c.board.maxTurns),
+      depth: Number(c.depth),
+      rulesetHash: lower(c.rulesetHash),
+      stake: BigInt(c.stake),
+      dealerEncKey: getBytes(c.dealerEncKey),
+    };
+  }
+
+  /** The combat damage registered for the game's ruleset (the `damage` input of combat proofs). */
+  async damage(gameId: bigint): Promise<number> {
+    const { rulesetHash } = await this.config(gameId);
+    const registry = new Contract(String(await this.#call('registry')), VERIFIER_REGISTRY_ABI, this.#runner);
+    return Number((await registry.getFunction('getRuleset')(rulesetHash)).damage);
+  }
+
+  /** The on-chain map root; 0n before the dealer posted it. Verify every served tile against this. */
+  async root(gameId: bigint): Promise<bigint> {
+    return (await this.game(gameId)).root;
+  }
+
+  /** Seat order, lowercase addresses, and `player`'s seat in it. */
+  async join(gameId: bigint, player?: string): Promise<JoinedGame> {
+    const who = lower(player ?? (await this.signerAddress()));
+    const g = await this.game(gameId);
+    const players: string[] = [];
+    for (let i = 0; i < g.nPlayers; i++) players.push((await this.seat(gameId, i)).player);
+    const seat = players.indexOf(who);
+    if (seat < 0) throw new ChainError(`join game ${gameId}`, 'NotPlayer', `${who} has no seat`);
+    return { gameId, seat, players, config: await this.config(gameId) };
+  }
+
+  /** The id of the game `receipt` created (from its GameCreated log). */
+  gameIdFromReceipt(receipt: { logs: readonly Log[] }): bigint {
+    for (const e of this.parseLogs(receipt.logs)) if (e.name === 'GameCreated') return BigInt(e.args[0]);
+    throw new Error('no GameCreated event in the receipt');
+  }
+
+  /** Posts `C_i = Poseidon(gameId, player, share)`, paying the game's stake. */
+  async commitShare(h: Hasher, gameId: bigint, share: bigint): Promise<TxResult> {
+    const player = await this.signerAddress();
+    const { stake } = await this.config(gameId);
+    const c = shareCommitment(h, gameId, addressToField(player), share);
+    return this.#send('commit', [gameId, c], stake);
+  }
+
+  /** Posts `Enc(dealerEncKey, share)` (core/sealed.ts), bound to the chain, game and player. */
+  async sealShare(gameId: bigint, share: bigint): Promise<TxResult> {
+    const player = await this.signerAddress();
+    const [{ dealerEncKey }, chainId] = await Promise.all([this.config(gameId), this.chainId()]);
+    const blob = sealToDealer(dealerEncKey, share, { chainId, gameId, player: addressToField(player) });
+    return this.#send('sealedReveal', [gameId, blob]);
+  }
+
+  /** Waits for the dealer's root (polls `getGame`); throws on cancellation, force-open or timeout. */
+  async waitForRoot(gameId: bigint, o: { timeoutMs?: number; pollMs?: number } = {}): Promise<bigint> {
+    const until = Date.now() + (o.timeoutMs ?? 120_000);
+    for (;;) {
+      const g = await this.game(gameId);
+      if (g.root !== 0n) return g.root;
+      if (g.phase === 'Cancelled' || g.phase === 'ForceOpen')
+        throw new Error(`game ${gameId}: ${g.phase} before the root was posted`);
+      if (Date.now() > until) throw new Error(`game ${gameId}: no root after ${o.timeoutMs ?? 120_000} ms`);
+      await new Promise((r) => setTimeout(r, o.pollMs ?? 250));
+    }
+  }
+
+  /**
+   * The opponents' stored zone masks as proofs take them: increasing seat order skipping `seat`, 0 for
+   * forfeited seats and for seats the ruleset has but the game does not (`maxPlayers − 1` in all).
+   */
+  async opponentMasks(gameId: bigint, seat: number, maxPlayers: number): Promise<bigint[]> {
+    const { nPlayers } = await this.game(gameId);
+    const out: bigint[] = [];
+    for (let k = 0; k < maxPlayers; k++) {
+      if (k === seat) continue;
+      if (k >= nPlayers) {
+        out.push(0n);
+        continue;
+      }
+      const s = await this.seat(gameId, k);
+      out.push(s.forfeited ? 0n : s.zoneMask);
+    }
+    return out;
+  }
+
+  async spawn(gameId: bigint, plan: SpawnPlan, proof: SolidityProof): Promise<TxResult> {
+    return this.#send('spawn', [
+      gameId,
+      proof,
+      plan.zoneMask,
+      plan.forcedWords,
+      plan.newCommit,
+      plan.revealCommit,
+    ]);
+  }
+
+  async submitTurn(gameId: bigint, plan: TurnPlan, proof: SolidityProof): Promise<TxResult> {
+    return this.#send('submitTurn', [
+      gameId,
+      proof,
+      plan.zoneMask,
+      plan.forcedWords,
+      plan.newCommit,
+      plan.revealCommit,
+    ]);
+  }
+
+  async attack(
+    gameId: bigint,
+    plan: AttackPlan,
+    proof: SolidityProof,
+    target: { col: number; row: number },
+    defenderSeat: number,
+  ): Promise<TxResult> {
+    return this.#send('attack', [gameId, proof, plan.nullifier, target.col, target.row, defenderSeat]);
+  }
+
+  async respondCombat(gameId: bigint, plan: CombatPlan, proof: SolidityProof): Promise<TxResult> {
+    return this.#send('respondCombat', [
+      gameId,
+      proof,
+      plan.present ? 1n : 0n,
+      plan.unitType,
+      plan.unitHp,
+      plan.newCommit,
+    ]);
+  }
+
+  /** The pending combat (meaningful in phase Combat). */
+  async combat(gameId: bigint): Promise<{ attacker: number; defender: number; col: number; row: number }> {
+    const c = await this.#call('getCombat', gameId);
+    return {
+      attacker: Number(c.attacker),
+      defender: Number(c.defender),
+      col: Number(c.col),
+      row: Number(c.row),
+    };
+  }
+
+  /** The game's events in blocks [fromBlock, toBlock] (default: to the head), in log order. */
+  async events(gameId: bigint, fromBlock: number, toBlock?: number): Promise<GameEvent[]> {
+    const to = toBlock ?? (await this.provider.getBlockNumber());
+    if (to < fromBlock) return [];
+    const logs = await this.provider.getLogs({
+      address: this.address,
+      fromBlock,
+      toBlock: to,
+      topics: [null, `0x${gameId.toString(16).padStart(64, '0')}`],
+    });
+    return this.#decode(logs);
+  }
+
+  parseLogs(logs: readonly Log[]) {
+    const out = [];
+    for (const l of logs) {
+      if (lower(l.address) !== lower(this.address)) continue;
+      try {
+        const p = this.contract.interface.parseLog(l);
+        if (p) out.push(p);
+      } catch {}
+    }
+    return out;
+  }
+
+  #decode(logs: readonly Log[]): GameEvent[] {
+    const out: GameEvent[] = [];
+    for (const l of logs) {
+      if (lower(l.address) !== lower(this.address)) continue;
+      let p: ReturnType<Contract['interface']['parseLog']>;
+      try {
+        p = this.contract.interface.parseLog(l);
+      } catch {
+        continue;
+      }
+      if (!p) continue;
+      const a = p.args;
+      const at = { tx: l.transactionHash, block: l.blockNumber };
+      switch (p.name) {
+        case 'TurnSubmitted':
+          out.push({
+            kind: 'TurnSubmitted',
+            player: lower(a.player),
+            turn: Number(a.turn),
+            revealCommit: BigInt(a.revealCommit),
+            ...at,
+          });
+          break;
+        case 'ZoneReveal':
+          out.push({
+            kind: 'ZoneReveal',
+            player: lower(a.player),
+            zone: Number(a.zone),
+            unitType: Number(a.unitType),
+            ...at,
+          });
+          break;
+        case 'AttackDeclared':
+          out.push({
+            kind: 'AttackDeclared',
+            attacker: lower(a.attacker),
+            defender: lower(a.defender),
+            col: Number(a.col),
+            row: Number(a.row),
+            ...at,
+          });
+          break;
+        case 'CombatResolved':
+          out.push({
+            kind: 'CombatResolved',
+            attacker: lower(a.attacker),
+            defender: lower(a.defender),
+            col: Number(a.col),
+            row: Number(a.row),
+            unitType: Number(a.unitType),
+            hpBefore: Number(a.hpBefore),
+            killed: Boolean(a.killed),
+            ...at,
+          });
+          break;
+        case 'CombatFizzled':
+          out.push({
+            kind: 'CombatFizzled',
+            attacker: lower(a.attacker),
+            defender: lower(a.defender),
+            col: Number(a.col),
+            row: Number(a.row),
+            ...at,
+          });
+          break;
+        case 'GameEnded':
+          out.push({ kind: 'GameEnded', turn: Number(a.turn), ...at });
+          break;
+        case 'SecretsPublished':
+          out.push({
+            kind: 'SecretsPublished',
+            masterSecret: BigInt(a.masterSecret),
+            shares: [...a.shares].map(BigInt),
+            seed: BigInt(a.seed),
+            ...at,
+          });
+          break;
+      }
+    }
+    return out;
+  }
+
+  async #call(fn: string, ...args: unknown[]) {
+    try {
+      return await this.contract.getFunction(fn)(...args);
+    } catch (e) {
+      throw new ChainError(fn, this.revertName(e), e);
+    }
+  }
+
+  async #send(fn: string, args: unknown[], value?: bigint): Promise<TxResult> {
+    let receipt: ContractTransactionReceipt | null;
+    try {
+      const tx = await this.contract.getFunction(fn)(...args, ...(value ? [{ value }] : []));
+      receipt = await tx.wait(1);
+    } catch (e) {
+      throw new ChainError(fn, this.revertName(e), e);
+    }
+    if (receipt?.status !== 1) throw new ChainError(fn, 'reverted', null);
+    return {
+      hash: receipt.hash,
+      blockNumber: receipt.blockNumber,
+      gasUsed: receipt.gasUsed,
+      events: this.#decode(receipt.logs),
+    };
+  }
+
+  /** The custom error a call reverted with, if the revert data names one of the ABI's errors. */
+  revertName(e: unknown): string | undefined {
+    const err = e as { revert?: { name?: string }; data?: unknown; info?: { error?: { data?: unknown } } };
+    if (err?.revert?.name) return err.revert.name;
+    const data = typeof err?.data === 'string' ? err.data : err?.info?.error?.data;
+    if (typeof data !== 'string' || !/^0x[0-9a-fA-F]{8}/.test(data)) return undefined;
+    try {
+      return this.contract.interface.parseError(data)?.name;
+    } catch {
+      return undefined;
+    }
+  }
+}

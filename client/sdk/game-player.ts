@@ -1,0 +1,434 @@
+/**
+ * One player's whole client loop, glued from the SDK parts: the chain layer (GameChain), a Prover, the
+ * DealerClient and the PlayerModel. Browser-safe: the demo, the CLI player and a web client share it.
+ *
+ *   join → commitShare → sealShare → (dealer posts the root) → spawn → { attack? → playTurn } … ; the attacked seat
+ *   answers with respondCombat; syncEvents feeds the opponents' zone reveals and combat reveals to the model.
+ */
+import { InputError } from '../../core/errors.ts';
+import { type Coord, leafCoord, leafIndex, zoneOf } from '../../core/geometry.ts';
+import type { Hasher } from '../../core/poseidon.ts';
+import type { ValidRuleset } from '../../core/ruleset/validate.ts';
+import { addressToField } from '../../core/sealed.ts';
+import type { Slots, Unit } from '../../core/state.ts';
+import { attackWitness, combatWitness, spawnWitness, turnWitness } from '../../core/witness/inputs.ts';
+import {
+  type GameChain,
+  type GameEvent,
+  type JoinedGame,
+  type Prover,
+  randomField,
+  type TxResult,
+} from './chain.ts';
+import type { DealerClient } from './dealer-client.ts';
+import { DealerRefusedError } from './errors.ts';
+import { PlayerModel } from './player.ts';
+import type { VerifiedTile } from './tiles.ts';
+
+/** A turn's intent (the bot's `BotPlan` has this shape): destinations per slot, reveal leaves, an attack. */
+export interface TurnIntent {
+  moves: (Coord | null)[];
+  /** Zone-major leaf indices, each in vision after the moves (at most maxRevealedTiles). */
+  reveal: number[];
+  attack?: { slot: number; target: Coord };
+}
+
+/** What one accepted spawn or turn did, for progress lines. */
+export interface TurnReport {
+  kind: 'spawn' | 'turn';
+  turn: number;
+  seat: number;
+  moved: number;
+  tilesRevealed: number;
+  /** Own units the proof force-revealed (ZoneReveal events of this transaction). */
+  zoneReveals: number;
+  proofMs: number;
+  gas: bigint;
+  tx: string;
+}
+
+export interface AttackReport {
+  turn: number;
+  seat: number;
+  defender: number;
+  target: Coord;
+  proofMs: number;
+  gas: bigint;
+}
+
+export interface CombatReport {
+  seat: number;
+  attacker: number;
+  target: Coord;
+  present: boolean;
+  unitType: number;
+  hpBefore: number;
+  killed: boolean;
+  proofMs: number;
+  gas: bigint;
+}
+
+export interface GamePlayerOptions {
+  /** The game contract, connected to this player's signer. */
+  chain: GameChain;
+  dealer: DealerClient;
+  prover: Prover;
+  h: Hasher;
+  ruleset: ValidRuleset;
+  gameId: bigint;
+  /** How long to retry a reveal the dealer does not know yet (its chain view lagging); default 10 s. */
+  revealWaitMs?: number;
+}
+
+const now = () => performance.now();
+
+export class GamePlayer {
+  readonly chain: GameChain;
+  readonly dealer: DealerClient;
+  readonly prover: Prover;
+  readonly h: Hasher;
+  readonly ruleset: ValidRuleset;
+  readonly gameId: bigint;
+  readonly address: string;
+  readonly seat: number;
+  readonly players: string[];
+  /** Null until the spawn was accepted. */
+  model: PlayerModel | null = null;
+  #slots: Slots = [];
+  #blinding = 0n;
+  #root = 0n;
+  #share: bigint | null = null;
+  #syncedBlock: number;
+  readonly #revealWaitMs: number;
+  /** Every tile served and verified, for the post-game audit. */
+  readonly served: VerifiedTile[] = [];
+  /** Opponent zone reveals dropped because they named a zone this model does not watch (combat leftovers). */
+  droppedReveals = 0;
+
+  private constructor(o: GamePlayerOptions, joined: JoinedGame, address: string, block: number) {
+    this.chain = o.chain;
+    this.dealer = o.dealer;
+    this.prover = o.prover;
+    this.h = o.h;
+    this.ruleset = o.ruleset;
+    this.gameId = o.gameId;
+    this.address = address;
+    this.seat = joined.seat;
+    this.players = joined.players;
+    this.#syncedBlock = block;
+    this.#revealWaitMs = o.revealWaitMs ?? 10_000;
+  }
+
+  /** Reads the game and this signer's seat; checks the board matches the ruleset. */
+  static async join(o: GamePlayerOptions): Promise<GamePlayer> {
+    const address = await o.chain.signerAddress();
+    const joined = await o.chain.join(o.gameId, address);
+    const b = o.ruleset.board;
+    const c = joined.config;
+    if (c.width !== b.width || c.height !== b.height || c.kind !== (b.kind === 'hex' ? 0 : 1)) {
+      throw new InputError(
+        'ruleset',
+        `game ${o.gameId} is ${c.width}×${c.height}, not ${o.ruleset.name}'s board`,
+      );
+    }
+    const block = await o.chain.provider.getBlockNumber();
+    return new GamePlayer(o, joined, address, Math.max(0, block - 1));
+  }
+
+  get units(): Slots {
+    return this.#slots.map((u) => (u ? { ...u } : null));
+  }
+
+  /** The root read from the chain (0n until `waitForRoot`). */
+  get root(): bigint {
+    return this.#root;
+  }
+
+  /** Commits to a fresh random share (phase Commit). */
+  async commitShare(): Promise<TxResult> {
+    this.#share ??= randomField();
+    return this.chain.commitShare(this.h, this.gameId, this.#share);
+  }
+
+  /** Posts the committed share sealed to the dealer's key (phase Reveal, once every seat committed). */
+  async sealShare(): Promise<TxResult> {
+    if (this.#share === null) throw new Error('commitShare first');
+    return this.chain.sealShare(this.gameId, this.#share);
+  }
+
+  /** This player's share (known only after `commitAndSeal`). */
+  get share(): bigint | null {
+    return this.#share;
+  }
+
+  async waitForRoot(o?: { timeoutMs?: number; pollMs?: number }): Promise<bigint> {
+    this.#root = await this.chain.waitForRoot(this.gameId, o);
+    return this.#root;
+  }
+
+  /** Deterministic spawn spots: distinct tiles of this seat's start area, spread by `rnd`. */
+  spawnPositions(rnd: () => number = Math.random): Coord[] {
+    const a = this.ruleset.startAreas[this.seat]!;
+    const all: Coord[] = [];
+    for (let row = a.row0; row <= a.row1; row++)
+      for (let col = a.col0; col <= a.col1; col++) all.push({ col, row });
+    const out: Coord[] = [];
+    for (let i = 0; i < this.ruleset.spawn.length; i++)
+      out.push(all.splice(Math.floor(rnd() * all.length), 1)[0]!);
+    return out;
+  }
+
+  /** The spawn turn: units placed at `positions`, the tiles they see revealed (up to the ruleset's limit). */
+  async spawn(positions: readonly Coord[]): Promise<TurnReport> {
+    const r = this.ruleset;
+    const slots: (Unit | null)[] = new Array(r.unitSlots).fill(null);
+    r.spawn.forEach((name, i) => {
+      const type = r.unitTypes.findIndex((t) => t.name === name);
+      slots[i] = { type, hp: r.unitTypes[type]!.hp, col: positions[i]!.col, row: positions[i]!.row };
+    });
+    const model = new PlayerModel({ ruleset: r, seat: this.seat, units: slots });
+    const leaves = nearestFirst(r, [...model.visionOf(slots)], slots).slice(0, r.maxRevealedTiles);
+    const revealBlinding = randomField();
+    const blinding = randomField();
+    const { turn } = await this.chain.game(this.gameId);
+    const plan = spawnWitness(r, this.h, {
+      gameId: this.gameId,
+      player: addressToField(this.address),
+      seat: this.seat,
+      slots,
+      blinding,
+      revealed: leaves.map((l) => leafCoord(r.board, l)!),
+      revealBlinding,
+      oppMasks: await this.chain.opponentMasks(this.gameId, this.seat, r.players.max),
+    });
+    const t0 = now();
+    const proof = await this.prover.prove('spawn', plan);
+    const proofMs = now() - t0;
+    const tx = await this.chain.spawn(this.gameId, plan, proof);
+    this.#slots = slots;
+    this.#blinding = blinding;
+    this.model = model;
+    const tiles = await this.#reveal(turn, leaves, revealBlinding);
+    model.applyTurn({ turn, visibleTiles: model.visionOf(slots), tiles });
+    return this.#report('spawn', turn, slots.filter(Boolean).length, tiles.length, proofMs, tx);
+  }
+
+  /** One turn: moves, proof, submission, then the revealed tiles fetched, verified and applied to the fog. */
+  async playTurn(intent: TurnIntent): Promise<TurnReport> {
+    const model = this.#need();
+    const r = this.ruleset;
+    const oldSlots = this.#slots;
+    let moved = 0;
+    const newSlots = oldSlots.map((u, i) => {
+      const to = intent.moves[i];
+      if (!u || !to || (to.col === u.col && to.row === u.row)) return u ? { ...u } : null;
+      moved++;
+      return { ...u, col: to.col, row: to.row };
+    });
+    const { turn } = await this.chain.game(this.gameId);
+    const newBlinding = randomField();
+    const revealBlinding = randomField();
+    const plan = turnWitness(r, this.h, {
+      gameId: this.gameId,
+      player: addressToField(this.address),
+      turn: BigInt(turn),
+      oldSlots,
+      oldBlinding: this.#blinding,
+      newSlots,
+      newBlinding,
+      revealed: intent.reveal.map((l) => {
+        const c = leafCoord(r.board, l);
+        if (!c) throw new InputError('reveal', `${l} is not an on-board leaf`);
+        return c;
+      }),
+      revealBlinding,
+      oppMasks: await this.chain.opponentMasks(this.gameId, this.seat, r.players.max),
+    });
+    const t0 = now();
+    const proof = await this.prover.prove('turn', plan);
+    const proofMs = now() - t0;
+    const tx = await this.chain.submitTurn(this.gameId, plan, proof);
+    this.#slots = newSlots;
+    this.#blinding = newBlinding;
+    model.setUnits(newSlots);
+    const tiles = await this.#reveal(turn, intent.reveal, revealBlinding);
+    model.applyTurn({ turn, visibleTiles: model.visionOf(newSlots), tiles });
+    return this.#report('turn', turn, moved, tiles.length, proofMs, tx);
+  }
+
+  /** Attacks `target` with `slot` during this player's turn (before `playTurn`); the game enters combat. */
+  async attack(slot: number, target: Coord, defender?: number): Promise<AttackReport> {
+    this.#need();
+    const { turn } = await this.chain.game(this.gameId);
+    const def = defender ?? this.#defenderFor(target);
+    const plan = attackWitness(this.ruleset, this.h, {
+      gameId: this.gameId,
+      player: addressToField(this.address),
+      turn: BigInt(turn),
+      slots: this.#slots,
+      blinding: this.#blinding,
+      slot,
+      target,
+    });
+    const t0 = now();
+    const proof = await this.prover.prove('attack', plan);
+    const proofMs = now() - t0;
+    const tx = await this.chain.attack(this.gameId, plan, proof, target, def);
+    return { turn, seat: this.seat, defender: def, target: { ...target }, proofMs, gas: tx.gasUsed };
+  }
+
+  /** Whether the game waits for this player's combat answer. */
+  async mustRespond(): Promise<boolean> {
+    const g = await this.chain.game(this.gameId);
+    if (g.phase !== 'Combat') return false;
+    return (await this.chain.combat(this.gameId)).defender === this.seat;
+  }
+
+  /** Answers the pending combat with a proof of presence (the unit is hit) or absence (it fizzles). */
+  async respondCombat(): Promise<CombatReport> {
+    const model = this.#need();
+    const c = await this.chain.combat(this.gameId);
+    if (c.defender !== this.seat)
+      throw new Error(`the pending combat names seat ${c.defender}, not ${this.seat}`);
+    const { turn } = await this.chain.game(this.gameId);
+    const target = { col: c.col, row: c.row };
+    const plan = combatWitness(this.ruleset, this.h, {
+      gameId: this.gameId,
+      player: addressToField(this.address),
+      turn: BigInt(turn),
+      slots: this.#slots,
+      blinding: this.#blinding,
+      target,
+      damage: await this.chain.damage(this.gameId),
+    });
+    const t0 = now();
+    const proof = await this.prover.prove('combat', plan);
+    const proofMs = now() - t0;
+    const tx = await this.chain.respondCombat(this.gameId, plan, proof);
+    this.#slots = plan.after;
+    model.setUnits(plan.after);
+    const ev = tx.events.find((e) => e.kind === 'CombatResolved');
+    return {
+      seat: this.seat,
+      attacker: c.attacker,
+      target,
+      present: plan.present,
+      unitType: plan.unitType,
+      hpBefore: plan.unitHp,
+      killed: ev?.kind === 'CombatResolved' ? ev.killed : false,
+      proofMs,
+      gas: tx.gasUsed,
+    };
+  }
+
+  /**
+   * Reads the game's events since the last sync and feeds the model: each opponent turn's zone reveals
+   * (its absences too: a watched unit not re-revealed has moved away), and combat reveals (exact tiles).
+   */
+  async syncEvents(): Promise<GameEvent[]> {
+    const head = await this.chain.provider.getBlockNumber();
+    const events = await this.chain.events(this.gameId, this.#syncedBlock + 1, head);
+    this.#syncedBlock = head;
+    const model = this.model;
+    if (!model) return events;
+    const byTx = new Map<string, GameEvent[]>();
+    for (const e of events) byTx.set(e.tx, [...(byTx.get(e.tx) ?? []), e]);
+    for (const group of byTx.values()) {
+      for (const e of group) {
+        if (e.kind === 'TurnSubmitted' && e.player !== this.address) {
+          const opp = this.players.indexOf(e.player);
+          const watched = model.watchedZones();
+          const reveals = group.flatMap((z) =>
+            z.kind === 'ZoneReveal' && z.player === e.player
+              ? [{ zone: z.zone, unitType: this.ruleset.unitTypes[z.unitType]?.name ?? '' }]
+              : [],
+          );
+          const kept = reveals.filter((z) => watched.has(z.zone) && z.unitType !== '');
+          this.droppedReveals += reveals.length - kept.length;
+          model.applyOpponentTurn({ player: opp, turn: e.turn, zoneReveals: kept });
+        }
+        if (e.kind === 'CombatResolved' && e.attacker === this.address) {
+          const name = this.ruleset.unitTypes[e.unitType]?.name;
+          if (!name || e.killed) continue;
+          model.recordSighting({
+            player: this.players.indexOf(e.defender),
+            coord: { col: e.col, row: e.row },
+            zone: zoneOf(this.ruleset.board, { col: e.col, row: e.row }),
+            unitType: name,
+            turn: model.turn ?? 0,
+            source: 'combat',
+          });
+        }
+      }
+    }
+    return events;
+  }
+
+  #need(): PlayerModel {
+    if (!this.model) throw new Error('not spawned yet');
+    return this.model;
+  }
+
+  /** The seat of a live sighting in the target's zone, else the first other seat. */
+  #defenderFor(target: Coord): number {
+    const zone = zoneOf(this.ruleset.board, target);
+    const seen = this.model?.lastSeen().find((s) => !s.lost && s.zone === zone);
+    if (seen) return seen.player;
+    return this.players.findIndex((_, i) => i !== this.seat);
+  }
+
+  /** Fetches and verifies the turn's tiles against the chain's root; retries while the dealer lags. */
+  async #reveal(turn: number, leaves: number[], blinding: bigint): Promise<VerifiedTile[]> {
+    if (leaves.length === 0) return [];
+    if (this.#root === 0n) this.#root = await this.chain.root(this.gameId);
+    const opening = { gameId: this.gameId, turn, leaves, blinding };
+    const until = Date.now() + this.#revealWaitMs;
+    for (;;) {
+      try {
+        const tiles = await this.dealer.fetchVerifiedTiles(this.h, this.ruleset.board, this.#root, opening);
+        this.served.push(...tiles);
+        return tiles;
+      } catch (e) {
+        const lag =
+          e instanceof DealerRefusedError && (e.code === 'unknown-turn' || e.code === 'unknown-game');
+        if (!lag || Date.now() > until) throw e;
+        await new Promise((res) => setTimeout(res, 200));
+      }
+    }
+  }
+
+  #report(
+    kind: 'spawn' | 'turn',
+    turn: number,
+    moved: number,
+    revealed: number,
+    proofMs: number,
+    tx: TxResult,
+  ): TurnReport {
+    return {
+      kind,
+      turn,
+      seat: this.seat,
+      moved,
+      tilesRevealed: revealed,
+      zoneReveals: tx.events.filter((e) => e.kind === 'ZoneReveal').length,
+      proofMs,
+      gas: tx.gasUsed,
+      tx: tx.hash,
+    };
+  }
+}
+
+/** Leaves of `tiles` (row-major indices), nearest to some unit first: the spawn's reveal list. */
+function nearestFirst(r: ValidRuleset, tiles: number[], slots: Slots): number[] {
+  const b = r.board;
+  const units = slots.filter((u): u is Unit => u !== null);
+  const dist = (i: number) => {
+    const col = i % b.width;
+    const row = Math.floor(i / b.width);
+    return Math.min(...units.map((u) => Math.abs(u.col - col) + Math.abs(u.row - row)));
+  };
+  return tiles
+    .sort((a, c) => dist(a) - dist(c) || a - c)
+    .map((i) => leafIndex(b, { col: i % b.width, row: Math.floor(i / b.width) }));
+}

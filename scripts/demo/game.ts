@@ -1,0 +1,278 @@
+/**
+ * The demo game: create it as the dealer, seat two bots, play to the turn limit with real proofs, then
+ * audit the dealer's published secrets against the root and every served tile, and write the viewers.
+ */
+import path from 'node:path';
+import { JsonRpcProvider, Wallet } from 'ethers';
+import { type BotAction, BotPlayer } from '../../client/bot-player.ts';
+import { GameChain } from '../../client/sdk/chain.ts';
+import { DealerClient } from '../../client/sdk/dealer-client.ts';
+import { GamePlayer } from '../../client/sdk/game-player.ts';
+import { SnarkjsProver } from '../../client/sdk/prover.ts';
+import type { Replay } from '../../client/viewer/replay.ts';
+import { writeViewer } from '../../client/viewer/write.ts';
+import {
+  commitMap,
+  generateMap,
+  type Hasher,
+  leafIndex,
+  seedFromShares,
+  type Tile,
+} from '../../core/index.ts';
+import { rulesetHash } from '../../core/ruleset/hash.ts';
+import type { ValidRuleset } from '../../core/ruleset/validate.ts';
+import { dealerEncPublicKey } from '../../core/sealed.ts';
+import type { GeneratedRuleset } from '../contracts/rulesets.ts';
+import { DEV_KEYS, type Log } from './setup.ts';
+
+export interface GameOptions {
+  h: Hasher;
+  ruleset: ValidRuleset;
+  artifacts: GeneratedRuleset;
+  rpcUrl: string;
+  gameContract: string;
+  dealerUrl: string;
+  /** The dealer's sealing secret key (hex): its public key goes into createGame. */
+  dealerKey: string;
+  /** Turns per player after the spawns. */
+  turns: number;
+  outDir: string;
+  log: Log;
+  /** Progress and summary lines (stdout). */
+  print: (line: string) => void;
+}
+
+export interface GameResult {
+  gameId: bigint;
+  summaries: string[];
+  viewers: string[];
+  servedTiles: number;
+  attacks: number;
+}
+
+const fmtGas = (g: bigint) => g.toLocaleString('en-US');
+const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
+
+function bar(done: number, total: number, width = 20): string {
+  const n = Math.round((done / total) * width);
+  return `[${'#'.repeat(n)}${'.'.repeat(width - n)}] ${String(done).padStart(String(total).length)}/${total}`;
+}
+
+export async function playDemoGame(o: GameOptions): Promise<GameResult> {
+  const provider = new JsonRpcProvider(o.rpcUrl, 31337, {
+    staticNetwork: true,
+    pollingInterval: 200,
+    cacheTimeout: -1,
+  });
+  try {
+    return await play(o, provider);
+  } finally {
+    provider.destroy();
+    await SnarkjsProver.terminate();
+  }
+}
+
+async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResult> {
+  const r = o.ruleset;
+  const nPlayers = r.players.min;
+  const maxTurns = nPlayers * (1 + o.turns);
+  const playerWallets = Array.from({ length: nPlayers }, (_, i) => new Wallet(DEV_KEYS[2 + i]!, provider));
+
+  const { gameId, blockNumber } = await createDemoGame({
+    ...o,
+    provider,
+    players: playerWallets.map((w) => w.address),
+    maxTurns,
+  });
+  const dealerTx = new Wallet(DEV_KEYS[1], provider);
+  o.log(
+    `game ${gameId.toString(16).slice(0, 12)}… created by the dealer ${short(dealerTx.address)}: ${nPlayers} players, ${maxTurns} turns (spawns included)`,
+  );
+
+  const prover = new SnarkjsProver({
+    spawn: pick(o.artifacts, 'spawn'),
+    turn: pick(o.artifacts, 'turn'),
+    attack: pick(o.artifacts, 'attack'),
+    combat: pick(o.artifacts, 'combat'),
+  });
+  const bots: BotPlayer[] = [];
+  const clients: DealerClient[] = [];
+  for (const [i, w] of playerWallets.entries()) {
+    const dealer = new DealerClient({
+      baseUrl: o.dealerUrl,
+      chainId: 31337n,
+      gameContract: o.gameContract,
+      signer: w,
+    });
+    clients.push(dealer);
+    const player = await GamePlayer.join({
+      chain: new GameChain(o.gameContract, w),
+      dealer,
+      prover,
+      h: o.h,
+      ruleset: r,
+      gameId,
+    });
+    bots.push(new BotPlayer(player, `demo-${i}`));
+  }
+
+  // Ceremony: commits, then sealed reveals, then the dealer's root.
+  for (const want of ['commit', 'seal'] as const) {
+    for (const b of bots) {
+      const a = await b.act();
+      if (a?.kind !== want)
+        throw new Error(`seat ${b.seat}: expected to ${want}, did ${a?.kind ?? 'nothing'}`);
+    }
+  }
+  o.log('ceremony: both shares committed and sealed to the dealer; waiting for the root…');
+  const t0 = Date.now();
+  const root = await bots[0]!.player.waitForRoot({ timeoutMs: 120_000 });
+  for (const b of bots.slice(1)) await b.player.waitForRoot();
+  o.log(`root ${root.toString(16).slice(0, 16)}… posted by the dealer after ${Date.now() - t0} ms`);
+
+  const summaries: string[] = [];
+  let done = 0;
+  let attacks = 0;
+  let idle = 0;
+  const line = (a: BotAction): string | null => {
+    switch (a.kind) {
+      case 'spawn':
+      case 'turn': {
+        const t = a.report;
+        done++;
+        return `${bar(done, maxTurns)}  turn ${String(t.turn).padStart(2)}  seat ${t.seat} ${a.kind === 'spawn' ? `spawn  placed ${t.moved}` : `move   moved ${t.moved} `}  tiles revealed ${String(t.tilesRevealed).padStart(2)} (verified vs on-chain root)  zone reveals ${t.zoneReveals}  proof ${Math.round(t.proofMs)} ms  gas ${fmtGas(t.gas)}`;
+      }
+      case 'attack': {
+        attacks++;
+        const t = a.report;
+        return `${' '.repeat(bar(done, maxTurns).length)}  turn ${String(t.turn).padStart(2)}  seat ${t.seat} attack (${t.target.col},${t.target.row}) → seat ${t.defender}  proof ${Math.round(t.proofMs)} ms  gas ${fmtGas(t.gas)}`;
+      }
+      case 'combat': {
+        const c = a.report;
+        const what = c.present
+          ? `hit ${r.unitTypes[c.unitType]?.name ?? c.unitType} (hp ${c.hpBefore}${c.killed ? ', killed' : ''})`
+          : 'fizzled (nobody there)';
+        return `${' '.repeat(bar(done, maxTurns).length)}  combat seat ${c.seat} answers: ${what}  proof ${Math.round(c.proofMs)} ms  gas ${fmtGas(c.gas)}`;
+      }
+      default:
+        return null;
+    }
+  };
+  for (;;) {
+    const g = await bots[0]!.player.chain.game(gameId);
+    if (g.phase !== 'Play' && g.phase !== 'Combat') {
+      o.log(`play over: phase ${g.phase} after turn ${g.turn}`);
+      break;
+    }
+    let acted = false;
+    for (const b of bots) {
+      const a = await b.act();
+      if (!a) continue;
+      acted = true;
+      const l = line(a);
+      if (l) {
+        summaries.push(l);
+        o.print(l);
+      }
+    }
+    idle = acted ? 0 : idle + 1;
+    if (idle > 20) throw new Error(`no seat can move in phase ${g.phase} at turn ${g.turn}`);
+  }
+  const end = await bots[0]!.player.chain.game(gameId);
+  if (end.turn !== maxTurns) throw new Error(`the game ended at turn ${end.turn}, not the limit ${maxTurns}`);
+
+  // The dealer publishes master_secret and every share once play is over.
+  o.log('waiting for the dealer to publish its secrets…');
+  const chain = bots[0]!.player.chain;
+  const deadline = Date.now() + 60_000;
+  let secrets: { masterSecret: bigint; shares: bigint[]; seed: bigint } | undefined;
+  while (!secrets) {
+    const ev = (await chain.events(gameId, blockNumber)).find((e) => e.kind === 'SecretsPublished');
+    if (ev?.kind === 'SecretsPublished') secrets = ev;
+    else if (Date.now() > deadline) throw new Error('the dealer did not publish its secrets within 60 s');
+    else await new Promise((res) => setTimeout(res, 300));
+  }
+
+  // Audit: recompute the whole map from the published secrets.
+  const shares = bots.map((b) => b.player.share!);
+  if (secrets.shares.some((s, i) => s !== shares[i]))
+    throw new Error('audit: published shares differ from the players’ own');
+  const seed = seedFromShares(o.h, secrets.shares);
+  if (seed !== secrets.seed) throw new Error('audit: the published seed is not Poseidon(shares)');
+  const tiles = generateMap(o.h, r.board, seed);
+  const { tree, salts } = commitMap(o.h, r.board, tiles, secrets.masterSecret);
+  if (tree.root !== root) throw new Error('audit: the recomputed root differs from the on-chain root');
+  let checked = 0;
+  for (const b of bots) {
+    for (const t of b.player.served) {
+      const want = tiles[t.row * r.board.width + t.col]!;
+      const leaf = leafIndex(r.board, t);
+      if (
+        t.terrain !== want.terrain ||
+        t.feature !== want.feature ||
+        t.resource !== want.resource ||
+        t.rivers !== want.rivers ||
+        t.salt !== salts[leaf]
+      ) {
+        throw new Error(`audit: served tile (${t.col},${t.row}) to seat ${b.seat} differs from Gen(seed)`);
+      }
+      checked++;
+    }
+  }
+  o.print(`audit: root matches, ${checked} served tiles match`);
+  const sessions = clients.reduce((n, c) => n + c.stats.sessionReveals, 0);
+  const signed = clients.reduce((n, c) => n + c.stats.signedReveals, 0);
+  o.log(`reveals: ${sessions} over sessions, ${signed} per-request signed`);
+
+  const viewers = bots.map((b) => {
+    const replay: Replay = {
+      ruleset: r,
+      board: r.board,
+      seat: b.seat,
+      turns: b.frames,
+      omniscient: { tiles: tiles.map((t): Tile => ({ ...t })) },
+    };
+    return writeViewer(path.join(o.outDir, `viewer-seat${b.seat}`), replay);
+  });
+  return { gameId, summaries, viewers, servedTiles: checked, attacks };
+}
+
+/**
+ * Creates a game as the dealer (the contract requires dealer == msg.sender), sealing to the dealer's key,
+ * with the ruleset's deadlines, a 1 ETH bond and no stake. Returns its id (from GameCreated) and block.
+ */
+export async function createDemoGame(o: {
+  provider: JsonRpcProvider;
+  ruleset: ValidRuleset;
+  gameContract: string;
+  dealerKey: string;
+  players: string[];
+  maxTurns: number;
+}): Promise<{ gameId: bigint; blockNumber: number }> {
+  const r = o.ruleset;
+  const dealerTx = new Wallet(DEV_KEYS[1], o.provider);
+  const asDealer = new GameChain(o.gameContract, dealerTx);
+  const created = await asDealer.contract.getFunction('createGame')(
+    o.players,
+    dealerTx.address,
+    dealerEncPublicKey(Buffer.from(o.dealerKey.replace(/^0x/, ''), 'hex')),
+    rulesetHash(r),
+    { ...r.deadlines, auditSeconds: 3600 },
+    {
+      kind: r.board.kind === 'hex' ? 0 : 1,
+      width: r.board.width,
+      height: r.board.height,
+      maxTurns: o.maxTurns,
+    },
+    0n,
+    { value: 10n ** 18n },
+  );
+  const receipt = await created.wait(1);
+  return { gameId: asDealer.gameIdFromReceipt(receipt), blockNumber: receipt.blockNumber };
+}
+
+function pick(a: GeneratedRuleset, c: 'spawn' | 'turn' | 'attack' | 'combat') {
+  const v = a.verifiers[c];
+  if (!v) throw new Error(`${a.name}: no ${c} artifacts`);
+  return { wasm: v.wasm, zkey: v.zkey };
+}

@@ -1,0 +1,213 @@
+/**
+ * Against a live chain and dealer started by the demo's setup functions: two CLI players (`client/cli.ts`,
+ * one process per seat) play a tiny game from the ceremony to the end; and a scripted SDK game where an
+ * attack hits, so the combat proof of presence, the damage and the attacker's exact sighting are exercised.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { JsonRpcProvider, Wallet } from 'ethers';
+import { GameChain } from '../../client/sdk/chain.ts';
+import { DealerClient } from '../../client/sdk/dealer-client.ts';
+import { GamePlayer } from '../../client/sdk/game-player.ts';
+import { SnarkjsProver } from '../../client/sdk/prover.ts';
+import { loadHasher, shippedRuleset } from '../../core/index.ts';
+import { readManifest } from '../../scripts/contracts/rulesets.ts';
+import { createDemoGame } from '../../scripts/demo/game.ts';
+import { stopAll } from '../../scripts/demo/procs.ts';
+import {
+  buildCircuitsAndVerifiers,
+  compileContracts,
+  DEV_KEYS,
+  deploy,
+  ROOT,
+  startChain,
+  startDealer,
+} from '../../scripts/demo/setup.ts';
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'shroud-cli-'));
+after(async () => {
+  await stopAll();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+function runCli(args: string[], key: string): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [path.join(ROOT, 'client', 'cli.ts'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, SHROUD_PLAYER_KEY: key },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    p.stdout.on('data', (d) => {
+      out += d;
+    });
+    p.stderr.on('data', (d) => {
+      out += d;
+    });
+    const timer = setTimeout(() => p.kill('SIGTERM'), 180_000);
+    p.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
+  });
+}
+
+interface Live {
+  url: string;
+  game: string;
+  dealerUrl: string;
+  dealerKey: string;
+}
+
+/** Chain, deployment and dealer, once for the file (the demo's own setup functions). */
+async function live(): Promise<Live> {
+  const logDir = path.join(tmp, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  // `npm test`'s pretest already generated tiny's verifiers and compiled them; build only when missing
+  // (rebuilding here would race the demo test, which builds the same files concurrently).
+  const v = readManifest().tiny?.verifiers;
+  const built =
+    v && (['spawn', 'turn', 'attack', 'combat'] as const).every((c) => v[c] && existsSync(v[c]!.zkey));
+  if (!built || !existsSync(path.join(ROOT, 'artifacts', 'contracts', 'generated'))) {
+    await buildCircuitsAndVerifiers('tiny', undefined, () => {});
+    await compileContracts(logDir);
+  }
+  const chain = await startChain(logDir);
+  const deployment = await deploy(chain.url, 'tiny');
+  const dealerKey = `0x${'42'.repeat(32)}`;
+  const dealer = await startDealer({
+    outDir: tmp,
+    logDir,
+    rpcUrl: chain.url,
+    gameContract: deployment.shroudGame,
+    startBlock: deployment.blockNumber,
+    dealerKey,
+  });
+  return { url: chain.url, game: deployment.shroudGame, dealerUrl: dealer.url, dealerKey };
+}
+
+async function newGame(env: Live, keys: string[], maxTurns: number): Promise<bigint> {
+  const provider = new JsonRpcProvider(env.url, 31337, { staticNetwork: true, cacheTimeout: -1 });
+  try {
+    const { gameId } = await createDemoGame({
+      provider,
+      ruleset: shippedRuleset('tiny'),
+      gameContract: env.game,
+      dealerKey: env.dealerKey,
+      players: keys.map((k) => new Wallet(k).address),
+      maxTurns,
+    });
+    return gameId;
+  } finally {
+    provider.destroy();
+  }
+}
+
+describe('live chain + dealer (tiny)', () => {
+  let env: Live;
+  before(async () => {
+    env = await live();
+  });
+
+  it('two CLI players play a game against the real dealer to the end', { timeout: 240_000 }, async () => {
+    const keys = [DEV_KEYS[2], DEV_KEYS[3]];
+    const gameId = await newGame(env, keys, 6);
+    const args = ['--rpc', env.url, '--contract', env.game, '--dealer', env.dealerUrl, '--game', `${gameId}`];
+    const runs = await Promise.all(keys.map((k, i) => runCli([...args, '--seed', `cli-${i}`], k)));
+    for (const [i, r] of runs.entries()) {
+      assert.equal(r.code, 0, `player ${i}:\n${r.out}`);
+      assert.match(r.out, new RegExp(`seat ${i} of 2`));
+      assert.match(r.out, /turn \d+ spawn: .* tiles verified against the on-chain root/);
+      assert.match(r.out, /game over: phase (Secrets|Audit) after turn 6/);
+    }
+  });
+
+  it('SDK: a scripted attack hits, the defender proves it, both models update', {
+    timeout: 240_000,
+  }, async () => {
+    const r = shippedRuleset('tiny');
+    const keys = [DEV_KEYS[4], DEV_KEYS[5]];
+    const gameId = await newGame(env, keys, 20);
+    const provider = new JsonRpcProvider(env.url, 31337, { staticNetwork: true, cacheTimeout: -1 });
+    const v = readManifest().tiny!.verifiers;
+    const art = (c: 'spawn' | 'turn' | 'attack' | 'combat') => ({ wasm: v[c]!.wasm, zkey: v[c]!.zkey });
+    const prover = new SnarkjsProver({
+      spawn: art('spawn'),
+      turn: art('turn'),
+      attack: art('attack'),
+      combat: art('combat'),
+    });
+    const h = await loadHasher();
+    try {
+      const players: GamePlayer[] = [];
+      for (const k of keys) {
+        const w = new Wallet(k, provider);
+        players.push(
+          await GamePlayer.join({
+            chain: new GameChain(env.game, w),
+            dealer: new DealerClient({
+              baseUrl: env.dealerUrl,
+              chainId: 31337n,
+              gameContract: env.game,
+              signer: w,
+            }),
+            prover,
+            h,
+            ruleset: r,
+            gameId,
+          }),
+        );
+      }
+      const [a, b] = players as [GamePlayer, GamePlayer];
+      for (const p of players) await p.commitShare();
+      for (const p of players) await p.sealShare();
+      for (const p of players) await p.waitForRoot({ timeoutMs: 60_000 });
+      // hq, infantry, scout: the infantry walk towards each other along row 5 (as the contract e2e test).
+      await a.spawn([
+        { col: 3, row: 4 },
+        { col: 5, row: 5 },
+        { col: 4, row: 6 },
+      ]);
+      await b.syncEvents();
+      await b.spawn([
+        { col: 12, row: 4 },
+        { col: 10, row: 5 },
+        { col: 11, row: 6 },
+      ]);
+      const move = async (p: GamePlayer, dc: number) => {
+        await p.syncEvents();
+        const moves = p.units.map((u, i) => (u && i === 1 ? { col: u.col + dc, row: u.row } : null));
+        return p.playTurn({ moves, reveal: [] });
+      };
+      await move(a, 2); // (5,5) → (7,5)
+      await move(b, -1); // (10,5) → (9,5)
+      await move(a, 1); // (7,5) → (8,5)
+      const t = await move(b, 0);
+      assert.ok(t.zoneReveals >= 0);
+      await a.syncEvents();
+      const atk = await a.attack(1, { col: 9, row: 5 });
+      assert.equal(atk.defender, 1);
+      assert.equal(await b.mustRespond(), true);
+      const hit = await b.respondCombat();
+      assert.equal(hit.present, true);
+      assert.equal(r.unitTypes[hit.unitType]!.name, 'infantry');
+      assert.equal(hit.hpBefore, r.unitTypes[hit.unitType]!.hp);
+      assert.equal(b.units[1]!.hp, hit.hpBefore - (await b.chain.damage(gameId)), 'the defender lost hp');
+      assert.equal((await b.chain.seat(gameId, 1)).stateCommitment !== 0n, true);
+      await a.syncEvents();
+      const seen = a.model!.lastSeen().find((s) => s.col === 9 && s.row === 5);
+      assert.ok(seen, 'the attacker remembers the exact tile of the revealed unit');
+      // Play resumes with the attacker's turn; the hurt infantry then moves on.
+      await move(a, 0);
+      await move(b, 1);
+      assert.equal((await a.chain.game(gameId)).turn, 8);
+    } finally {
+      provider.destroy();
+      await SnarkjsProver.terminate();
+    }
+  });
+});

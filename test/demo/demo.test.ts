@@ -1,0 +1,143 @@
+/**
+ * `npm run demo` end to end on the tiny ruleset: a real Hardhat node, real Groth16 proofs and the real
+ * dealer process, as child processes of the demo. Also: a bad argument fails fast with a clear message
+ * and leaves no child process behind, and the SDK's human-readable ABI agrees with the compiled contract.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Interface } from 'ethers';
+import { SHROUD_PLAYER_ABI } from '../../client/sdk/chain.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const DEMO = path.join(ROOT, 'scripts', 'demo.ts');
+const tmp = mkdtempSync(path.join(tmpdir(), 'shroud-demo-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  pid: number;
+}
+
+function runDemo(args: string[], timeoutMs: number): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [DEMO, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    p.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => {
+      p.kill('SIGINT');
+      reject(new Error(`demo timed out after ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    p.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, pid: p.pid! });
+    });
+  });
+}
+
+/** Live processes started by the demo run writing to `out` (each child's environment holds SHROUD_DEMO_OUT). */
+function demoChildren(out: string): string[] {
+  const marker = `SHROUD_DEMO_OUT=${out}\0`;
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (`${readFileSync(`/proc/${pid}/environ`, 'latin1')}\0`.includes(marker)) {
+        found.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'latin1').replaceAll('\0', ' ')}`);
+      }
+    } catch {}
+  }
+  return found;
+}
+
+describe('npm run demo', () => {
+  it('plays tiny for 3 turns each, audits the dealer and writes the viewers', {
+    timeout: 240_000,
+  }, async () => {
+    const out = path.join(tmp, 'tiny');
+    const r = await runDemo(['--ruleset', 'tiny', '--turns', '3', '--out', out], 230_000);
+    assert.equal(r.code, 0, `demo exited ${r.code}\n${r.stdout}\n${r.stderr}`);
+    const turns = r.stdout
+      .split('\n')
+      .filter((l) => /^\[[#.]+\]\s+\d+\/8\s+turn\s+\d+\s+seat [01] (spawn|move)/.test(l));
+    assert.equal(turns.length, 8, `8 turn lines (2 spawns + 3 turns each):\n${r.stdout}`);
+    for (const l of turns) {
+      assert.match(l, /tiles revealed\s+\d+ \(verified vs on-chain root\)/);
+      assert.match(l, /zone reveals \d+/);
+      assert.match(l, /proof \d+ ms/);
+      assert.match(l, /gas [\d,]+/);
+    }
+    assert.match(r.stdout, /^audit: root matches, [1-9]\d* served tiles match$/m);
+    assert.match(r.stdout, /^demo ok: /m);
+    for (const seat of [0, 1]) {
+      const viewer = path.join(out, `viewer-seat${seat}`, 'index.html');
+      assert.ok(existsSync(viewer), `${viewer} written`);
+      assert.ok(r.stdout.includes(`viewer-seat${seat}`), 'viewer path printed');
+      assert.ok(readFileSync(viewer, 'utf8').includes('"omniscient"'), 'viewer has the audited map');
+    }
+    // Every child (build, chain, dealer) is gone.
+    assert.deepEqual(demoChildren(out), []);
+  });
+
+  it('fails fast with a clear message on an unknown ruleset, leaving no child behind', async () => {
+    const out = path.join(tmp, 'nope');
+    const r = await runDemo(['--ruleset', 'nope', '--out', out], 60_000);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /demo failed: unknown ruleset "nope"/);
+    assert.match(r.stderr, /shipped: .*tiny/);
+    assert.deepEqual(demoChildren(out), []);
+  });
+
+  it('Ctrl-C once the chain and the dealer run: exit 130, every child stopped', {
+    timeout: 120_000,
+  }, async () => {
+    const out = path.join(tmp, 'sigint');
+    const p = spawn(process.execPath, [DEMO, '--ruleset', 'tiny', '--turns', '3', '--out', out], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    p.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const code = await new Promise<number | null>((resolve) => {
+      p.on('exit', (c) => resolve(c));
+      p.stdout.on('data', (d) => {
+        stdout += d;
+        // The dealer is up (so is the chain): interrupt there.
+        if (/^· dealer at /m.test(stdout) && !p.killed) p.kill('SIGINT');
+      });
+    });
+    assert.equal(code, 130, `${stdout}\n${stderr}`);
+    assert.match(stderr, /demo interrupted \(SIGINT\)/);
+    assert.deepEqual(demoChildren(out), []);
+  });
+
+  it('rejects a bad --turns', async () => {
+    const r = await runDemo(['--turns', 'x', '--out', path.join(tmp, 'x')], 60_000);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--turns must be an integer/);
+  });
+});
+
+describe('SDK ABI', () => {
+  it('every function, event and error in SHROUD_PLAYER_ABI matches the compiled ShroudGame', () => {
+    const artifact = path.join(ROOT, 'artifacts', 'contracts', 'ShroudGame.sol', 'ShroudGame.json');
+    const compiled = new Interface(JSON.parse(readFileSync(artifact, 'utf8')).abi);
+    const have = new Set(compiled.format());
+    for (const f of new Interface(SHROUD_PLAYER_ABI).format())
+      assert.ok(have.has(f), `${f} is not in ShroudGame`);
+  });
+});
