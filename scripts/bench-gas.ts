@@ -8,6 +8,7 @@ import type { HardhatEthersSigner } from '@nomicfoundation/hardhat-ethers/types'
 import type { Contract, ContractTransactionResponse } from 'ethers';
 import { network } from 'hardhat';
 import * as snarkjs from 'snarkjs';
+import { releaseSnarkjsThreads } from '../client/sdk/snark-threads.ts';
 import { deployShroud } from '../contracts/deployer.ts';
 import {
   commitMap,
@@ -336,5 +337,5 @@ async function duelPlay(
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(JSON.stringify(await benchGas(), null, 2));
-  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+  await releaseSnarkjsThreads();
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { verifyMapProof } from '../client/mapproof.ts';
+import { releaseSnarkjsThreads } from '../client/sdk/snark-threads.ts';
 import {
   commitMap,
   generateMap,
@@ -88,5 +89,6 @@ export async function benchMapProof(
     };
   } finally {
     await pool.close();
+    await releaseSnarkjsThreads();
   }
 }

@@ -6,6 +6,7 @@
 import * as snarkjs from 'snarkjs';
 import type { WitnessPlan } from '../../core/witness/inputs.ts';
 import type { CircuitKind, Prover, SolidityProof } from './chain.ts';
+import { releaseSnarkjsThreads } from './snark-threads.ts';
 
 export interface CircuitArtifact {
   wasm: string | Uint8Array;
@@ -51,7 +52,7 @@ export class SnarkjsProver implements Prover {
   }
 
   /** Frees snarkjs' worker threads (Node keeps the process alive until they end). */
-  static async terminate(): Promise<void> {
-    await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+  static terminate(): Promise<void> {
+    return releaseSnarkjsThreads();
   }
 }

@@ -14,6 +14,7 @@ export const SHROUD_GAME_ABI = [
   'function publishSecrets(uint256 gameId, uint256 masterSecret, uint256[] shares)',
   'event GameCreated(uint256 indexed gameId, address indexed dealer, address[] players, bytes32 rulesetHash, uint256 bond, uint256 stake)',
   'event SealedReveal(uint256 indexed gameId, uint256 seat, bytes ciphertext)',
+  'event TurnSubmitted(uint256 indexed gameId, address indexed player, uint256 turn, uint256 revealCommit)',
 ] as const;
 
 /** `ShroudGame.Phase`, in declaration order. */
@@ -45,4 +46,5 @@ export const CONTRACT_ERRORS = [
   'error ShareMismatch(uint256 seat)',
   'error MasterSecretMismatch()',
   'error WrongShareCount(uint256 expected, uint256 got)',
+  'error RevealCommitInLogs(uint256 latestTurn)',
 ] as const;

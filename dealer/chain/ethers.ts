@@ -193,13 +193,25 @@ export class EthersChain implements ChainView {
 
   /**
    * The one place that knows how the contract exposes reveal commitments: the `revealCommit(gameId,
-   * player, turn)` view (0 = none). Read at the confirmed block, because callers cache the answer
-   * forever and serve tiles against it: a turn re-orged away must not have been trusted.
+   * player, turn)` view answers for a seat's latest turn (0 = none); an earlier turn's commitment is only
+   * in the `TurnSubmitted` logs (the view reverts `RevealCommitInLogs`). Read at the confirmed block,
+   * because callers cache the answer forever: a turn re-orged away must not have been trusted.
    */
   async revealCommit(gameId: bigint, player: string, turn: number): Promise<bigint | null> {
-    const blockTag = this.#confirmations === 0 ? 'latest' : await this.headBlock();
-    const v = BigInt(await this.#read.getFunction('revealCommit')(gameId, player, turn, { blockTag }));
-    return v === 0n ? null : v;
+    const blockTag = this.#confirmations === 0 ? await this.provider.getBlockNumber() : await this.headBlock();
+    try {
+      const v = BigInt(await this.#read.getFunction('revealCommit')(gameId, player, turn, { blockTag }));
+      return v === 0n ? null : v;
+    } catch (e) {
+      if (this.#read.interface.parseError((e as { data?: string }).data ?? '0x')?.name !== 'RevealCommitInLogs') throw e;
+    }
+    const from = this.#createdAt.get(gameId.toString()) ?? this.#startBlock;
+    const logs = await this.#logs(this.#read.filters.TurnSubmitted!(gameId, player), from, blockTag);
+    for (const l of logs) {
+      const args = this.#read.interface.parseLog(l)!.args;
+      if (BigInt(args.turn) === BigInt(turn)) return BigInt(args.revealCommit) || null;
+    }
+    return null;
   }
 
   async secretsPublished(gameId: bigint): Promise<boolean> {

@@ -1,5 +1,8 @@
-/** Proving worker: receives circuit inputs, answers with Groth16 proofs (one snarkjs instance per thread). */
-import { parentPort } from 'node:worker_threads';
+/**
+ * Proving worker process: receives circuit inputs over IPC, answers with Groth16 proofs. A child
+ * process rather than a worker thread: snarkjs' thread helper (web-worker) takes over any
+ * non-main thread that loads it.
+ */
 import * as snarkjs from 'snarkjs';
 
 interface Job {
@@ -9,20 +12,14 @@ interface Job {
   zkey: string;
 }
 
-parentPort!.on('message', async (job: Job) => {
+process.on('message', async (job: Job) => {
   try {
-    const { proof, publicSignals } = await snarkjs.groth16.fullProve(
-      job.input,
-      job.wasm,
-      job.zkey,
-      undefined,
-      undefined,
-      {
-        singleThread: true,
-      },
-    );
-    parentPort!.postMessage({ id: job.id, proof, publicSignals });
+    const { proof, publicSignals } = await snarkjs.groth16.fullProve(job.input, job.wasm, job.zkey, undefined, undefined, {
+      singleThread: true,
+    });
+    process.send!({ id: job.id, proof, publicSignals });
   } catch (e) {
-    parentPort!.postMessage({ id: job.id, error: (e as Error).message });
+    process.send!({ id: job.id, error: (e as Error).message });
   }
 });
+process.on('disconnect', () => process.exit(0));

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as snarkjs from 'snarkjs';
+import { releaseSnarkjsThreads } from '../../client/sdk/snark-threads.ts';
 import { type Coord, tilesInRange } from '../../core/geometry.ts';
 import { loadHasher } from '../../core/poseidon.ts';
 import { shippedRuleset } from '../../core/ruleset/shipped.ts';
@@ -173,7 +174,7 @@ export async function benchCircuits(opts: BenchOptions): Promise<Record<string, 
       );
     }
   } finally {
-    await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+    await releaseSnarkjsThreads();
   }
   return out;
 }

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import * as snarkjs from 'snarkjs';
+import { releaseSnarkjsThreads } from '../../client/sdk/snark-threads.ts';
 import { loadHasher } from '../../core/poseidon.ts';
 import { shippedRuleset } from '../../core/ruleset/shipped.ts';
 import {
@@ -17,7 +18,7 @@ import type { CircuitName } from '../../scripts/circuits/generate.ts';
 import { P, PTAU_DIR } from './helpers.ts';
 
 after(async () => {
-  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+  await releaseSnarkjsThreads();
 });
 
 const quiet = { log: () => {}, info: () => {}, debug: () => {}, warn: () => {}, error: () => {} };

@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { network } from 'hardhat';
+import { releaseSnarkjsThreads } from '../../client/sdk/snark-threads.ts';
 import { deployShroud, readDeployment, recordDeployment } from '../../contracts/deployer.ts';
 import { parseDeployArgs, runDeploy } from '../../contracts/scripts/deploy.ts';
 import { benchGas } from '../../scripts/bench-gas.ts';
 import { CIRCUIT_ID, readManifest, rulesetHash } from '../../scripts/contracts/rulesets.ts';
 
 after(async () => {
-  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+  await releaseSnarkjsThreads();
 });
 
 describe('deployment and gas', () => {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Contract } from 'ethers';
 import * as snarkjs from 'snarkjs';
+import { releaseSnarkjsThreads } from '../../client/sdk/snark-threads.ts';
 import {
   commitMap,
   FIELD_MODULUS,
@@ -29,7 +30,7 @@ import { readManifest, rulesetHash } from '../../scripts/contracts/rulesets.ts';
 import { as, DURATIONS, ENC_KEY, type Env, expectRevert, lastGameId, Phase, setup } from './helpers.ts';
 
 after(async () => {
-  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+  await releaseSnarkjsThreads();
 });
 
 const r = shippedRuleset('tiny');

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Contract } from 'ethers';
 import * as snarkjs from 'snarkjs';
+import { releaseSnarkjsThreads } from '../../client/sdk/snark-threads.ts';
 import {
   commitMap,
   FIELD_MODULUS,
@@ -22,7 +23,7 @@ import { readManifest, rulesetHash, rulesetInfo } from '../../scripts/contracts/
 import { as, DURATIONS, ENC_KEY, type Env, expectRevert, lastGameId, setup } from './helpers.ts';
 
 after(async () => {
-  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+  await releaseSnarkjsThreads();
 });
 
 const r = shippedRuleset('tiny');

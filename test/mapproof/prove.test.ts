@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { MapProofError, verifyMapProof } from '../../client/mapproof.ts';
+import { releaseSnarkjsThreads } from '../../client/sdk/snark-threads.ts';
 import {
   commitMap,
   generateMap,
@@ -74,6 +75,7 @@ describe('ZK map proof, tiny ruleset', () => {
 
   after(async () => {
     await pool?.close();
+    await releaseSnarkjsThreads();
   });
 
   const claim = () => ({
