@@ -23,6 +23,8 @@ export interface DealerConfig {
     startBlock: number;
     /** Blocks behind the head treated as final (ethers only; default 2). */
     confirmations?: number;
+    /** MapProofRegistry: where the dealer posts each game's map root proof (optional). */
+    mapProofRegistry?: string;
   };
   reveals: { maxExpirySeconds: number };
   /** ZK map proofs: built keys under `buildDir/<ruleset>/{mapchunk,maproot}` (see circuits/README.md). */
@@ -79,6 +81,7 @@ const schema = {
         pollMs: { type: 'integer', minimum: 10 },
         startBlock: { type: 'integer', minimum: 0 },
         confirmations: { type: 'integer', minimum: 0, maximum: 64 },
+        mapProofRegistry: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
       },
     },
     reveals: {
@@ -137,6 +140,7 @@ const ENV: readonly [string, string, 'string' | 'int'][] = [
   ['SHROUD_CONFIRMATIONS', 'chain.confirmations', 'int'],
   ['SHROUD_LOG_LEVEL', 'log.level', 'string'],
   ['SHROUD_MAP_PROOF_DIR', 'mapProof.buildDir', 'string'],
+  ['SHROUD_MAP_PROOF_REGISTRY', 'chain.mapProofRegistry', 'string'],
   ['SHROUD_MAP_PROOF_WORKERS', 'mapProof.workers', 'int'],
   ['SHROUD_RATE_LIMIT_MAX', 'http.rateLimit.max', 'int'],
 ];

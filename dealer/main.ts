@@ -53,6 +53,7 @@ const chain: ChainView =
         txKey: config.keys.txKey!,
         confirmations: config.chain.confirmations,
         startBlock: config.chain.startBlock,
+        ...(config.chain.mapProofRegistry ? { mapProofRegistry: config.chain.mapProofRegistry } : {}),
       });
 const h = await loadHasher();
 const maps = new MapCache(h, store);
@@ -87,6 +88,7 @@ const mapProver =
         store,
         maps,
         pool,
+        chain,
         artifacts: buildDirArtifacts(path.resolve(config.mapProof.buildDir)),
         log: logger,
         onProgress: (gameId, done) => metrics.mapProofDone.labels(gameId.toString()).set(done),

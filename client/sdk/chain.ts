@@ -13,6 +13,7 @@ import {
 } from 'ethers';
 import { shareCommitment } from '../../core/commitments.ts';
 import { FIELD_MODULUS } from '../../core/field.ts';
+import type { SolidityProof } from '../../core/mapproof/types.ts';
 import type { Hasher } from '../../core/poseidon.ts';
 import { addressToField, sealShare as sealToDealer } from '../../core/sealed.ts';
 import type { AttackPlan, CombatPlan, SpawnPlan, TurnPlan, WitnessPlan } from '../../core/witness/inputs.ts';
@@ -89,12 +90,7 @@ export type GamePhaseName = (typeof GAME_PHASES)[number];
 
 export type CircuitKind = 'spawn' | 'turn' | 'attack' | 'combat';
 
-/** A Groth16 proof as the contract takes it (`b` coordinates swapped, as snarkjs' Solidity calldata). */
-export interface SolidityProof {
-  a: [bigint, bigint];
-  b: [[bigint, bigint], [bigint, bigint]];
-  c: [bigint, bigint];
-}
+export type { SolidityProof };
 
 /** Proves a witness plan. Implementations must check the proof's public signals equal `plan.publicSignals`. */
 export interface Prover {

@@ -4,8 +4,9 @@
  * a mismatch means the artifacts are not this ruleset's, and is refused before anything is sent.
  */
 import * as snarkjs from 'snarkjs';
+import { type SolidityProof, toSolidityProof } from '../../core/mapproof/types.ts';
 import type { WitnessPlan } from '../../core/witness/inputs.ts';
-import type { CircuitKind, Prover, SolidityProof } from './chain.ts';
+import type { CircuitKind, Prover } from './chain.ts';
 import { releaseSnarkjsThreads } from './snark-threads.ts';
 
 export interface CircuitArtifact {
@@ -15,17 +16,7 @@ export interface CircuitArtifact {
 
 export type ProverArtifacts = Record<CircuitKind, CircuitArtifact>;
 
-/** snarkjs proof → the contract's struct (b coordinates swapped, as `exportSolidityCallData`). */
-export function toSolidityProof(p: { pi_a: string[]; pi_b: string[][]; pi_c: string[] }): SolidityProof {
-  return {
-    a: [BigInt(p.pi_a[0]!), BigInt(p.pi_a[1]!)],
-    b: [
-      [BigInt(p.pi_b[0]![1]!), BigInt(p.pi_b[0]![0]!)],
-      [BigInt(p.pi_b[1]![1]!), BigInt(p.pi_b[1]![0]!)],
-    ],
-    c: [BigInt(p.pi_c[0]!), BigInt(p.pi_c[1]!)],
-  };
-}
+export { toSolidityProof };
 
 export class SnarkjsProver implements Prover {
   readonly #artifacts: ProverArtifacts;

@@ -1,4 +1,4 @@
-/** A Groth16 proof with its public signals, as snarkjs produces and verifies it. */
+/** A Groth16 proof with its public signals, as snarkjs produces and verifies it (every circuit, not only the map's). */
 export interface Groth16Proof {
   proof: {
     pi_a: string[];
@@ -20,4 +20,23 @@ export interface MapProof {
 export interface ProverArtifacts {
   wasm: string;
   zkey: string;
+}
+
+/** A Groth16 proof as the contracts take it (`b` coordinates swapped, as snarkjs' Solidity calldata). */
+export interface SolidityProof {
+  a: [bigint, bigint];
+  b: [[bigint, bigint], [bigint, bigint]];
+  c: [bigint, bigint];
+}
+
+/** snarkjs proof → the contracts' struct. */
+export function toSolidityProof(p: { pi_a: string[]; pi_b: string[][]; pi_c: string[] }): SolidityProof {
+  return {
+    a: [BigInt(p.pi_a[0]!), BigInt(p.pi_a[1]!)],
+    b: [
+      [BigInt(p.pi_b[0]![1]!), BigInt(p.pi_b[0]![0]!)],
+      [BigInt(p.pi_b[1]![1]!), BigInt(p.pi_b[1]![0]!)],
+    ],
+    c: [BigInt(p.pi_c[0]!), BigInt(p.pi_c[1]!)],
+  };
 }

@@ -17,6 +17,12 @@ export const SHROUD_GAME_ABI = [
   'event TurnSubmitted(uint256 indexed gameId, address indexed player, uint256 turn, uint256 revealCommit)',
 ] as const;
 
+/** The MapProofRegistry functions the dealer calls. */
+export const MAP_PROOF_REGISTRY_ABI = [
+  'function submitMapProof(uint256 gameId, uint256 seedHash, uint256[] zoneRoots, (uint256[2] a, uint256[2][2] b, uint256[2] c) proof)',
+  'function isVerified(uint256 gameId) view returns (bool)',
+] as const;
+
 /** `ShroudGame.Phase`, in declaration order. */
 export const CHAIN_PHASES = [
   'None',

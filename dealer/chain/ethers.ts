@@ -9,9 +9,10 @@ import {
   Wallet,
 } from 'ethers';
 import { shippedRuleset, shippedRulesetNames } from '../../core/index.ts';
+import { type Groth16Proof, toSolidityProof } from '../../core/mapproof/types.ts';
 import { rulesetHash } from '../../core/ruleset/hash.ts';
 import type { BadShareEvidence } from '../../core/sealed.ts';
-import { CHAIN_PHASES, CONTRACT_ERRORS, SHROUD_GAME_ABI } from './abi.ts';
+import { CHAIN_PHASES, CONTRACT_ERRORS, MAP_PROOF_REGISTRY_ABI, SHROUD_GAME_ABI } from './abi.ts';
 import { encodeEvidence } from './evidence.ts';
 import type { ChainView, GameInfo, GamePhase, PostedRoot, SeatShare, TxRef } from './types.ts';
 
@@ -21,6 +22,8 @@ export interface EthersChainOptions {
   provider?: Provider;
   chainId: number;
   gameContract: string;
+  /** MapProofRegistry address; without it the dealer keeps map proofs off-chain (served over HTTP). */
+  mapProofRegistry?: string;
   /** Hex secp256k1 key that sends the dealer's transactions (SHROUD_TX_KEY); its address is the dealer. */
   txKey: string;
   /** Blocks behind the head treated as final for the game scan and revealCommit reads. */
@@ -70,6 +73,7 @@ export class EthersChain implements ChainView {
   readonly dealer: string;
   readonly #read: Contract;
   readonly #write: Contract;
+  readonly #mapProofs: Contract | null;
   readonly #confirmations: number;
   readonly #reorgDepth: number;
   readonly #startBlock: number;
@@ -88,6 +92,13 @@ export class EthersChain implements ChainView {
     this.dealer = wallet.address;
     this.#read = new Contract(o.gameContract, [...SHROUD_GAME_ABI, ...CONTRACT_ERRORS], this.provider);
     this.#write = this.#read.connect(wallet as ContractRunner) as Contract;
+    this.#mapProofs = o.mapProofRegistry
+      ? new Contract(
+          o.mapProofRegistry,
+          [...MAP_PROOF_REGISTRY_ABI, ...CONTRACT_ERRORS],
+          wallet as ContractRunner,
+        )
+      : null;
     this.#confirmations = o.confirmations ?? 2;
     this.#reorgDepth = o.reorgDepth ?? 6;
     this.#startBlock = o.startBlock ?? 0;
@@ -198,12 +209,16 @@ export class EthersChain implements ChainView {
    * because callers cache the answer forever: a turn re-orged away must not have been trusted.
    */
   async revealCommit(gameId: bigint, player: string, turn: number): Promise<bigint | null> {
-    const blockTag = this.#confirmations === 0 ? await this.provider.getBlockNumber() : await this.headBlock();
+    const blockTag =
+      this.#confirmations === 0 ? await this.provider.getBlockNumber() : await this.headBlock();
     try {
       const v = BigInt(await this.#read.getFunction('revealCommit')(gameId, player, turn, { blockTag }));
       return v === 0n ? null : v;
     } catch (e) {
-      if (this.#read.interface.parseError((e as { data?: string }).data ?? '0x')?.name !== 'RevealCommitInLogs') throw e;
+      if (
+        this.#read.interface.parseError((e as { data?: string }).data ?? '0x')?.name !== 'RevealCommitInLogs'
+      )
+        throw e;
     }
     const from = this.#createdAt.get(gameId.toString()) ?? this.#startBlock;
     const logs = await this.#logs(this.#read.filters.TurnSubmitted!(gameId, player), from, blockTag);
@@ -246,6 +261,21 @@ export class EthersChain implements ChainView {
   async publishSecrets(gameId: bigint, masterSecret: bigint, shares: readonly bigint[]): Promise<TxRef> {
     if (await this.secretsPublished(gameId)) return { hash: 'already-published' };
     return this.#send('publishSecrets', [gameId, masterSecret, [...shares]]);
+  }
+
+  async submitMapProof(
+    gameId: bigint,
+    seedHash: bigint,
+    zoneRoots: readonly bigint[],
+    proof: Groth16Proof,
+  ): Promise<TxRef | null> {
+    if (!this.#mapProofs) return null;
+    if (await this.#mapProofs.getFunction('isVerified')(gameId)) return { hash: 'already-verified' };
+    return this.#send(
+      'submitMapProof',
+      [gameId, seedHash, [...zoneRoots], toSolidityProof(proof.proof)],
+      this.#mapProofs,
+    );
   }
 
   async #game(gameId: bigint): Promise<GameView | null> {
@@ -292,10 +322,10 @@ export class EthersChain implements ChainView {
   }
 
   /** Sends, waits for one confirmation, and rethrows failures without ethers' calldata-bearing message. */
-  async #send(fn: string, args: unknown[]): Promise<TxRef> {
+  async #send(fn: string, args: unknown[], to: Contract = this.#write): Promise<TxRef> {
     let receipt: { status: number | null; hash: string } | null;
     try {
-      const tx = await this.#write.getFunction(fn)(...args);
+      const tx = await to.getFunction(fn)(...args);
       receipt = await tx.wait(1);
     } catch (e) {
       const code = (e as { code?: unknown }).code;

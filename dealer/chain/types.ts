@@ -1,3 +1,4 @@
+import type { Groth16Proof } from '../../core/mapproof/types.ts';
 import type { BadShareEvidence } from '../../core/sealed.ts';
 
 /** Where a game stands on-chain, as far as the dealer cares. */
@@ -61,4 +62,14 @@ export interface ChainView {
   postRoot(gameId: bigint, root: PostedRoot): Promise<TxRef>;
   postBadShareEvidence(gameId: bigint, player: string, evidence: BadShareEvidence): Promise<TxRef>;
   publishSecrets(gameId: bigint, masterSecret: bigint, shares: readonly bigint[]): Promise<TxRef>;
+  /**
+   * Posts the map root proof to the MapProofRegistry (the chain verifies the aggregate; clients verify
+   * each zone). Null when no registry is configured; safe to retry (reads first).
+   */
+  submitMapProof?(
+    gameId: bigint,
+    seedHash: bigint,
+    zoneRoots: readonly bigint[],
+    proof: Groth16Proof,
+  ): Promise<TxRef | null>;
 }

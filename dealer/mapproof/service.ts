@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Hasher, ValidRuleset } from '../../core/index.ts';
 import type { Groth16Proof, MapProof, ProverArtifacts } from '../../core/mapproof/types.ts';
+import type { ChainView } from '../chain/types.ts';
 import type { MapCache } from '../maps.ts';
 import type { DealerStore } from '../store/types.ts';
 import type { ProverPool } from './pool.ts';
@@ -38,6 +39,8 @@ export interface MapProofStatus {
 
 export interface MapProverDeps {
   h: Hasher;
+  /** Posts the root proof on-chain when the chain view supports it (a MapProofRegistry is configured). */
+  chain?: Pick<ChainView, 'submitMapProof'>;
   store: DealerStore;
   maps: MapCache;
   pool: ProverPool;
@@ -87,6 +90,26 @@ export class MapProver {
     return run;
   }
 
+  /** maproot signals: gameId, players[M], shareCommits[M], nPlayers, seedHash, root, zoneRoots[Z]. */
+  async #post(
+    gameId: bigint,
+    zones: number,
+    maxPlayers: number,
+    root: Groth16Proof,
+    log: Logger,
+  ): Promise<void> {
+    if (!this.#d.chain?.submitMapProof) return;
+    const s = root.publicSignals.map((v) => BigInt(v));
+    const seedHash = s[2 * maxPlayers + 1]!;
+    const zoneRoots = s.slice(2 * maxPlayers + 3, 2 * maxPlayers + 3 + zones);
+    try {
+      const tx = await this.#d.chain.submitMapProof(gameId, seedHash, zoneRoots, root);
+      if (tx) log.info({ tx: tx.hash }, 'map proof verified on-chain');
+    } catch (e) {
+      log.error({ err: (e as Error).message }, 'map proof submission failed; it stays served over HTTP');
+    }
+  }
+
   async #prove(gameId: bigint): Promise<void> {
     const key = gameId.toString();
     const log = this.#d.log.child({ gameId: key });
@@ -107,6 +130,7 @@ export class MapProver {
     const stored = await this.#d.store.mapProofs(gameId);
     if (stored.has(ROOT_PROOF)) {
       this.#status.set(key, { state: 'done', done: total, total });
+      await this.#post(gameId, board.zoneCount, map.ruleset.players.max, stored.get(ROOT_PROOF)!, log);
       return;
     }
     this.#status.set(key, { state: 'proving', done: 0, total });
@@ -130,9 +154,19 @@ export class MapProver {
           this.#d.onProgress?.(gameId, done, total);
           log.info({ done, total }, 'map proof progress');
         },
-      }).then((p) => this.#d.store.putMapProof(gameId, ROOT_PROOF, p.root));
+      }).then(async (p) => {
+        await this.#d.store.putMapProof(gameId, ROOT_PROOF, p.root);
+        return p;
+      });
       this.#status.set(key, { state: 'done', done: total, total });
       log.info({ seconds: (Date.now() - started) / 1000 }, 'map proof complete');
+      await this.#post(
+        gameId,
+        board.zoneCount,
+        map.ruleset.players.max,
+        (await this.proof(gameId))!.root,
+        log,
+      );
     } catch (e) {
       this.#status.set(key, { state: 'failed', done: this.status(gameId).done, total });
       log.error({ err: (e as Error).message }, 'map proof failed');

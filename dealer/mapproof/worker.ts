@@ -14,9 +14,16 @@ interface Job {
 
 process.on('message', async (job: Job) => {
   try {
-    const { proof, publicSignals } = await snarkjs.groth16.fullProve(job.input, job.wasm, job.zkey, undefined, undefined, {
-      singleThread: true,
-    });
+    const { proof, publicSignals } = await snarkjs.groth16.fullProve(
+      job.input,
+      job.wasm,
+      job.zkey,
+      undefined,
+      undefined,
+      {
+        singleThread: true,
+      },
+    );
     process.send!({ id: job.id, proof, publicSignals });
   } catch (e) {
     process.send!({ id: job.id, error: (e as Error).message });
