@@ -69,3 +69,16 @@ export function signRevealRequest(
 ): Promise<string> {
   return signer.signTypedData(domain, REVEAL_REQUEST_TYPES, msg);
 }
+
+/** One tile as the dealer serves it: contents, salt and Merkle path (field elements as decimal strings). */
+export interface ServedTile {
+  leaf: number;
+  col: number;
+  row: number;
+  terrain: number;
+  feature: number;
+  resource: number;
+  rivers: number;
+  salt: string;
+  path: string[];
+}

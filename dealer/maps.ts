@@ -11,6 +11,7 @@ import {
   type Tile,
   type ValidRuleset,
 } from '../core/index.ts';
+import type { ServedTile } from '../core/reveal-request.ts';
 import type { DealerStore } from './store/types.ts';
 
 /** A dealt map held in memory: the tree plus each on-board leaf's reveal entry, serialized once. */
@@ -23,17 +24,8 @@ export interface DealtMap {
   entries: ReadonlyMap<number, string>;
 }
 
-export interface RevealEntry {
-  leaf: number;
-  col: number;
-  row: number;
-  terrain: number;
-  feature: number;
-  resource: number;
-  rivers: number;
-  salt: string;
-  path: string[];
-}
+/** The wire form of a served tile (shared with the SDK). */
+export type RevealEntry = ServedTile;
 
 /** Builds the map from (seed, master secret): generation, salts, tree, then every path, once. */
 export function buildDealtMap(

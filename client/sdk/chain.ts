@@ -13,6 +13,7 @@ import {
 } from 'ethers';
 import { shareCommitment } from '../../core/commitments.ts';
 import { FIELD_MODULUS } from '../../core/field.ts';
+import { GAME_PHASES, type GamePhaseName } from '../../core/game-phases.ts';
 import type { SolidityProof } from '../../core/mapproof/types.ts';
 import type { Hasher } from '../../core/poseidon.ts';
 import { addressToField, sealShare as sealToDealer } from '../../core/sealed.ts';
@@ -72,21 +73,7 @@ export const VERIFIER_REGISTRY_ABI = [
   'function getRuleset(bytes32 rulesetHash) view returns ((bool registered, uint8 kind, uint16 width, uint16 height, uint8 maxPlayers, uint8 damage))',
 ] as const;
 
-/** `ShroudGame.Phase`, in declaration order. */
-export const GAME_PHASES = [
-  'None',
-  'Commit',
-  'Reveal',
-  'Deal',
-  'Play',
-  'Secrets',
-  'Audit',
-  'Settled',
-  'Cancelled',
-  'ForceOpen',
-  'Combat',
-] as const;
-export type GamePhaseName = (typeof GAME_PHASES)[number];
+export { GAME_PHASES, type GamePhaseName };
 
 export type CircuitKind = 'spawn' | 'turn' | 'attack' | 'combat';
 

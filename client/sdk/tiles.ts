@@ -4,21 +4,11 @@ import { toField } from '../../core/field.ts';
 import { type Board, edgeCount, leafCoord } from '../../core/geometry.ts';
 import { verifyPath } from '../../core/merkle.ts';
 import type { Hasher } from '../../core/poseidon.ts';
+import type { ServedTile } from '../../core/reveal-request.ts';
 import { Feature, Resource, Terrain, type Tile } from '../../core/tile.ts';
 import { TileRejectedError } from './errors.ts';
 
-/** One tile as the dealer serves it (dealer/maps.ts): numbers, salt and path as decimal strings. */
-export interface ServedTile {
-  leaf: number;
-  col: number;
-  row: number;
-  terrain: number;
-  feature: number;
-  resource: number;
-  rivers: number;
-  salt: string;
-  path: string[];
-}
+export type { ServedTile };
 
 /** A tile whose leaf was proven against the on-chain root: safe to show, to plan on, and to audit with. */
 export interface VerifiedTile extends Tile {

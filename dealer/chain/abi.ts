@@ -23,20 +23,8 @@ export const MAP_PROOF_REGISTRY_ABI = [
   'function isVerified(uint256 gameId) view returns (bool)',
 ] as const;
 
-/** `ShroudGame.Phase`, in declaration order. */
-export const CHAIN_PHASES = [
-  'None',
-  'Commit',
-  'Reveal',
-  'Deal',
-  'Play',
-  'Secrets',
-  'Audit',
-  'Settled',
-  'Cancelled',
-  'ForceOpen',
-  'Combat',
-] as const;
+/** `ShroudGame.Phase`, in declaration order (shared with the SDK). */
+export { GAME_PHASES as CHAIN_PHASES } from '../../core/game-phases.ts';
 
 /** Custom errors decoded into ChainWriteError messages (names only: they carry no secrets). */
 export const CONTRACT_ERRORS = [

@@ -18,6 +18,7 @@ import {
   shareCommitment,
   shippedRuleset,
 } from '../../core/index.ts';
+import { toSolidityProof } from '../../core/mapproof/types.ts';
 import {
   attackWitness,
   combatWitness,
@@ -45,15 +46,7 @@ async function prove(c: Circuit, plan: WitnessPlan) {
     plan.publicSignals,
     `${c}: public signals as the witness builder`,
   );
-  const p = proof as { pi_a: string[]; pi_b: string[][]; pi_c: string[] };
-  return {
-    a: [BigInt(p.pi_a[0]!), BigInt(p.pi_a[1]!)],
-    b: [
-      [BigInt(p.pi_b[0]![1]!), BigInt(p.pi_b[0]![0]!)],
-      [BigInt(p.pi_b[1]![1]!), BigInt(p.pi_b[1]![0]!)],
-    ],
-    c: [BigInt(p.pi_c[0]!), BigInt(p.pi_c[1]!)],
-  };
+  return toSolidityProof(proof as { pi_a: string[]; pi_b: string[][]; pi_c: string[] });
 }
 
 describe('end to end on tiny with real Groth16 proofs', () => {

@@ -18,6 +18,7 @@ import {
   shareCommitment,
   shippedRuleset,
 } from '../../core/index.ts';
+import { toSolidityProof } from '../../core/mapproof/types.ts';
 import { mapRootInput, zoneRoots } from '../../core/mapproof/witness.ts';
 import { readManifest, rulesetHash, rulesetInfo } from '../../scripts/contracts/rulesets.ts';
 import { as, DURATIONS, ENC_KEY, type Env, expectRevert, lastGameId, setup } from './helpers.ts';
@@ -29,18 +30,8 @@ after(async () => {
 const r = shippedRuleset('tiny');
 const board = r.board;
 
-/** snarkjs proof → the Solidity struct (b coordinates swapped). */
-function solidityProof(proof: unknown) {
-  const p = proof as { pi_a: string[]; pi_b: string[][]; pi_c: string[] };
-  return {
-    a: [BigInt(p.pi_a[0]!), BigInt(p.pi_a[1]!)],
-    b: [
-      [BigInt(p.pi_b[0]![1]!), BigInt(p.pi_b[0]![0]!)],
-      [BigInt(p.pi_b[1]![1]!), BigInt(p.pi_b[1]![0]!)],
-    ],
-    c: [BigInt(p.pi_c[0]!), BigInt(p.pi_c[1]!)],
-  };
-}
+const solidityProof = (proof: unknown) =>
+  toSolidityProof(proof as { pi_a: string[]; pi_b: string[][]; pi_c: string[] });
 
 describe('MapProofRegistry: maproot proofs against the game (tiny, real Groth16)', () => {
   let env: Env;
