@@ -15,6 +15,7 @@ import { type RevealDeps, RevealService } from './reveals.ts';
 import { mapProofRoutes } from './routes/mapproof.ts';
 import { opsRoutes } from './routes/ops.ts';
 import { revealRoutes } from './routes/reveals.ts';
+import { viewerRoutes } from './routes/viewer.ts';
 import type { DealerStore } from './store/types.ts';
 
 export interface HttpOptions {
@@ -127,5 +128,6 @@ export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => clearInterval(pruner));
   await app.register(opsRoutes(d.chain, d.store, d.metrics));
   if (d.mapProver) await app.register(mapProofRoutes(d.store, d.mapProver));
+  await app.register(viewerRoutes());
   return app;
 }

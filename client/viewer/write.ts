@@ -60,9 +60,12 @@ export function bundle(entry: string): string {
   return [...mods.values()].map((m) => m.code).join('\n');
 }
 
-/** The self-contained viewer page for `replay`: module and data inlined, opens from disk or any server. */
-export function viewerHtml(replay: Replay): string {
-  assertReplay(replay);
+/**
+ * The self-contained viewer page for `replay`: module and data inlined, opens from disk or any server.
+ * With `null` the page asks for a replay file instead (what the dealer serves at `/viewer`).
+ */
+export function viewerHtml(replay: Replay | null): string {
+  if (replay) assertReplay(replay);
   const template = readFileSync(join(here, 'index.html'), 'utf8');
   // `<` escaped so no string in the data can close the script element.
   const json = JSON.stringify(replay).replaceAll('<', '\\u003c');
