@@ -18,6 +18,7 @@ import type { SolidityProof } from '../../core/mapproof/types.ts';
 import type { Hasher } from '../../core/poseidon.ts';
 import { addressToField, sealShare as sealToDealer } from '../../core/sealed.ts';
 import type { AttackPlan, CombatPlan, SpawnPlan, TurnPlan, WitnessPlan } from '../../core/witness/inputs.ts';
+import { type RetryOptions, realSleep, withRetries } from './backoff.ts';
 
 /** The slice of ShroudGame a player uses (human-readable ABI; checked against the artifact by the demo test). */
 export const SHROUD_PLAYER_ABI = [
@@ -190,6 +191,22 @@ export class ChainError extends Error {
   }
 }
 
+/** The node could not be reached after every retry. Nothing was changed locally. */
+export class ChainUnavailableError extends Error {
+  readonly attempts: number;
+  constructor(what: string, attempts: number, cause: unknown) {
+    super(`${what}: chain unreachable after ${attempts} attempts`, { cause });
+    this.name = 'ChainUnavailableError';
+    this.attempts = attempts;
+  }
+}
+
+/** ethers' codes for a node that did not answer (as opposed to a call that reverted). */
+function isNetworkError(e: unknown): boolean {
+  const code = (e as { code?: string })?.code;
+  return code === 'NETWORK_ERROR' || code === 'TIMEOUT' || code === 'SERVER_ERROR' || code === 'ECONNREFUSED';
+}
+
 /** A uniformly random field element from the platform CSPRNG (Web Crypto). */
 export function randomField(): bigint {
   for (;;) {
@@ -211,16 +228,26 @@ export class GameChain {
   readonly address: string;
   readonly contract: Contract;
   readonly #runner: ContractRunner;
+  readonly #retry: RetryOptions;
 
-  constructor(gameContract: string, runner: ContractRunner) {
+  /** Reads retry network failures with backoff (default 5 attempts, 250 ms doubling to 8 s); writes never retry. */
+  constructor(gameContract: string, runner: ContractRunner, retry: Partial<RetryOptions> = {}) {
     this.address = gameContract;
     this.#runner = runner;
     this.contract = new Contract(gameContract, SHROUD_PLAYER_ABI, runner);
+    this.#retry = {
+      maxAttempts: 5,
+      baseDelayMs: 250,
+      maxDelayMs: 8000,
+      sleep: realSleep,
+      random: Math.random,
+      ...retry,
+    };
   }
 
   /** The same contract, sending as `signer`. */
   connect(signer: Signer): GameChain {
-    return new GameChain(this.address, signer);
+    return new GameChain(this.address, signer, this.#retry);
   }
 
   get provider() {
@@ -522,12 +549,17 @@ export class GameChain {
     return out;
   }
 
-  async #call(fn: string, ...args: unknown[]) {
+  /** A read, retried while the node is unreachable; a revert surfaces at once. */
+  // biome-ignore lint/suspicious/noExplicitAny: ethers decodes results into its dynamic Result type.
+  async #call(fn: string, ...args: unknown[]): Promise<any> {
+    let r: Awaited<ReturnType<typeof withRetries<unknown>>>;
     try {
-      return await this.contract.getFunction(fn)(...args);
+      r = await withRetries(() => this.contract.getFunction(fn)(...args), isNetworkError, this.#retry);
     } catch (e) {
       throw new ChainError(fn, this.revertName(e), e);
     }
+    if ('value' in r) return r.value;
+    throw new ChainUnavailableError(fn, r.attempts, r.error);
   }
 
   async #send(fn: string, args: unknown[], value?: bigint): Promise<TxResult> {

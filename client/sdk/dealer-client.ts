@@ -10,6 +10,7 @@ import {
   sessionRevealMac,
   signRevealSession,
 } from '../../core/reveal-session.ts';
+import { backoffDelay, realSleep } from './backoff.ts';
 import {
   type DealerErrorBody,
   DealerRefusedError,
@@ -68,8 +69,6 @@ export interface DealerClientOptions {
   /** Unix milliseconds. */
   now?: () => number;
 }
-
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** 256 bits from the platform CSPRNG (Web Crypto: the same in browsers and Node). */
 function randomNonce(): bigint {
@@ -184,8 +183,7 @@ export class DealerClient {
     let last: Extract<Attempt, { kind: 'retry' }> | undefined;
     for (let attempt = 1; attempt <= o.maxAttempts; attempt++) {
       if (last) {
-        const ceiling = Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** (attempt - 2));
-        const jittered = o.random() * ceiling;
+        const jittered = backoffDelay(attempt, o.baseDelayMs, o.maxDelayMs, o.random);
         await o.sleep(Math.min(o.maxDelayMs, Math.max(jittered, last.retryAfterMs ?? 0)));
       }
       // A fresh nonce per attempt: the dealer may have burned the last one before the answer was lost.
