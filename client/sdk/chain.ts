@@ -389,18 +389,16 @@ export class GameChain {
   }
 
   async spawn(gameId: bigint, plan: SpawnPlan, proof: SolidityProof): Promise<TxResult> {
-    return this.#send('spawn', [
-      gameId,
-      proof,
-      plan.zoneMask,
-      plan.forcedWords,
-      plan.newCommit,
-      plan.revealCommit,
-    ]);
+    return this.#play('spawn', gameId, plan, proof);
   }
 
   async submitTurn(gameId: bigint, plan: TurnPlan, proof: SolidityProof): Promise<TxResult> {
-    return this.#send('submitTurn', [
+    return this.#play('submitTurn', gameId, plan, proof);
+  }
+
+  /** Spawn and turn take the same arguments: the proof and the plan's public outputs. */
+  #play(fn: 'spawn' | 'submitTurn', gameId: bigint, plan: SpawnPlan | TurnPlan, proof: SolidityProof) {
+    return this.#send(fn, [
       gameId,
       proof,
       plan.zoneMask,
