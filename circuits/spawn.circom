@@ -3,6 +3,7 @@ pragma circom 2.1.0;
 include "poseidon.circom";
 include "lib/board.circom";
 include "lib/onehot.circom";
+include "lib/pack.circom";
 include "lib/range.circom";
 include "lib/state.circom";
 include "vision.circom";
@@ -12,13 +13,13 @@ include "vision.circom";
 // the public seat (AREA[seat] = [col0, row0, col1, row1]). Same VisionProof outputs as a turn.
 template Spawn(W, H, N, T, K, R, P, AREA, S, SPAWN, HP, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB) {
     var NW = (N + 6) \ 7;
-    var FW = (N + 14) \ 15;
+    var Z = ZX * ZY;
+    var CW = contextWords(K, Z);
+    var RPW = reportWords(N, Z, laneBits(Z));
     signal input gameId;
-    signal input player;
-    signal input seat;
+    signal input ctx[CW];
     signal input newCommit;
     signal input revealCommit;
-    signal input oppMask[K];
 
     signal input newBlinding;
     signal input newWords[NW];
@@ -28,11 +29,14 @@ template Spawn(W, H, N, T, K, R, P, AREA, S, SPAWN, HP, METRIC, VIS, VB, ZVIS, Z
     signal input present[R];
     signal input cover[R][N];
 
-    signal output zoneMask;
-    signal output forced[FW];
+    signal output report[RPW];
 
+    // The context's step field is the seat (spawns are turns 0..n-1 in seat order).
     signal gameIdSq <== gameId * gameId;
-    signal playerSq <== player * player;
+    component context = UnpackContext(K, Z);
+    context.ctx <== ctx;
+    _ <== context.player;
+    signal seat <== context.step;
 
     component nh = Poseidon(NW + 1);
     nh.inputs[0] <== newBlinding;
@@ -79,13 +83,15 @@ template Spawn(W, H, N, T, K, R, P, AREA, S, SPAWN, HP, METRIC, VIS, VB, ZVIS, Z
     v.type <== ns.type;
     v.colBits <== ns.colBits;
     v.rowBits <== ns.rowBits;
-    v.oppMask <== oppMask;
+    v.oppMask <== context.oppMask;
     v.revealBlinding <== revealBlinding;
     v.tileCol <== tileCol;
     v.tileRow <== tileRow;
     v.present <== present;
     v.cover <== cover;
     v.revealCommit === revealCommit;
-    zoneMask <== v.zoneMask;
-    forced <== v.forced;
+    component pack = PackReport(N, Z);
+    pack.zoneMask <== v.zoneMask;
+    pack.lane <== v.lane;
+    report <== pack.report;
 }

@@ -4,23 +4,26 @@ include "poseidon.circom";
 include "lib/board.circom";
 include "lib/distance.circom";
 include "lib/lookup.circom";
+include "lib/pack.circom";
 include "lib/state.circom";
 include "vision.circom";
 
 // One turn: oldCommit -> newCommit over N hidden unit slots, plus VisionProof on the new units.
 // Per slot: alive, type and hp unchanged (dead stays dead: the all-zero word), the new tile on
 // the board, and the grid distance (GRID 0 hex, 1 Chebyshev) from old to new tile at most the
-// type's SPEED (0 for structures, so they never move). Public-signal layout: circuits/README.md.
+// type's SPEED (0 for structures, so they never move). Public signals (circuits/README.md): the
+// packed report (zone bitmask + forced lanes), gameId, the packed context (player, turn, opponent
+// masks), oldCommit, newCommit, revealCommit.
 template Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB) {
     var NW = (N + 6) \ 7;
-    var FW = (N + 14) \ 15;
+    var Z = ZX * ZY;
+    var CW = contextWords(K, Z);
+    var RPW = reportWords(N, Z, laneBits(Z));
     signal input gameId;
-    signal input player;
-    signal input turn;
+    signal input ctx[CW];
     signal input oldCommit;
     signal input newCommit;
     signal input revealCommit;
-    signal input oppMask[K];
 
     signal input oldBlinding;
     signal input oldWords[NW];
@@ -32,13 +35,15 @@ template Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, 
     signal input present[R];
     signal input cover[R][N];
 
-    signal output zoneMask;
-    signal output forced[FW];
+    signal output report[RPW];
 
-    // Bind the context inputs with a quadratic constraint each, so no optimiser drops them.
+    // gameId is bound by a quadratic constraint, so no optimiser drops it; the context words are
+    // bound by their bit decomposition (player and turn are only carried, the masks are used).
     signal gameIdSq <== gameId * gameId;
-    signal playerSq <== player * player;
-    signal turnSq <== turn * turn;
+    component context = UnpackContext(K, Z);
+    context.ctx <== ctx;
+    _ <== context.player;
+    _ <== context.step;
 
     component oh = Poseidon(NW + 1);
     oh.inputs[0] <== oldBlinding;
@@ -89,13 +94,15 @@ template Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, 
     v.type <== ns.type;
     v.colBits <== ns.colBits;
     v.rowBits <== ns.rowBits;
-    v.oppMask <== oppMask;
+    v.oppMask <== context.oppMask;
     v.revealBlinding <== revealBlinding;
     v.tileCol <== tileCol;
     v.tileRow <== tileRow;
     v.present <== present;
     v.cover <== cover;
     v.revealCommit === revealCommit;
-    zoneMask <== v.zoneMask;
-    forced <== v.forced;
+    component pack = PackReport(N, Z);
+    pack.zoneMask <== v.zoneMask;
+    pack.lane <== v.lane;
+    report <== pack.report;
 }

@@ -10,14 +10,14 @@ include "turn.circom";
 // public signals as Turn, with `mapRoot` appended.
 template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, DEPTH) {
     var NW = (N + 6) \ 7;
-    var FW = (N + 14) \ 15;
+    var Z = ZX * ZY;
+    var CW = contextWords(K, Z);
+    var RPW = reportWords(N, Z, laneBits(Z));
     signal input gameId;
-    signal input player;
-    signal input turn;
+    signal input ctx[CW];
     signal input oldCommit;
     signal input newCommit;
     signal input revealCommit;
-    signal input oppMask[K];
     signal input mapRoot;
 
     signal input oldBlinding;
@@ -36,19 +36,16 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
     signal input destSalt[N];
     signal input destPath[N][DEPTH];
 
-    signal output zoneMask;
-    signal output forced[FW];
+    signal output report[RPW];
 
     signal rootSq <== mapRoot * mapRoot;
 
     component t = Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB);
     t.gameId <== gameId;
-    t.player <== player;
-    t.turn <== turn;
+    t.ctx <== ctx;
     t.oldCommit <== oldCommit;
     t.newCommit <== newCommit;
     t.revealCommit <== revealCommit;
-    t.oppMask <== oppMask;
     t.oldBlinding <== oldBlinding;
     t.oldWords <== oldWords;
     t.newBlinding <== newBlinding;
@@ -58,8 +55,7 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
     t.tileRow <== tileRow;
     t.present <== present;
     t.cover <== cover;
-    zoneMask <== t.zoneMask;
-    forced <== t.forced;
+    report <== t.report;
 
     component os = UnpackState(N);
     os.words <== oldWords;

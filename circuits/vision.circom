@@ -6,12 +6,11 @@ include "lib/reveals.circom";
 include "lib/zones.circom";
 
 // Everything a spawn or turn proof shows about the player's new units: the exact zone bitmask,
-// the forced zone reveals against each opponent's stored bitmask, and the vision coverage of the
+// the forced zone-reveal lanes (one per slot) against each opponent's stored bitmask, and the vision coverage of the
 // revealed-tile list behind revealCommit = Poseidon(revealBlinding, lane words...).
 // ZVIS[t] is the zone-sight radius of type t (VIS, or VIS^2 for Euclidean, compared with MD).
 template VisionProof(W, H, N, T, K, R, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB) {
     var RW = (R + 13) \ 14;
-    var FW = (N + 14) \ 15;
     signal input word[N];
     signal input alive[N];
     signal input type[N];
@@ -24,7 +23,7 @@ template VisionProof(W, H, N, T, K, R, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY
     signal input present[R];
     signal input cover[R][N];
     signal output zoneMask;
-    signal output forced[FW];
+    signal output lane[N];
     signal output revealCommit;
 
     component zo[N];
@@ -66,7 +65,7 @@ template VisionProof(W, H, N, T, K, R, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY
         fr.type[u] <== type[u];
         fr.zone[u] <== zo[u].zone;
     }
-    forced <== fr.words;
+    lane <== fr.lane;
 
     component cov = RevealCoverage(W, H, N, T, R, ZX, METRIC, VIS, VB);
     cov.unitWord <== word;

@@ -83,6 +83,7 @@ abstract contract ShroudBase {
         uint32 turn;
         uint32 maxTurns;
         uint32 turnSeconds; // durations.turnSeconds, copied here for the turn path
+        uint8 zones; // zones on the board (≤ 253): the width of every packed zone bitmask
         // slot 1
         address dealer;
         uint8 kind;
@@ -136,6 +137,8 @@ abstract contract ShroudBase {
     /// @notice Zone bitmasks are one field element, so boards have at most 253 zones.
     uint256 public constant MAX_ZONES = 253;
     uint256 public constant ZONE_SIZE = 8;
+    /// @notice Bits per packed public-signal word (2^253 < the field modulus): see `_context`.
+    uint256 public constant PACKED_WORD_BITS = 253;
     uint8 internal constant VERIFIER_SPAWN = 0;
     uint8 internal constant VERIFIER_TURN = 1;
     uint8 internal constant VERIFIER_ATTACK = 2;

@@ -113,7 +113,6 @@ contract ShroudGame is ShroudBase {
         if (dealerEncKey.length != 33 || (dealerEncKey[0] != 0x02 && dealerEncKey[0] != 0x03)) revert BadEncKey();
         if (msg.value == 0) revert BondRequired();
         if (msg.value > type(uint96).max) revert ValueTooLarge();
-        uint8 depth = _checkBoard(board);
         if (
             durations.commitSeconds == 0 || durations.revealSeconds == 0 || durations.rootSeconds == 0
                 || durations.turnSeconds == 0 || durations.combatSeconds == 0 || durations.secretsSeconds == 0
@@ -132,11 +131,7 @@ contract ShroudGame is ShroudBase {
         g.phase = Phase.Commit;
         g.nPlayers = uint8(n);
         g.active = uint8(n);
-        g.kind = board.kind;
-        g.depth = depth;
-        g.width = board.width;
-        g.height = board.height;
-        g.maxTurns = board.maxTurns;
+        _setBoard(g, board);
         g.turnSeconds = durations.turnSeconds;
         g.bond = uint96(msg.value);
         _bindRuleset(g, rulesetHash, board, n);
@@ -339,41 +334,37 @@ contract ShroudGame is ShroudBase {
     ///         Turns 0..n−1 are the spawns in seat order; the caller must be the seat to move and not have spawned.
     ///         Emits `Spawned`, `TurnSubmitted` (the dealer serves the spawn turn's reveals) and the `ZoneReveal`s.
     /// @param gameId The game (in `Phase.Play`, before the turn deadline).
-    /// @param proof The spawn proof; public signals [zoneMask, forced…, gameId, player, seat, newCommit,
-    ///        revealCommit, oppMask…], the inputs taken from this contract's state.
-    /// @param zoneMask The caller's new zone bitmask (proof output), stored.
-    /// @param forced The forced-reveal words (proof outputs, `ceil(unitSlots / 15)` of them).
+    /// @param proof The spawn proof; public signals [report…, gameId, context…, newCommit, revealCommit], the
+    ///        context words built here from this contract's state (circuits/README.md).
+    /// @param report The proof's packed outputs: the new zone bitmask (low `zones` bits of word 0, stored) and one
+    ///        forced-reveal lane per unit slot (`ZoneReveal` per non-zero lane).
     /// @param newCommit The initial state commitment, stored.
     /// @param revealCommit_ The reveal commitment of this turn, stored for the dealer.
     function spawn(
         uint256 gameId,
         Proof calldata proof,
-        uint256 zoneMask,
-        uint256[] calldata forced,
+        uint256[] calldata report,
         uint256 newCommit,
         uint256 revealCommit_
     ) external {
-        _play(gameId, proof, zoneMask, forced, newCommit, revealCommit_, true);
+        _play(gameId, proof, report, newCommit, revealCommit_, true);
     }
 
     /// @notice The caller's turn: moves its hidden units with a turn proof against its stored commitment.
     /// @param gameId The game (in `Phase.Play`, before the turn deadline; the caller is the seat to move and has
     ///        spawned).
-    /// @param proof The turn proof; public signals [zoneMask, forced…, gameId, player, turn, oldCommit, newCommit,
-    ///        revealCommit, oppMask…].
-    /// @param zoneMask The new zone bitmask (proof output), stored.
-    /// @param forced The forced-reveal words (proof outputs); one `ZoneReveal` per non-zero 16-bit lane.
+    /// @param proof The turn proof; public signals [report…, gameId, context…, oldCommit, newCommit, revealCommit].
+    /// @param report The proof's packed outputs: the new zone bitmask (stored) and the forced-reveal lanes.
     /// @param newCommit The new state commitment, stored.
     /// @param revealCommit_ The turn's reveal commitment, stored for the dealer.
     function submitTurn(
         uint256 gameId,
         Proof calldata proof,
-        uint256 zoneMask,
-        uint256[] calldata forced,
+        uint256[] calldata report,
         uint256 newCommit,
         uint256 revealCommit_
     ) external {
-        _play(gameId, proof, zoneMask, forced, newCommit, revealCommit_, false);
+        _play(gameId, proof, report, newCommit, revealCommit_, false);
     }
 
     /// @notice During its own turn (before `submitTurn`), the mover attacks a tile with an attack proof against its
@@ -637,13 +628,19 @@ contract ShroudGame is ShroudBase {
     }
 
     /// Tree depth 6 + ceil(log2(zones)), as `makeBoard` in core/geometry.ts.
-    function _checkBoard(Board calldata b) private pure returns (uint8 depth) {
+    /// Checks the board (≤ 253 zones of 8×8) and stores it with its zone count and tree depth.
+    function _setBoard(Game storage g, Board calldata b) private {
         if (b.kind > 1 || b.width == 0 || b.height == 0 || b.maxTurns == 0) revert BadBoard();
         uint256 zones = ((uint256(b.width) + ZONE_SIZE - 1) / ZONE_SIZE) * ((uint256(b.height) + ZONE_SIZE - 1) / ZONE_SIZE);
         if (zones > MAX_ZONES) revert BadBoard();
         uint256 lg = 0;
         while ((uint256(1) << lg) < zones) lg++;
-        depth = uint8(6 + lg);
+        g.kind = b.kind;
+        g.depth = uint8(6 + lg);
+        g.zones = uint8(zones);
+        g.width = b.width;
+        g.height = b.height;
+        g.maxTurns = b.maxTurns;
     }
 
     function _inPhase(Game storage g, Phase p) private view {
@@ -681,15 +678,12 @@ contract ShroudGame is ShroudBase {
         }
     }
 
-    /// Spawn/turn signals: [zoneMask, forced…, <middle: filled by the caller>, oppMask…]; checks the prover-supplied
-    /// values are field elements. Opponent masks: seats 0..maxPlayers−1 skipping the prover, 0 for empty seats.
-    /// Spawn (`isSpawn`) or turn: [zoneMask, forced…, gameId, player, seat | turn, (oldCommit,) newCommit,
-    /// revealCommit, oppMask…]. Opponent masks: seats 0..maxPlayers−1 skipping the prover, 0 for empty seats.
+    /// Spawn (`isSpawn`) or turn. Signals: [report…, gameId, context…, (oldCommit,) newCommit, revealCommit]; the
+    /// report words are the prover's (checked to be field elements), everything else comes from this contract.
     function _play(
         uint256 gameId,
         Proof calldata proof,
-        uint256 zoneMask,
-        uint256[] calldata forced,
+        uint256[] calldata report,
         uint256 newCommit,
         uint256 revealCommit_,
         bool isSpawn
@@ -699,70 +693,90 @@ contract ShroudGame is ShroudBase {
             if (isSpawn) revert AlreadySpawned();
             revert NotSpawned();
         }
-        if (zoneMask >= Poseidon.FIELD_MODULUS || newCommit >= Poseidon.FIELD_MODULUS) revert NotInField();
-        if (revealCommit_ >= Poseidon.FIELD_MODULUS) revert NotInField();
+        if (newCommit >= Poseidon.FIELD_MODULUS || revealCommit_ >= Poseidon.FIELD_MODULUS) revert NotInField();
+        uint256 zones = g.zones;
         {
-            (uint256[] memory sig, uint256 j) = _signals(gameId, g, st, s, zoneMask, forced, isSpawn);
-            sig[j] = newCommit;
-            sig[j + 1] = revealCommit_;
+            uint256[] memory sig = _signals(gameId, g, st, s, report, zones, isSpawn);
+            sig[sig.length - 2] = newCommit;
+            sig[sig.length - 1] = revealCommit_;
             _verify(g, isSpawn ? VERIFIER_SPAWN : VERIFIER_TURN, proof, sig);
         }
         uint32 turn = g.turn;
         if (isSpawn) st.spawned = true;
         st.lastTurn = turn;
         st.stateCommitment = newCommit;
-        st.zoneMask = zoneMask;
+        st.zoneMask = report[0] & ((uint256(1) << zones) - 1);
         st.revealCommit = revealCommit_;
         if (isSpawn) emit Spawned(gameId, msg.sender, s);
         emit TurnSubmitted(gameId, msg.sender, turn, revealCommit_);
-        _emitForced(gameId, forced);
+        _emitForced(gameId, report, zones);
         _advanceTurn(gameId, g);
     }
 
-    /// The spawn/turn signals up to (excluding) newCommit, revealCommit at `j`, j + 1; the opponent masks after them.
+    /// The spawn/turn signals with the last two (newCommit, revealCommit) left for the caller.
     function _signals(
         uint256 gameId,
         Game storage g,
         Seat storage st,
         uint256 s,
-        uint256 zoneMask,
-        uint256[] calldata forced,
+        uint256[] calldata report,
+        uint256 zones,
         bool isSpawn
-    ) private view returns (uint256[] memory sig, uint256 j) {
-        sig = new uint256[](forced.length + g.maxPlayers + (isSpawn ? 5 : 6));
-        j = _outputs(sig, zoneMask, forced);
-        sig[j++] = gameId;
-        sig[j++] = uint160(msg.sender);
-        if (isSpawn) {
-            sig[j++] = s;
-        } else {
-            sig[j++] = g.turn;
-            sig[j++] = st.stateCommitment;
-        }
-        _oppMasks(gameId, g, s, sig, j + 2);
-    }
-
-    /// sig[0] = zoneMask, sig[1..] = forced (field elements); returns the next index.
-    function _outputs(uint256[] memory sig, uint256 zoneMask, uint256[] calldata forced) private pure returns (uint256) {
-        sig[0] = zoneMask;
-        uint256 fw = forced.length;
-        for (uint256 k = 0; k < fw; k++) {
-            uint256 w = forced[k];
+    ) private view returns (uint256[] memory sig) {
+        uint256 rw = report.length;
+        sig = new uint256[](rw + 1 + _contextWords(g.maxPlayers - 1, zones) + (isSpawn ? 2 : 3));
+        for (uint256 k = 0; k < rw; k++) {
+            uint256 w = report[k];
             if (w >= Poseidon.FIELD_MODULUS) revert NotInField();
-            sig[1 + k] = w;
+            sig[k] = w;
         }
-        return 1 + fw;
+        sig[rw] = gameId;
+        uint256 j = _context(gameId, g, s, isSpawn ? s : g.turn, zones, sig, rw + 1);
+        if (!isSpawn) sig[j] = st.stateCommitment;
     }
 
-    /// From sig[j]: each opponent seat's stored zone mask, seats 0..maxPlayers−1 skipping `s`, 0 for empty seats.
-    function _oppMasks(uint256 gameId, Game storage g, uint256 s, uint256[] memory sig, uint256 j) private view {
+    /// Words the packed context takes: player (160 bits) and step (32 bits), then `k` masks of `zones` bits, placed
+    /// next-fit in 253-bit words (core/witness/publics.ts).
+    function _contextWords(uint256 k, uint256 zones) private pure returns (uint256 words) {
+        words = 1;
+        uint256 off = 192;
+        for (uint256 o = 0; o < k; o++) {
+            if (off + zones > PACKED_WORD_BITS) {
+                words++;
+                off = 0;
+            }
+            off += zones;
+        }
+    }
+
+    /// Writes the context words from sig[j]: the caller's address, `step` (the turn, or the seat for a spawn) and
+    /// each opponent seat's stored zone mask (seats 0..maxPlayers−1 skipping `s`; 0 for empty seats). Returns the
+    /// next index.
+    function _context(
+        uint256 gameId,
+        Game storage g,
+        uint256 s,
+        uint256 step,
+        uint256 zones,
+        uint256[] memory sig,
+        uint256 j
+    ) private view returns (uint256) {
+        uint256 word = uint256(uint160(msg.sender)) | (step << 160);
+        uint256 off = 192;
         uint256 n = g.nPlayers;
         uint256 maxP = g.maxPlayers;
         for (uint256 o = 0; o < maxP; o++) {
             if (o == s) continue;
-            if (o < n) sig[j] = seats[gameId][o].zoneMask;
-            j++;
+            if (off + zones > PACKED_WORD_BITS) {
+                sig[j++] = word;
+                word = 0;
+                off = 0;
+            }
+            if (o < n) word |= seats[gameId][o].zoneMask << off;
+            off += zones;
         }
+        sig[j++] = word;
+        return j;
     }
 
     /// Checks the proof with the ruleset's verifier for `circuit`: the copy made at the ruleset's first game (one
@@ -778,13 +792,17 @@ contract ShroudGame is ShroudBase {
         if (!ok || ret.length != 32 || abi.decode(ret, (uint256)) != 1) revert InvalidProof();
     }
 
-    /// One `ZoneReveal` per non-zero 16-bit lane (15 per word): lane = zone * 16 + unitType + 1.
-    function _emitForced(uint256 gameId, uint256[] calldata forced) private {
-        for (uint256 k = 0; k < forced.length; k++) {
-            uint256 w = forced[k];
+    /// One `ZoneReveal` per non-zero forced-reveal lane (lane = zone * 16 + unitType + 1): the lanes follow the
+    /// zone bitmask in word 0 and fill the later words from bit 0, `bitLength(16 * zones)` bits each.
+    function _emitForced(uint256 gameId, uint256[] calldata report, uint256 zones) private {
+        uint256 lb = 0;
+        for (uint256 v = zones << 4; v != 0; v >>= 1) lb++;
+        uint256 laneMask = (uint256(1) << lb) - 1;
+        for (uint256 k = 0; k < report.length; k++) {
+            uint256 w = k == 0 ? report[0] >> zones : report[k];
             while (w != 0) {
-                uint256 lane = w & 0xffff;
-                w >>= 16;
+                uint256 lane = w & laneMask;
+                w >>= lb;
                 if (lane != 0) emit ZoneReveal(gameId, msg.sender, (lane - 1) >> 4, (lane - 1) & 15);
             }
         }

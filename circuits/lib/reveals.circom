@@ -9,18 +9,17 @@ include "unit.circom";
 
 // Forced zone reveals. oppMask[o] is an opponent's stored zone bitmask (public, Z = ZX * ZY bits,
 // Z <= 253, so Num2Bits(Z) is unique). Every alive unit standing in a zone set in any opponent's
-// mask yields lane (zone * 16 + type + 1); every other slot yields 0. Lanes are 16 bits, 15 per
-// output word, in slot order.
+// mask yields lane (zone * 16 + type + 1 <= 16Z); every other slot yields 0. PackReport packs
+// the lanes into the public report.
 template ForcedReveals(N, ZX, ZY, K) {
     var Z = ZX * ZY;
-    var FW = (N + 14) \ 15;
     signal input oppMask[K];
     signal input eqx[N][ZX];
     signal input eqy[N][ZY];
     signal input alive[N];
     signal input type[N];
     signal input zone[N];
-    signal output words[FW];
+    signal output lane[N];
     component mb[K];
     for (var o = 0; o < K; o++) {
         mb[o] = Num2Bits(Z);
@@ -35,7 +34,6 @@ template ForcedReveals(N, ZX, ZY, K) {
     signal t[N][ZY][ZX];
     signal inY[N][ZY];
     signal forced[N];
-    signal lane[N];
     for (var u = 0; u < N; u++) {
         var inside = 0;
         for (var Y = 0; Y < ZY; Y++) {
@@ -49,13 +47,6 @@ template ForcedReveals(N, ZX, ZY, K) {
         }
         forced[u] <== alive[u] * inside;
         lane[u] <== forced[u] * (zone[u] * 16 + type[u] + 1);
-    }
-    for (var w = 0; w < FW; w++) {
-        var acc = 0;
-        for (var i = 0; i < 15; i++) {
-            if (15 * w + i < N) acc += lane[15 * w + i] * (1 << (16 * i));
-        }
-        words[w] <== acc;
     }
 }
 

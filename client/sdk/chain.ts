@@ -24,8 +24,8 @@ import { type RetryOptions, realSleep, withRetries } from './backoff.ts';
 export const SHROUD_PLAYER_ABI = [
   'function commit(uint256 gameId, uint256 commitment) payable',
   'function sealedReveal(uint256 gameId, bytes ciphertext)',
-  'function spawn(uint256 gameId, (uint256[2] a, uint256[2][2] b, uint256[2] c) proof, uint256 zoneMask, uint256[] forced, uint256 newCommit, uint256 revealCommit_)',
-  'function submitTurn(uint256 gameId, (uint256[2] a, uint256[2][2] b, uint256[2] c) proof, uint256 zoneMask, uint256[] forced, uint256 newCommit, uint256 revealCommit_)',
+  'function spawn(uint256 gameId, (uint256[2] a, uint256[2][2] b, uint256[2] c) proof, uint256[] report, uint256 newCommit, uint256 revealCommit_)',
+  'function submitTurn(uint256 gameId, (uint256[2] a, uint256[2][2] b, uint256[2] c) proof, uint256[] report, uint256 newCommit, uint256 revealCommit_)',
   'function attack(uint256 gameId, (uint256[2] a, uint256[2][2] b, uint256[2] c) proof, uint256 nullifier, uint256 targetCol, uint256 targetRow, uint256 defender)',
   'function respondCombat(uint256 gameId, (uint256[2] a, uint256[2][2] b, uint256[2] c) proof, uint256 present, uint256 unitType, uint256 unitHp, uint256 newCommit)',
   'function createGame(address[] players, address dealer, bytes dealerEncKey, bytes32 rulesetHash, (uint32 commitSeconds, uint32 revealSeconds, uint32 rootSeconds, uint32 turnSeconds, uint32 combatSeconds, uint32 secretsSeconds, uint32 auditSeconds) durations, (uint8 kind, uint16 width, uint16 height, uint32 maxTurns) board, uint96 stake) payable returns (uint256 gameId)',
@@ -398,14 +398,7 @@ export class GameChain {
 
   /** Spawn and turn take the same arguments: the proof and the plan's public outputs. */
   #play(fn: 'spawn' | 'submitTurn', gameId: bigint, plan: SpawnPlan | TurnPlan, proof: SolidityProof) {
-    return this.#send(fn, [
-      gameId,
-      proof,
-      plan.zoneMask,
-      plan.forcedWords,
-      plan.newCommit,
-      plan.revealCommit,
-    ]);
+    return this.#send(fn, [gameId, proof, plan.report, plan.newCommit, plan.revealCommit]);
   }
 
   async attack(

@@ -14,11 +14,11 @@ import type { Hasher } from '../poseidon.ts';
 import type { Ruleset } from '../ruleset/types.ts';
 import { assertSlots, packReveals, packSlots, type Slots, stateCommitment, type Unit } from '../state.ts';
 import { isPassable, type Tile } from '../tile.ts';
+import { packContext, packReport } from './publics.ts';
 import {
   coverageAssignment,
   forcedReveals,
   opponentUnion,
-  packForced,
   resolveCombat,
   revealedLeaves,
   type ZoneReveal,
@@ -66,7 +66,8 @@ function revealInputs(r: R, slots: Slots, tiles: readonly Coord[]): CircuitInput
 export interface VisionOutputs {
   zoneMask: bigint;
   forced: ZoneReveal[];
-  forcedWords: bigint[];
+  /** The packed public report: zone bitmask and forced-reveal lanes (core/witness/publics.ts). */
+  report: bigint[];
   revealCommit: bigint;
 }
 
@@ -79,11 +80,12 @@ function visionOutputs(
   oppMasks: readonly bigint[],
 ): VisionOutputs {
   const forced = forcedReveals(r, slots, oppMasks);
+  const zoneMask = visionZones(r, slots);
   const words = packReveals(revealedLeaves(r, tiles), r.maxRevealedTiles);
   return {
-    zoneMask: visionZones(r, slots),
+    zoneMask,
     forced,
-    forcedWords: packForced(forced, r.unitSlots),
+    report: packReport(r, zoneMask, forced),
     revealCommit: h.hash([revealBlinding, ...words]),
   };
 }
@@ -224,14 +226,13 @@ export function turnWitness(r: R, h: Hasher, a: TurnArgs): TurnPlan {
   const v = visionOutputs(r, h, a.newSlots, a.revealed, revealBlinding, a.oppMasks);
   const oldCommit = stateCommitment(h, a.oldSlots, r.unitSlots, oldBlinding);
   const newCommit = stateCommitment(h, a.newSlots, r.unitSlots, newBlinding);
+  const ctx = packContext(r, player, turn, a.oppMasks);
   const input: CircuitInput = {
     gameId: s(gameId),
-    player: s(player),
-    turn: s(turn),
+    ctx: ctx.map(s),
     oldCommit: s(oldCommit),
     newCommit: s(newCommit),
     revealCommit: s(v.revealCommit),
-    oppMask: a.oppMasks.map(s),
     oldBlinding: s(oldBlinding),
     oldWords: packSlots(a.oldSlots, r.unitSlots).map(s),
     newBlinding: s(newBlinding),
@@ -239,17 +240,7 @@ export function turnWitness(r: R, h: Hasher, a: TurnArgs): TurnPlan {
     revealBlinding: s(revealBlinding),
     ...reveals,
   };
-  const publicSignals = [
-    v.zoneMask,
-    ...v.forcedWords,
-    gameId,
-    player,
-    turn,
-    oldCommit,
-    newCommit,
-    v.revealCommit,
-    ...a.oppMasks,
-  ];
+  const publicSignals = [...v.report, gameId, ...ctx, oldCommit, newCommit, v.revealCommit];
   if (r.provePassability) {
     const pass = passabilityInputs(r, h, a);
     Object.assign(input, pass.input, { mapRoot: s(pass.mapRoot) });
@@ -327,28 +318,18 @@ export function spawnWitness(r: R, h: Hasher, a: SpawnArgs): SpawnPlan {
   const reveals = revealInputs(r, a.slots, a.revealed);
   const v = visionOutputs(r, h, a.slots, a.revealed, revealBlinding, a.oppMasks);
   const newCommit = stateCommitment(h, a.slots, r.unitSlots, blinding);
+  const ctx = packContext(r, player, BigInt(a.seat), a.oppMasks);
   const input: CircuitInput = {
     gameId: s(gameId),
-    player: s(player),
-    seat: s(a.seat),
+    ctx: ctx.map(s),
     newCommit: s(newCommit),
     revealCommit: s(v.revealCommit),
-    oppMask: a.oppMasks.map(s),
     newBlinding: s(blinding),
     newWords: packSlots(a.slots, r.unitSlots).map(s),
     revealBlinding: s(revealBlinding),
     ...reveals,
   };
-  const publicSignals = [
-    v.zoneMask,
-    ...v.forcedWords,
-    gameId,
-    player,
-    BigInt(a.seat),
-    newCommit,
-    v.revealCommit,
-    ...a.oppMasks,
-  ];
+  const publicSignals = [...v.report, gameId, ...ctx, newCommit, v.revealCommit];
   return { input, publicSignals, newCommit, ...v };
 }
 

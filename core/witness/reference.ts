@@ -16,14 +16,6 @@ export { visionZones } from './zones.ts';
 
 type R = Ruleset & { board: Board };
 
-/** Forced-reveal lanes: 16 bits each, 15 per public word, in slot order (circuits/README.md). */
-export const FORCED_LANE_BITS = 16;
-export const FORCED_LANES_PER_WORD = 15;
-
-export function forcedWordCount(unitSlots: number): number {
-  return Math.ceil(unitSlots / FORCED_LANES_PER_WORD);
-}
-
 /** One forced zone reveal: an own alive unit stands in a zone some opponent saw. */
 export interface ZoneReveal {
   slot: number;
@@ -58,28 +50,6 @@ export function forcedReveals(r: R, slots: Slots, oppMasks: readonly bigint[]): 
     const zone = zoneOf(r.board, u);
     if ((union >> BigInt(zone)) & 1n) out.push({ slot, zone, unitType: u.type });
   });
-  return out;
-}
-
-/** Packs forced reveals into the circuit's public words: lane[slot] = zone * 16 + type + 1, else 0. */
-export function packForced(reveals: readonly ZoneReveal[], unitSlots: number): bigint[] {
-  const words: bigint[] = new Array(forcedWordCount(unitSlots)).fill(0n);
-  for (const f of reveals) {
-    const lane = BigInt(f.zone * 16 + f.unitType + 1);
-    const w = Math.floor(f.slot / FORCED_LANES_PER_WORD);
-    words[w] = words[w]! | (lane << BigInt((f.slot % FORCED_LANES_PER_WORD) * FORCED_LANE_BITS));
-  }
-  return words;
-}
-
-/** Inverse of `packForced`, for contracts' and clients' event decoding. */
-export function unpackForced(words: readonly bigint[], unitSlots: number): ZoneReveal[] {
-  const out: ZoneReveal[] = [];
-  for (let slot = 0; slot < unitSlots; slot++) {
-    const w = words[Math.floor(slot / FORCED_LANES_PER_WORD)] ?? 0n;
-    const lane = Number((w >> BigInt((slot % FORCED_LANES_PER_WORD) * FORCED_LANE_BITS)) & 0xffffn);
-    if (lane !== 0) out.push({ slot, zone: (lane - 1) >> 4, unitType: (lane - 1) & 15 });
-  }
   return out;
 }
 

@@ -118,7 +118,7 @@ export function mainSource(name: CircuitName, r: ValidRuleset): string {
       include = pass ? 'turn_pass.circom' : 'turn.circom';
       const params = [W, H, N, T, K, R, gridMetric(r), arr(speeds), SB, visionMetric(r), ...vp];
       if (pass) params.push(r.board.depth);
-      main = `component main {public [gameId, player, turn, oldCommit, newCommit, revealCommit, oppMask${pass ? ', mapRoot' : ''}]} = ${pass ? 'TurnPass' : 'Turn'}(${params.join(', ')});`;
+      main = `component main {public [gameId, ctx, oldCommit, newCommit, revealCommit${pass ? ', mapRoot' : ''}]} = ${pass ? 'TurnPass' : 'Turn'}(${params.join(', ')});`;
       break;
     }
     case 'spawn': {
@@ -128,7 +128,7 @@ export function mainSource(name: CircuitName, r: ValidRuleset): string {
       const areas = r.startAreas.slice(0, P).map((a) => arr([a.col0, a.row0, a.col1, a.row1]));
       const spawn = r.spawn.map((n) => r.unitTypes.findIndex((u) => u.name === n));
       include = 'spawn.circom';
-      main = `component main {public [gameId, player, seat, newCommit, revealCommit, oppMask]} = Spawn(${[
+      main = `component main {public [gameId, ctx, newCommit, revealCommit]} = Spawn(${[
         W,
         H,
         N,

@@ -4,6 +4,7 @@ import { InputError } from '../../core/errors.ts';
 import type { Coord } from '../../core/geometry.ts';
 import { packSlots, type Unit } from '../../core/state.ts';
 import { type SpawnArgs, spawnSlots, spawnWitness } from '../../core/witness/inputs.ts';
+import { packContext } from '../../core/witness/publics.ts';
 import { type Loaded, load, P, randomMasks, randomReveals, rejects, rng, str } from './helpers.ts';
 
 function randomSpawn(c: Loaded, seed: number): SpawnArgs {
@@ -74,8 +75,10 @@ for (const name of ['tiny', 'tiny-square']) {
         assert.ok(await rejects(c, forge(c, args, t)), label);
       }
       const plan = spawnWitness(c.ruleset, c.h, args);
-      assert.ok(await rejects(c, { ...plan.input, seat: str(1 - args.seat) }), 'the other seat');
-      assert.ok(await rejects(c, { ...plan.input, seat: str(c.ruleset.players.max) }), 'no such seat');
+      const seatCtx = (seat: number) =>
+        packContext(c.ruleset, args.player, BigInt(seat), args.oppMasks).map((x) => str(x));
+      assert.ok(await rejects(c, { ...plan.input, ctx: seatCtx(1 - args.seat) }), 'the other seat');
+      assert.ok(await rejects(c, { ...plan.input, ctx: seatCtx(c.ruleset.players.max) }), 'no such seat');
       assert.ok(await rejects(c, { ...plan.input, newCommit: str((plan.newCommit + 1n) % P) }), 'commitment');
       // Field wrap: a word of p − 1, and slot 0 shifted one column left through the field.
       assert.ok(
@@ -131,10 +134,12 @@ for (const name of ['tiny', 'tiny-square']) {
       const plan = spawnWitness(c.ruleset, c.h, args);
       const w = await c.witness(plan.input);
       assert.ok(c.satisfies(w));
-      for (const i of [1, 2]) {
+      assert.ok(plan.forced.length > 0, 'a forced reveal to edit');
+      // w[1] is report word 0: zone bit 0, then forced lane 0 at bit Z.
+      for (const bit of [0n, BigInt(c.ruleset.board.zoneCount)]) {
         const bad = w.slice();
-        bad[i] = w[i]! ^ 1n;
-        assert.equal(c.satisfies(bad), false, `output ${i}`);
+        bad[1] = w[1]! ^ (1n << bit);
+        assert.equal(c.satisfies(bad), false, `report bit ${bit}`);
       }
     });
   });

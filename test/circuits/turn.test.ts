@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { InputError } from '../../core/errors.ts';
 import { packSlots, type Unit } from '../../core/state.ts';
 import { type CircuitInput, type TurnArgs, turnWitness } from '../../core/witness/inputs.ts';
+import { laneBits } from '../../core/witness/publics.ts';
 import {
   type Loaded,
   load,
@@ -229,14 +230,19 @@ for (const name of ['tiny', 'tiny-square']) {
         bad[1] = w[1]! ^ (1n << BigInt(z));
         assert.equal(c.satisfies(bad), false, `zone bit ${z} flipped`);
       }
+      // w[1] is report word 0: the zone bitmask, then slot 0's forced lane from bit Z.
+      const laneMask = (1n << BigInt(laneBits(Z))) - 1n;
+      assert.equal((w[1]! >> BigInt(Z)) & laneMask, BigInt(plan.forced[0]!.zone * 16 + u.type + 1));
       const omitted = w.slice();
-      omitted[2] = 0n;
+      omitted[1] = w[1]! & ~(laneMask << BigInt(Z));
       assert.equal(c.satisfies(omitted), false, 'forced reveal omitted');
       const altered = w.slice();
-      altered[2] = w[2]! + 1n;
+      altered[1] = w[1]! + (1n << BigInt(Z));
       assert.equal(c.satisfies(altered), false, 'forced reveal altered');
-      // An opponent mask that is not a zone bitmask (bit Z set) is rejected.
-      assert.ok(await rejects(c, { ...plan.input, oppMask: [str(1n << BigInt(Z))] }));
+      // An opponent mask that is not a zone bitmask (bit Z set: above the context word's layout here) is rejected.
+      const ctx = plan.input.ctx as string[];
+      const over = BigInt(ctx[0]!) | (1n << BigInt(192 + Z));
+      assert.ok(await rejects(c, { ...plan.input, ctx: [str(over), ...ctx.slice(1)] }));
     });
 
     test('public inputs at or above the field modulus are rejected before the witness', async () => {
@@ -244,13 +250,19 @@ for (const name of ['tiny', 'tiny-square']) {
       const args = randomTurn(c, 5);
       assert.throws(() => turnWitness(c.ruleset, c.h, { ...args, gameId: P }), InputError);
       assert.throws(() => turnWitness(c.ruleset, c.h, { ...args, player: P + 1n }), InputError);
+      assert.throws(() => turnWitness(c.ruleset, c.h, { ...args, player: 1n << 160n }), /160-bit/);
+      assert.throws(() => turnWitness(c.ruleset, c.h, { ...args, turn: 1n << 32n }), /32-bit/);
       const plan = turnWitness(c.ruleset, c.h, args);
       // circom's witness calculator would reduce p + x to x; the guard refuses it.
       await assert.rejects(
         c.witness({ ...plan.input, gameId: str(P + BigInt(plan.input.gameId as string)) }),
         InputError,
       );
-      await assert.rejects(c.witness({ ...plan.input, turn: str(P + 3n) }), InputError);
+      const ctx = plan.input.ctx as string[];
+      await assert.rejects(
+        c.witness({ ...plan.input, ctx: [str(P + BigInt(ctx[0]!)), ...ctx.slice(1)] }),
+        InputError,
+      );
     });
   });
 }

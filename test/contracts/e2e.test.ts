@@ -98,11 +98,21 @@ describe('end to end on tiny with real Groth16 proofs', () => {
     const oppMask = async (k: number) => [(await seatOf(1 - k)).zoneMask as bigint];
     const turnNow = async () => (await G.getFunction('getGame')(id))[4] as bigint;
     const forcedSeen: unknown[] = [];
-    const record = (rc: { logs: { topics: string[]; data: string }[] }) => {
+    /** Keeps the ZoneReveal events, which must be exactly the plan's forced reveals (zone, type) in slot order. */
+    const record = (
+      rc: { logs: { topics: string[]; data: string }[] },
+      forced: readonly { zone: number; unitType: number }[],
+    ) => {
+      const seen: bigint[][] = [];
       for (const l of rc.logs) {
         const e = G.interface.parseLog(l);
-        if (e?.name === 'ZoneReveal') forcedSeen.push([...e.args]);
+        if (e?.name === 'ZoneReveal') seen.push([e.args[2], e.args[3]]);
       }
+      assert.deepEqual(
+        seen,
+        forced.map((f) => [BigInt(f.zone), BigInt(f.unitType)]),
+      );
+      forcedSeen.push(...seen);
     };
 
     // Turns 0 and 1: the spawns, in seat order.
@@ -136,13 +146,12 @@ describe('end to end on tiny with real Groth16 proofs', () => {
         await as(env, players[k]!).getFunction('spawn')(
           id,
           proof,
-          plan.zoneMask,
-          plan.forcedWords,
+          plan.report,
           plan.newCommit,
           plan.revealCommit,
         )
       ).wait();
-      record(rc);
+      record(rc, plan.forced);
       assert.equal(
         await G.getFunction('revealCommit')(id, players[k]!.address, BigInt(k)),
         plan.revealCommit,
@@ -171,9 +180,9 @@ describe('end to end on tiny with real Groth16 proofs', () => {
         oppMasks: await oppMask(k),
       });
       const proof = await prove('turn', plan);
-      const args = [id, proof, plan.zoneMask, plan.forcedWords, plan.newCommit, plan.revealCommit];
+      const args = [id, proof, plan.report, plan.newCommit, plan.revealCommit];
       const rc = await (await as(env, players[k]!).getFunction('submitTurn')(...args)).wait();
-      record(rc);
+      record(rc, plan.forced);
       assert.equal((await seatOf(k)).stateCommitment, plan.newCommit);
       assert.equal(await G.getFunction('revealCommit')(id, players[k]!.address, t), plan.revealCommit);
       state[k] = { slots: newSlots, blinding: newBlinding };

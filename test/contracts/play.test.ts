@@ -42,8 +42,17 @@ const proofFor = (sig: readonly bigint[]) => ({
 /** Mock ruleset: hex 16×12, 3 seats (one mask input is always an empty seat in 2-player games), damage 4. */
 const MAX_PLAYERS = 3;
 const DAMAGE = 4n;
-// FW = 1 forced word: spawn 1+1+5+2, turn 1+1+6+2, attack 7, combat 11.
-const N = { spawn: 9, turn: 10, attack: 7, combat: 11 };
+// 16×12 hex: 4 zones, 7-bit forced lanes. One report word; one context word (160 + 32 + 2 × 4 bits):
+// spawn [report, gameId, context, newCommit, revealCommit], turn adds oldCommit; attack 7, combat 11.
+const N = { spawn: 5, turn: 6, attack: 7, combat: 11 };
+const ZONES = 4n;
+const LANE_BITS = 7n;
+/** The report word: zone mask in the low 4 bits, then lane i at bit 4 + 7i (an independent spelling of the layout). */
+const reportWord = (zoneMask: bigint, lanes: readonly bigint[]) =>
+  lanes.reduce((w, lane, i) => w | (lane << (ZONES + LANE_BITS * BigInt(i))), zoneMask);
+/** The context word: player | step << 160 | opponent masks (4 bits each) from bit 192. */
+const contextWord = (player: bigint, step: bigint, masks: readonly bigint[]) =>
+  masks.reduce((w, m, i) => w | (m << (192n + ZONES * BigInt(i))), player | (step << 160n));
 
 describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
   let env: Env;
@@ -97,16 +106,14 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
 
   interface Move {
     zoneMask: bigint;
-    forced: bigint[];
+    report: bigint[];
     newCommit: bigint;
     revealCommit: bigint;
   }
-  const move = (k: bigint, forced: bigint[] = [0n]): Move => ({
-    zoneMask: 0b0101n + k,
-    forced,
-    newCommit: 1000n + k,
-    revealCommit: 2000n + k,
-  });
+  const move = (k: bigint, lanes: bigint[] = []): Move => {
+    const zoneMask = (0b0101n + k) & 15n;
+    return { zoneMask, report: [reportWord(zoneMask, lanes)], newCommit: 1000n + k, revealCommit: 2000n + k };
+  };
 
   /** The signals the contract must build for a spawn by `seat` (over: fields to falsify). */
   async function spawnSignals(
@@ -117,50 +124,34 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
   ) {
     const opp = seat === 0 ? await mask(s, 1) : await mask(s, 0);
     return [
-      m.zoneMask,
-      ...m.forced,
+      ...m.report,
       over['gameId'] ?? s.id,
-      over['player'] ?? addr(s, seat),
-      over['seat'] ?? BigInt(seat),
+      contextWord(over['player'] ?? addr(s, seat), over['seat'] ?? BigInt(seat), [
+        over['opp'] ?? opp,
+        over['empty'] ?? 0n,
+      ]),
       m.newCommit,
       m.revealCommit,
-      over['opp'] ?? opp,
-      over['empty'] ?? 0n,
     ];
   }
   async function turnSignals(s: Scenario, seat: number, m: Move, over: Partial<Record<string, bigint>> = {}) {
     const opp = seat === 0 ? await mask(s, 1) : await mask(s, 0);
     return [
-      m.zoneMask,
-      ...m.forced,
+      ...m.report,
       over['gameId'] ?? s.id,
-      over['player'] ?? addr(s, seat),
-      over['turn'] ?? (await turnOf(s)),
+      contextWord(over['player'] ?? addr(s, seat), over['turn'] ?? (await turnOf(s)), [
+        over['opp'] ?? opp,
+        0n,
+      ]),
       over['oldCommit'] ?? (await commitOf(s, seat)),
       m.newCommit,
       m.revealCommit,
-      over['opp'] ?? opp,
-      0n,
     ];
   }
   const callSpawn = (s: Scenario, seat: number, proof: unknown, m: Move) =>
-    as(env, s.players[seat]!).getFunction('spawn')(
-      s.id,
-      proof,
-      m.zoneMask,
-      m.forced,
-      m.newCommit,
-      m.revealCommit,
-    );
+    as(env, s.players[seat]!).getFunction('spawn')(s.id, proof, m.report, m.newCommit, m.revealCommit);
   const callTurn = (s: Scenario, seat: number, proof: unknown, m: Move) =>
-    as(env, s.players[seat]!).getFunction('submitTurn')(
-      s.id,
-      proof,
-      m.zoneMask,
-      m.forced,
-      m.newCommit,
-      m.revealCommit,
-    );
+    as(env, s.players[seat]!).getFunction('submitTurn')(s.id, proof, m.report, m.newCommit, m.revealCommit);
 
   async function spawnBoth(s: Scenario): Promise<void> {
     for (const seat of [0, 1]) {
@@ -176,7 +167,7 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
 
   it('spawns in seat order, then round-robin turns; stores commitments, masks and reveal commitments', async () => {
     const s = await playing();
-    const m0 = move(0n, [51n | (1n << 32n)]); // lanes 0 and 2: zone 3 type 2, zone 0 type 0
+    const m0 = move(0n, [51n, 0n, 1n]); // lanes 0 and 2: zone 3 type 2, zone 0 type 0
     const rc = await (await callSpawn(s, 0, proofFor(await spawnSignals(s, 0, m0)), m0)).wait();
     const events = rc.logs
       .map((l: { topics: string[]; data: string }) => G.interface.parseLog(l))
@@ -247,7 +238,7 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     await postRoot(env, s, dealMap(env, s));
     await expectRevert(callSpawn(s, 1, proofFor(await spawnSignals(s, 1, m)), m), G, 'NotYourTurn');
     await expectRevert(
-      as(env, env.other).getFunction('spawn')(s.id, ZERO_PROOF, 0n, [0n], 1n, 1n),
+      as(env, env.other).getFunction('spawn')(s.id, ZERO_PROOF, [0n], 1n, 1n),
       G,
       'NotPlayer',
     );
@@ -294,8 +285,8 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
       G,
       'InvalidProof',
     );
-    // The ruleset's forced-word count is enforced through the signal count.
-    const m2 = move(61n, [0n, 0n]);
+    // The ruleset's report-word count is enforced through the signal count.
+    const m2 = { ...move(61n), report: [5n, 0n] };
     await expectRevert(
       callTurn(s, 0, proofFor(await turnSignals(s, 0, m2)), m2),
       env.registry,
@@ -307,15 +298,15 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     const s = await playing();
     const ok = move(0n);
     for (const bad of [
-      { ...ok, zoneMask: P },
-      { ...ok, forced: [P] },
+      { ...ok, report: [P] },
+      { ...ok, report: [1n, P] },
       { ...ok, newCommit: P },
       { ...ok, revealCommit: P + 5n },
     ]) {
       await expectRevert(callSpawn(s, 0, ZERO_PROOF, bad), G, 'NotInField');
     }
     await spawnBoth(s);
-    await expectRevert(callTurn(s, 0, ZERO_PROOF, { ...ok, zoneMask: P + 1n }), G, 'NotInField');
+    await expectRevert(callTurn(s, 0, ZERO_PROOF, { ...ok, report: [P + 1n] }), G, 'NotInField');
     await expectRevert(
       as(env, s.players[0]!).getFunction('attack')(s.id, ZERO_PROOF, P, 1n, 1n, 1n),
       G,

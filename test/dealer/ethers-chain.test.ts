@@ -19,6 +19,7 @@ import {
   leafHash,
   leafIndex,
   loadHasher,
+  packContext,
   revealCommitment,
   shareCommitment,
   shippedRuleset,
@@ -57,7 +58,7 @@ const DURATIONS = {
   secretsSeconds: 3600,
   auditSeconds: 3600,
 };
-const SPAWN_SIGNALS = 8; // zoneMask, 1 forced word, gameId, player, seat, newCommit, revealCommit, 1 opponent mask
+const SPAWN_SIGNALS = 5; // report (zone mask + forced lanes), gameId, context (player, seat, opponent mask), newCommit, revealCommit
 
 const tmp = tempDir();
 let ethers: HardhatEthers;
@@ -250,8 +251,8 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     const blinding = randomFieldElement();
     const rc = revealCommitment(h, leaves, r.maxRevealedTiles, blinding);
     const p0 = players[0]!;
-    const sig = [5n, 0n, gameId, BigInt(p0.address), 0n, 777n, rc, 0n];
-    await (await as(p0).getFunction('spawn')(gameId, proofFor(sig), 5n, [0n], 777n, rc)).wait();
+    const sig = [5n, gameId, ...packContext(r, BigInt(p0.address), 0n, [0n]), 777n, rc];
+    await (await as(p0).getFunction('spawn')(gameId, proofFor(sig), [5n], 777n, rc)).wait();
     assert.equal(await chain.revealCommit(gameId, p0.address, 0), null, 'not trusted before confirmations');
     await mine(2);
     assert.equal(await chain.revealCommit(gameId, p0.address, 0), rc);

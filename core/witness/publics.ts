@@ -1,0 +1,133 @@
+/**
+ * Packed public signals. A Groth16 verifier pays one elliptic-curve multiplication (~6.2k gas) per
+ * public signal, so the spawn and turn circuits pack their small fields into 253-bit words:
+ *
+ * - `report` (outputs): the new zone bitmask (Z bits), then one forced-reveal lane per unit slot
+ *   (`zone * 16 + unitType + 1`, or 0; `laneBits(Z)` bits each).
+ * - `context` (inputs the contract supplies): the player's address (160 bits), the turn number (the
+ *   seat for a spawn, 32 bits), then each opponent seat's stored zone bitmask (Z bits each).
+ *
+ * Fields are placed next-fit: in order, each in the current word when it fits below bit 253, else at
+ * bit 0 of a new word. 2^253 < p, so a packed word is a unique field element and the circuit
+ * unpacks it with one Num2Bits. Shared by the circuits (circuits/lib/pack.circom), ShroudGame.sol
+ * and the SDK.
+ */
+import { InputError } from '../errors.ts';
+import type { Board } from '../geometry.ts';
+import type { Ruleset } from '../ruleset/types.ts';
+import type { ZoneReveal } from './reference.ts';
+
+type R = Ruleset & { board: Board };
+
+/** Bits per packed word: every value below 2^253 is a canonical BN254 field element. */
+export const PACKED_WORD_BITS = 253;
+export const PLAYER_BITS = 160;
+export const STEP_BITS = 32;
+
+/** Where one field sits: word index and bit offset. */
+export interface FieldSlot {
+  word: number;
+  shift: number;
+  bits: number;
+}
+
+/** Next-fit placement of fields of the given widths (each ≤ 253 bits). */
+export function nextFit(widths: readonly number[]): { slots: FieldSlot[]; words: number } {
+  const slots: FieldSlot[] = [];
+  let word = 0;
+  let shift = 0;
+  for (const bits of widths) {
+    if (bits < 1 || bits > PACKED_WORD_BITS) throw new RangeError(`field width ${bits} outside 1..253`);
+    if (shift + bits > PACKED_WORD_BITS) {
+      word++;
+      shift = 0;
+    }
+    slots.push({ word, shift, bits });
+    shift += bits;
+  }
+  return { slots, words: widths.length === 0 ? 0 : word + 1 };
+}
+
+function pack(widths: readonly number[], values: readonly bigint[], what: string): bigint[] {
+  const { slots, words } = nextFit(widths);
+  const out: bigint[] = new Array(words).fill(0n);
+  slots.forEach((s, i) => {
+    const v = values[i]!;
+    if (v < 0n || v >= 1n << BigInt(s.bits))
+      throw new InputError(`${what}.${i}`, `${v} does not fit in ${s.bits} bits`);
+    out[s.word] = out[s.word]! | (v << BigInt(s.shift));
+  });
+  return out;
+}
+
+function unpack(widths: readonly number[], words: readonly bigint[], what: string): bigint[] {
+  const { slots, words: n } = nextFit(widths);
+  if (words.length !== n) throw new InputError(what, `${words.length} words, the layout has ${n}`);
+  return slots.map((s) => (words[s.word]! >> BigInt(s.shift)) & ((1n << BigInt(s.bits)) - 1n));
+}
+
+/** Bits of one forced-reveal lane: the largest lane is (Z − 1) * 16 + 15 + 1 = 16Z. */
+export function laneBits(zoneCount: number): number {
+  return (16 * zoneCount).toString(2).length;
+}
+
+const reportWidths = (r: R): number[] => [
+  r.board.zoneCount,
+  ...new Array<number>(r.unitSlots).fill(laneBits(r.board.zoneCount)),
+];
+const contextWidths = (r: R): number[] => [
+  PLAYER_BITS,
+  STEP_BITS,
+  ...new Array<number>(r.players.max - 1).fill(r.board.zoneCount),
+];
+
+/** Public-signal word counts of spawn and turn for a ruleset. */
+export function packedWordCounts(r: R): { report: number; context: number } {
+  return { report: nextFit(reportWidths(r)).words, context: nextFit(contextWidths(r)).words };
+}
+
+/** One lane per slot: `zone * 16 + unitType + 1` for a forced reveal, else 0. */
+export function forcedLanes(reveals: readonly ZoneReveal[], unitSlots: number): bigint[] {
+  const lanes: bigint[] = new Array(unitSlots).fill(0n);
+  for (const f of reveals) lanes[f.slot] = BigInt(f.zone * 16 + f.unitType + 1);
+  return lanes;
+}
+
+/** The report words of a spawn or turn: the zone bitmask, then the forced-reveal lanes. */
+export function packReport(r: R, zoneMask: bigint, forced: readonly ZoneReveal[]): bigint[] {
+  return pack(reportWidths(r), [zoneMask, ...forcedLanes(forced, r.unitSlots)], 'report');
+}
+
+/** Inverse of `packReport`, for clients and indexers reading a submitted spawn or turn. */
+export function unpackReport(r: R, words: readonly bigint[]): { zoneMask: bigint; forced: ZoneReveal[] } {
+  const [zoneMask, ...lanes] = unpack(reportWidths(r), words, 'report');
+  const forced: ZoneReveal[] = [];
+  lanes.forEach((lane, slot) => {
+    if (lane === 0n) return;
+    const v = Number(lane) - 1;
+    forced.push({ slot, zone: v >> 4, unitType: v & 15 });
+  });
+  return { zoneMask: zoneMask!, forced };
+}
+
+/**
+ * The context words of a spawn or turn: player address, turn number (spawn: seat) and the opponent
+ * seats' stored zone bitmasks, as the contract builds them from its own state.
+ */
+export function packContext(r: R, player: bigint, step: bigint, oppMasks: readonly bigint[]): bigint[] {
+  if (player < 0n || player >= 1n << BigInt(PLAYER_BITS)) {
+    throw new InputError('player', `${player} is not a 160-bit address`);
+  }
+  if (step < 0n || step >= 1n << BigInt(STEP_BITS))
+    throw new InputError('turn', `${step} is not a 32-bit turn number`);
+  return pack(contextWidths(r), [player, step, ...oppMasks], 'context');
+}
+
+/** Inverse of `packContext`. */
+export function unpackContext(
+  r: R,
+  words: readonly bigint[],
+): { player: bigint; step: bigint; oppMasks: bigint[] } {
+  const [player, step, ...oppMasks] = unpack(contextWidths(r), words, 'context');
+  return { player: player!, step: step!, oppMasks };
+}
