@@ -29,7 +29,8 @@ test('every shipped ruleset generates all four main circuits with its parameters
 
 test('provePassability switches turn to TurnPass with the map root appended', () => {
   const src = mainSource('turn', variant('tiny', { name: 'pass', provePassability: true }));
-  assert.match(src, /oppMask, mapRoot\]\} = TurnPass\(.*, 8\);/);
+  // Tree depth 8, then the shared top height: all 4 zone roots (k = 2) for 4 slots.
+  assert.match(src, /oppMask, mapRoot\]\} = TurnPass\(.*, 8, 2\);/);
 });
 
 test('rulesets the circuits cannot express fail loudly', () => {
