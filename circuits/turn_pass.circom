@@ -7,12 +7,15 @@ include "turn.circom";
 
 // Turn with passability (ruleset.provePassability): every unit that moves proves its destination
 // tile passable with the tile's data, salt and Merkle path against the public map root. Same
-// public signals as Turn, with `mapRoot` appended.
-template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, DEPTH) {
+// public signals as Turn, with `mapRoot` appended. The top TK levels of the map tree are shared:
+// the private `mapTop` (the real nodes at height DEPTH - TK) hash once to `mapRoot`, and each
+// slot's path climbs only DEPTH - TK levels to the node its index selects among them.
+template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, DEPTH, TK) {
     var NW = (N + 6) \ 7;
     var Z = ZX * ZY;
     var CW = contextWords(K, Z);
     var RPW = reportWords(N, Z, laneBits(Z));
+    var TM = mapNodesAt(ZX * ZY, DEPTH - TK);
     signal input gameId;
     signal input ctx[CW];
     signal input oldCommit;
@@ -34,11 +37,16 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
     signal input destResource[N];
     signal input destRivers[N];
     signal input destSalt[N];
-    signal input destPath[N][DEPTH];
+    signal input destPath[N][DEPTH - TK];
+    signal input mapTop[TM];
 
     signal output report[RPW];
 
     signal rootSq <== mapRoot * mapRoot;
+
+    component top = MapTop(ZX * ZY, DEPTH, TK);
+    top.top <== mapTop;
+    top.root <== mapRoot;
 
     component t = Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB);
     t.gameId <== gameId;
@@ -83,7 +91,7 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
         sameRow[u].in[0] <== os.row[u];
         sameRow[u].in[1] <== ns.row[u];
         stay[u] <== sameCol[u].out * sameRow[u].out;
-        pass[u] = AssertPassable(ZX, DEPTH);
+        pass[u] = AssertPassable(ZX, ZX * ZY, DEPTH, TK);
         pass[u].on <== 1 - stay[u];
         pass[u].colBits <== ns.colBits[u];
         pass[u].rowBits <== ns.rowBits[u];
@@ -93,6 +101,6 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
         pass[u].rivers <== destRivers[u];
         pass[u].salt <== destSalt[u];
         pass[u].path <== destPath[u];
-        pass[u].root <== mapRoot;
+        pass[u].top <== mapTop;
     }
 }

@@ -4,13 +4,68 @@ include "bitify.circom";
 include "poseidon.circom";
 include "merkle.circom";
 include "range.circom";
+include "../map/generator_params.circom";
+
+// The map tree (core/maptree.ts) has ZONES * 64 real leaves, padded with zero leaves to 2^DEPTH.
+// Of the 2^(DEPTH - h) nodes at height h, the first mapNodesAt(ZONES, h) cover at least one real
+// leaf; every later one is the root of an all-zero subtree, the constant merkleZero(h).
+function mapNodesAt(ZONES, h) {
+    return (ZONES * 64 + (1 << h) - 1) \ (1 << h);
+}
+
+// Nodes from height DEPTH - TK + 1 up to the root that cover a real leaf: the Poseidon hashes of
+// MapTop, and the selects of each AssertPassable. Plus the mapNodesAt(ZONES, DEPTH - TK) top nodes.
+function mapTopSize(ZONES, DEPTH, TK) {
+    var n = 0;
+    for (var j = 0; j <= TK; j++) n += mapNodesAt(ZONES, DEPTH - TK + j);
+    return n;
+}
+
+// The shared top of the map tree: the real nodes at height DEPTH - TK (`top`, private, computable
+// by anyone from the public zone roots) hash up to `root`, absent nodes being zero subtrees.
+// TK = 0: `top` is the root itself.
+template MapTop(ZONES, DEPTH, TK) {
+    var L = DEPTH - TK;
+    var M = mapNodesAt(ZONES, L);
+    var S = mapTopSize(ZONES, DEPTH, TK);
+    signal input top[M];
+    signal input root;
+
+    // node: the real nodes level by level, from height L (= top) up to the root (the last one).
+    signal node[S];
+    component h[S];
+    for (var i = 0; i < M; i++) node[i] <== top[i];
+    var base = 0;
+    for (var j = 0; j < TK; j++) {
+        var n = mapNodesAt(ZONES, L + j);
+        var up = mapNodesAt(ZONES, L + j + 1);
+        for (var p = 0; p < up; p++) {
+            var at = base + n + p;
+            h[at] = Poseidon(2);
+            h[at].inputs[0] <== node[base + 2 * p];
+            if (2 * p + 1 < n) h[at].inputs[1] <== node[base + 2 * p + 1];
+            else h[at].inputs[1] <== merkleZero(L + j);
+            node[at] <== h[at].out;
+        }
+        base += n;
+    }
+    node[S - 1] === root;
+}
 
 // When `on` is 1: the tile (colBits, rowBits) has leaf Poseidon(terrain, feature, resource, rivers,
-// salt) under `root` at its zone-major leaf index, and its terrain is passable (core/tile.ts:
+// salt) in the map tree at its zone-major leaf index, and its terrain is passable (core/tile.ts:
 // GRASSLAND 2, PLAINS 3, DESERT 4 or HILLS 5; not water 0-1, not mountains 6). When `on` is 0
 // nothing is checked. The leaf index is zone * 64 + (row % 8) * 8 + col % 8, so its low six bits
 // are the local bits and the rest are the bits of zone = (row >> 3) * ZX + (col >> 3).
-template AssertPassable(ZX, DEPTH) {
+//
+// The path climbs only DEPTH - TK levels, to the tile's ancestor at height DEPTH - TK, which must
+// equal the node that the index's top TK bits select among `top` (the MapTop nodes, which the
+// caller checks against the root once for all slots). Selecting is a binary multiplexer: one
+// constraint per real node above the top level; absent nodes are the constant zero subtree.
+template AssertPassable(ZX, ZONES, DEPTH, TK) {
+    var L = DEPTH - TK;
+    var M = mapNodesAt(ZONES, L);
+    var S = mapTopSize(ZONES, DEPTH, TK);
     signal input on;
     signal input colBits[10];
     signal input rowBits[10];
@@ -19,8 +74,8 @@ template AssertPassable(ZX, DEPTH) {
     signal input resource;
     signal input rivers;
     signal input salt;
-    signal input path[DEPTH];
-    signal input root;
+    signal input path[L];
+    signal input top[M];
 
     // on * (terrain - 2) in [0, 4): passable terrain when on, free otherwise.
     component pass = AssertBits(2);
@@ -30,19 +85,39 @@ template AssertPassable(ZX, DEPTH) {
     for (var i = 3; i < 10; i++) zone += colBits[i] * (1 << (i - 3)) + rowBits[i] * (1 << (i - 3)) * ZX;
     component zb = Num2Bits(DEPTH - 6);
     zb.in <== zone;
+    var bit[DEPTH];
+    for (var i = 0; i < 3; i++) {
+        bit[i] = colBits[i];
+        bit[i + 3] = rowBits[i];
+    }
+    for (var i = 0; i < DEPTH - 6; i++) bit[i + 6] = zb.out[i];
+
     component leaf = Poseidon(5);
     leaf.inputs[0] <== terrain;
     leaf.inputs[1] <== feature;
     leaf.inputs[2] <== resource;
     leaf.inputs[3] <== rivers;
     leaf.inputs[4] <== salt;
-    component mr = MerkleRoot(DEPTH);
+    component mr = MerkleRoot(L);
     mr.leaf <== leaf.out;
     mr.path <== path;
-    for (var i = 0; i < 3; i++) {
-        mr.indexBits[i] <== colBits[i];
-        mr.indexBits[i + 3] <== rowBits[i];
+    for (var i = 0; i < L; i++) mr.indexBits[i] <== bit[i];
+
+    // sel: level j holds the real entries of the 2^(TK - j)-way choice still open after bits
+    // L .. L + j - 1; entries past them are merkleZero(L). The last one is the selected node.
+    signal sel[S];
+    for (var i = 0; i < M; i++) sel[i] <== top[i];
+    var base = 0;
+    for (var j = 0; j < TK; j++) {
+        var n = mapNodesAt(ZONES, L + j);
+        var up = mapNodesAt(ZONES, L + j + 1);
+        for (var p = 0; p < up; p++) {
+            var a = sel[base + 2 * p];
+            var b = merkleZero(L);
+            if (2 * p + 1 < n) b = sel[base + 2 * p + 1];
+            sel[base + n + p] <== a + bit[L + j] * (b - a);
+        }
+        base += n;
     }
-    for (var i = 0; i < DEPTH - 6; i++) mr.indexBits[i + 6] <== zb.out[i];
-    on * (mr.root - root) === 0;
+    on * (mr.root - sel[S - 1]) === 0;
 }

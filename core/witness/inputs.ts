@@ -14,6 +14,7 @@ import type { Hasher } from '../poseidon.ts';
 import type { Ruleset } from '../ruleset/types.ts';
 import { assertSlots, packReveals, packSlots, type Slots, stateCommitment, type Unit } from '../state.ts';
 import { isPassable, type Tile } from '../tile.ts';
+import { mapTop, mapTopLevels } from './maptop.ts';
 import { packContext, packReport } from './publics.ts';
 import {
   coverageAssignment,
@@ -104,8 +105,15 @@ export interface TurnArgs {
   revealBlinding: bigint;
   /** Each opponent seat's stored zone bitmask (players.max − 1 of them; 0 for empty seats). */
   oppMasks: readonly bigint[];
-  /** Required when the ruleset proves passability: the map root and, per slot, the destination tile's opening. */
-  passability?: { mapRoot: bigint; destinations: readonly (DestinationProof | null)[] };
+  /**
+   * Required when the ruleset proves passability: the map root, its zone roots (public: posted
+   * on-chain with the map proof and served with it), and per slot the destination tile's opening.
+   */
+  passability?: {
+    mapRoot: bigint;
+    zoneRoots: readonly bigint[];
+    destinations: readonly (DestinationProof | null)[];
+  };
 }
 
 /** An explored tile's opening: its data, salt and Merkle path (as served by the dealer). */
@@ -116,18 +124,26 @@ export interface DestinationProof {
 }
 
 /**
- * Passability inputs: every unit that moves names its destination's opening, which must verify
- * against the root and show passable terrain. Units that stay need nothing (zeros).
+ * Passability inputs: the top nodes of the map tree (from the zone roots, which must hash to the
+ * root), and every unit that moves names its destination's opening, which must verify against the
+ * root and show passable terrain; the circuit takes its path up to the top nodes only. Units that
+ * stay need nothing (zeros).
  */
 function passabilityInputs(r: R, h: Hasher, a: TurnArgs): { input: CircuitInput; mapRoot: bigint } {
   const p = a.passability;
   if (!p)
     throw new InputError(
       'passability',
-      `ruleset ${r.name} proves passability: mapRoot and destinations are required`,
+      `ruleset ${r.name} proves passability: mapRoot, zoneRoots and destinations are required`,
     );
   const mapRoot = toField(p.mapRoot, 'passability.mapRoot');
   const depth = r.board.depth;
+  const k = mapTopLevels(r.board, r.unitSlots);
+  if (!Array.isArray(p.zoneRoots))
+    throw new InputError('passability.zoneRoots', `the ${r.board.zoneCount} zone roots are required`);
+  const top = mapTop(h, r.board, p.zoneRoots, k, 'passability.zoneRoots');
+  if (top.root !== mapRoot)
+    throw new InputError('passability.zoneRoots', 'the zone roots do not hash to the map root');
   const cols: Record<string, string[]> = {
     destTerrain: [],
     destFeature: [],
@@ -142,8 +158,8 @@ function passabilityInputs(r: R, h: Hasher, a: TurnArgs): { input: CircuitInput;
     const moved = from !== null && to !== null && (from.col !== to.col || from.row !== to.row);
     const d = p.destinations[i] ?? null;
     if (!moved) {
-      for (const k of Object.keys(cols)) cols[k]!.push('0');
-      paths.push(new Array(depth).fill('0'));
+      for (const c of Object.keys(cols)) cols[c]!.push('0');
+      paths.push(new Array(depth - k).fill('0'));
       continue;
     }
     const where = `${unitLabel(r, i, from)} → (${to.col},${to.row})`;
@@ -163,7 +179,8 @@ function passabilityInputs(r: R, h: Hasher, a: TurnArgs): { input: CircuitInput;
         `${d.path.length} siblings, tree depth ${depth}`,
       );
     const salt = toField(d.salt, `passability.destinations.${i}.salt`);
-    if (!verifyPath(h, mapRoot, leafIndex(r.board, to), leafHash(h, d.tile, salt), d.path)) {
+    const path = d.path.map((x, j) => toField(x, `passability.destinations.${i}.path.${j}`));
+    if (!verifyPath(h, mapRoot, leafIndex(r.board, to), leafHash(h, d.tile, salt), path)) {
       throw new InputError(
         `passability.destinations.${i}`,
         `${where}: the tile opening does not verify against the map root`,
@@ -174,9 +191,10 @@ function passabilityInputs(r: R, h: Hasher, a: TurnArgs): { input: CircuitInput;
     cols.destResource!.push(s(d.tile.resource));
     cols.destRivers!.push(s(d.tile.rivers));
     cols.destSalt!.push(s(salt));
-    paths.push(d.path.map((x, k) => s(toField(x, `passability.destinations.${i}.path.${k}`))));
+    // The levels above depth − k are the circuit's shared top (mapTop).
+    paths.push(path.slice(0, depth - k).map(s));
   }
-  return { input: { ...cols, destPath: paths }, mapRoot };
+  return { input: { ...cols, destPath: paths, mapTop: top.nodes.map(s) }, mapRoot };
 }
 
 export interface TurnPlan extends WitnessPlan, VisionOutputs {

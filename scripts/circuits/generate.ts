@@ -5,6 +5,7 @@
  */
 import { InputError } from '../../core/errors.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
+import { mapTopLevels } from '../../core/witness/maptop.ts';
 import { visionThreshold, zoneSightTable } from '../../core/witness/zones.ts';
 
 /** The game's circuits, built by default. */
@@ -117,7 +118,8 @@ export function mainSource(name: CircuitName, r: ValidRuleset): string {
       const pass = r.provePassability;
       include = pass ? 'turn_pass.circom' : 'turn.circom';
       const params = [W, H, N, T, K, R, gridMetric(r), arr(speeds), SB, visionMetric(r), ...vp];
-      if (pass) params.push(r.board.depth);
+      // Passability: tree depth, then the shared top height (core/witness/maptop.ts).
+      if (pass) params.push(r.board.depth, mapTopLevels(r.board, N));
       main = `component main {public [gameId, ctx, oldCommit, newCommit, revealCommit${pass ? ', mapRoot' : ''}]} = ${pass ? 'TurnPass' : 'Turn'}(${params.join(', ')});`;
       break;
     }

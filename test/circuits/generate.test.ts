@@ -11,14 +11,14 @@ test('every shipped ruleset generates all four main circuits with its parameters
     const turn = mainSource('turn', r);
     assert.match(
       turn,
-      /component main \{public \[gameId, player, turn, oldCommit, newCommit, revealCommit, oppMask\]\} = Turn\(/,
+      /component main \{public \[gameId, ctx, oldCommit, newCommit, revealCommit\]\} = Turn\(/,
     );
     assert.ok(
       turn.includes(
         `Turn(${r.grid.width}, ${r.grid.height}, ${r.unitSlots}, ${r.unitTypes.length}, ${r.players.max - 1}, ${r.maxRevealedTiles},`,
       ),
     );
-    assert.match(mainSource('spawn', r), /= Spawn\(/);
+    assert.match(mainSource('spawn', r), /\{public \[gameId, ctx, newCommit, revealCommit\]\} = Spawn\(/);
     assert.match(mainSource('attack', r), /= Attack\(/);
     assert.match(
       mainSource('combat', r),
@@ -29,7 +29,8 @@ test('every shipped ruleset generates all four main circuits with its parameters
 
 test('provePassability switches turn to TurnPass with the map root appended', () => {
   const src = mainSource('turn', variant('tiny', { name: 'pass', provePassability: true }));
-  assert.match(src, /oppMask, mapRoot\]\} = TurnPass\(.*, 8\);/);
+  // Tree depth 8, then the shared top height: all 4 zone roots (k = 2) for 4 slots.
+  assert.match(src, /revealCommit, mapRoot\]\} = TurnPass\(.*, 8, 2\);/);
 });
 
 test('rulesets the circuits cannot express fail loudly', () => {

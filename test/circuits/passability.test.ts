@@ -2,13 +2,17 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { leafHash } from '../../core/commitments.ts';
 import { InputError } from '../../core/errors.ts';
-import { type Coord, leafIndex } from '../../core/geometry.ts';
-import { buildTree, merklePath } from '../../core/merkle.ts';
+import { type Coord, leafCoord, leafIndex, ZONE_DEPTH } from '../../core/geometry.ts';
+import { buildTree, merklePath, rootFromPath } from '../../core/merkle.ts';
+import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import { packSlots, type Unit } from '../../core/state.ts';
 import { isPassable, type Tile } from '../../core/tile.ts';
 import { type DestinationProof, type TurnArgs, turnWitness } from '../../core/witness/inputs.ts';
+import { mapNodesAt, mapTopLevels } from '../../core/witness/maptop.ts';
+import { mainSource } from '../../scripts/circuits/generate.ts';
 import {
   load,
+  P,
   randomMasks,
   randomMoves,
   randomReveals,
@@ -19,151 +23,325 @@ import {
   variant,
 } from './helpers.ts';
 
-const r = variant('tiny', { name: 'tiny-pass', provePassability: true });
+const tinyPass = variant('tiny', { name: 'tiny-pass', provePassability: true });
+// 24 columns: 6 zones under a depth-9 tree, so the shared top (k = 3, the zone roots) has absent
+// nodes (zones 6 and 7): MapTop hashes zero subtrees and the selects meet constant entries.
+const widePass = variant('tiny', {
+  name: 'tiny-pass-wide',
+  provePassability: true,
+  grid: { kind: 'hex', width: 24, height: 12, zoneSize: 8 },
+});
 
-describe('turn with passability (tiny-pass)', async () => {
-  const c = await load(r, 'turn');
-  const g = rng(2024);
-  const tiles = new Map<number, { tile: Tile; salt: bigint }>();
-  const leaves: bigint[] = new Array(r.board.zoneCount * 64).fill(0n);
-  for (let row = 0; row < r.board.height; row++) {
-    for (let col = 0; col < r.board.width; col++) {
-      // Mostly passable land, some water and mountains.
-      const terrain = g.pick([0, 1, 2, 3, 3, 4, 5, 5, 6, 2, 3]) as Tile['terrain'];
-      const tile: Tile = {
-        terrain,
-        feature: g.int(3) as Tile['feature'],
-        resource: g.int(6) as Tile['resource'],
-        rivers: g.int(64),
-      };
-      const salt = g.field();
-      const leaf = leafIndex(r.board, { col, row });
-      tiles.set(leaf, { tile, salt });
-      leaves[leaf] = leafHash(c.h, tile, salt);
-    }
-  }
-  const tree = buildTree(c.h, leaves, r.board.depth);
-  const opening = (t: Coord): DestinationProof => {
-    const leaf = leafIndex(r.board, t);
-    return { ...tiles.get(leaf)!, path: merklePath(tree, leaf) };
-  };
-  const passable = (t: Coord) => isPassable(tiles.get(leafIndex(r.board, t))!.tile.terrain);
-  const withPass = (a: Omit<TurnArgs, 'passability'>): TurnArgs => ({
-    ...a,
-    passability: {
-      mapRoot: tree.root,
-      destinations: a.newSlots.map((u, i) => {
-        const o = a.oldSlots[i];
-        return u && o && (u.col !== o.col || u.row !== o.row) ? opening(u) : null;
-      }),
-    },
-  });
+type Input = Record<string, string | string[] | string[][]>;
 
-  test('public outputs equal the reference on 100 random legal turns onto passable tiles', async () => {
-    let moves = 0;
-    for (let seed = 1; seed <= 100; seed++) {
-      const h = rng(seed * 97);
-      const oldSlots = randomSlots(r, h);
-      // Re-draw moves until every destination is passable (staying is always allowed).
-      const newSlots = randomMoves(r, h, oldSlots).map((u, i) => (u && !passable(u) ? oldSlots[i]! : u));
-      moves += newSlots.filter(
-        (u, i) => u && (u.col !== oldSlots[i]!.col || u.row !== oldSlots[i]!.row),
-      ).length;
-      const plan = turnWitness(
-        r,
-        c.h,
-        withPass({
-          gameId: h.field(),
-          player: 3n,
-          turn: 4n,
-          oldSlots,
-          oldBlinding: h.field(),
-          newSlots,
-          newBlinding: h.field(),
-          revealed: randomReveals(r, h, newSlots),
-          revealBlinding: h.field(),
-          oppMasks: randomMasks(r, h),
-        }),
-      );
-      assert.equal(plan.publicSignals.at(-1), tree.root);
-      assert.deepEqual(c.publicOf(await c.witness(plan.input)), plan.publicSignals, `seed ${seed}`);
-    }
-    assert.ok(moves > 50, `${moves} moves`);
-  });
-
-  test('moving onto water or mountains, a wrong path, wrong tile data or a wrong root', async () => {
-    // Find an infantry move from a passable tile to an impassable neighbour, and to a passable one.
-    let from: Coord | undefined;
-    let bad: Coord | undefined;
-    let good: Coord | undefined;
-    for (const [leaf] of tiles) {
-      const col = ((leaf % 64) % 8) + ((leaf >> 6) % r.board.zonesX) * 8;
-      const row = Math.floor((leaf % 64) / 8) + Math.floor((leaf >> 6) / r.board.zonesX) * 8;
-      if (col < 2 || col > 13 || row < 2 || row > 9 || !passable({ col, row })) continue;
-      const b = [
-        { col: col + 1, row },
-        { col: col - 1, row },
-      ].find((t) => !passable(t));
-      const ok = [
-        { col: col + 1, row },
-        { col: col - 1, row },
-      ].find((t) => passable(t));
-      if (b && ok) {
-        from = { col, row };
-        bad = b;
-        good = ok;
-        break;
+function suite(r: ValidRuleset, turns: number, expectK: number): void {
+  describe(`turn with passability (${r.name})`, async () => {
+    const c = await load(r, 'turn');
+    const b = r.board;
+    const k = mapTopLevels(b, r.unitSlots);
+    const L = b.depth - k;
+    const g = rng(2024);
+    const tiles = new Map<number, { tile: Tile; salt: bigint }>();
+    const leaves: bigint[] = new Array(b.zoneCount * 64).fill(0n);
+    for (let row = 0; row < b.height; row++) {
+      for (let col = 0; col < b.width; col++) {
+        // Mostly passable land, some water and mountains.
+        const terrain = g.pick([0, 1, 2, 3, 3, 4, 5, 5, 6, 2, 3]) as Tile['terrain'];
+        const tile: Tile = {
+          terrain,
+          feature: g.int(3) as Tile['feature'],
+          resource: g.int(6) as Tile['resource'],
+          rivers: g.int(64),
+        };
+        const salt = g.field();
+        const leaf = leafIndex(b, { col, row });
+        tiles.set(leaf, { tile, salt });
+        leaves[leaf] = leafHash(c.h, tile, salt);
       }
     }
-    assert.ok(from && bad && good);
-    const u: Unit = { type: 0, hp: 5, ...from };
+    const tree = buildTree(c.h, leaves, b.depth);
+    const zoneRoots = tree.levels[ZONE_DEPTH]!.slice(0, b.zoneCount);
+    const opening = (t: Coord): DestinationProof => {
+      const leaf = leafIndex(b, t);
+      return { ...tiles.get(leaf)!, path: merklePath(tree, leaf) };
+    };
+    const passable = (t: Coord) => isPassable(tiles.get(leafIndex(b, t))!.tile.terrain);
+    const withPass = (a: Omit<TurnArgs, 'passability'>): TurnArgs => ({
+      ...a,
+      passability: {
+        mapRoot: tree.root,
+        zoneRoots,
+        destinations: a.newSlots.map((u, i) => {
+          const o = a.oldSlots[i];
+          return u && o && (u.col !== o.col || u.row !== o.row) ? opening(u) : null;
+        }),
+      },
+    });
+
+    test('the generator shares the expected top height', () => {
+      assert.equal(k, expectK);
+      assert.match(mainSource('turn', r), new RegExp(`= TurnPass\\(.*, ${b.depth}, ${k}\\);`));
+    });
+
+    test(`public outputs equal the reference on ${turns} random legal turns onto passable tiles`, async () => {
+      let moves = 0;
+      const topsReached = new Set<number>();
+      for (let seed = 1; seed <= turns; seed++) {
+        const h = rng(seed * 97);
+        const oldSlots = randomSlots(r, h);
+        // Re-draw moves until every destination is passable (staying is always allowed).
+        const newSlots = randomMoves(r, h, oldSlots).map((u, i) => (u && !passable(u) ? oldSlots[i]! : u));
+        newSlots.forEach((u, i) => {
+          if (u && (u.col !== oldSlots[i]!.col || u.row !== oldSlots[i]!.row)) {
+            moves++;
+            topsReached.add(leafIndex(b, u) >> L);
+          }
+        });
+        const plan = turnWitness(
+          r,
+          c.h,
+          withPass({
+            gameId: h.field(),
+            player: 3n,
+            turn: 4n,
+            oldSlots,
+            oldBlinding: h.field(),
+            newSlots,
+            newBlinding: h.field(),
+            revealed: randomReveals(r, h, newSlots),
+            revealBlinding: h.field(),
+            oppMasks: randomMasks(r, h),
+          }),
+        );
+        assert.equal(plan.publicSignals.at(-1), tree.root);
+        assert.deepEqual(c.publicOf(await c.witness(plan.input)), plan.publicSignals, `seed ${seed}`);
+      }
+      assert.ok(moves > turns / 2, `${moves} moves`);
+      // Every real top node was some destination's ancestor, the last one included.
+      assert.equal(topsReached.size, mapNodesAt(b, L), `top nodes reached: ${[...topsReached]}`);
+    });
+
+    // A unit in slot 0 moving from `from` to a passable neighbour `good`; `bad` an impassable
+    // neighbour of some other passable `badFrom`; `twin` a passable tile in another top node's
+    // subtree at the same local position as `good`.
+    let from: Coord | undefined;
+    let good: Coord | undefined;
+    let twin: Coord | undefined;
+    let badFrom: Coord | undefined;
+    let bad: Coord | undefined;
+    for (const [leaf] of tiles) {
+      const here = leafCoord(b, leaf)!;
+      const { col, row } = here;
+      if (col < 2 || col > b.width - 3 || row < 2 || row > b.height - 3 || !passable(here)) continue;
+      const near = [
+        { col: col + 1, row },
+        { col: col - 1, row },
+      ];
+      const ok = near.find((t) => passable(t));
+      const no = near.find((t) => !passable(t));
+      if (no && !bad) {
+        badFrom = here;
+        bad = no;
+      }
+      if (ok && !twin) {
+        const low = leafIndex(b, ok) % 2 ** L;
+        for (let top = 0; top < mapNodesAt(b, L); top++) {
+          const t = leafCoord(b, top * 2 ** L + low);
+          if (top !== leafIndex(b, ok) >> L && t && passable(t)) {
+            from = here;
+            good = ok;
+            twin = t;
+            break;
+          }
+        }
+      }
+    }
+    assert.ok(from && good && twin && badFrom && bad);
     const base = {
       gameId: 1n,
       player: 2n,
       turn: 3n,
-      oldSlots: [u, null, null, null],
       oldBlinding: 4n,
       newBlinding: 5n,
       revealed: [],
       revealBlinding: 6n,
       oppMasks: [0n],
     };
+    const empty = new Array(r.unitSlots - 1).fill(null);
+    const unitAt = (t: Coord): Unit => ({ type: 0, hp: 5, ...t });
     const okPlan = turnWitness(
       r,
       c.h,
-      withPass({ ...base, newSlots: [{ ...u, ...good }, null, null, null] }),
+      withPass({ ...base, oldSlots: [unitAt(from), ...empty], newSlots: [unitAt(good), ...empty] }),
     );
-    await c.witness(okPlan.input);
-    // The builder refuses an impassable destination, naming the unit and the tile.
-    assert.throws(
-      () => turnWitness(r, c.h, withPass({ ...base, newSlots: [{ ...u, ...bad }, null, null, null] })),
-      (e) => e instanceof InputError && /not passable/.test(e.message),
-    );
-    // A forged witness: the unit moved onto the impassable tile, with that tile's true opening.
-    const words = packSlots([{ ...u, ...bad }, null, null, null], 4);
-    const op = opening(bad);
-    const forged = {
-      ...okPlan.input,
-      newWords: words.map(str),
-      newCommit: str(c.h.hash([5n, ...words])),
-      destTerrain: [str(op.tile.terrain), '0', '0', '0'],
-      destFeature: [str(op.tile.feature), '0', '0', '0'],
-      destResource: [str(op.tile.resource), '0', '0', '0'],
-      destRivers: [str(op.tile.rivers), '0', '0', '0'],
-      destSalt: [str(op.salt), '0', '0', '0'],
-      destPath: [op.path.map(str), ...(okPlan.input.destPath as string[][]).slice(1)],
+    const okInput = okPlan.input as Input;
+    const col0 = (xs: unknown, v: bigint | number): string[] => {
+      const out = (xs as string[]).slice();
+      out[0] = str(v);
+      return out;
     };
-    assert.ok(await rejects(c, forged), 'impassable terrain');
-    // Lying about the terrain breaks the leaf hash.
-    assert.ok(await rejects(c, { ...forged, destTerrain: ['2', '0', '0', '0'] }), 'terrain relabelled');
-    // The passable move with a corrupted path, another tile's opening, or another root.
-    const path = (okPlan.input.destPath as string[][]).map((p) => p.slice());
-    path[0]![3] = str(BigInt(path[0]![3]!) + 1n);
-    assert.ok(await rejects(c, { ...okPlan.input, destPath: path }), 'corrupted path');
-    assert.ok(
-      await rejects(c, { ...okPlan.input, destSalt: [str(opening(from).salt), '0', '0', '0'] }),
-      'wrong salt',
-    );
-    assert.ok(await rejects(c, { ...okPlan.input, mapRoot: str(tree.root + 1n) }), 'wrong root');
+    /** The honest `okPlan` input, but the unit goes to `to` and slot 0 opens `op` (path cut to L). */
+    const forge = (old: Coord, to: Coord, op: DestinationProof): Input => {
+      const plan = turnWitness(
+        r,
+        c.h,
+        withPass({ ...base, oldSlots: [unitAt(old), ...empty], newSlots: [unitAt(old), ...empty] }),
+      );
+      const words = packSlots([unitAt(to), ...empty], r.unitSlots);
+      const paths = (plan.input.destPath as string[][]).map((p) => p.slice());
+      paths[0] = op.path.slice(0, L).map(str);
+      return {
+        ...(plan.input as Input),
+        newWords: words.map(str),
+        newCommit: str(c.h.hash([base.newBlinding, ...words])),
+        destTerrain: col0(plan.input.destTerrain, op.tile.terrain),
+        destFeature: col0(plan.input.destFeature, op.tile.feature),
+        destResource: col0(plan.input.destResource, op.tile.resource),
+        destRivers: col0(plan.input.destRivers, op.tile.rivers),
+        destSalt: col0(plan.input.destSalt, op.salt),
+        destPath: paths,
+      };
+    };
+
+    test('the honest move, and the forge helper reproduces it', async () => {
+      assert.equal((okInput.destPath as string[][])[0]!.length, L);
+      assert.equal((okInput.mapTop as string[]).length, mapNodesAt(b, L));
+      await c.witness(okInput);
+      // Same witness through forge: the forged cases below differ only where they say.
+      const again = forge(from!, good!, opening(good!));
+      assert.deepEqual(again, okInput);
+    });
+
+    test('moving onto water or mountains is refused by the builder and by the circuit', async () => {
+      // The builder refuses an impassable destination, naming the unit and the tile.
+      assert.throws(
+        () =>
+          turnWitness(
+            r,
+            c.h,
+            withPass({ ...base, oldSlots: [unitAt(badFrom!), ...empty], newSlots: [unitAt(bad!), ...empty] }),
+          ),
+        (e) =>
+          e instanceof InputError &&
+          e.field === 'passability.destinations.0' &&
+          /not passable/.test(e.message),
+      );
+      // A forged witness: the unit moved onto the impassable tile, with that tile's true opening.
+      const forged = forge(badFrom!, bad!, opening(bad!));
+      assert.ok(await rejects(c, forged), 'impassable terrain');
+      // Lying about the terrain breaks the leaf hash.
+      assert.ok(
+        await rejects(c, { ...forged, destTerrain: col0(forged.destTerrain, 2) }),
+        'terrain relabelled',
+      );
+    });
+
+    test('tampered tile data, salt or path', async () => {
+      const op = opening(good!);
+      const t = op.tile;
+      const cases: [string, Input][] = [
+        ['feature', { ...okInput, destFeature: col0(okInput.destFeature, (t.feature + 1) % 3) }],
+        ['resource', { ...okInput, destResource: col0(okInput.destResource, (t.resource + 1) % 6) }],
+        ['rivers', { ...okInput, destRivers: col0(okInput.destRivers, t.rivers ^ 1) }],
+        ['salt + 1', { ...okInput, destSalt: col0(okInput.destSalt, (op.salt + 1n) % P) }],
+        ['another tile’s salt', { ...okInput, destSalt: col0(okInput.destSalt, opening(from!).salt) }],
+      ];
+      for (const level of [0, 3, L - 1]) {
+        const path = (okInput.destPath as string[][]).map((p) => p.slice());
+        path[0]![level] = str((BigInt(path[0]![level]!) + 1n) % P);
+        cases.push([`path level ${level}`, { ...okInput, destPath: path }]);
+      }
+      for (const [what, input] of cases) assert.ok(await rejects(c, input), what);
+    });
+
+    test('top nodes that do not hash to the map root, or a wrong root', async () => {
+      const top = okInput.mapTop as string[];
+      const sel = leafIndex(b, good!) >> L;
+      const other = (sel + 1) % top.length;
+      const bump = (j: number): string[] => top.map((v, i) => (i === j ? str((BigInt(v) + 1n) % P) : v));
+      // The node the move's path ends at, and one no slot uses: both caught by the shared hash.
+      assert.ok(await rejects(c, { ...okInput, mapTop: bump(sel) }), 'selected top node edited');
+      assert.ok(await rejects(c, { ...okInput, mapTop: bump(other) }), 'unused top node edited');
+      // The last real node (next to the zero subtrees when the top has absent nodes).
+      assert.ok(await rejects(c, { ...okInput, mapTop: bump(top.length - 1) }), 'last top node edited');
+      const swapped = top.slice();
+      [swapped[sel], swapped[other]] = [swapped[other]!, swapped[sel]!];
+      assert.ok(await rejects(c, { ...okInput, mapTop: swapped }), 'top nodes swapped');
+      assert.ok(await rejects(c, { ...okInput, mapRoot: str(tree.root + 1n) }), 'wrong root');
+      // A no-move turn still checks the top against the root.
+      const still = turnWitness(
+        r,
+        c.h,
+        withPass({ ...base, oldSlots: [unitAt(from!), ...empty], newSlots: [unitAt(from!), ...empty] }),
+      );
+      await c.witness(still.input);
+      assert.ok(await rejects(c, { ...still.input, mapTop: bump(other) }), 'no move, top node edited');
+    });
+
+    test('an opening from another top node’s subtree (claiming another zone)', async () => {
+      // twin sits at good's position below the top level, in another subtree: its cut path is
+      // valid and ends at a true top node, just not the one good's index selects.
+      const op = opening(twin!);
+      const low = leafIndex(b, good!) % 2 ** L;
+      const end = rootFromPath(c.h, low, leafHash(c.h, op.tile, op.salt), op.path.slice(0, L));
+      const top = (okInput.mapTop as string[]).map(BigInt);
+      assert.equal(end, top[leafIndex(b, twin!) >> L], 'the twin path ends at its own top node');
+      assert.notEqual(end, top[leafIndex(b, good!) >> L]);
+      assert.ok(await rejects(c, forge(from!, good!, op)), 'twin opening accepted');
+    });
+
+    test('units that stay prove nothing', async () => {
+      // Slot 1 is empty: anything in its destination inputs is ignored.
+      const junk = (okInput.destPath as string[][]).map((p) => p.slice());
+      junk[1] = junk[1]!.map((_, i) => str(i + 7));
+      const input = {
+        ...okInput,
+        destTerrain: (okInput.destTerrain as string[]).map((v, i) => (i === 1 ? '6' : v)),
+        destSalt: (okInput.destSalt as string[]).map((v, i) => (i === 1 ? '123' : v)),
+        destPath: junk,
+      };
+      await c.witness(input);
+    });
+
+    test('the builder checks the zone roots against the map root', () => {
+      const args = withPass({
+        ...base,
+        oldSlots: [unitAt(from!), ...empty],
+        newSlots: [unitAt(good!), ...empty],
+      });
+      const p = args.passability!;
+      const bad = (zoneRoots: unknown, message: RegExp, field = 'passability.zoneRoots') =>
+        assert.throws(
+          () => turnWitness(r, c.h, { ...args, passability: { ...p, zoneRoots: zoneRoots as bigint[] } }),
+          (e) => e instanceof InputError && e.field === field && message.test(e.message),
+        );
+      bad(undefined, /zone roots are required/);
+      bad(zoneRoots.slice(1), /zone roots, the board has/);
+      bad([...zoneRoots, 0n], /zone roots, the board has/);
+      bad(
+        zoneRoots.map((z, i) => (i === 1 ? z + 1n : z)),
+        /do not hash to the map root/,
+      );
+      bad(
+        zoneRoots.map((z, i) => (i === 2 ? P : z)),
+        /field modulus/,
+        'passability.zoneRoots.2',
+      );
+      // A full-depth path is required even though the circuit takes only the lower part.
+      assert.throws(
+        () =>
+          turnWitness(r, c.h, {
+            ...args,
+            passability: {
+              ...p,
+              destinations: [{ ...opening(good!), path: opening(good!).path.slice(0, L) }, ...empty],
+            },
+          }),
+        (e) => e instanceof InputError && e.field === 'passability.destinations.0.path',
+      );
+    });
   });
-});
+}
+
+suite(tinyPass, 100, 2);
+suite(widePass, 50, 3);

@@ -1,0 +1,77 @@
+/**
+ * The shared top of the map tree in the passability proof (circuits/lib/passable.circom). The turn
+ * circuit takes the real nodes at height depth − k ("top nodes") as a private input, hashes them
+ * once to the map root, and each moving unit proves only depth − k levels from its leaf to the top
+ * node its index selects. The top nodes follow from the public zone roots, so anyone can supply
+ * them. Pure: the circuit generator and the witness builder share it.
+ */
+
+import { InputError } from '../errors.ts';
+import { toField } from '../field.ts';
+import { type Board, ZONE_DEPTH, ZONE_LEAVES } from '../geometry.ts';
+import { zeroHashes } from '../merkle.ts';
+import type { Hasher } from '../poseidon.ts';
+
+/** Nodes at `height` that cover a real leaf (circuit `mapNodesAt`); later ones are zero subtrees. */
+export function mapNodesAt(b: Board, height: number): number {
+  return Math.ceil((b.zoneCount * ZONE_LEAVES) / 2 ** height);
+}
+
+/** Real nodes above height depth − k up to the root: MapTop's hashes and each slot's selects. */
+function upperNodes(b: Board, k: number): number {
+  let n = 0;
+  for (let j = 1; j <= k; j++) n += mapNodesAt(b, b.depth - k + j);
+  return n;
+}
+
+/** circomlib Poseidon(2), in constraints (--O2); a Merkle level adds one left/right select. */
+const POSEIDON2 = 240;
+
+/**
+ * Estimated passability constraints that depend on k: the shared hashes, then per slot the
+ * depth − k path levels and the top-node multiplexer.
+ */
+export function mapTopCost(b: Board, slots: number, k: number): number {
+  const up = upperNodes(b, k);
+  return POSEIDON2 * up + slots * ((b.depth - k) * (POSEIDON2 + 1) + up);
+}
+
+/**
+ * The shared top height k (0 ≤ k ≤ zone bits) minimising `mapTopCost`; the smallest on ties. The
+ * generator passes it to TurnPass as TK, and the witness builder cuts paths to depth − k.
+ */
+export function mapTopLevels(b: Board, slots: number): number {
+  let best = 0;
+  for (let k = 1; k <= b.depth - ZONE_DEPTH; k++) {
+    if (mapTopCost(b, slots, k) < mapTopCost(b, slots, best)) best = k;
+  }
+  return best;
+}
+
+/**
+ * The real nodes at height depth − k, and the root, from the zone roots (zero subtrees past the
+ * last zone, as core/maptree.ts builds the tree). Throws an InputError naming `field` on a wrong
+ * count or a non-field value.
+ */
+export function mapTop(
+  h: Hasher,
+  b: Board,
+  zoneRoots: readonly bigint[],
+  k: number,
+  field = 'zoneRoots',
+): { nodes: bigint[]; root: bigint } {
+  if (zoneRoots.length !== b.zoneCount)
+    throw new InputError(field, `${zoneRoots.length} zone roots, the board has ${b.zoneCount} zones`);
+  if (!Number.isInteger(k) || k < 0 || k > b.depth - ZONE_DEPTH)
+    throw new InputError('k', `${k} is not a top height for depth ${b.depth}`);
+  const zeros = zeroHashes(h, b.depth);
+  let level = zoneRoots.map((z, i) => toField(z, `${field}.${i}`));
+  let nodes = b.depth - ZONE_DEPTH === k ? level : [];
+  for (let height = ZONE_DEPTH; height < b.depth; height++) {
+    const up: bigint[] = [];
+    for (let i = 0; i < level.length; i += 2) up.push(h.hash([level[i]!, level[i + 1] ?? zeros[height]!]));
+    level = up;
+    if (height + 1 === b.depth - k) nodes = level;
+  }
+  return { nodes, root: level[0] ?? zeros[b.depth]! };
+}
