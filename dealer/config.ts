@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import type { DealStep } from './dealing.ts';
+import { postgresTarget } from './store/postgres-url.ts';
 
 export interface DealerConfig {
   http: {
@@ -29,7 +30,13 @@ export interface DealerConfig {
   reveals: { maxExpirySeconds: number };
   /** ZK map proofs: built keys under `buildDir/<ruleset>/{mapchunk,maproot}` (see circuits/README.md). */
   mapProof?: { enabled: boolean; buildDir: string; workers: number };
-  db: { path: string };
+  db: {
+    /** `sqlite` (default): one file at `path`. `postgres`: the server at `url`. */
+    driver?: 'sqlite' | 'postgres';
+    path?: string;
+    /** `postgres://user:password@host:5432/database`: prefer SHROUD_DB_URL (the password is a secret). */
+    url?: string;
+  };
   /** Secrets: prefer the environment. Never logged. */
   keys: {
     /** 32-byte hex secp256k1 secret behind `dealerEncKey`. */
@@ -103,8 +110,12 @@ const schema = {
     db: {
       type: 'object',
       additionalProperties: false,
-      required: ['path'],
-      properties: { path: { type: 'string', minLength: 1 } },
+      required: [],
+      properties: {
+        driver: { enum: ['sqlite', 'postgres'] },
+        path: { type: 'string', minLength: 1 },
+        url: { type: 'string', minLength: 1 },
+      },
     },
     keys: {
       type: 'object',
@@ -134,6 +145,8 @@ const ENV: readonly [string, string, 'string' | 'int'][] = [
   ['SHROUD_FAKE_CHAIN_FILE', 'chain.fakeFile', 'string'],
   ['SHROUD_POLL_MS', 'chain.pollMs', 'int'],
   ['SHROUD_DB', 'db.path', 'string'],
+  ['SHROUD_DB_DRIVER', 'db.driver', 'string'],
+  ['SHROUD_DB_URL', 'db.url', 'string'],
   ['SHROUD_DEALER_KEY', 'keys.dealerKey', 'string'],
   ['SHROUD_MASTER_KEY', 'keys.masterKey', 'string'],
   ['SHROUD_TX_KEY', 'keys.txKey', 'string'],
@@ -185,7 +198,28 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): 
       .join('.');
     throw new ConfigError(`config ${path || '(root)'}: ${e.message}`);
   }
-  return raw as unknown as DealerConfig;
+  const config = raw as unknown as DealerConfig;
+  checkDb(config.db);
+  return config;
+}
+
+/** What the schema cannot say: which of path and url the driver needs, and that the url parses. */
+function checkDb(db: DealerConfig['db']): void {
+  if ((db.driver ?? 'sqlite') === 'sqlite') {
+    if (!db.path) {
+      throw new ConfigError('config db.path: required when db.driver is "sqlite" (set SHROUD_DB)');
+    }
+    return;
+  }
+  if (!db.url) {
+    throw new ConfigError('config db.url: required when db.driver is "postgres" (set SHROUD_DB_URL)');
+  }
+  // Never echo the value: it holds the password.
+  if (!postgresTarget(db.url)) {
+    throw new ConfigError(
+      'config db.url: not a postgres:// URL (postgres://user:password@host:5432/database)',
+    );
+  }
 }
 
 export function hexKey(v: string): Uint8Array {

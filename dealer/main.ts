@@ -18,8 +18,10 @@ import { ProverPool } from './mapproof/pool.ts';
 import { buildDirArtifacts, MapProver } from './mapproof/service.ts';
 import { MapCache } from './maps.ts';
 import { createMetrics } from './metrics.ts';
+import { StoreOpenError } from './store/errors.ts';
+import { describeStore, openStore } from './store/open.ts';
 import { secretBox } from './store/secret-box.ts';
-import { SqliteStore } from './store/sqlite.ts';
+import type { DealerStore } from './store/types.ts';
 import { ChainWatcher } from './watcher.ts';
 
 const { values } = parseArgs({ options: { config: { type: 'string' } } });
@@ -42,7 +44,19 @@ const logger = pino({ level: config.log.level, redact: { paths: REDACT_PATHS, ce
 const encSecretKey = hexKey(config.keys.dealerKey);
 const atRestKey = hexKey(config.keys.masterKey);
 
-const store = new SqliteStore(config.db.path, secretBox(atRestKey));
+let store: DealerStore;
+try {
+  store = await openStore(config.db, secretBox(atRestKey), {
+    onConnectionLost: (reason) =>
+      logger.warn({ reason }, 'database connection lost; reconnecting on next use'),
+  });
+} catch (e) {
+  if (e instanceof StoreOpenError) {
+    process.stderr.write(`${e.message}\n`);
+    process.exit(1);
+  }
+  throw e;
+}
 const chain: ChainView =
   config.chain.kind === 'fake-file'
     ? new FakeChain({ chainId: BigInt(config.chain.chainId), file: config.chain.fakeFile })
@@ -129,7 +143,7 @@ const watcher = new ChainWatcher(
 );
 
 const address = await app.listen({ host: config.http.host, port: config.http.port });
-logger.info({ address, chain: config.chain.kind, db: config.db.path }, 'dealer listening');
+logger.info({ address, chain: config.chain.kind, db: describeStore(config.db) }, 'dealer listening');
 watcher.start();
 // A restarted dealer finishes the map proofs it had started (finished zones are kept in the DB).
 for (const g of await store.listGames(['dealt', 'published'])) void mapProver?.start(g.gameId);

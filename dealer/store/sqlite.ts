@@ -1,5 +1,6 @@
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import type { Groth16Proof } from '../../core/mapproof/types.ts';
+import { openSecrets, sealSecrets } from './sealed-secrets.ts';
 import type { SecretBox } from './secret-box.ts';
 import type {
   DealerStore,
@@ -211,39 +212,20 @@ export class SqliteStore implements DealerStore {
     }));
   }
 
-  #secretsAad(gameId: bigint): string {
-    return `shroud-dealer/game-secrets/v1/${gameId}`;
-  }
-
   #readSecrets(gameId: bigint): DealSecrets | null {
     const r = this.#db.prepare('SELECT sealed FROM game_secrets WHERE game_id = ?').get(gameId.toString()) as
       | { sealed: string }
       | undefined;
-    if (!r) return null;
-    const j = JSON.parse(this.#box.open(r.sealed, this.#secretsAad(gameId))) as {
-      shares: string[];
-      seed: string;
-      masterSecret: string;
-    };
-    return {
-      shares: j.shares.map((s) => BigInt(s)),
-      seed: BigInt(j.seed),
-      masterSecret: BigInt(j.masterSecret),
-    };
+    return r ? openSecrets(this.#box, gameId, r.sealed) : null;
   }
 
   async putSecretsOnce(gameId: bigint, s: DealSecrets): Promise<DealSecrets> {
     return this.#tx(() => {
       const existing = this.#readSecrets(gameId);
       if (existing) return existing;
-      const plain = JSON.stringify({
-        shares: s.shares.map(String),
-        seed: s.seed.toString(),
-        masterSecret: s.masterSecret.toString(),
-      });
       this.#db
         .prepare('INSERT INTO game_secrets (game_id, sealed) VALUES (?, ?)')
-        .run(gameId.toString(), this.#box.seal(plain, this.#secretsAad(gameId)));
+        .run(gameId.toString(), sealSecrets(this.#box, gameId, s));
       return s;
     });
   }

@@ -125,6 +125,33 @@ describe('config', () => {
     assert.equal(c.keys.masterKey, 'ab'.repeat(32));
   });
 
+  it('db: SQLite by default, Postgres from SHROUD_DB_DRIVER and SHROUD_DB_URL', () => {
+    assert.equal(base.db.driver, undefined);
+    const url = 'postgres://shroud:pw@db.internal:5433/shroud';
+    const c = loadConfig(file(base), { SHROUD_DB_DRIVER: 'postgres', SHROUD_DB_URL: url });
+    assert.equal(c.db.driver, 'postgres');
+    assert.equal(c.db.url, url);
+    // A Postgres config needs no SQLite path.
+    assert.equal(loadConfig(file({ ...base, db: { driver: 'postgres', url } }), {}).db.url, url);
+  });
+
+  it('db errors name the field and never echo the URL (it holds a password)', () => {
+    assert.throws(() => loadConfig(file(base), { SHROUD_DB_DRIVER: 'postgres' }), /config db\.url: required/);
+    assert.throws(() => loadConfig(file(base), { SHROUD_DB_DRIVER: 'mysql' }), /config db\.driver/);
+    assert.throws(() => loadConfig(file({ ...base, db: {} }), {}), /config db\.path: required/);
+    assert.throws(() => loadConfig(file({ ...base, db: { path: 'x', port: 1 } }), {}), /config db\.port/);
+    for (const bad of ['mysql://u:s3cret-pw@h/db', 'postgres://u:s3cret-pw@[bad/db', 's3cret-pw']) {
+      try {
+        loadConfig(file(base), { SHROUD_DB_DRIVER: 'postgres', SHROUD_DB_URL: bad });
+        assert.fail(`accepted ${bad}`);
+      } catch (e) {
+        assert.ok(e instanceof ConfigError, String(e));
+        assert.match(e.message, /config db\.url: not a postgres:\/\/ URL/);
+        assert.ok(!e.message.includes('s3cret-pw'));
+      }
+    }
+  });
+
   it('errors name the path and never echo a key', () => {
     assert.throws(() => loadConfig(file(base), { SHROUD_DEALER_PORT: 'eighty' }), /SHROUD_DEALER_PORT/);
     assert.throws(() => loadConfig(file({ ...base, extra: 1 }), {}), /config extra/);

@@ -3,36 +3,134 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterEach, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { PostgresStore } from '../../dealer/store/postgres.ts';
 import { secretBox } from '../../dealer/store/secret-box.ts';
 import { SqliteStore } from '../../dealer/store/sqlite.ts';
-import { CONTRACT, tempDir } from './fixture.ts';
+import type { DealerStore } from '../../dealer/store/types.ts';
+import { tempDir } from './fixture.ts';
+import { type PgServer, postgresSkip, startPostgres } from './postgres-server.ts';
+import { type StoreBackend, storeContract } from './store-contract.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
-
-function open(key = randomBytes(32)) {
-  const t = tempDir();
-  cleanups.push(t.cleanup);
-  const path = join(t.dir, 'd.sqlite');
-  return { path, key, store: new SqliteStore(path, secretBox(key)) };
+/** Tracks what a backend opened so cleanup() can close it. */
+function closers() {
+  const list: (() => Promise<void> | void)[] = [];
+  return {
+    add(f: () => Promise<void> | void) {
+      list.push(f);
+    },
+    async run() {
+      for (const f of list.splice(0).reverse()) await f();
+    },
+  };
 }
 
-const secrets = {
-  shares: [111111111111111111111n, 222222222222222222222n],
-  seed: 333333333333333333333333333n,
-  masterSecret: 4444444444444444444444444444444444444444n,
-};
+function sqliteBackend(): StoreBackend {
+  const c = closers();
+  return {
+    async fresh() {
+      const t = tempDir();
+      c.add(t.cleanup);
+      const path = join(t.dir, 'd.sqlite');
+      const key = randomBytes(32);
+      const open = async (k: Uint8Array = key): Promise<DealerStore> => {
+        const s = new SqliteStore(path, secretBox(k));
+        c.add(() => s.close());
+        return s;
+      };
+      const raw = <T>(f: (db: DatabaseSync) => T): T => {
+        const db = new DatabaseSync(path);
+        try {
+          return f(db);
+        } finally {
+          db.close();
+        }
+      };
+      return {
+        store: await open(),
+        key,
+        open,
+        async exec(sql) {
+          raw((db) => db.exec(sql));
+        },
+        async count(table) {
+          return raw((db) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n);
+        },
+        async dump() {
+          return Buffer.concat(
+            ['', '-wal'].map((suffix) => {
+              try {
+                return readFileSync(path + suffix);
+              } catch {
+                return Buffer.alloc(0);
+              }
+            }),
+          ).toString('latin1');
+        },
+      };
+    },
+    cleanup: c.run,
+  };
+}
+
+function postgresBackend(server: () => PgServer): StoreBackend {
+  const c = closers();
+  return {
+    async fresh() {
+      const url = await server().createDatabase();
+      const key = randomBytes(32);
+      const open = async (k: Uint8Array = key): Promise<DealerStore> => {
+        const s = await PostgresStore.open(url, secretBox(k), { maxConnections: 4 });
+        c.add(() => s.close());
+        return s;
+      };
+      const query = async (sql: string) => {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        try {
+          return (await client.query(sql)).rows as Record<string, unknown>[];
+        } finally {
+          await client.end();
+        }
+      };
+      return {
+        store: await open(),
+        key,
+        open,
+        async exec(sql) {
+          await query(sql);
+        },
+        async count(table) {
+          return Number((await query(`SELECT COUNT(*) AS n FROM ${table}`))[0]!.n);
+        },
+        async dump() {
+          const tables = await query(
+            "SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public'",
+          );
+          const rows = await Promise.all(tables.map(({ t }) => query(`SELECT r::text AS r FROM "${t}" r`)));
+          return rows
+            .flat()
+            .map((r) => r.r)
+            .join('\n');
+        },
+      };
+    },
+    cleanup: c.run,
+  };
+}
 
 describe('SQLite store', () => {
+  const backend = sqliteBackend();
+  storeContract(() => backend);
+
   it('runs in WAL mode and records its migrations once', async () => {
-    const s = open();
-    await s.store.close();
-    const again = new SqliteStore(s.path, secretBox(s.key)); // re-opening must not re-run migrations
-    await again.close();
-    const db = new DatabaseSync(s.path);
+    const t = tempDir();
+    const path = join(t.dir, 'd.sqlite');
+    const key = randomBytes(32);
+    await new SqliteStore(path, secretBox(key)).close();
+    await new SqliteStore(path, secretBox(key)).close(); // re-opening must not re-run migrations
+    const db = new DatabaseSync(path);
     assert.equal((db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode, 'wal');
     assert.deepEqual(
       db
@@ -42,119 +140,16 @@ describe('SQLite store', () => {
       [1, 2],
     );
     db.close();
+    t.cleanup();
   });
+});
 
-  it('keeps map proofs per zone, first write wins', async () => {
-    const s = open();
-    const proof = (tag: string) => ({
-      proof: { pi_a: [tag], pi_b: [[tag]], pi_c: [tag], protocol: 'groth16', curve: 'bn128' },
-      publicSignals: [tag],
-    });
-    await s.store.putMapProof(1n, 0, proof('a'));
-    await s.store.putMapProof(1n, 0, proof('b'));
-    await s.store.putMapProof(1n, -1, proof('root'));
-    const all = await s.store.mapProofs(1n);
-    assert.deepEqual([...all.keys()].sort(), [-1, 0]);
-    assert.equal(all.get(0)!.publicSignals[0], 'a');
-    assert.equal((await s.store.mapProofs(2n)).size, 0);
-    await s.store.close();
+describe('Postgres store', { skip: postgresSkip() }, () => {
+  let server: PgServer | undefined;
+  before(async () => {
+    server = await startPostgres();
   });
-
-  it('encrypts secrets at rest: neither the master secret, the seed nor a share is in the file', async () => {
-    const s = open();
-    await s.store.addGame({ gameId: 1n, contract: CONTRACT, ruleset: 'duel', players: ['0xa', '0xb'] });
-    await s.store.putSecretsOnce(1n, secrets);
-    assert.deepEqual(await s.store.getSecrets(1n), secrets);
-    await s.store.close();
-    const raw = Buffer.concat(
-      ['', '-wal'].map((suffix) => {
-        try {
-          return readFileSync(s.path + suffix);
-        } catch {
-          return Buffer.alloc(0);
-        }
-      }),
-    ).toString('latin1');
-    for (const v of [secrets.masterSecret, secrets.seed, ...secrets.shares]) {
-      assert.ok(!raw.includes(v.toString()), `${v} found in the DB file`);
-      assert.ok(!raw.includes(v.toString(16)), `${v} (hex) found in the DB file`);
-    }
-  });
-
-  it('refuses to open secrets under another key, or moved to another game row', async () => {
-    const s = open();
-    await s.store.putSecretsOnce(1n, secrets);
-    await s.store.close();
-    const wrong = new SqliteStore(s.path, secretBox(randomBytes(32)));
-    await assert.rejects(wrong.getSecrets(1n));
-    await wrong.close();
-    const db = new DatabaseSync(s.path);
-    db.exec("UPDATE game_secrets SET game_id = '2'");
-    db.close();
-    const right = new SqliteStore(s.path, secretBox(s.key));
-    await assert.rejects(right.getSecrets(2n));
-    await right.close();
-  });
-
-  it('keeps the first master secret drawn', async () => {
-    const { store } = open();
-    await store.putSecretsOnce(1n, secrets);
-    const second = await store.putSecretsOnce(1n, { ...secrets, masterSecret: 5n });
-    assert.equal(second.masterSecret, secrets.masterSecret);
-    assert.equal((await store.getSecrets(1n))!.masterSecret, secrets.masterSecret);
-    await store.close();
-  });
-
-  it('burns a nonce once per signer and prunes expired ones', async () => {
-    const { store } = open();
-    assert.equal(await store.burnNonce('0xa', 7n, 100), true);
-    assert.equal(await store.burnNonce('0xa', 7n, 100), false);
-    assert.equal(await store.burnNonce('0xb', 7n, 100), true);
-    assert.equal(await store.pruneNonces(101), 2);
-    await store.close();
-  });
-
-  it('group-commits concurrent burns: one winner per nonce, all durable, seen by a second process', async () => {
-    const s = open();
-    const results = await Promise.all([
-      ...Array.from({ length: 50 }, (_, i) => s.store.burnNonce('0xa', BigInt(i), 100)),
-      s.store.burnNonce('0xa', 3n, 100),
-      s.store.burnNonce('0xa', 3n, 100),
-    ]);
-    assert.equal(results.filter(Boolean).length, 50);
-    // Another connection (another dealer process) burned nonce 99 first: this one must lose.
-    const other = new SqliteStore(s.path, secretBox(s.key));
-    assert.equal(await other.burnNonce('0xa', 99n, 100), true);
-    assert.equal(
-      await other.burnNonce('0xa', 7n, 100),
-      false,
-      'committed burns are visible to another process',
-    );
-    await other.close();
-    assert.equal(await s.store.burnNonce('0xa', 99n, 100), false);
-    await s.store.close();
-    const db = new DatabaseSync(s.path);
-    assert.equal((db.prepare('SELECT COUNT(*) AS n FROM nonces').get() as { n: number }).n, 51);
-    db.close();
-  });
-
-  it('game records, cursor and served reveals survive a reopen', async () => {
-    const s = open();
-    await s.store.addGame({ gameId: 9n, contract: CONTRACT, ruleset: 'duel', players: ['0xa', '0xb'] });
-    await s.store.addGame({ gameId: 9n, contract: CONTRACT, ruleset: 'tiny', players: [] }); // no overwrite
-    await s.store.updateGame(9n, { status: 'dealt', root: 42n, masterCommitment: 43n, rootTx: '0xt' });
-    await s.store.setCursor(77);
-    await s.store.recordReveal({ gameId: 9n, player: '0xa', turn: 3, leaves: [1, 2], blinding: 5n });
-    await s.store.recordReveal({ gameId: 9n, player: '0xa', turn: 3, leaves: [9], blinding: 6n }); // keeps the first
-    await s.store.close();
-    const again = new SqliteStore(s.path, secretBox(s.key));
-    const g = (await again.getGame(9n))!;
-    assert.equal(g.ruleset, 'duel');
-    assert.equal(g.status, 'dealt');
-    assert.equal(g.root, 42n);
-    assert.equal(await again.getCursor(), 77);
-    assert.deepEqual((await again.getReveal(9n, '0xa', 3))!.leaves, [1, 2]);
-    await assert.rejects(again.updateGame(10n, { status: 'dealt' }));
-    await again.close();
-  });
+  after(() => server?.destroy());
+  const backend = postgresBackend(() => server!);
+  storeContract(() => backend);
 });

@@ -1,0 +1,243 @@
+/**
+ * The DealerStore contract: the same assertions for every backend (SQLite, Postgres), so they keep
+ * the same semantics. A backend supplies fresh empty databases and a few raw-DB hooks.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { afterEach, it } from 'node:test';
+import type { DealerStore } from '../../dealer/store/types.ts';
+import { CONTRACT } from './fixture.ts';
+
+/** One fresh database and the first store opened on it. */
+export interface StoreUnderTest {
+  store: DealerStore;
+  key: Uint8Array;
+  /** Another store on the same database (a second dealer process, or a restart); `key` by default. */
+  open(key?: Uint8Array): Promise<DealerStore>;
+  /** Runs one SQL statement on the database behind the store's back (someone with DB access). */
+  exec(sql: string): Promise<void>;
+  count(table: string): Promise<number>;
+  /** Everything the database holds, as text (SQLite: its files), to look for secrets in the clear. */
+  dump(): Promise<string>;
+}
+
+export interface StoreBackend {
+  fresh(): Promise<StoreUnderTest>;
+  /** Closes every store opened since the last cleanup (and deletes what it can: SQLite files). */
+  cleanup(): Promise<void>;
+}
+
+const secrets = {
+  shares: [111111111111111111111n, 222222222222222222222n],
+  seed: 333333333333333333333333333n,
+  masterSecret: 4444444444444444444444444444444444444444n,
+};
+
+const proof = (tag: string) => ({
+  proof: { pi_a: [tag], pi_b: [[tag]], pi_c: [tag], protocol: 'groth16', curve: 'bn128' },
+  publicSignals: [tag],
+});
+
+/** Registers the contract's tests in the current describe(); `backend` is read when a test runs. */
+export function storeContract(backend: () => StoreBackend): void {
+  afterEach(() => backend().cleanup());
+  const fresh = () => backend().fresh();
+
+  it('keeps map proofs per zone, first write wins', async () => {
+    const { store } = await fresh();
+    await store.putMapProof(1n, 0, proof('a'));
+    await store.putMapProof(1n, 0, proof('b'));
+    await store.putMapProof(1n, -1, proof('root'));
+    const all = await store.mapProofs(1n);
+    assert.deepEqual([...all.keys()].sort(), [-1, 0]);
+    assert.deepEqual(all.get(0), proof('a'));
+    assert.deepEqual(all.get(-1), proof('root'));
+    assert.equal((await store.mapProofs(2n)).size, 0);
+  });
+
+  it('encrypts secrets at rest: neither the master secret, the seed nor a share is in the DB', async () => {
+    const s = await fresh();
+    await s.store.addGame({ gameId: 1n, contract: CONTRACT, ruleset: 'duel', players: ['0xa', '0xb'] });
+    await s.store.putSecretsOnce(1n, secrets);
+    assert.deepEqual(await s.store.getSecrets(1n), secrets);
+    await s.store.close();
+    const raw = await s.dump();
+    assert.ok(raw.includes('0xb'), 'the dump holds the stored rows'); // the check below is not vacuous
+    for (const v of [secrets.masterSecret, secrets.seed, ...secrets.shares]) {
+      assert.ok(!raw.includes(v.toString()), `${v} found in the DB`);
+      assert.ok(!raw.includes(v.toString(16)), `${v} (hex) found in the DB`);
+    }
+  });
+
+  it('refuses to open secrets under another key, or moved to another game row', async () => {
+    const s = await fresh();
+    await s.store.putSecretsOnce(1n, secrets);
+    await s.store.close();
+    const wrong = await s.open(randomBytes(32));
+    await assert.rejects(wrong.getSecrets(1n));
+    await assert.rejects(wrong.putSecretsOnce(1n, secrets), 'nor returns them from putSecretsOnce');
+    await s.exec("UPDATE game_secrets SET game_id = '2'");
+    const right = await s.open();
+    await assert.rejects(right.getSecrets(2n));
+    assert.equal(await right.getSecrets(1n), null);
+  });
+
+  it('keeps the first master secret drawn', async () => {
+    const s = await fresh();
+    assert.deepEqual(await s.store.putSecretsOnce(1n, secrets), secrets);
+    const second = await s.store.putSecretsOnce(1n, { ...secrets, masterSecret: 5n });
+    assert.deepEqual(second, secrets);
+    assert.equal((await s.store.getSecrets(1n))!.masterSecret, secrets.masterSecret);
+    const other = await s.open(); // another process drawing later gets the first draw too
+    assert.deepEqual(await other.putSecretsOnce(1n, { ...secrets, seed: 6n }), secrets);
+    assert.equal(await s.store.getSecrets(2n), null);
+  });
+
+  it('burns a nonce once per signer and prunes expired ones', async () => {
+    const { store } = await fresh();
+    assert.equal(await store.burnNonce('0xa', 7n, 100), true);
+    assert.equal(await store.burnNonce('0xa', 7n, 100), false);
+    assert.equal(await store.burnNonce('0xb', 7n, 100), true);
+    assert.equal(await store.burnNonce('0xb', 8n, 200), true);
+    assert.equal(await store.pruneNonces(101), 2);
+    assert.equal(await store.pruneNonces(101), 0);
+    assert.equal(await store.burnNonce('0xb', 8n, 200), false, 'unexpired burns are kept');
+  });
+
+  it('concurrent burns: one winner per nonce, all durable, seen by a second store', async () => {
+    const s = await fresh();
+    const results = await Promise.all([
+      ...Array.from({ length: 50 }, (_, i) => s.store.burnNonce('0xa', BigInt(i), 100)),
+      s.store.burnNonce('0xa', 3n, 100),
+      s.store.burnNonce('0xa', 3n, 100),
+    ]);
+    assert.equal(results.filter(Boolean).length, 50);
+    // Another connection (another dealer process) burned nonce 99 first: this one must lose.
+    const other = await s.open();
+    assert.equal(await other.burnNonce('0xa', 99n, 100), true);
+    assert.equal(
+      await other.burnNonce('0xa', 7n, 100),
+      false,
+      'committed burns are visible to another process',
+    );
+    await other.close();
+    assert.equal(await s.store.burnNonce('0xa', 99n, 100), false);
+    await s.store.close();
+    assert.equal(await s.count('nonces'), 51);
+  });
+
+  it('game records, cursor and served reveals survive a reopen', async () => {
+    const s = await fresh();
+    await s.store.addGame({ gameId: 9n, contract: CONTRACT, ruleset: 'duel', players: ['0xa', '0xb'] });
+    await s.store.addGame({ gameId: 9n, contract: CONTRACT, ruleset: 'tiny', players: [] }); // no overwrite
+    await s.store.updateGame(9n, { status: 'dealt', root: 42n, masterCommitment: 43n, rootTx: '0xt' });
+    assert.equal(await s.store.getCursor(), null);
+    await s.store.setCursor(76);
+    await s.store.setCursor(77);
+    await s.store.recordReveal({ gameId: 9n, player: '0xa', turn: 3, leaves: [1, 2], blinding: 5n });
+    await s.store.recordReveal({ gameId: 9n, player: '0xa', turn: 3, leaves: [9], blinding: 6n }); // keeps the first
+    await s.store.close();
+    const again = await s.open();
+    assert.deepEqual(await again.getGame(9n), {
+      gameId: 9n,
+      contract: CONTRACT,
+      ruleset: 'duel',
+      players: ['0xa', '0xb'],
+      status: 'dealt',
+      root: 42n,
+      masterCommitment: 43n,
+      rootTx: '0xt',
+      fault: null,
+    });
+    assert.equal(await again.getCursor(), 77);
+    assert.deepEqual(await again.getReveal(9n, '0xa', 3), {
+      gameId: 9n,
+      player: '0xa',
+      turn: 3,
+      leaves: [1, 2],
+      blinding: 5n,
+    });
+    assert.equal(await again.getReveal(9n, '0xa', 4), null);
+    assert.equal(await again.getReveal(9n, '0xb', 3), null);
+    await assert.rejects(again.updateGame(10n, { status: 'dealt' }));
+    assert.equal(await again.getGame(10n), null);
+  });
+
+  it('round-trips bigints of any size exactly', async () => {
+    const { store } = await fresh();
+    const huge = 2n ** 256n - 1n;
+    const gameId = 2n ** 255n + 12345n;
+    const p = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
+    await store.addGame({ gameId, contract: CONTRACT, ruleset: 'duel', players: ['0xa'] });
+    await store.updateGame(gameId, { root: huge, masterCommitment: p - 1n });
+    const g = (await store.getGame(gameId))!;
+    assert.equal(g.gameId, gameId);
+    assert.equal(g.root, huge);
+    assert.equal(g.masterCommitment, p - 1n);
+    const big = { shares: [p - 1n, 0n, huge], seed: huge - 1n, masterSecret: p - 2n };
+    await store.putSecretsOnce(gameId, big);
+    assert.deepEqual(await store.getSecrets(gameId), big);
+    await store.putSealedShares(gameId, [
+      { seat: 0, player: '0xa', commitment: huge, sealed: new Uint8Array([1]), outcome: 'ok' },
+    ]);
+    assert.equal((await store.sealedShares(gameId))[0]!.commitment, huge);
+    await store.recordReveal({ gameId, player: '0xa', turn: 1, leaves: [0], blinding: p - 3n });
+    assert.equal((await store.getReveal(gameId, '0xa', 1))!.blinding, p - 3n);
+    // Neighbours must stay distinct (a lossy float would merge them).
+    assert.equal(await store.burnNonce('0xa', huge, 100), true);
+    assert.equal(await store.burnNonce('0xa', huge - 1n, 100), true);
+    assert.equal(await store.burnNonce('0xa', huge, 100), false);
+    assert.equal(await store.getGame(gameId - 1n), null);
+  });
+
+  it('keeps sealed shares in seat order, bytes intact; a re-post updates only the outcome', async () => {
+    const { store } = await fresh();
+    const bytes = (n: number) => new Uint8Array(Array.from({ length: 97 }, (_, i) => (i * n) % 256));
+    await store.putSealedShares(5n, [
+      { seat: 1, player: '0xb', commitment: 22n, sealed: bytes(3), outcome: 'ok' },
+      { seat: 0, player: '0xa', commitment: 11n, sealed: bytes(7), outcome: 'ok' },
+    ]);
+    await store.putSealedShares(5n, [
+      { seat: 1, player: '0xc', commitment: 33n, sealed: bytes(5), outcome: 'bad-share' },
+    ]);
+    assert.deepEqual(await store.sealedShares(5n), [
+      { seat: 0, player: '0xa', commitment: 11n, sealed: bytes(7), outcome: 'ok' },
+      { seat: 1, player: '0xb', commitment: 22n, sealed: bytes(3), outcome: 'bad-share' },
+    ]);
+    assert.deepEqual(await store.sealedShares(6n), []);
+  });
+
+  it('lists games in id order, filtered by status; patches clear fields with null', async () => {
+    const { store } = await fresh();
+    for (const id of [10n, 2n, 1n]) {
+      await store.addGame({ gameId: id, contract: CONTRACT, ruleset: 'duel', players: [] });
+    }
+    await store.updateGame(2n, { status: 'dealt', root: 5n, fault: null });
+    await store.updateGame(10n, { status: 'cancelled', fault: 'bad-share:0xabc' });
+    assert.deepEqual(
+      (await store.listGames()).map((g) => g.gameId),
+      [1n, 2n, 10n],
+    );
+    assert.deepEqual(
+      (await store.listGames(['dealt', 'cancelled'])).map((g) => [g.gameId, g.status, g.fault]),
+      [
+        [2n, 'dealt', null],
+        [10n, 'cancelled', 'bad-share:0xabc'],
+      ],
+    );
+    assert.deepEqual(await store.listGames([]), []);
+    await store.updateGame(2n, { root: null });
+    const g = (await store.getGame(2n))!;
+    assert.equal(g.root, null);
+    assert.equal(g.status, 'dealt', 'fields not in the patch are kept');
+  });
+
+  it('pings while open, refuses once closed; closing twice is harmless', async () => {
+    const { store } = await fresh();
+    await store.ping();
+    await store.ping();
+    await store.close();
+    await assert.rejects(store.ping());
+    await store.close();
+  });
+}
