@@ -5,6 +5,7 @@ include "lib/board.circom";
 include "lib/distance.circom";
 include "lib/lookup.circom";
 include "lib/onehot.circom";
+include "lib/pack.circom";
 include "lib/range.circom";
 include "lib/state.circom";
 include "lib/unit.circom";
@@ -12,14 +13,12 @@ include "lib/unit.circom";
 // Attack: one of the attacker's hidden alive units (slot named one-hot by `sel`) has attack range
 // ATK[type] >= 1 and stands within that grid distance (GRID 0 hex, 1 Chebyshev) of the public
 // target tile. Output nullifier = Poseidon(blinding, slot, turn): the contract rejects a repeat.
+// Public `target` packs player (160 bits) | turn (32) | target column (10) | row (10).
 template Attack(W, H, N, T, GRID, ATK, AB) {
     var NW = (N + 6) \ 7;
     signal input gameId;
-    signal input player;
-    signal input turn;
+    signal input target;
     signal input stateCommit;
-    signal input targetCol;
-    signal input targetRow;
 
     signal input blinding;
     signal input words[NW];
@@ -28,20 +27,28 @@ template Attack(W, H, N, T, GRID, ATK, AB) {
     signal output nullifier;
 
     signal gameIdSq <== gameId * gameId;
-    signal playerSq <== player * player;
+    component tw = UnpackWord(4, [160, 32, 10, 10]);
+    tw.in <== target;
+    _ <== tw.out[0];
+    _ <== tw.out[2];
+    _ <== tw.out[3];
+    signal turn <== tw.out[1];
+    signal tcBits[10];
+    signal trBits[10];
+    for (var i = 0; i < 10; i++) {
+        tcBits[i] <== tw.bits[192 + i];
+        trBits[i] <== tw.bits[202 + i];
+    }
+    for (var i = 0; i < 192; i++) _ <== tw.bits[i];
 
     component h = Poseidon(NW + 1);
     h.inputs[0] <== blinding;
     for (var w = 0; w < NW; w++) h.inputs[w + 1] <== words[w];
     h.out === stateCommit;
 
-    component tc = Num2Bits(10);
-    tc.in <== targetCol;
-    component tr = Num2Bits(10);
-    tr.in <== targetRow;
     component onb = AssertOnBoard(W, H);
-    onb.colBits <== tc.out;
-    onb.rowBits <== tr.out;
+    onb.colBits <== tcBits;
+    onb.rowBits <== trBits;
 
     component st = UnpackState(N);
     st.words <== words;
@@ -76,8 +83,8 @@ template Attack(W, H, N, T, GRID, ATK, AB) {
     component within = AssertWithin(GRID, AB);
     within.aColBits <== u.colBits;
     within.aRowBits <== u.rowBits;
-    within.bColBits <== tc.out;
-    within.bRowBits <== tr.out;
+    within.bColBits <== tcBits;
+    within.bRowBits <== trBits;
     within.r <== range.out;
 
     component nh = Poseidon(3);

@@ -5,6 +5,7 @@ include "comparators.circom";
 include "lib/compare.circom";
 include "lib/board.circom";
 include "lib/onehot.circom";
+include "lib/pack.circom";
 include "lib/state.circom";
 include "lib/unit.circom";
 
@@ -13,45 +14,50 @@ include "lib/unit.circom";
 // and hp are output, and its hp drops by `damage`; at hp <= damage the slot is emptied (killed).
 // Absence: no alive unit stands on the tile, `sel` is all zero, and present = type = hp = 0.
 // newCommit = Poseidon(blinding, new words) keeps the same blinding, so the attack nullifiers of
-// this turn stay valid (see circuits/README.md).
+// this turn stay valid (see circuits/README.md). Public `target` packs player (160 bits) | turn
+// (32) | target column (10) | row (10) | damage (8); output `outcome` = present | type << 1 |
+// hp << 5.
 template Combat(W, H, N) {
     var NW = (N + 6) \ 7;
     signal input gameId;
-    signal input player;
-    signal input turn;
+    signal input target;
     signal input oldCommit;
-    signal input targetCol;
-    signal input targetRow;
-    signal input damage;
 
     signal input blinding;
     signal input words[NW];
     signal input sel[N];
 
-    signal output present;
-    signal output unitType;
-    signal output unitHp;
+    signal output outcome;
     signal output newCommit;
 
     signal gameIdSq <== gameId * gameId;
-    signal playerSq <== player * player;
-    signal turnSq <== turn * turn;
+    component tw = UnpackWord(5, [160, 32, 10, 10, 8]);
+    tw.in <== target;
+    _ <== tw.out[0];
+    _ <== tw.out[1];
+    signal targetCol <== tw.out[2];
+    signal targetRow <== tw.out[3];
+    signal damage <== tw.out[4];
+    signal tcBits[10];
+    signal trBits[10];
+    for (var i = 0; i < 10; i++) {
+        tcBits[i] <== tw.bits[192 + i];
+        trBits[i] <== tw.bits[202 + i];
+    }
+    for (var i = 0; i < 192; i++) _ <== tw.bits[i];
+    for (var i = 212; i < 220; i++) _ <== tw.bits[i];
+    signal present;
+    signal unitType;
+    signal unitHp;
 
     component h = Poseidon(NW + 1);
     h.inputs[0] <== blinding;
     for (var w = 0; w < NW; w++) h.inputs[w + 1] <== words[w];
     h.out === oldCommit;
 
-    component tc = Num2Bits(10);
-    tc.in <== targetCol;
-    component tr = Num2Bits(10);
-    tr.in <== targetRow;
     component onb = AssertOnBoard(W, H);
-    onb.colBits <== tc.out;
-    onb.rowBits <== tr.out;
-    component db = Num2Bits(8);
-    db.in <== damage;
-    _ <== db.out;
+    onb.colBits <== tcBits;
+    onb.rowBits <== trBits;
 
     component st = UnpackState(N);
     st.words <== words;
@@ -121,4 +127,7 @@ template Combat(W, H, N) {
     nh.inputs[0] <== blinding;
     for (var w = 0; w < NW; w++) nh.inputs[w + 1] <== pk.words[w];
     newCommit <== nh.out;
+
+    // type < 16 and hp < 256 come from the unit word's bit decomposition; present is boolean.
+    outcome <== present + unitType * 2 + unitHp * 32;
 }

@@ -137,6 +137,8 @@ abstract contract ShroudBase {
     /// @notice Zone bitmasks are one field element, so boards have at most 253 zones.
     uint256 public constant MAX_ZONES = 253;
     uint256 public constant ZONE_SIZE = 8;
+    /// @notice Largest board side: coordinates are 10-bit fields in the circuits.
+    uint256 public constant MAX_SIDE = 1024;
     /// @notice Bits per packed public-signal word (2^253 < the field modulus): see `_context`.
     uint256 public constant PACKED_WORD_BITS = 253;
     uint8 internal constant VERIFIER_SPAWN = 0;

@@ -372,7 +372,8 @@ contract ShroudGame is ShroudBase {
     ///         defender answers (`respondCombat`) or misses the combat deadline (`claimCombatTimeout`); the mover's
     ///         turn clock is paused meanwhile.
     /// @param gameId The game.
-    /// @param proof The attack proof; public signals [nullifier, gameId, player, turn, stateCommit, col, row].
+    /// @param proof The attack proof; public signals [nullifier, gameId, target, stateCommit], target = the packed
+    ///        word player | turn << 160 | col << 192 | row << 202 (built here).
     /// @param nullifier `Poseidon(stateBlinding, slot, turn)` (proof output): each unit attacks once per turn.
     /// @param targetCol Target tile column (on the board).
     /// @param targetRow Target tile row (on the board).
@@ -393,14 +394,11 @@ contract ShroudGame is ShroudBase {
         if (targetCol >= g.width || targetRow >= g.height) revert OffBoard();
         if (nullifier >= Poseidon.FIELD_MODULUS) revert NotInField();
         if (nullifierUsed[gameId][nullifier]) revert NullifierUsed();
-        uint256[] memory sig = new uint256[](7);
+        uint256[] memory sig = new uint256[](4);
         sig[0] = nullifier;
         sig[1] = gameId;
-        sig[2] = uint160(msg.sender);
-        sig[3] = g.turn;
-        sig[4] = st.stateCommitment;
-        sig[5] = targetCol;
-        sig[6] = targetRow;
+        sig[2] = _target(g.turn, targetCol, targetRow);
+        sig[3] = st.stateCommitment;
         _verify(g, VERIFIER_ATTACK, proof, sig);
         nullifierUsed[gameId][nullifier] = true;
         combats[gameId] = Combat(uint8(s), uint8(defender), uint16(targetCol), uint16(targetRow), uint40(g.deadline - block.timestamp));
@@ -415,8 +413,9 @@ contract ShroudGame is ShroudBase {
     ///         the unit it has on the target (if any) loses the ruleset's damage, dying at hp ≤ damage. Play resumes
     ///         with the attacker's turn.
     /// @param gameId The game (in `Phase.Combat`, before the combat deadline; the caller is the named defender).
-    /// @param proof The combat proof; public signals [present, unitType, unitHp, newCommit, gameId, player, turn,
-    ///        oldCommit, col, row, damage].
+    /// @param proof The combat proof; public signals [outcome, newCommit, gameId, target, oldCommit]: outcome =
+    ///        present | unitType << 1 | unitHp << 5, target = player | turn << 160 | col << 192 | row << 202 |
+    ///        damage << 212 (both built here).
     /// @param present 1 when a unit stands on the target, else 0 (proof output).
     /// @param unitType The hit unit's type (0 when absent).
     /// @param unitHp The hit unit's hp before the hit (0 when absent).
@@ -434,20 +433,14 @@ contract ShroudGame is ShroudBase {
         Combat memory c = combats[gameId];
         Seat storage d = seats[gameId][c.defender];
         if (msg.sender != d.player) revert NotDefender();
-        if (present > 1 || unitType >= Poseidon.FIELD_MODULUS || unitHp >= Poseidon.FIELD_MODULUS) revert NotInField();
-        if (newCommit >= Poseidon.FIELD_MODULUS) revert NotInField();
-        uint256[] memory sig = new uint256[](11);
-        sig[0] = present;
-        sig[1] = unitType;
-        sig[2] = unitHp;
-        sig[3] = newCommit;
-        sig[4] = gameId;
-        sig[5] = uint160(msg.sender);
-        sig[6] = g.turn;
-        sig[7] = d.stateCommitment;
-        sig[8] = c.col;
-        sig[9] = c.row;
-        sig[10] = g.damage;
+        // The outcome word's fields: present 1 bit, type 4 bits, hp 8 bits (as the circuit outputs them).
+        if (present > 1 || unitType > 15 || unitHp > 255 || newCommit >= Poseidon.FIELD_MODULUS) revert NotInField();
+        uint256[] memory sig = new uint256[](5);
+        sig[0] = present | (unitType << 1) | (unitHp << 5);
+        sig[1] = newCommit;
+        sig[2] = gameId;
+        sig[3] = _target(g.turn, c.col, c.row) | (uint256(g.damage) << 212);
+        sig[4] = d.stateCommitment;
         _verify(g, VERIFIER_COMBAT, proof, sig);
         d.stateCommitment = newCommit;
         address attacker = seats[gameId][c.attacker].player;
@@ -628,9 +621,11 @@ contract ShroudGame is ShroudBase {
     }
 
     /// Tree depth 6 + ceil(log2(zones)), as `makeBoard` in core/geometry.ts.
-    /// Checks the board (≤ 253 zones of 8×8) and stores it with its zone count and tree depth.
+    /// Checks the board (sides ≤ 1024, ≤ 253 zones of 8×8) and stores it with its zone count and tree depth.
     function _setBoard(Game storage g, Board calldata b) private {
         if (b.kind > 1 || b.width == 0 || b.height == 0 || b.maxTurns == 0) revert BadBoard();
+        // Coordinates are 10-bit fields in the circuits and in the packed target word.
+        if (b.width > MAX_SIDE || b.height > MAX_SIDE) revert BadBoard();
         uint256 zones = ((uint256(b.width) + ZONE_SIZE - 1) / ZONE_SIZE) * ((uint256(b.height) + ZONE_SIZE - 1) / ZONE_SIZE);
         if (zones > MAX_ZONES) revert BadBoard();
         uint256 lg = 0;
@@ -790,6 +785,12 @@ contract ShroudGame is ShroudBase {
         if (sig.length != v.nPublic) revert WrongSignalCount(v.nPublic, sig.length);
         (bool ok, bytes memory ret) = v.target.staticcall(abi.encodePacked(v.selector, proof.a, proof.b, proof.c, sig));
         if (!ok || ret.length != 32 || abi.decode(ret, (uint256)) != 1) revert InvalidProof();
+    }
+
+    /// The packed target word of attack and combat proofs: the caller's address | turn << 160 | col << 192 |
+    /// row << 202 (col and row < MAX_SIDE = 1024, checked at creation).
+    function _target(uint256 turn, uint256 col, uint256 row) private view returns (uint256) {
+        return uint256(uint160(msg.sender)) | (turn << 160) | (col << 192) | (row << 202);
     }
 
     /// One `ZoneReveal` per non-zero forced-reveal lane (lane = zone * 16 + unitType + 1): the lanes follow the

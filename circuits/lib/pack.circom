@@ -100,3 +100,24 @@ template PackReport(N, Z) {
     }
     for (var i = 0; i < RW; i++) report[i] <== acc[i];
 }
+
+// One packed word of NF fields of WIDTHS bits, low bits first (sum <= 253): out[i] is field i,
+// bits the word's bits (so callers reuse them as range checks).
+template UnpackWord(NF, WIDTHS) {
+    var TOTAL = 0;
+    for (var i = 0; i < NF; i++) TOTAL += WIDTHS[i];
+    assert(TOTAL <= packedWordBits());
+    signal input in;
+    signal output out[NF];
+    signal output bits[TOTAL];
+    component nb = Num2Bits(TOTAL);
+    nb.in <== in;
+    bits <== nb.out;
+    var off = 0;
+    for (var i = 0; i < NF; i++) {
+        var acc = 0;
+        for (var j = 0; j < WIDTHS[i]; j++) acc += nb.out[off + j] * (1 << j);
+        out[i] <== acc;
+        off += WIDTHS[i];
+    }
+}

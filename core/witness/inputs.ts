@@ -15,7 +15,7 @@ import type { Ruleset } from '../ruleset/types.ts';
 import { assertSlots, packReveals, packSlots, type Slots, stateCommitment, type Unit } from '../state.ts';
 import { isPassable, type Tile } from '../tile.ts';
 import { mapTop, mapTopLevels } from './maptop.ts';
-import { packContext, packReport } from './publics.ts';
+import { packContext, packOutcome, packReport, packTarget } from './publics.ts';
 import {
   coverageAssignment,
   forcedReveals,
@@ -394,26 +394,16 @@ export function attackWitness(r: R, h: Hasher, a: AttackArgs): AttackPlan {
   }
   const stateCommit = stateCommitment(h, a.slots, r.unitSlots, blinding);
   const nullifier = attackNullifier(h, blinding, a.slot, turn);
+  const target = packTarget(player, turn, a.target);
   const input: CircuitInput = {
     gameId: s(gameId),
-    player: s(player),
-    turn: s(turn),
+    target: s(target),
     stateCommit: s(stateCommit),
-    targetCol: s(a.target.col),
-    targetRow: s(a.target.row),
     blinding: s(blinding),
     words: packSlots(a.slots, r.unitSlots).map(s),
     sel: Array.from({ length: r.unitSlots }, (_, k) => (k === a.slot ? '1' : '0')),
   };
-  const publicSignals = [
-    nullifier,
-    gameId,
-    player,
-    turn,
-    stateCommit,
-    BigInt(a.target.col),
-    BigInt(a.target.row),
-  ];
+  const publicSignals = [nullifier, gameId, target, stateCommit];
   return { input, publicSignals, stateCommit, nullifier };
 }
 
@@ -453,31 +443,17 @@ export function combatWitness(r: R, h: Hasher, a: CombatArgs): CombatPlan {
   const res = resolveCombat(a.slots, a.target, a.damage, a.slot);
   const oldCommit = stateCommitment(h, a.slots, r.unitSlots, blinding);
   const newCommit = stateCommitment(h, res.after, r.unitSlots, blinding);
+  const target = packTarget(player, turn, a.target, a.damage);
+  const outcome = packOutcome(res.present, res.unitType, res.unitHp);
   const input: CircuitInput = {
     gameId: s(gameId),
-    player: s(player),
-    turn: s(turn),
+    target: s(target),
     oldCommit: s(oldCommit),
-    targetCol: s(a.target.col),
-    targetRow: s(a.target.row),
-    damage: s(a.damage),
     blinding: s(blinding),
     words: packSlots(a.slots, r.unitSlots).map(s),
     sel: Array.from({ length: r.unitSlots }, (_, k) => (res.present && k === res.slot ? '1' : '0')),
   };
-  const publicSignals = [
-    res.present ? 1n : 0n,
-    BigInt(res.unitType),
-    BigInt(res.unitHp),
-    newCommit,
-    gameId,
-    player,
-    turn,
-    oldCommit,
-    BigInt(a.target.col),
-    BigInt(a.target.row),
-    BigInt(a.damage),
-  ];
+  const publicSignals = [outcome, newCommit, gameId, target, oldCommit];
   return {
     input,
     publicSignals,

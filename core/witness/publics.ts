@@ -7,6 +7,10 @@
  * - `context` (inputs the contract supplies): the player's address (160 bits), the turn number (the
  *   seat for a spawn, 32 bits), then each opponent seat's stored zone bitmask (Z bits each).
  *
+ * - `target` (attack and combat inputs): player (160 bits), turn (32), target column and row (10
+ *   each), and for combat the damage (8): one word.
+ * - combat `outcome` (output): present (1 bit), unit type (4), unit hp (8): one word.
+ *
  * Fields are placed next-fit: in order, each in the current word when it fits below bit 253, else at
  * bit 0 of a new word. 2^253 < p, so a packed word is a unique field element and the circuit
  * unpacks it with one Num2Bits. Shared by the circuits (circuits/lib/pack.circom), ShroudGame.sol
@@ -115,12 +119,17 @@ export function unpackReport(r: R, words: readonly bigint[]): { zoneMask: bigint
  * seats' stored zone bitmasks, as the contract builds them from its own state.
  */
 export function packContext(r: R, player: bigint, step: bigint, oppMasks: readonly bigint[]): bigint[] {
+  assertPlayerTurn(player, step);
+  return pack(contextWidths(r), [player, step, ...oppMasks], 'context');
+}
+
+function assertPlayerTurn(player: bigint, turn: bigint): void {
   if (player < 0n || player >= 1n << BigInt(PLAYER_BITS)) {
     throw new InputError('player', `${player} is not a 160-bit address`);
   }
-  if (step < 0n || step >= 1n << BigInt(STEP_BITS))
-    throw new InputError('turn', `${step} is not a 32-bit turn number`);
-  return pack(contextWidths(r), [player, step, ...oppMasks], 'context');
+  if (turn < 0n || turn >= 1n << BigInt(STEP_BITS)) {
+    throw new InputError('turn', `${turn} is not a 32-bit turn number`);
+  }
 }
 
 /** Inverse of `packContext`. */
@@ -130,4 +139,30 @@ export function unpackContext(
 ): { player: bigint; step: bigint; oppMasks: bigint[] } {
   const [player, step, ...oppMasks] = unpack(contextWidths(r), words, 'context');
   return { player: player!, step: step!, oppMasks };
+}
+
+const TARGET_WIDTHS = [PLAYER_BITS, STEP_BITS, 10, 10];
+const DAMAGE_BITS = 8;
+const OUTCOME_WIDTHS = [1, 4, 8];
+
+/**
+ * The target word of an attack (no damage) or a combat answer (with damage): player, turn, target
+ * column and row (and damage), as the contract builds it.
+ */
+export function packTarget(
+  player: bigint,
+  turn: bigint,
+  target: { col: number; row: number },
+  damage?: number,
+): bigint {
+  assertPlayerTurn(player, turn);
+  const widths = damage === undefined ? TARGET_WIDTHS : [...TARGET_WIDTHS, DAMAGE_BITS];
+  const values = [player, turn, BigInt(target.col), BigInt(target.row)];
+  if (damage !== undefined) values.push(BigInt(damage));
+  return pack(widths, values, 'target')[0]!;
+}
+
+/** The combat outcome word: present | unitType << 1 | unitHp << 5. */
+export function packOutcome(present: boolean, unitType: number, unitHp: number): bigint {
+  return pack(OUTCOME_WIDTHS, [present ? 1n : 0n, BigInt(unitType), BigInt(unitHp)], 'outcome')[0]!;
 }

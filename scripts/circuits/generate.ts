@@ -151,7 +151,7 @@ export function mainSource(name: CircuitName, r: ValidRuleset): string {
       const atk = r.unitTypes.map((u) => u.attackRange);
       const AB = bitLen(2 * Math.max(1, ...atk));
       include = 'attack.circom';
-      main = `component main {public [gameId, player, turn, stateCommit, targetCol, targetRow]} = Attack(${[
+      main = `component main {public [gameId, target, stateCommit]} = Attack(${[
         W,
         H,
         N,
@@ -164,7 +164,7 @@ export function mainSource(name: CircuitName, r: ValidRuleset): string {
     }
     case 'combat':
       include = 'combat.circom';
-      main = `component main {public [gameId, player, turn, oldCommit, targetCol, targetRow, damage]} = Combat(${W}, ${H}, ${N});`;
+      main = `component main {public [gameId, target, oldCommit]} = Combat(${W}, ${H}, ${N});`;
       break;
     case 'mapchunk':
       include = 'map/mapchunk.circom';

@@ -4,7 +4,7 @@ import { InputError } from '../../core/errors.ts';
 import { gridDistance, tilesInRange } from '../../core/geometry.ts';
 import { packSlots } from '../../core/state.ts';
 import { type AttackArgs, attackWitness } from '../../core/witness/inputs.ts';
-import { type Loaded, load, P, randomSlots, rejects, rng, str } from './helpers.ts';
+import { type Loaded, load, P, randomSlots, rawTarget, rejects, rng, str } from './helpers.ts';
 
 function randomAttack(c: Loaded, seed: number): AttackArgs | undefined {
   const r = c.ruleset;
@@ -60,16 +60,19 @@ for (const name of ['tiny', 'tiny-square']) {
       const plan = attackWitness(r, c.h, base);
       const w = await c.witness(plan.input);
       assert.ok(c.satisfies(w));
+      /** The public target word for another tile (same player and turn), packed without validation. */
+      const at = (col: number, row: number) => str(rawTarget(2n, 4n, col, row));
+      assert.equal(at(6, 5), plan.input.target, 'the test packs the target as the builder does');
       // Target two tiles away for a range-1 unit.
       const far = { col: 7, row: 5 };
       assert.equal(gridDistance(r.board.kind, inf, far), 2);
       assert.throws(() => attackWitness(r, c.h, { ...base, target: far }), InputError);
-      assert.ok(await rejects(c, { ...plan.input, targetCol: '7' }));
+      assert.ok(await rejects(c, { ...plan.input, target: at(7, 5) }));
       // Every tile at distance ≥ 2 is rejected, every tile within 1 accepted.
       for (let col = 3; col <= 7; col++) {
         for (let row = 3; row <= 7; row++) {
           const ok = gridDistance(r.board.kind, inf, { col, row }) <= 1;
-          const input = { ...plan.input, targetCol: str(col), targetRow: str(row) };
+          const input = { ...plan.input, target: at(col, row) };
           assert.equal(await rejects(c, input), !ok, `(${col},${row})`);
         }
       }
@@ -78,18 +81,15 @@ for (const name of ['tiny', 'tiny-square']) {
         () => attackWitness(r, c.h, { ...base, slot: 1, target: { col: 9, row: 9 } }),
         InputError,
       );
-      assert.ok(
-        await rejects(c, { ...plan.input, sel: ['0', '1', '0', '0'], targetCol: '9', targetRow: '9' }),
-      );
+      assert.ok(await rejects(c, { ...plan.input, sel: ['0', '1', '0', '0'], target: at(9, 9) }));
       // An empty slot, two slots at once.
-      assert.ok(
-        await rejects(c, { ...plan.input, sel: ['0', '0', '1', '0'], targetCol: '0', targetRow: '0' }),
-      );
+      assert.ok(await rejects(c, { ...plan.input, sel: ['0', '0', '1', '0'], target: at(0, 0) }));
       assert.ok(await rejects(c, { ...plan.input, sel: ['1', '1', '0', '0'] }));
       assert.ok(await rejects(c, { ...plan.input, stateCommit: str((plan.stateCommit + 1n) % P) }));
-      // Target off the board or wrapped.
-      assert.ok(await rejects(c, { ...plan.input, targetCol: str(r.grid.width) }));
-      assert.ok(await rejects(c, { ...plan.input, targetCol: str(P - 1n) }));
+      // Target off the board, a target word with bits above its 212-bit layout, or wrapped.
+      assert.ok(await rejects(c, { ...plan.input, target: at(r.grid.width, 5) }));
+      assert.ok(await rejects(c, { ...plan.input, target: str(BigInt(at(6, 5)) + (1n << 212n)) }));
+      assert.ok(await rejects(c, { ...plan.input, target: str(P - 1n) }));
       // Claiming another slot index for the nullifier: the output is pinned.
       const bad = w.slice();
       bad[1] = c.h.hash([99n, 1n, 4n]);

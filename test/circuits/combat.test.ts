@@ -4,7 +4,7 @@ import { InputError } from '../../core/errors.ts';
 import type { Coord } from '../../core/geometry.ts';
 import { stateCommitment, type Unit } from '../../core/state.ts';
 import { type CombatArgs, combatWitness } from '../../core/witness/inputs.ts';
-import { type Loaded, load, P, randomSlots, rejects, rng, str } from './helpers.ts';
+import { type Loaded, load, P, randomSlots, rawTarget, rejects, rng, str } from './helpers.ts';
 
 function randomCombat(c: Loaded, seed: number): CombatArgs {
   const r = c.ruleset;
@@ -66,14 +66,19 @@ for (const name of ['tiny', 'tiny-square']) {
       assert.ok(await rejects(c, { ...plan.input, sel: ['0', '0', '0', '0'] }));
       // Naming an empty slot or a unit elsewhere.
       assert.ok(await rejects(c, { ...plan.input, sel: ['1', '0', '0', '0'] }));
-      // Each output is pinned: present, type, hp, new commitment (e.g. hp not reduced).
-      for (let i = 1; i <= 4; i++) {
+      // Each output is pinned: the outcome word's present (bit 0), type (bit 1) and hp (bit 5) fields, and the
+      // new commitment (e.g. hp not reduced).
+      assert.equal(w[1], 1n | (0n << 1n) | (5n << 5n), 'outcome = present | type << 1 | hp << 5');
+      for (const bit of [0n, 1n, 5n]) {
         const bad = w.slice();
-        bad[i] = (w[i]! + 1n) % P;
-        assert.equal(c.satisfies(bad), false, `output ${i}`);
+        bad[1] = w[1]! ^ (1n << bit);
+        assert.equal(c.satisfies(bad), false, `outcome bit ${bit}`);
       }
+      const moved = w.slice();
+      moved[2] = (w[2]! + 1n) % P;
+      assert.equal(c.satisfies(moved), false, 'new commitment');
       const unhurt = w.slice();
-      unhurt[4] = plan.oldCommit;
+      unhurt[2] = plan.oldCommit;
       assert.equal(c.satisfies(unhurt), false, 'new commitment without damage');
       // Absent target: claiming presence with any slot fails; the honest answer is absence.
       const away = combatWitness(c.ruleset, c.h, { ...args, target: { col: 6, row: 5 } });
@@ -86,9 +91,15 @@ for (const name of ['tiny', 'tiny-square']) {
       }
       // Wrong commitment, damage out of range, target off the board.
       assert.ok(await rejects(c, { ...plan.input, oldCommit: str((plan.oldCommit + 1n) % P) }));
-      assert.ok(await rejects(c, { ...plan.input, damage: '256' }));
-      assert.ok(await rejects(c, { ...plan.input, damage: str(P - 1n) }));
-      assert.ok(await rejects(c, { ...plan.input, targetRow: str(c.ruleset.grid.height) }));
+      assert.equal(
+        plan.input.target,
+        str(rawTarget(2n, 3n, 5, 5, 2)),
+        'the test packs the target as the builder does',
+      );
+      assert.ok(await rejects(c, { ...plan.input, target: str(rawTarget(2n, 3n, 5, 5, 256)) }), 'damage 256');
+      assert.ok(await rejects(c, { ...plan.input, target: str(P - 1n) }), 'wrapped target word');
+      const offBoard = rawTarget(2n, 3n, 5, c.ruleset.grid.height, 2);
+      assert.ok(await rejects(c, { ...plan.input, target: str(offBoard) }), 'row off the board');
       assert.throws(() => combatWitness(c.ruleset, c.h, { ...args, damage: 256 }), InputError);
       assert.throws(() => combatWitness(c.ruleset, c.h, { ...args, slot: 0 }), InputError);
     });

@@ -200,6 +200,13 @@ export async function rejects(c: Loaded, input: CircuitInput): Promise<boolean> 
 
 export const str = (v: bigint | number): string => v.toString();
 
+/**
+ * An attack/combat target word packed WITHOUT the builder's checks (core/witness/publics.ts layout:
+ * player | turn << 160 | col << 192 | row << 202 | damage << 212), so tests can forge any field.
+ */
+export const rawTarget = (player: bigint, turn: bigint, col: number, row: number, damage = 0): bigint =>
+  player | (turn << 160n) | (BigInt(col) << 192n) | (BigInt(row) << 202n) | (BigInt(damage) << 212n);
+
 /** A shipped ruleset with some fields replaced (for vision models no shipped ruleset uses). */
 export function variant(base: string, patch: Record<string, unknown>): ValidRuleset {
   const { board: _b, ...plain } = shippedRuleset(base);

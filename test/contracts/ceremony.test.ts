@@ -92,6 +92,8 @@ describe('ShroudGame ceremony: create, commit, sealed reveal, root', () => {
     await expectRevert(create({ board: { kind: 0, width: 16, height: 12, maxTurns: 0 } }), G, 'BadBoard');
     // 256 zones > 253: a zone bitmask must fit one field element.
     await expectRevert(create({ board: { kind: 1, width: 128, height: 128, maxTurns: 10 } }), G, 'BadBoard');
+    // A side over 1024 (10-bit coordinates), even with few zones: 1032 × 8 is 129 zones.
+    await expectRevert(create({ board: { kind: 1, width: 1032, height: 8, maxTurns: 10 } }), G, 'BadBoard');
     await expectRevert(create({ durations: { ...DURATIONS, rootSeconds: 0 } }), G, 'BadDurations');
     await expectRevert(create({}, 0n), G, 'BondRequired');
     // The ruleset must be registered, for this board, with enough seats.

@@ -43,8 +43,9 @@ const proofFor = (sig: readonly bigint[]) => ({
 const MAX_PLAYERS = 3;
 const DAMAGE = 4n;
 // 16×12 hex: 4 zones, 7-bit forced lanes. One report word; one context word (160 + 32 + 2 × 4 bits):
-// spawn [report, gameId, context, newCommit, revealCommit], turn adds oldCommit; attack 7, combat 11.
-const N = { spawn: 5, turn: 6, attack: 7, combat: 11 };
+// spawn [report, gameId, context, newCommit, revealCommit], turn adds oldCommit; attack [nullifier, gameId,
+// target, stateCommit]; combat [outcome, newCommit, gameId, target, oldCommit].
+const N = { spawn: 5, turn: 6, attack: 4, combat: 5 };
 const ZONES = 4n;
 const LANE_BITS = 7n;
 /** The report word: zone mask in the low 4 bits, then lane i at bit 4 + 7i (an independent spelling of the layout). */
@@ -53,6 +54,9 @@ const reportWord = (zoneMask: bigint, lanes: readonly bigint[]) =>
 /** The context word: player | step << 160 | opponent masks (4 bits each) from bit 192. */
 const contextWord = (player: bigint, step: bigint, masks: readonly bigint[]) =>
   masks.reduce((w, m, i) => w | (m << (192n + ZONES * BigInt(i))), player | (step << 160n));
+/** The attack/combat target word: player | turn << 160 | col << 192 | row << 202 (| damage << 212). */
+const targetWord = (player: bigint, turn: bigint, col: bigint, row: bigint, damage = 0n) =>
+  player | (turn << 160n) | (col << 192n) | (row << 202n) | (damage << 212n);
 
 describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
   let env: Env;
@@ -330,7 +334,7 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
 
   /** Seat 0 attacks (col, row) of seat 1 at its turn 2; returns the attack's nullifier. */
   async function attack(s: Scenario, nullifier: bigint, col = 5n, row = 6n) {
-    const sig = [nullifier, s.id, addr(s, 0), await turnOf(s), await commitOf(s, 0), col, row];
+    const sig = [nullifier, s.id, targetWord(addr(s, 0), await turnOf(s), col, row), await commitOf(s, 0)];
     return as(env, s.players[0]!).getFunction('attack')(s.id, proofFor(sig), nullifier, col, row, 1n);
   }
   async function combatSignals(
@@ -342,17 +346,17 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     over: Partial<Record<string, bigint>> = {},
   ) {
     return [
-      present,
-      unitType,
-      hp,
+      present | (unitType << 1n) | (hp << 5n),
       nc,
       s.id,
-      over['player'] ?? addr(s, 1),
-      over['turn'] ?? (await turnOf(s)),
+      targetWord(
+        over['player'] ?? addr(s, 1),
+        over['turn'] ?? (await turnOf(s)),
+        over['col'] ?? 5n,
+        over['row'] ?? 6n,
+        over['damage'] ?? DAMAGE,
+      ),
       over['oldCommit'] ?? (await commitOf(s, 1)),
-      over['col'] ?? 5n,
-      over['row'] ?? 6n,
-      over['damage'] ?? DAMAGE,
     ];
   }
 
@@ -381,7 +385,12 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
       G,
       'NotYourTurn',
     );
-    const sigWrong = [11n, s.id, addr(s, 0), (await turnOf(s)) + 1n, await commitOf(s, 0), 5n, 6n];
+    const sigWrong = [
+      11n,
+      s.id,
+      targetWord(addr(s, 0), (await turnOf(s)) + 1n, 5n, 6n),
+      await commitOf(s, 0),
+    ];
     await expectRevert(
       as(env, s.players[0]!).getFunction('attack')(s.id, proofFor(sigWrong), 11n, 5n, 6n, 1n),
       G,
@@ -427,6 +436,17 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
       G,
       'NotInField',
     );
+    // The outcome fields must fit their packed widths: type 4 bits, hp 8 bits.
+    for (const [t, hp] of [
+      [16n, 3n],
+      [2n, 256n],
+    ] as const) {
+      await expectRevert(
+        as(env, s.players[1]!).getFunction('respondCombat')(s.id, ZERO_PROOF, 1n, t, hp, 77n),
+        G,
+        'NotInField',
+      );
+    }
     for (const over of [
       { damage: 5n },
       { col: 6n },

@@ -59,12 +59,15 @@ export function findPgBin(): string | null {
   return dirs.find((d) => ['initdb', 'pg_ctl', 'postgres'].every((b) => existsSync(join(d, b)))) ?? null;
 }
 
+/** CI (`.ci/run` sets SHROUD_REQUIRE_POSTGRES; most CI systems set CI) installs the server: never skip there. */
+const REQUIRED = Boolean(process.env.SHROUD_REQUIRE_POSTGRES || process.env.CI);
+
 /**
- * Why the Postgres tests are skipped here, or false to run them. In CI (env CI set) they never skip:
- * startPostgres then fails with the reason, since CI installs the server.
+ * Why the Postgres tests are skipped here, or false to run them. Where the server is required they never
+ * skip: startPostgres then fails with the reason.
  */
 export function postgresSkip(): string | false {
-  if (findPgBin() || process.env.CI) return false;
+  if (findPgBin() || REQUIRED) return false;
   return `PostgreSQL server binaries not found (${LOOKED_IN}): ${INSTALL_HINT}`;
 }
 
@@ -102,7 +105,7 @@ let dbCounter = 0;
 export async function startPostgres(): Promise<PgServer> {
   const bin = findPgBin();
   if (!bin) {
-    const fix = process.env.CI
+    const fix = REQUIRED
       ? 'CI must install them (.ci/run installs the postgresql package)'
       : INSTALL_HINT;
     throw new Error(`PostgreSQL server binaries not found (${LOOKED_IN}): ${fix}`);
