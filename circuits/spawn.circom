@@ -11,7 +11,7 @@ include "vision.circom";
 // Spawn: the initial commitment holds exactly the ruleset's spawn units, slot i = SPAWN[i] at
 // full hp (HP[type]) for i < S, every other slot empty, and every unit inside the start area of
 // the public seat (AREA[seat] = [col0, row0, col1, row1]). Same VisionProof outputs as a turn.
-template Spawn(W, H, N, T, K, R, P, AREA, S, SPAWN, HP, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB) {
+template Spawn(W, H, N, T, K, R, P, AREA, S, SPAWN, HP, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, SC, SP) {
     var NW = (N + 6) \ 7;
     var Z = ZX * ZY;
     var CW = contextWords(K, Z);
@@ -77,7 +77,7 @@ template Spawn(W, H, N, T, K, R, P, AREA, S, SPAWN, HP, METRIC, VIS, VB, ZVIS, Z
         }
     }
 
-    component v = VisionProof(W, H, N, T, K, R, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB);
+    component v = VisionProof(W, H, N, T, K, R, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, SC, SP);
     v.word <== ns.word;
     v.alive <== ns.alive;
     v.type <== ns.type;

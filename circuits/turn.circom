@@ -14,7 +14,7 @@ include "vision.circom";
 // type's SPEED (0 for structures, so they never move). Public signals (circuits/README.md): the
 // packed report (zone bitmask + forced lanes), gameId, the packed context (player, turn, opponent
 // masks), oldCommit, newCommit, revealCommit.
-template Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB) {
+template Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, SC, SP) {
     var NW = (N + 6) \ 7;
     var Z = ZX * ZY;
     var CW = contextWords(K, Z);
@@ -88,7 +88,7 @@ template Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, 
         move[u].r <== speed[u].out;
     }
 
-    component v = VisionProof(W, H, N, T, K, R, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB);
+    component v = VisionProof(W, H, N, T, K, R, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, SC, SP);
     v.word <== ns.word;
     v.alive <== ns.alive;
     v.type <== ns.type;

@@ -10,7 +10,7 @@ include "turn.circom";
 // public signals as Turn, with `mapRoot` appended. The top TK levels of the map tree are shared:
 // the private `mapTop` (the real nodes at height DEPTH - TK) hash once to `mapRoot`, and each
 // slot's path climbs only DEPTH - TK levels to the node its index selects among them.
-template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, DEPTH, TK) {
+template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, SC, SP, DEPTH, TK) {
     var NW = (N + 6) \ 7;
     var Z = ZX * ZY;
     var CW = contextWords(K, Z);
@@ -48,7 +48,7 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
     top.top <== mapTop;
     top.root <== mapRoot;
 
-    component t = Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB);
+    component t = Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, SC, SP);
     t.gameId <== gameId;
     t.ctx <== ctx;
     t.oldCommit <== oldCommit;

@@ -2,14 +2,16 @@ pragma circom 2.1.0;
 
 include "poseidon.circom";
 include "lib/lookup.circom";
+include "lib/pack.circom";
 include "lib/reveals.circom";
+include "lib/sort.circom";
 include "lib/zones.circom";
 
 // Everything a spawn or turn proof shows about the player's new units: the exact zone bitmask,
-// the forced zone-reveal lanes (one per slot) against each opponent's stored bitmask, and the vision coverage of the
+// the forced zone-reveal lanes (one per slot, sorted) against each opponent's stored bitmask, and the vision coverage of the
 // revealed-tile list behind revealCommit = Poseidon(revealBlinding, lane words...).
 // ZVIS[t] is the zone-sight radius of type t (VIS, or VIS^2 for Euclidean, compared with MD).
-template VisionProof(W, H, N, T, K, R, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB) {
+template VisionProof(W, H, N, T, K, R, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, SC, SP) {
     var RW = (R + 13) \ 14;
     signal input word[N];
     signal input alive[N];
@@ -65,7 +67,11 @@ template VisionProof(W, H, N, T, K, R, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY
         fr.type[u] <== type[u];
         fr.zone[u] <== zo[u].zone;
     }
-    lane <== fr.lane;
+    // Sorted (largest first), the lanes are a multiset: they do not say which slot stands where,
+    // so a unit revealed on consecutive turns cannot be linked by its slot. SP: SC comparator pairs.
+    component sorted = SortDesc(N, laneBits(ZX * ZY), SC, SP);
+    sorted.in <== fr.lane;
+    lane <== sorted.out;
 
     component cov = RevealCoverage(W, H, N, T, R, ZX, METRIC, VIS, VB);
     cov.unitWord <== word;

@@ -19,7 +19,6 @@
 import { InputError } from '../errors.ts';
 import type { Board } from '../geometry.ts';
 import type { Ruleset } from '../ruleset/types.ts';
-import type { ZoneReveal } from './reference.ts';
 
 type R = Ruleset & { board: Board };
 
@@ -90,27 +89,43 @@ export function packedWordCounts(r: R): { report: number; context: number } {
   return { report: nextFit(reportWidths(r)).words, context: nextFit(contextWidths(r)).words };
 }
 
-/** One lane per slot: `zone * 16 + unitType + 1` for a forced reveal, else 0. */
-export function forcedLanes(reveals: readonly ZoneReveal[], unitSlots: number): bigint[] {
+/** A forced zone reveal as the chain sees it: no slot (the lanes are sorted). */
+export interface PublicZoneReveal {
+  zone: number;
+  unitType: number;
+}
+
+/**
+ * One lane per slot, `zone * 16 + unitType + 1` for a forced reveal, else 0, sorted largest first
+ * (as the circuit's sorting network outputs them): the lanes do not tell which slot stands where.
+ */
+export function forcedLanes(reveals: readonly PublicZoneReveal[], unitSlots: number): bigint[] {
+  if (reveals.length > unitSlots)
+    throw new InputError('forced', `${reveals.length} reveals for ${unitSlots} slots`);
   const lanes: bigint[] = new Array(unitSlots).fill(0n);
-  for (const f of reveals) lanes[f.slot] = BigInt(f.zone * 16 + f.unitType + 1);
-  return lanes;
+  reveals.forEach((f, i) => {
+    lanes[i] = BigInt(f.zone * 16 + f.unitType + 1);
+  });
+  return lanes.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
 }
 
 /** The report words of a spawn or turn: the zone bitmask, then the forced-reveal lanes. */
-export function packReport(r: R, zoneMask: bigint, forced: readonly ZoneReveal[]): bigint[] {
+export function packReport(r: R, zoneMask: bigint, forced: readonly PublicZoneReveal[]): bigint[] {
   return pack(reportWidths(r), [zoneMask, ...forcedLanes(forced, r.unitSlots)], 'report');
 }
 
 /** Inverse of `packReport`, for clients and indexers reading a submitted spawn or turn. */
-export function unpackReport(r: R, words: readonly bigint[]): { zoneMask: bigint; forced: ZoneReveal[] } {
+export function unpackReport(
+  r: R,
+  words: readonly bigint[],
+): { zoneMask: bigint; forced: PublicZoneReveal[] } {
   const [zoneMask, ...lanes] = unpack(reportWidths(r), words, 'report');
-  const forced: ZoneReveal[] = [];
-  lanes.forEach((lane, slot) => {
-    if (lane === 0n) return;
+  const forced: PublicZoneReveal[] = [];
+  for (const lane of lanes) {
+    if (lane === 0n) continue;
     const v = Number(lane) - 1;
-    forced.push({ slot, zone: v >> 4, unitType: v & 15 });
-  });
+    forced.push({ zone: v >> 4, unitType: v & 15 });
+  }
   return { zoneMask: zoneMask!, forced };
 }
 

@@ -7,6 +7,7 @@ import { InputError } from '../../core/errors.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import { mapTopLevels } from '../../core/witness/maptop.ts';
 import { visionThreshold, zoneSightTable } from '../../core/witness/zones.ts';
+import { sortingNetwork } from './sortnet.ts';
 
 /** The game's circuits, built by default. */
 export const CIRCUITS = ['turn', 'spawn', 'attack', 'combat'] as const;
@@ -97,7 +98,14 @@ function visionParams(r: ValidRuleset): string[] {
     String(t.ky),
     `[${md.map((row) => arr(row)).join(', ')}]`,
     String(RB),
+    ...sortParams(r.unitSlots),
   ];
+}
+
+/** SC, SP: the comparator pairs that sort the forced-reveal lanes (a placeholder pair when there are none). */
+function sortParams(n: number): string[] {
+  const pairs = sortingNetwork(n);
+  return [String(pairs.length), `[${(pairs.length ? pairs : [[0, 0]]).map((p) => arr(p)).join(', ')}]`];
 }
 
 /** The main source of one circuit for one ruleset; includes resolve against `circuits/`. */

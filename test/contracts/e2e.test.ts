@@ -98,7 +98,7 @@ describe('end to end on tiny with real Groth16 proofs', () => {
     const oppMask = async (k: number) => [(await seatOf(1 - k)).zoneMask as bigint];
     const turnNow = async () => (await G.getFunction('getGame')(id))[4] as bigint;
     const forcedSeen: unknown[] = [];
-    /** Keeps the ZoneReveal events, which must be exactly the plan's forced reveals (zone, type) in slot order. */
+    /** Keeps the ZoneReveal events: exactly the plan's forced reveals (zone, type), largest lane first (sorted lanes). */
     const record = (
       rc: { logs: { topics: string[]; data: string }[] },
       forced: readonly { zone: number; unitType: number }[],
@@ -108,9 +108,11 @@ describe('end to end on tiny with real Groth16 proofs', () => {
         const e = G.interface.parseLog(l);
         if (e?.name === 'ZoneReveal') seen.push([e.args[2], e.args[3]]);
       }
+      const lane = (f: { zone: number; unitType: number }) => f.zone * 16 + f.unitType;
+      const want = [...forced].sort((a, b) => lane(b) - lane(a));
       assert.deepEqual(
         seen,
-        forced.map((f) => [BigInt(f.zone), BigInt(f.unitType)]),
+        want.map((f) => [BigInt(f.zone), BigInt(f.unitType)]),
       );
       forcedSeen.push(...seen);
     };
