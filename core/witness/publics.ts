@@ -1,12 +1,11 @@
 /**
  * Packed public signals. A Groth16 verifier pays one elliptic-curve multiplication (~6.2k gas) per
- * public signal, so the spawn and turn circuits pack their small fields into 253-bit words:
+ * public signal, so the circuits pack their small fields into 253-bit words:
  *
  * - `report` (outputs): the new zone bitmask (Z bits), then one forced-reveal lane per unit slot
- *   (`zone * 16 + unitType + 1`, or 0; `laneBits(Z)` bits each).
+ *   (`zone * 16 + unitType + 1`, or 0; `laneBits(Z)` bits each), sorted largest first.
  * - `context` (inputs the contract supplies): the player's address (160 bits), the turn number (the
  *   seat for a spawn, 32 bits), then each opponent seat's stored zone bitmask (Z bits each).
- *
  * - `target` (attack and combat inputs): player (160 bits), turn (32), target column and row (10
  *   each), and for combat the damage (8): one word.
  * - combat `outcome` (output): present (1 bit), unit type (4), unit hp (8): one word.
