@@ -105,9 +105,7 @@ let dbCounter = 0;
 export async function startPostgres(): Promise<PgServer> {
   const bin = findPgBin();
   if (!bin) {
-    const fix = REQUIRED
-      ? 'CI must install them (.ci/run installs the postgresql package)'
-      : INSTALL_HINT;
+    const fix = REQUIRED ? 'CI must install them (.ci/run installs the postgresql package)' : INSTALL_HINT;
     throw new Error(`PostgreSQL server binaries not found (${LOOKED_IN}): ${fix}`);
   }
   const dir = mkdtempSync(join(tmpdir(), 'shroud-pg-'));
