@@ -92,7 +92,7 @@ describe('npm run demo', () => {
   });
 
   it('plays tiny-pass (passability proofs) for 3 turns each: moves proven passable on-chain, then audited', {
-    // Circuits and verifiers are cached under build/ and contracts/generated/; from scratch they take ~3 min.
+    // `npm test`'s pretest builds tiny-pass's circuits and verifiers; from scratch the demo takes ~3 min more.
     timeout: 480_000,
   }, async () => {
     const out = path.join(tmp, 'tiny-pass');
