@@ -6,6 +6,7 @@ import {
   neighbours,
   tileCoord,
   tileIndex,
+  tilesInRange,
   zoneOf,
 } from '../core/geometry.ts';
 import type { Ruleset, UnitType } from '../core/ruleset/types.ts';
@@ -158,7 +159,11 @@ function chooseAttack(board: Board, rules: Rules, obs: Observation, rnd: () => n
   return pick(options, rnd);
 }
 
-/** The revealed-tile list: undiscovered tiles first, then seen tiles whose terrain was never served. */
+/**
+ * The revealed-tile list: undiscovered tiles first, then seen tiles whose terrain was never served. When
+ * the ruleset proves passability, a unit may only move onto tiles it holds the opening of, so unserved
+ * tiles within a mobile unit's reach from its new position come first: next turn's destinations.
+ */
 function chooseReveal(
   board: Board,
   rules: Rules,
@@ -171,9 +176,23 @@ function chooseReveal(
   );
   const vision = [...visibleTiles(board, rules.vision.model, sources)].sort((a, b) => a - b);
   const shuffled = vision.map((i) => ({ i, r: rnd() })).sort((a, b) => a.r - b.r);
-  const tier = (i: number) => (obs.fog[i] === 0 ? 0 : obs.terrain[i] === -1 ? 1 : 2);
+  const reach = new Set<number>();
+  if (rules.provePassability) {
+    obs.ownUnits.forEach((u, slot) => {
+      const speed = u ? rules.unitTypes[u.type]!.speed : 0;
+      if (!u || speed === 0) return;
+      const at = moves[slot] ?? { col: u.col, row: u.row };
+      for (const c of tilesInRange(board, board.kind === 'hex' ? 'hex' : 'chebyshev', at, speed))
+        reach.add(tileIndex(board, c));
+    });
+  }
+  const tier = (i: number) => {
+    if (obs.terrain[i] !== -1) return 3; // served already
+    if (reach.has(i)) return 0;
+    return obs.fog[i] === 0 ? 1 : 2;
+  };
   return shuffled
-    .filter(({ i }) => tier(i) < 2)
+    .filter(({ i }) => tier(i) < 3)
     .sort((a, b) => tier(a.i) - tier(b.i))
     .slice(0, rules.maxRevealedTiles)
     .map(({ i }) => leafIndex(board, tileCoord(board, i)));

@@ -119,7 +119,7 @@ try {
       case 'turn': {
         const t = a.report;
         console.log(
-          `turn ${t.turn} ${a.kind}: moved ${t.moved}, ${t.tilesRevealed} tiles verified against the on-chain root, ${t.zoneReveals} zone reveals, proof ${Math.round(t.proofMs)} ms, gas ${t.gas}`,
+          `turn ${t.turn} ${a.kind}: moved ${t.moved}${t.provedPassable ? ' (destinations proven passable)' : ''}, ${t.tilesRevealed} tiles verified against the on-chain root, ${t.zoneReveals} zone reveals, proof ${Math.round(t.proofMs)} ms, gas ${t.gas}`,
         );
         break;
       }

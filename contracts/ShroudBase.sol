@@ -84,6 +84,7 @@ abstract contract ShroudBase {
         uint32 maxTurns;
         uint32 turnSeconds; // durations.turnSeconds, copied here for the turn path
         uint8 zones; // zones on the board (≤ 253): the width of every packed zone bitmask
+        bool passability; // the ruleset proves passability: turn proofs take `root` as their last public signal
         // slot 1
         address dealer;
         uint8 kind;

@@ -153,6 +153,7 @@ contract ShroudGame is ShroudBase {
         }
         g.maxPlayers = rs.maxPlayers;
         g.damage = rs.damage;
+        g.passability = rs.passability;
         uint32 id = rulesetIdOf[rulesetHash];
         if (id == 0) {
             id = ++rulesetCount;
@@ -692,8 +693,11 @@ contract ShroudGame is ShroudBase {
         uint256 zones = g.zones;
         {
             uint256[] memory sig = _signals(gameId, g, st, s, report, zones, isSpawn);
-            sig[sig.length - 2] = newCommit;
-            sig[sig.length - 1] = revealCommit_;
+            uint256 n = sig.length;
+            // Passability: the turn proof's last public input is the map root its destinations open against.
+            if (!isSpawn && g.passability) sig[--n] = g.root;
+            sig[n - 2] = newCommit;
+            sig[n - 1] = revealCommit_;
             _verify(g, isSpawn ? VERIFIER_SPAWN : VERIFIER_TURN, proof, sig);
         }
         uint32 turn = g.turn;
@@ -708,7 +712,8 @@ contract ShroudGame is ShroudBase {
         _advanceTurn(gameId, g);
     }
 
-    /// The spawn/turn signals with the last two (newCommit, revealCommit) left for the caller.
+    /// The spawn/turn signals with newCommit and revealCommit (and a passability turn's trailing mapRoot) left for
+    /// the caller.
     function _signals(
         uint256 gameId,
         Game storage g,
@@ -719,7 +724,8 @@ contract ShroudGame is ShroudBase {
         bool isSpawn
     ) private view returns (uint256[] memory sig) {
         uint256 rw = report.length;
-        sig = new uint256[](rw + 1 + _contextWords(g.maxPlayers - 1, zones) + (isSpawn ? 2 : 3));
+        uint256 tail = isSpawn ? 2 : (g.passability ? 4 : 3);
+        sig = new uint256[](rw + 1 + _contextWords(g.maxPlayers - 1, zones) + tail);
         for (uint256 k = 0; k < rw; k++) {
             uint256 w = report[k];
             if (w >= Poseidon.FIELD_MODULUS) revert NotInField();

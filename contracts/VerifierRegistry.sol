@@ -17,7 +17,8 @@ contract VerifierRegistry {
     uint8 public constant CIRCUITS = 5;
 
     /// @notice What a game must match to play a ruleset: the board its circuits were built for, the seat count
-    ///         its proofs carry opponent masks for, and the damage of one hit (the combat proof's public input).
+    ///         its proofs carry opponent masks for, the damage of one hit (the combat proof's public input), and
+    ///         whether its turn proofs prove passability (then their last public signal is the map root).
     struct Ruleset {
         bool registered;
         uint8 kind; // 0 hex, 1 square
@@ -25,6 +26,7 @@ contract VerifierRegistry {
         uint16 height;
         uint8 maxPlayers;
         uint8 damage;
+        bool passability; // ruleset.provePassability: the turn verifier takes the game's map root last
     }
 
     /// @notice One circuit's verifier (fits one storage slot).
@@ -85,13 +87,20 @@ contract VerifierRegistry {
     /// @param height Board height.
     /// @param maxPlayers `players.max` of the ruleset (2..6): proofs carry `maxPlayers − 1` opponent masks.
     /// @param damage Hp removed by one hit (0..255), the combat proof's `damage` input.
-    function registerRuleset(bytes32 rulesetHash, uint8 kind, uint16 width, uint16 height, uint8 maxPlayers, uint8 damage)
-        external
-        onlyOwner
-    {
+    /// @param passability The ruleset's `provePassability`: turn proofs then end with the `mapRoot` public input,
+    ///        which the game fills with its posted root.
+    function registerRuleset(
+        bytes32 rulesetHash,
+        uint8 kind,
+        uint16 width,
+        uint16 height,
+        uint8 maxPlayers,
+        uint8 damage,
+        bool passability
+    ) external onlyOwner {
         if (rulesets[rulesetHash].registered) revert AlreadyRegistered();
         if (kind > 1 || width == 0 || height == 0 || maxPlayers < 2 || maxPlayers > 6) revert BadRuleset();
-        Ruleset memory r = Ruleset(true, kind, width, height, maxPlayers, damage);
+        Ruleset memory r = Ruleset(true, kind, width, height, maxPlayers, damage, passability);
         rulesets[rulesetHash] = r;
         emit RulesetRegistered(rulesetHash, r);
     }

@@ -106,7 +106,7 @@ export async function deployShroud(
 
 /**
  * Deploys a shipped ruleset's generated verifiers (contracts/generated/manifest.json) and registers the ruleset
- * (board, seats, damage) and each verifier (address, selector, public-signal count) in the registry: spawn, turn,
+ * (board, seats, damage, passability) and each verifier (address, selector, public-signal count) in the registry: spawn, turn,
  * attack, combat and (when generated) maproot, circuit id 4.
  */
 export async function registerRuleset(
@@ -133,6 +133,7 @@ export async function registerRuleset(
       info.height,
       info.maxPlayers,
       info.damage,
+      info.passability,
     )
   ).wait();
   const verifiers: Record<string, string> = {};

@@ -16,6 +16,7 @@ import { mapProofRoutes } from './routes/mapproof.ts';
 import { opsRoutes } from './routes/ops.ts';
 import { revealRoutes } from './routes/reveals.ts';
 import { viewerRoutes } from './routes/viewer.ts';
+import { zoneRootRoutes } from './routes/zone-roots.ts';
 import type { DealerStore } from './store/types.ts';
 
 export interface HttpOptions {
@@ -102,7 +103,8 @@ export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
         info: {
           title: 'Shroud dealer',
           version: '1',
-          description: 'Serves the tiles behind opened reveal commitments.',
+          description:
+            'Serves the tiles behind opened reveal commitments, and the public zone roots of dealt maps.',
         },
       },
     });
@@ -122,6 +124,7 @@ export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
     signatures: d.signatures,
   });
   await app.register(revealRoutes(reveals));
+  await app.register(zoneRootRoutes(reveals));
   const now = d.now ?? (() => Math.floor(Date.now() / 1000));
   const pruner = setInterval(() => reveals.pruneSessions(now()), 60_000);
   pruner.unref();

@@ -1,6 +1,7 @@
 import { createSecretKey } from 'node:crypto';
 import { recoverAddress, type TypedDataDomain } from 'ethers';
 import { type Hasher, InputError, revealCommitment, toField } from '../core/index.ts';
+import { zoneRoots } from '../core/mapproof/witness.ts';
 import {
   type RevealSessionMessage,
   revealSessionDigest,
@@ -117,6 +118,8 @@ export class RevealService {
   /** Serialized answers of verified openings (see #opening). */
   readonly #openings = new Map<string, Buffer>();
   readonly #sessions: SessionTable;
+  /** Serialized zone-roots answers per dealt game (public data, immutable once the root is posted). */
+  readonly #zoneRoots = new Map<string, Buffer>();
 
   constructor(d: RevealDeps) {
     this.#d = d;
@@ -283,6 +286,25 @@ export class RevealService {
     }
     await this.#record(gameId, session.player, body.turn, body.leaves, blinding);
     d.onServed?.();
+    return payload;
+  }
+
+  /**
+   * The root of every zone subtree of a dealt game's map, from the cached tree. Public data (the map
+   * proof posts them on-chain too): clients check that they hash to the on-chain root, then use them
+   * as the shared top of the map tree in turn proofs with passability. No signature needed.
+   */
+  async zoneRoots(urlGameId: string): Promise<Buffer> {
+    const gameId = parseField(urlGameId, 'gameId');
+    const key = gameId.toString();
+    const hit = this.#zoneRoots.get(key);
+    if (hit !== undefined) return hit;
+    await this.#game(gameId);
+    const map = await this.#d.maps.get(gameId);
+    const roots = zoneRoots(map.commitment, map.ruleset.board).map((z) => `"${z}"`);
+    const payload = Buffer.from(`{"gameId":"${key}","root":"${map.root}","zoneRoots":[${roots.join(',')}]}`);
+    if (this.#zoneRoots.size >= MAX_CACHED_OPENINGS) this.#zoneRoots.clear();
+    this.#zoneRoots.set(key, payload);
     return payload;
   }
 

@@ -70,7 +70,15 @@ export async function benchGas(o: BenchGasOptions = {}): Promise<Record<string, 
   const rsHash = proofs ? rulesetHash('duel') : `0x${'11'.repeat(32)}`;
   if (!proofs) {
     await (
-      await (registry.connect(deployer!) as Contract).getFunction('registerRuleset')(rsHash, 0, 40, 26, 2, 4)
+      await (registry.connect(deployer!) as Contract).getFunction('registerRuleset')(
+        rsHash,
+        0,
+        40,
+        26,
+        2,
+        4,
+        false,
+      )
     ).wait();
   }
   const as = (s: typeof dealer) => game.connect(s!) as Contract;

@@ -143,7 +143,7 @@ try {
   for (const v of result.viewers) console.log(`viewer: ${rel(v)}`);
   await stopAll();
   console.log(
-    `demo ok: ${result.summaries.filter((l) => / turn /.test(l) && !/attack|combat/.test(l)).length} turns, ${result.attacks} attacks, ${result.servedTiles} tiles served and audited in ${elapsed()}`,
+    `demo ok: ${result.summaries.filter((l) => / turn /.test(l) && !/attack|combat/.test(l)).length} turns, ${result.attacks} attacks, ${result.servedTiles} tiles served and audited${ruleset.provePassability ? `, ${result.passableMoves} moves proven passable` : ''} in ${elapsed()}`,
   );
   process.exit(0);
 } catch (e) {

@@ -71,7 +71,7 @@ export const SHROUD_PLAYER_ABI = [
 
 /** The VerifierRegistry view a player needs: the ruleset's combat damage. */
 export const VERIFIER_REGISTRY_ABI = [
-  'function getRuleset(bytes32 rulesetHash) view returns ((bool registered, uint8 kind, uint16 width, uint16 height, uint8 maxPlayers, uint8 damage))',
+  'function getRuleset(bytes32 rulesetHash) view returns ((bool registered, uint8 kind, uint16 width, uint16 height, uint8 maxPlayers, uint8 damage, bool passability))',
 ] as const;
 
 export { GAME_PHASES, type GamePhaseName };

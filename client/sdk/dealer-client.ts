@@ -16,8 +16,10 @@ import {
   DealerRefusedError,
   DealerUnavailableError,
   TileRejectedError,
+  ZoneRootsRejectedError,
 } from './errors.ts';
 import { type VerifiedTile, verifyRevealedTiles } from './tiles.ts';
+import { verifyZoneRoots } from './zone-roots.ts';
 
 /** The opening of one turn's on-chain `revealCommit`: what the player asks the dealer to serve. */
 export interface RevealOpening {
@@ -35,6 +37,13 @@ export interface RevealResponse {
   turn: number;
   root: string;
   tiles: unknown[];
+}
+
+/** The zone-roots 200 body. `root` is informational only: clients verify against the chain's root. */
+export interface ZoneRootsResponse {
+  gameId: string;
+  root: string;
+  zoneRoots: unknown[];
 }
 
 export interface DealerClientOptions {
@@ -145,7 +154,10 @@ export class DealerClient {
       const session = await this.#session(opening.gameId);
       if (!session) return this.requestSignedReveal(opening);
       try {
-        const res = await this.#withRetries(() => this.#sessionAttempt(session, opening), opening);
+        const res = await this.#withRetries(
+          () => this.#sessionAttempt(session, opening),
+          (b) => checkResponse(b, opening),
+        );
         this.stats.sessionReveals++;
         return res;
       } catch (e) {
@@ -172,13 +184,43 @@ export class DealerClient {
   async requestSignedReveal(opening: RevealOpening): Promise<RevealResponse> {
     const o = this.#o;
     const player = await o.signer.getAddress();
-    const res = await this.#withRetries(() => this.#attempt(player, opening), opening);
+    const res = await this.#withRetries(
+      () => this.#attempt(player, opening),
+      (b) => checkResponse(b, opening),
+    );
     this.stats.signedReveals++;
     return res;
   }
 
+  /**
+   * The public zone roots of a dealt game (`GET /v1/games/:gameId/zone-roots`), unverified: use
+   * `fetchVerifiedZoneRoots`. Retries like the reveal routes; a 4xx (unknown game, root not posted
+   * yet) surfaces at once as DealerRefusedError.
+   */
+  async requestZoneRoots(gameId: bigint): Promise<ZoneRootsResponse> {
+    const o = this.#o;
+    return this.#withRetries(
+      () => this.#send(`${o.baseUrl}/v1/games/${gameId}/zone-roots`, { method: 'GET' }),
+      (b) => checkZoneRootsResponse(b, gameId),
+    );
+  }
+
+  /**
+   * `requestZoneRoots`, then verification against `chainRoot` (read it from the contract): the zone
+   * roots must be one field element per zone and hash to it (ZoneRootsRejectedError otherwise).
+   */
+  async fetchVerifiedZoneRoots(
+    h: Hasher,
+    board: Board,
+    chainRoot: bigint,
+    gameId: bigint,
+  ): Promise<bigint[]> {
+    const res = await this.requestZoneRoots(gameId);
+    return verifyZoneRoots(h, board, chainRoot, res.zoneRoots);
+  }
+
   /** Runs attempts with exponential backoff and full jitter; a 4xx surfaces at once. */
-  async #withRetries(once: () => Promise<Attempt>, opening: RevealOpening): Promise<RevealResponse> {
+  async #withRetries<T>(once: () => Promise<Attempt>, accept: (body: unknown) => T): Promise<T> {
     const o = this.#o;
     let last: Extract<Attempt, { kind: 'retry' }> | undefined;
     for (let attempt = 1; attempt <= o.maxAttempts; attempt++) {
@@ -188,7 +230,7 @@ export class DealerClient {
       }
       // A fresh nonce per attempt: the dealer may have burned the last one before the answer was lost.
       const r = await once();
-      if (r.kind === 'ok') return checkResponse(r.body, opening);
+      if (r.kind === 'ok') return accept(r.body);
       last = r;
     }
     throw new DealerUnavailableError(o.maxAttempts, last!.status, last!.cause);
@@ -307,16 +349,15 @@ export class DealerClient {
     return this.#post(`${o.baseUrl}/v1/games/${opening.gameId}/reveals`, body);
   }
 
-  async #post(url: string, body: string): Promise<Attempt> {
+  #post(url: string, body: string): Promise<Attempt> {
+    return this.#send(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  }
+
+  async #send(url: string, init: RequestInit): Promise<Attempt> {
     const o = this.#o;
     let res: Response;
     try {
-      res = await o.fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-        signal: AbortSignal.timeout(o.timeoutMs),
-      });
+      res = await o.fetch(url, { ...init, signal: AbortSignal.timeout(o.timeoutMs) });
     } catch (cause) {
       return { kind: 'retry', status: null, cause, retryAfterMs: null };
     }
@@ -365,4 +406,16 @@ function checkResponse(body: unknown, opening: RevealOpening): RevealResponse {
     throw new TileRejectedError('malformed', null, `response is for game ${b.gameId}`);
   }
   return b as RevealResponse;
+}
+
+/** The envelope must be this game's; the roots themselves are checked by verifyZoneRoots. */
+function checkZoneRootsResponse(body: unknown, gameId: bigint): ZoneRootsResponse {
+  const b = body as Partial<ZoneRootsResponse> | null;
+  if (typeof b !== 'object' || b === null || !Array.isArray(b.zoneRoots)) {
+    throw new ZoneRootsRejectedError('malformed', 'response has no zoneRoots array');
+  }
+  if (typeof b.gameId !== 'string' || !/^[0-9]{1,78}$/.test(b.gameId) || BigInt(b.gameId) !== gameId) {
+    throw new ZoneRootsRejectedError('malformed', `response is for game ${b.gameId}`);
+  }
+  return b as ZoneRootsResponse;
 }

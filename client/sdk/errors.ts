@@ -59,3 +59,19 @@ export class DealerUnavailableError extends Error {
     this.lastStatus = lastStatus;
   }
 }
+
+/** Why a dealer's zone roots were refused. */
+export type ZoneRootsRejectReason = 'malformed' | 'wrong-count' | 'bad-root';
+
+/**
+ * The zone roots a dealer served do not hash to the on-chain root (or are not zone roots at all).
+ * They are never used: a turn proof built on them would fail, and they are public data anyway.
+ */
+export class ZoneRootsRejectedError extends Error {
+  readonly reason: ZoneRootsRejectReason;
+  constructor(reason: ZoneRootsRejectReason, message: string) {
+    super(`zone roots rejected (${reason}): ${message}`);
+    this.name = 'ZoneRootsRejectedError';
+    this.reason = reason;
+  }
+}

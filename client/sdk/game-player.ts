@@ -6,12 +6,20 @@
  *   answers with respondCombat; syncEvents feeds the opponents' zone reveals and combat reveals to the model.
  */
 import { InputError } from '../../core/errors.ts';
-import { type Coord, leafCoord, leafIndex, zoneOf } from '../../core/geometry.ts';
+import { type Coord, leafCoord, leafIndex, tileIndex, zoneOf } from '../../core/geometry.ts';
 import type { Hasher } from '../../core/poseidon.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import { addressToField } from '../../core/sealed.ts';
 import type { Slots, Unit } from '../../core/state.ts';
-import { attackWitness, combatWitness, spawnWitness, turnWitness } from '../../core/witness/inputs.ts';
+import { isPassable } from '../../core/tile.ts';
+import {
+  attackWitness,
+  combatWitness,
+  type DestinationProof,
+  spawnWitness,
+  type TurnArgs,
+  turnWitness,
+} from '../../core/witness/inputs.ts';
 import {
   type GameChain,
   type GameEvent,
@@ -39,6 +47,13 @@ export interface TurnReport {
   turn: number;
   seat: number;
   moved: number;
+  /** Where the units that moved went (slot order). */
+  destinations: Coord[];
+  /**
+   * True when the turn proof showed every destination passable against the on-chain map root (rulesets
+   * with `provePassability`; the contract verified it with the posted root as the proof's mapRoot).
+   */
+  provedPassable: boolean;
   tilesRevealed: number;
   /** Own units the proof force-revealed (ZoneReveal events of this transaction). */
   zoneReveals: number;
@@ -102,6 +117,10 @@ export class GamePlayer {
   readonly #revealWaitMs: number;
   /** Every tile served and verified, for the post-game audit. */
   readonly served: VerifiedTile[] = [];
+  /** The verified opening (tile, salt, path) of every tile served, by row-major index: passability witnesses. */
+  readonly #openings = new Map<number, VerifiedTile>();
+  /** The map's zone roots, checked against the on-chain root; fetched once, on the first turn that needs them. */
+  #zoneRoots: bigint[] | null = null;
   /** Opponent zone reveals dropped because they named a zone this model does not watch (combat leftovers). */
   droppedReveals = 0;
 
@@ -137,6 +156,16 @@ export class GamePlayer {
 
   get units(): Slots {
     return this.#slots.map((u) => (u ? { ...u } : null));
+  }
+
+  /** The verified opening of the tile at `c`, or null if none was served to this player. */
+  opening(c: Coord): VerifiedTile | null {
+    return this.#openings.get(tileIndex(this.ruleset.board, c)) ?? null;
+  }
+
+  /** The zone roots once fetched and verified against the on-chain root (null before). */
+  get zoneRoots(): readonly bigint[] | null {
+    return this.#zoneRoots;
   }
 
   /** The root read from the chain (0n until `waitForRoot`). */
@@ -210,7 +239,7 @@ export class GamePlayer {
     this.model = model;
     const tiles = await this.#reveal(turn, leaves, revealBlinding);
     model.applyTurn({ turn, visibleTiles: model.visionOf(slots), tiles });
-    return this.#report('spawn', turn, slots.filter(Boolean).length, tiles.length, proofMs, tx);
+    return this.#report('spawn', turn, slots.filter(Boolean).length, [], tiles.length, proofMs, tx);
   }
 
   /** One turn: moves, proof, submission, then the revealed tiles fetched, verified and applied to the fog. */
@@ -218,13 +247,22 @@ export class GamePlayer {
     const model = this.#need();
     const r = this.ruleset;
     const oldSlots = this.#slots;
-    let moved = 0;
+    const destinations: Coord[] = [];
     const newSlots = oldSlots.map((u, i) => {
       const to = intent.moves[i];
       if (!u || !to || (to.col === u.col && to.row === u.row)) return u ? { ...u } : null;
-      moved++;
+      destinations.push({ col: to.col, row: to.row });
       return { ...u, col: to.col, row: to.row };
     });
+    // Checked before any network call or proof: a move onto a tile this player never verified fails here.
+    const destProofs = r.provePassability ? this.#destinations(oldSlots, newSlots) : null;
+    const passability: TurnArgs['passability'] = destProofs
+      ? {
+          mapRoot: await this.#chainRoot(),
+          zoneRoots: await this.#verifiedZoneRoots(),
+          destinations: destProofs,
+        }
+      : undefined;
     const { turn } = await this.chain.game(this.gameId);
     const newBlinding = randomField();
     const revealBlinding = randomField();
@@ -243,6 +281,7 @@ export class GamePlayer {
       }),
       revealBlinding,
       oppMasks: await this.chain.opponentMasks(this.gameId, this.seat, r.players.max),
+      ...(passability ? { passability } : {}),
     });
     const t0 = now();
     const proof = await this.prover.prove('turn', plan);
@@ -253,7 +292,7 @@ export class GamePlayer {
     model.setUnits(newSlots);
     const tiles = await this.#reveal(turn, intent.reveal, revealBlinding);
     model.applyTurn({ turn, visibleTiles: model.visionOf(newSlots), tiles });
-    return this.#report('turn', turn, moved, tiles.length, proofMs, tx);
+    return this.#report('turn', turn, destinations.length, destinations, tiles.length, proofMs, tx);
   }
 
   /** Attacks `target` with `slot` during this player's turn (before `playTurn`); the game enters combat. */
@@ -377,20 +416,66 @@ export class GamePlayer {
     return this.players.findIndex((_, i) => i !== this.seat);
   }
 
+  async #chainRoot(): Promise<bigint> {
+    if (this.#root === 0n) this.#root = await this.chain.root(this.gameId);
+    return this.#root;
+  }
+
+  /**
+   * Per slot, the verified opening of the destination of a unit that moves (null for the others).
+   * Throws an InputError naming the move when the destination was never served to this player or is
+   * not passable: the proof could not show it passable.
+   */
+  #destinations(oldSlots: Slots, newSlots: Slots): (DestinationProof | null)[] {
+    return newSlots.map((to, i) => {
+      const from = oldSlots[i] ?? null;
+      if (!to || !from || (from.col === to.col && from.row === to.row)) return null;
+      const o = this.opening(to);
+      const where = `slot ${i} (${from.col},${from.row}) → (${to.col},${to.row})`;
+      if (!o) {
+        throw new InputError(
+          `moves.${i}`,
+          `${where}: ruleset ${this.ruleset.name} proves passability and this player holds no verified opening of the destination (reveal it first)`,
+        );
+      }
+      if (!isPassable(o.terrain))
+        throw new InputError(`moves.${i}`, `${where}: terrain ${o.terrain} is not passable`);
+      return { tile: o, salt: o.salt, path: o.path };
+    });
+  }
+
+  /** The zone roots, fetched once and verified against the chain's root (ZoneRootsRejectedError otherwise). */
+  async #verifiedZoneRoots(): Promise<bigint[]> {
+    if (this.#zoneRoots) return this.#zoneRoots;
+    const root = await this.#chainRoot();
+    const roots = await this.#whileDealerLags(['unknown-game', 'root-not-posted'], () =>
+      this.dealer.fetchVerifiedZoneRoots(this.h, this.ruleset.board, root, this.gameId),
+    );
+    this.#zoneRoots = roots;
+    return roots;
+  }
+
   /** Fetches and verifies the turn's tiles against the chain's root; retries while the dealer lags. */
   async #reveal(turn: number, leaves: number[], blinding: bigint): Promise<VerifiedTile[]> {
     if (leaves.length === 0) return [];
-    if (this.#root === 0n) this.#root = await this.chain.root(this.gameId);
+    const root = await this.#chainRoot();
     const opening = { gameId: this.gameId, turn, leaves, blinding };
+    const tiles = await this.#whileDealerLags(['unknown-turn', 'unknown-game'], () =>
+      this.dealer.fetchVerifiedTiles(this.h, this.ruleset.board, root, opening),
+    );
+    this.served.push(...tiles);
+    for (const t of tiles) this.#openings.set(t.index, t);
+    return tiles;
+  }
+
+  /** Runs `fetch`, retrying for up to `revealWaitMs` while the dealer refuses with one of `codes` (its chain view lagging). */
+  async #whileDealerLags<T>(codes: readonly string[], fetch: () => Promise<T>): Promise<T> {
     const until = Date.now() + this.#revealWaitMs;
     for (;;) {
       try {
-        const tiles = await this.dealer.fetchVerifiedTiles(this.h, this.ruleset.board, this.#root, opening);
-        this.served.push(...tiles);
-        return tiles;
+        return await fetch();
       } catch (e) {
-        const lag =
-          e instanceof DealerRefusedError && (e.code === 'unknown-turn' || e.code === 'unknown-game');
+        const lag = e instanceof DealerRefusedError && codes.includes(e.code);
         if (!lag || Date.now() > until) throw e;
         await new Promise((res) => setTimeout(res, 200));
       }
@@ -401,6 +486,7 @@ export class GamePlayer {
     kind: 'spawn' | 'turn',
     turn: number,
     moved: number,
+    destinations: Coord[],
     revealed: number,
     proofMs: number,
     tx: TxResult,
@@ -410,6 +496,8 @@ export class GamePlayer {
       turn,
       seat: this.seat,
       moved,
+      destinations,
+      provedPassable: kind === 'turn' && this.ruleset.provePassability,
       tilesRevealed: revealed,
       zoneReveals: tx.events.filter((e) => e.kind === 'ZoneReveal').length,
       proofMs,

@@ -8,3 +8,4 @@ export * from './game-player.ts';
 export * from './observation.ts';
 export * from './player.ts';
 export * from './tiles.ts';
+export * from './zone-roots.ts';

@@ -3,6 +3,7 @@ import duel from '../rulesets/duel.json' with { type: 'json' };
 import skirmish from '../rulesets/skirmish.json' with { type: 'json' };
 import standard from '../rulesets/standard.json' with { type: 'json' };
 import tiny from '../rulesets/tiny.json' with { type: 'json' };
+import tinyPass from '../rulesets/tiny-pass.json' with { type: 'json' };
 import tinySquare from '../rulesets/tiny-square.json' with { type: 'json' };
 import { type ValidRuleset, validateRuleset } from './validate.ts';
 
@@ -11,6 +12,8 @@ const SHIPPED: Record<string, unknown> = {
   standard,
   skirmish,
   tiny,
+  /** tiny with passability proofs: every turn proves each destination tile passable. */
+  'tiny-pass': tinyPass,
   'tiny-square': tinySquare,
 };
 

@@ -39,7 +39,8 @@ export const revealRequestSchema = {
 } as const;
 
 const hex32 = { type: 'string', pattern: '^0x[0-9a-fA-F]{64}$' };
-const gameParams = {
+/** `:gameId` of the game routes: decimal or 0x-hex (parsed as a field element by the service). */
+export const gameParams = {
   type: 'object',
   additionalProperties: false,
   required: ['gameId'],

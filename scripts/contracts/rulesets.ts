@@ -32,6 +32,7 @@ export const CIRCUIT_ID: Record<VerifiedCircuit, number> = {
  */
 export const DAMAGE: Record<string, number> = {
   tiny: 4,
+  'tiny-pass': 4,
   'tiny-square': 4,
   duel: 4,
   skirmish: 4,
@@ -50,6 +51,8 @@ export interface RulesetInfo {
   height: number;
   maxPlayers: number;
   damage: number;
+  /** `provePassability`: the turn verifier takes the game's map root as its last public signal. */
+  passability: boolean;
 }
 
 export function rulesetInfo(name: string): RulesetInfo {
@@ -61,6 +64,7 @@ export function rulesetInfo(name: string): RulesetInfo {
     height: r.grid.height,
     maxPlayers: r.players.max,
     damage: DAMAGE[name] ?? 4,
+    passability: r.provePassability,
   };
 }
 

@@ -15,6 +15,7 @@ import {
   commitMap,
   generateMap,
   type Hasher,
+  isPassable,
   leafIndex,
   seedFromShares,
   type Tile,
@@ -48,6 +49,8 @@ export interface GameResult {
   viewers: string[];
   servedTiles: number;
   attacks: number;
+  /** Moves whose destination a turn proof showed passable (rulesets with provePassability), all audited. */
+  passableMoves: number;
 }
 
 const fmtGas = (g: bigint) => g.toLocaleString('en-US');
@@ -134,13 +137,18 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
   let done = 0;
   let attacks = 0;
   let idle = 0;
+  /** Destinations of proven-passable moves, audited against Gen(seed) at the end. */
+  const passableMoves: { seat: number; turn: number; col: number; row: number }[] = [];
   const line = (a: BotAction): string | null => {
     switch (a.kind) {
       case 'spawn':
       case 'turn': {
         const t = a.report;
         done++;
-        return `${bar(done, maxTurns)}  turn ${String(t.turn).padStart(2)}  seat ${t.seat} ${a.kind === 'spawn' ? `spawn  placed ${t.moved}` : `move   moved ${t.moved} `}  tiles revealed ${String(t.tilesRevealed).padStart(2)} (verified vs on-chain root)  zone reveals ${t.zoneReveals}  proof ${Math.round(t.proofMs)} ms  gas ${fmtGas(t.gas)}`;
+        if (t.provedPassable)
+          for (const d of t.destinations) passableMoves.push({ seat: t.seat, turn: t.turn, ...d });
+        const pass = t.provedPassable && t.moved > 0 ? '  destinations proven passable vs on-chain root' : '';
+        return `${bar(done, maxTurns)}  turn ${String(t.turn).padStart(2)}  seat ${t.seat} ${a.kind === 'spawn' ? `spawn  placed ${t.moved}` : `move   moved ${t.moved} `}  tiles revealed ${String(t.tilesRevealed).padStart(2)} (verified vs on-chain root)  zone reveals ${t.zoneReveals}  proof ${Math.round(t.proofMs)} ms  gas ${fmtGas(t.gas)}${pass}`;
       }
       case 'attack': {
         attacks++;
@@ -220,6 +228,13 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
     }
   }
   o.print(`audit: root matches, ${checked} served tiles match`);
+  if (r.provePassability) {
+    for (const m of passableMoves) {
+      if (!isPassable(tiles[m.row * r.board.width + m.col]!.terrain))
+        throw new Error(`audit: seat ${m.seat} moved onto impassable (${m.col},${m.row}) at turn ${m.turn}`);
+    }
+    o.print(`audit: ${passableMoves.length} moves proven passable, every destination passable in Gen(seed)`);
+  }
   const sessions = clients.reduce((n, c) => n + c.stats.sessionReveals, 0);
   const signed = clients.reduce((n, c) => n + c.stats.signedReveals, 0);
   o.log(`reveals: ${sessions} over sessions, ${signed} per-request signed`);
@@ -234,7 +249,7 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
     };
     return writeViewer(path.join(o.outDir, `viewer-seat${b.seat}`), replay);
   });
-  return { gameId, summaries, viewers, servedTiles: checked, attacks };
+  return { gameId, summaries, viewers, servedTiles: checked, attacks, passableMoves: passableMoves.length };
 }
 
 /**

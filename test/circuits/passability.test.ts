@@ -4,6 +4,7 @@ import { leafHash } from '../../core/commitments.ts';
 import { InputError } from '../../core/errors.ts';
 import { type Coord, leafCoord, leafIndex, ZONE_DEPTH } from '../../core/geometry.ts';
 import { buildTree, merklePath, rootFromPath } from '../../core/merkle.ts';
+import { shippedRuleset } from '../../core/ruleset/shipped.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import { packSlots, type Unit } from '../../core/state.ts';
 import { isPassable, type Tile } from '../../core/tile.ts';
@@ -23,7 +24,8 @@ import {
   variant,
 } from './helpers.ts';
 
-const tinyPass = variant('tiny', { name: 'tiny-pass', provePassability: true });
+// The shipped tiny-pass: tiny with provePassability.
+const tinyPass = shippedRuleset('tiny-pass');
 // 24 columns: 6 zones under a depth-9 tree, so the shared top (k = 3, the zone roots) has absent
 // nodes (zones 6 and 7): MapTop hashes zero subtrees and the selects meet constant entries.
 const widePass = variant('tiny', {

@@ -4,6 +4,7 @@ import { planTurn } from '../../client/bot.ts';
 import { PlayerModel } from '../../client/sdk/player.ts';
 import { verifyRevealedTiles } from '../../client/sdk/tiles.ts';
 import { gridDistance, leafCoord, onBoard, tileCoord, tileIndex, zoneOf } from '../../core/geometry.ts';
+import { isPassable, type Terrain } from '../../core/tile.ts';
 import { dealtMap } from './fixture.ts';
 import { simulate, spawnUnits } from './sim.ts';
 
@@ -108,3 +109,44 @@ for (const name of ['tiny', 'tiny-square']) {
     });
   });
 }
+
+describe('bot on tiny-pass (passability proofs)', async () => {
+  const m = await dealtMap('tiny-pass', 4242n, 99n);
+  const { steps } = simulate(m, 20, 7n);
+
+  it('moves only onto tiles whose verified terrain is passable', () => {
+    let moves = 0;
+    for (const { obs, plan } of steps) {
+      plan.moves.forEach((dest, slot) => {
+        if (!dest) return;
+        moves++;
+        const i = tileIndex(m.board, dest);
+        assert.ok(obs.moveMask[slot]!.includes(i));
+        assert.ok(
+          obs.terrain[i] !== -1 && isPassable(obs.terrain[i] as Terrain),
+          `(${dest.col},${dest.row})`,
+        );
+      });
+    }
+    assert.ok(moves >= 10, `the bot keeps moving: ${moves} moves in 20 turns`);
+  });
+
+  it('reveals unserved tiles within its units’ reach first (next turn’s possible destinations)', () => {
+    for (const { obs, plan } of steps) {
+      const reach = new Set<number>();
+      obs.ownUnits.forEach((u) => {
+        if (!u || m.ruleset.unitTypes[u.type]!.speed === 0) return;
+        const at = plan.moves[u.slot] ?? u;
+        const speed = m.ruleset.unitTypes[u.type]!.speed;
+        obs.fog.forEach((_, i) => {
+          if (gridDistance(m.board.kind, at, tileCoord(m.board, i)) <= speed) reach.add(i);
+        });
+      });
+      const indices = plan.reveal.map((l) => tileIndex(m.board, leafCoord(m.board, l)!));
+      const inReach = indices.map((i) => reach.has(i) && obs.terrain[i] === -1);
+      // Reachable unserved tiles form a prefix of the reveal list.
+      const firstOther = inReach.indexOf(false);
+      if (firstOther !== -1) assert.ok(!inReach.slice(firstOther).includes(true), `${inReach}`);
+    }
+  });
+});

@@ -76,6 +76,7 @@ export async function setup(rulesets: readonly string[] = []): Promise<Env> {
       12,
       6,
       4,
+      false,
     )
   ).wait();
   return {
@@ -125,7 +126,7 @@ export async function testRuleset(env: Env, kind: number, width: number, height:
   const r = await env.registry.getFunction('getRuleset')(hash);
   if (!r.registered) {
     const reg = env.registry.connect(env.deployer) as Contract;
-    await (await reg.getFunction('registerRuleset')(hash, kind, width, height, 6, 4)).wait();
+    await (await reg.getFunction('registerRuleset')(hash, kind, width, height, 6, 4, false)).wait();
   }
   return hash;
 }

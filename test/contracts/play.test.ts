@@ -69,7 +69,7 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     rulesetHash = keccak256(new TextEncoder().encode('mock-play'));
     const reg = env.registry.connect(env.deployer) as Contract;
     await (
-      await reg.getFunction('registerRuleset')(rulesetHash, 0, 16, 12, MAX_PLAYERS, Number(DAMAGE))
+      await reg.getFunction('registerRuleset')(rulesetHash, 0, 16, 12, MAX_PLAYERS, Number(DAMAGE), false)
     ).wait();
     const mock = await env.ethers.deployContract('MockVerifier', [], env.deployer);
     const sel = '0x12345678';
@@ -296,6 +296,42 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
       env.registry,
       'WrongSignalCount',
     );
+  });
+
+  it('passability rulesets: turn proofs take the posted map root as their last signal (spawns do not)', async () => {
+    const passHash = keccak256(new TextEncoder().encode('mock-play-pass'));
+    const reg = env.registry.connect(env.deployer) as Contract;
+    await (
+      await reg.getFunction('registerRuleset')(passHash, 0, 16, 12, MAX_PLAYERS, Number(DAMAGE), true)
+    ).wait();
+    assert.equal((await env.registry.getFunction('getRuleset')(passHash)).passability, true);
+    const mock = await env.ethers.deployContract('MockVerifier', [], env.deployer);
+    for (const [i, n] of [N.spawn, N.turn + 1, N.attack, N.combat].entries()) {
+      await (
+        await reg.getFunction('setVerifier')(passHash, i, await mock.getAddress(), '0x12345678', n)
+      ).wait();
+    }
+    const s = await createGame(env, { rulesetHash: passHash });
+    await commitAll(env, s);
+    await revealAll(env, s);
+    const dealt = dealMap(env, s);
+    await postRoot(env, s, dealt);
+    const root = dealt.tree.root;
+    await spawnBoth(s);
+    const t = move(70n);
+    const withRoot = async (r: bigint) => [...(await turnSignals(s, 0, t)), r];
+    // Another root (e.g. a map the prover made up), or none at all: refused.
+    await expectRevert(callTurn(s, 0, proofFor(await withRoot(root + 1n)), t), G, 'InvalidProof');
+    await expectRevert(callTurn(s, 0, proofFor(await turnSignals(s, 0, t)), t), G, 'InvalidProof');
+    // One report word too many cannot shift the root out of the signals: the count is fixed.
+    const longer = { ...t, report: [...t.report, root] };
+    await expectRevert(
+      callTurn(s, 0, proofFor([...(await turnSignals(s, 0, longer)), root]), longer),
+      G,
+      'WrongSignalCount',
+    );
+    await (await callTurn(s, 0, proofFor(await withRoot(root)), t)).wait();
+    assert.equal(await commitOf(s, 0), t.newCommit);
   });
 
   it('rejects prover-supplied values ≥ the field modulus before verification', async () => {

@@ -26,6 +26,7 @@ describe('rulesets', () => {
       'skirmish',
       'standard',
       'tiny',
+      'tiny-pass',
       'tiny-square',
     ]);
     const d = shippedRuleset('duel');
@@ -47,6 +48,14 @@ describe('rulesets', () => {
     assert.equal(sq.vision.model, 'chebyshev');
     const vision = Object.fromEntries(sq.unitTypes.map((u) => [u.name, u.vision]));
     assert.deepEqual([vision.hq, vision.building, vision.tower], [4, 3, 5]);
+  });
+
+  test('tiny-pass is tiny with passability proofs, nothing else', () => {
+    const { board: _a, ...tiny } = shippedRuleset('tiny');
+    const { board: _b, ...pass } = shippedRuleset('tiny-pass');
+    assert.equal(pass.provePassability, true);
+    assert.deepEqual({ ...pass, name: 'tiny', provePassability: false }, tiny);
+    assert.notEqual(rulesetHash(shippedRuleset('tiny-pass')), rulesetHash(shippedRuleset('tiny')));
   });
 
   test('unknown ruleset names list the shipped ones', () => {

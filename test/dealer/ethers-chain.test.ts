@@ -101,7 +101,7 @@ before(async () => {
   const r = shippedRuleset(RULESET);
   const reg = d.registry.connect(deployer) as Contract;
   await (
-    await reg.getFunction('registerRuleset')(rulesetHash(r), 0, r.board.width, r.board.height, 2, 4)
+    await reg.getFunction('registerRuleset')(rulesetHash(r), 0, r.board.width, r.board.height, 2, 4, false)
   ).wait();
   const mock = await ethers.deployContract('MockVerifier', [], deployer);
   await (

@@ -1,7 +1,8 @@
 /**
- * `npm run demo` end to end on the tiny ruleset: a real Hardhat node, real Groth16 proofs and the real
- * dealer process, as child processes of the demo. Also: a bad argument fails fast with a clear message
- * and leaves no child process behind, and the SDK's human-readable ABI agrees with the compiled contract.
+ * `npm run demo` end to end on the tiny ruleset, and on tiny-pass (turn proofs with passability): a real
+ * Hardhat node, real Groth16 proofs and the real dealer process, as child processes of the demo. Also: a
+ * bad argument fails fast with a clear message and leaves no child process behind, and the SDK's
+ * human-readable ABI agrees with the compiled contract.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -87,6 +88,34 @@ describe('npm run demo', () => {
       assert.ok(readFileSync(viewer, 'utf8').includes('"omniscient"'), 'viewer has the audited map');
     }
     // Every child (build, chain, dealer) is gone.
+    assert.deepEqual(demoChildren(out), []);
+  });
+
+  it('plays tiny-pass (passability proofs) for 3 turns each: moves proven passable on-chain, then audited', {
+    // `npm test`'s pretest builds tiny-pass's circuits and verifiers; from scratch the demo takes ~3 min more.
+    timeout: 480_000,
+  }, async () => {
+    const out = path.join(tmp, 'tiny-pass');
+    const r = await runDemo(['--ruleset', 'tiny-pass', '--turns', '3', '--out', out], 470_000);
+    assert.equal(r.code, 0, `demo exited ${r.code}\n${r.stdout}\n${r.stderr}`);
+    const lines = r.stdout.split('\n');
+    const moves = lines.filter((l) => /^\[[#.]+\]\s+\d+\/8\s+turn\s+\d+\s+seat [01] move /.test(l));
+    assert.equal(moves.length, 6, `6 move lines (3 turns each):\n${r.stdout}`);
+    // Each turn proof carried the posted root as mapRoot (the contract supplies it); a line with moves says so.
+    let moved = 0;
+    for (const l of moves) {
+      const n = Number(/moved (\d+)/.exec(l)![1]);
+      moved += n;
+      if (n > 0) assert.match(l, /destinations proven passable vs on-chain root$/);
+    }
+    assert.ok(moved > 0, `no unit moved in 6 turns:\n${r.stdout}`);
+    const audited = /^audit: (\d+) moves proven passable, every destination passable in Gen\(seed\)$/m.exec(
+      r.stdout,
+    );
+    assert.ok(audited, r.stdout);
+    assert.equal(Number(audited[1]), moved);
+    assert.match(r.stdout, /^audit: root matches, [1-9]\d* served tiles match$/m);
+    assert.match(r.stdout, new RegExp(`^demo ok: 8 turns, .*, ${moved} moves proven passable in `, 'm'));
     assert.deepEqual(demoChildren(out), []);
   });
 

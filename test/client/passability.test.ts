@@ -1,0 +1,341 @@
+/**
+ * The SDK on a ruleset with passability proofs (tiny-pass), without a chain or a prover: zone roots are
+ * fetched once and checked against the on-chain root (a lying dealer is refused), and `playTurn` hands
+ * the witness builder the map root, the zone roots and each moving unit's verified opening.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Wallet } from 'ethers';
+import type { GameChain, Prover } from '../../client/sdk/chain.ts';
+import { DealerClient } from '../../client/sdk/dealer-client.ts';
+import { DealerRefusedError, ZoneRootsRejectedError } from '../../client/sdk/errors.ts';
+import { GamePlayer } from '../../client/sdk/game-player.ts';
+import { verifyZoneRoots } from '../../client/sdk/zone-roots.ts';
+import { InputError } from '../../core/errors.ts';
+import { FIELD_MODULUS } from '../../core/field.ts';
+import { type Coord, gridDistance, tileCoord, tileIndex } from '../../core/geometry.ts';
+import { zoneRoots } from '../../core/mapproof/witness.ts';
+import { isPassable } from '../../core/tile.ts';
+import type { TurnPlan, WitnessPlan } from '../../core/witness/inputs.ts';
+import { mapTopLevels } from '../../core/witness/maptop.ts';
+import { type DealtMap, dealtMap, serve } from './fixture.ts';
+
+const m = await dealtMap('tiny-pass', 4242n, 99n);
+/** Another map of the same board: a dealer lying with it has consistent zone roots for the wrong root. */
+const other = await dealtMap('tiny-pass', 5151n, 99n);
+const honestRoots = zoneRoots(m.commitment, m.board).map(String);
+const GAME = 7n;
+
+describe('verifyZoneRoots', () => {
+  it('accepts the zone roots of the on-chain root', () => {
+    assert.deepEqual(verifyZoneRoots(m.h, m.board, m.root, honestRoots), zoneRoots(m.commitment, m.board));
+  });
+
+  it('refuses roots that do not hash to the on-chain root: edited, swapped, another map', () => {
+    const edited = [...honestRoots];
+    edited[1] = String(BigInt(edited[1]!) + 1n);
+    const swapped = [honestRoots[1]!, honestRoots[0]!, ...honestRoots.slice(2)];
+    const otherRoots = zoneRoots(other.commitment, other.board).map(String);
+    for (const served of [edited, swapped, otherRoots]) {
+      assert.throws(
+        () => verifyZoneRoots(m.h, m.board, m.root, served),
+        (e) => e instanceof ZoneRootsRejectedError && e.reason === 'bad-root',
+      );
+    }
+    // Verified against the root passed in (the chain's), never one the dealer chose.
+    assert.throws(() => verifyZoneRoots(m.h, m.board, other.root, honestRoots), ZoneRootsRejectedError);
+  });
+
+  it('refuses a wrong count and malformed entries', () => {
+    for (const served of [honestRoots.slice(1), [...honestRoots, '0'], []]) {
+      assert.throws(
+        () => verifyZoneRoots(m.h, m.board, m.root, served),
+        (e) => e instanceof ZoneRootsRejectedError && e.reason === 'wrong-count',
+      );
+    }
+    const bad = (v: unknown) => [v, ...honestRoots.slice(1)];
+    for (const served of [
+      bad(1),
+      bad(null),
+      bad('0x01'),
+      bad(' 1'),
+      bad(String(FIELD_MODULUS)),
+      bad(String(BigInt(honestRoots[0]!) + FIELD_MODULUS)),
+      'not an array',
+      null,
+    ]) {
+      assert.throws(
+        () => verifyZoneRoots(m.h, m.board, m.root, served),
+        (e) => e instanceof ZoneRootsRejectedError && e.reason === 'malformed',
+        JSON.stringify(served),
+      );
+    }
+  });
+});
+
+type ZoneRootsAnswer = { status: number; body: unknown };
+
+/** An honest tile dealer whose zone-roots answer the test picks; counts the zone-roots requests. */
+function fakeDealer(map: DealtMap, zone: (gameId: string) => ZoneRootsAnswer) {
+  const calls = { zoneRoots: 0, reveals: 0 };
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const url = new URL(String(input));
+    const json = (status: number, body: unknown) =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    let match = /^\/v1\/games\/([^/]+)\/zone-roots$/.exec(url.pathname);
+    if (match && (init?.method ?? 'GET') === 'GET') {
+      calls.zoneRoots++;
+      const a = zone(match[1]!);
+      return json(a.status, a.body);
+    }
+    match = /^\/v1\/games\/([^/]+)\/reveals$/.exec(url.pathname);
+    if (match && init?.method === 'POST') {
+      calls.reveals++;
+      const b = JSON.parse(String(init.body)) as {
+        gameId: string;
+        player: string;
+        turn: number;
+        leaves: number[];
+      };
+      return json(200, {
+        gameId: b.gameId,
+        player: b.player,
+        turn: b.turn,
+        root: String(map.root),
+        tiles: b.leaves.map((l) => serve(map, l)),
+      });
+    }
+    return json(404, { statusCode: 404, error: 'not-found', message: url.pathname });
+  };
+  return { fetch, calls };
+}
+
+const honestZone = (gameId: string): ZoneRootsAnswer => ({
+  status: 200,
+  body: { gameId, root: String(m.root), zoneRoots: honestRoots },
+});
+
+/** A one-seat game on `map`: the chain part of GamePlayer, in memory; proofs are recorded, not made. */
+async function fakeGame(map: DealtMap, zone: (gameId: string) => ZoneRootsAnswer) {
+  const wallet = Wallet.createRandom();
+  let turn = 0;
+  const proved: { circuit: string; plan: WitnessPlan }[] = [];
+  const tx = (n: number) => ({ hash: `0x${n}`, blockNumber: n, gasUsed: 1n, events: [] });
+  const chain = {
+    provider: { getBlockNumber: async () => 1 },
+    signerAddress: async () => wallet.address,
+    join: async (gameId: bigint) => ({
+      gameId,
+      seat: 0,
+      players: [wallet.address, Wallet.createRandom().address],
+      config: { kind: 0, width: map.board.width, height: map.board.height },
+    }),
+    game: async () => ({ turn, phase: 'Play', toMove: 0, root: map.root }),
+    root: async () => map.root,
+    waitForRoot: async () => map.root,
+    opponentMasks: async () => [0n],
+    spawn: async () => tx(++turn),
+    submitTurn: async () => tx(++turn),
+  } as unknown as GameChain;
+  const prover: Prover = {
+    prove: async (circuit, plan) => {
+      proved.push({ circuit, plan });
+      return {
+        a: ['0', '0'],
+        b: [
+          ['0', '0'],
+          ['0', '0'],
+        ],
+        c: ['0', '0'],
+      } as never;
+    },
+  };
+  const dealer = fakeDealer(map, zone);
+  const player = await GamePlayer.join({
+    chain,
+    dealer: new DealerClient({
+      baseUrl: 'http://dealer.test',
+      chainId: 31337n,
+      gameContract: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+      signer: wallet,
+      useSessions: false,
+      fetch: dealer.fetch,
+      sleep: async () => {},
+      maxAttempts: 2,
+    }),
+    prover,
+    h: map.h,
+    ruleset: map.ruleset,
+    gameId: GAME,
+    revealWaitMs: 0,
+  });
+  await player.waitForRoot();
+  let x = 1;
+  await player.spawn(player.spawnPositions(() => (x = (x * 48271) % 2147483647) / 2147483647));
+  return { player, proved, calls: dealer.calls };
+}
+
+/** A mobile unit's move onto a verified passable tile, and one onto a tile in reach that was never served. */
+function pickMoves(player: GamePlayer): { slot: number; known: Coord; unknown: Coord } {
+  const obs = player.model!.observe();
+  const b = player.ruleset.board;
+  for (const u of obs.ownUnits) {
+    if (!u || player.ruleset.unitTypes[u.type]!.structure) continue;
+    const here = tileIndex(b, u);
+    const known = obs.moveMask[u.slot]!.find((i) => i !== here);
+    if (known === undefined) continue;
+    const speed = player.ruleset.unitTypes[u.type]!.speed;
+    // Seen (vision covers it) but never served: no opening.
+    const unknown = obs.terrain.findIndex(
+      (t, i) => t === -1 && gridDistance(b.kind, u, tileCoord(b, i)) <= speed,
+    );
+    if (unknown === -1) continue;
+    return { slot: u.slot, known: tileCoord(b, known), unknown: tileCoord(b, unknown) };
+  }
+  throw new Error('no unit with both a known and an unknown destination');
+}
+
+const movesFor = (player: GamePlayer, slot: number, to: Coord) =>
+  player.units.map((_, i) => (i === slot ? to : null));
+
+describe('GamePlayer on a passability ruleset', () => {
+  it('passes mapRoot, the verified zone roots and each mover’s opening to the witness; zone roots fetched once', async () => {
+    const { player, proved, calls } = await fakeGame(m, honestZone);
+    assert.equal(calls.zoneRoots, 0, 'the spawn needs no zone roots');
+    const { slot, known } = pickMoves(player);
+    const opening = player.opening(known)!;
+    assert.ok(opening && isPassable(opening.terrain), 'the move mask offers verified passable tiles only');
+
+    const report = await player.playTurn({ moves: movesFor(player, slot, known), reveal: [] });
+    assert.equal(report.moved, 1);
+    assert.deepEqual(report.destinations, [known]);
+    assert.equal(report.provedPassable, true);
+    const plan = proved.at(-1)!.plan as TurnPlan;
+    assert.equal(proved.at(-1)!.circuit, 'turn');
+    assert.equal(plan.publicSignals.at(-1), m.root, 'mapRoot is the last public signal');
+    assert.equal(plan.input.mapRoot, String(m.root));
+    const k = mapTopLevels(m.board, m.ruleset.unitSlots);
+    const input = plan.input as Record<string, string[] & string[][]>;
+    assert.equal(input.destSalt![slot], String(opening.salt));
+    assert.equal(input.destTerrain![slot], String(opening.terrain));
+    assert.deepEqual(input.destPath![slot], opening.path.slice(0, m.board.depth - k).map(String));
+    // Slots that stay carry zeros.
+    input.destSalt!.forEach((s, i) => {
+      if (i !== slot) assert.equal(s, '0');
+    });
+    assert.deepEqual([...(player.zoneRoots ?? [])], zoneRoots(m.commitment, m.board));
+
+    // A second turn (staying put) reuses the zone roots.
+    await player.playTurn({ moves: player.units.map(() => null), reveal: [] });
+    assert.equal((proved.at(-1)!.plan as TurnPlan).publicSignals.at(-1), m.root);
+    assert.equal(calls.zoneRoots, 1, 'one zone-roots request per game');
+  });
+
+  it('refuses a move onto a tile without a verified opening, before proving anything', async () => {
+    const { player, proved } = await fakeGame(m, honestZone);
+    const { slot, unknown } = pickMoves(player);
+    const before = proved.length;
+    const units = player.units;
+    await assert.rejects(
+      player.playTurn({ moves: movesFor(player, slot, unknown), reveal: [] }),
+      (e) =>
+        e instanceof InputError &&
+        e.field === `moves.${slot}` &&
+        /no verified opening of the destination/.test(e.message),
+    );
+    assert.equal(proved.length, before, 'nothing proven');
+    assert.deepEqual(player.units, units, 'nothing moved');
+  });
+
+  it('refuses a move onto a verified impassable tile (water, mountains) before proving', async () => {
+    const { player, proved } = await fakeGame(m, honestZone);
+    const { slot } = pickMoves(player);
+    const wet = player.served.find((t) => !isPassable(t.terrain));
+    assert.ok(wet, 'the spawn revealed some impassable tile');
+    const before = proved.length;
+    await assert.rejects(
+      player.playTurn({ moves: movesFor(player, slot, wet), reveal: [] }),
+      (e) => e instanceof InputError && e.field === `moves.${slot}` && /not passable/.test(e.message),
+    );
+    assert.equal(proved.length, before);
+  });
+
+  it('refuses a lying dealer’s zone roots (another map’s, with that map’s root): nothing proven', async () => {
+    const otherRoots = zoneRoots(other.commitment, other.board).map(String);
+    const { player, proved } = await fakeGame(m, (gameId) => ({
+      status: 200,
+      body: { gameId, root: String(other.root), zoneRoots: otherRoots },
+    }));
+    const { slot, known } = pickMoves(player);
+    const before = proved.length;
+    await assert.rejects(
+      player.playTurn({ moves: movesFor(player, slot, known), reveal: [] }),
+      (e) => e instanceof ZoneRootsRejectedError && e.reason === 'bad-root',
+    );
+    assert.equal(proved.length, before);
+    assert.equal(player.zoneRoots, null, 'nothing kept');
+  });
+
+  it('refuses zone roots answered for another game', async () => {
+    const { player } = await fakeGame(m, () => ({
+      status: 200,
+      body: { gameId: '8', root: String(m.root), zoneRoots: honestRoots },
+    }));
+    await assert.rejects(
+      player.playTurn({ moves: player.units.map(() => null), reveal: [] }),
+      (e) => e instanceof ZoneRootsRejectedError && e.reason === 'malformed',
+    );
+  });
+
+  it('surfaces the dealer’s refusal (root not posted at this dealer) once the wait is over', async () => {
+    const { player } = await fakeGame(m, () => ({
+      status: 409,
+      body: { statusCode: 409, error: 'root-not-posted', message: 'gameId: not yet', field: 'gameId' },
+    }));
+    await assert.rejects(
+      player.playTurn({ moves: player.units.map(() => null), reveal: [] }),
+      (e) => e instanceof DealerRefusedError && e.code === 'root-not-posted',
+    );
+  });
+});
+
+describe('DealerClient zone roots', () => {
+  it('GETs /zone-roots, retries a 5xx, then verifies against the chain root', async () => {
+    let n = 0;
+    const seen: { url: string; method: string | undefined; body: unknown }[] = [];
+    const c = new DealerClient({
+      baseUrl: 'http://dealer.test/',
+      chainId: 31337n,
+      gameContract: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+      signer: Wallet.createRandom(),
+      sleep: async () => {},
+      fetch: async (input, init) => {
+        seen.push({ url: String(input), method: init?.method, body: init?.body });
+        if (++n === 1) return new Response('busy', { status: 503 });
+        return Response.json({ gameId: '7', root: String(m.root), zoneRoots: honestRoots });
+      },
+    });
+    assert.deepEqual(
+      await c.fetchVerifiedZoneRoots(m.h, m.board, m.root, GAME),
+      zoneRoots(m.commitment, m.board),
+    );
+    assert.equal(seen.length, 2);
+    for (const s of seen)
+      assert.deepEqual(s, {
+        url: 'http://dealer.test/v1/games/7/zone-roots',
+        method: 'GET',
+        body: undefined,
+      });
+  });
+});
+
+describe('GamePlayer without passability', () => {
+  it('never asks for zone roots and proves turns without mapRoot', async () => {
+    const tiny = await dealtMap('tiny', 4242n, 99n);
+    const { player, proved, calls } = await fakeGame(tiny, honestZone);
+    const report = await player.playTurn({ moves: player.units.map(() => null), reveal: [] });
+    assert.equal(report.provedPassable, false);
+    assert.equal(calls.zoneRoots, 0);
+    assert.equal((proved.at(-1)!.plan as TurnPlan).input.mapRoot, undefined);
+  });
+});
