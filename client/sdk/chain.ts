@@ -471,6 +471,13 @@ export class GameChain {
       if (!p) continue;
       const a = p.args;
       const at = { tx: l.transactionHash, block: l.blockNumber };
+      // The fields every attack and combat event shares.
+      const fight = () => ({
+        attacker: lower(a.attacker),
+        defender: lower(a.defender),
+        col: Number(a.col),
+        row: Number(a.row),
+      });
       switch (p.name) {
         case 'TurnSubmitted':
           out.push({
@@ -491,22 +498,12 @@ export class GameChain {
           });
           break;
         case 'AttackDeclared':
-          out.push({
-            kind: 'AttackDeclared',
-            attacker: lower(a.attacker),
-            defender: lower(a.defender),
-            col: Number(a.col),
-            row: Number(a.row),
-            ...at,
-          });
+          out.push({ kind: 'AttackDeclared', ...fight(), ...at });
           break;
         case 'CombatResolved':
           out.push({
             kind: 'CombatResolved',
-            attacker: lower(a.attacker),
-            defender: lower(a.defender),
-            col: Number(a.col),
-            row: Number(a.row),
+            ...fight(),
             unitType: Number(a.unitType),
             hpBefore: Number(a.hpBefore),
             killed: Boolean(a.killed),
@@ -514,14 +511,7 @@ export class GameChain {
           });
           break;
         case 'CombatFizzled':
-          out.push({
-            kind: 'CombatFizzled',
-            attacker: lower(a.attacker),
-            defender: lower(a.defender),
-            col: Number(a.col),
-            row: Number(a.row),
-            ...at,
-          });
+          out.push({ kind: 'CombatFizzled', ...fight(), ...at });
           break;
         case 'GameEnded':
           out.push({ kind: 'GameEnded', turn: Number(a.turn), ...at });
