@@ -1,305 +1,231 @@
 /**
- * Sealed reveal of seed shares (lifecycle step 3). A player encrypts its share `r_i` to the dealer's
- * secp256k1 key (`dealerEncKey` on-chain) with ECIES; the ciphertext is posted on-chain so the dealer
- * cannot claim it never arrived. If a ciphertext does not open to the preimage of `C_i`, the dealer
- * publishes the ECDH shared point with a Chaum–Pedersen DLEQ proof: anyone can then re-derive the key,
- * decrypt, and see the share is bad, and nobody can use that machinery to frame an honest share.
+ * Sealed reveal of seed shares (lifecycle step 3): verifiable encryption to the dealer, MACI-style.
  *
- * Pure and browser-safe: noble primitives only, no `node:` imports.
+ * The dealer's seal key is a Baby Jubjub key pair (d, P = d·BASE8). A player seals its share r to P:
+ * ephemeral e, E = e·BASE8, S = e·P, c = r + Poseidon(S.x, S.y, gameId, player) mod p, and posts
+ * (E.y, c) with a Groth16 proof (`circuits/seal.circom`) that c opens, under P and this game and player,
+ * to the preimage of its commitment C_i = Poseidon(gameId, player, r). The contract verifies the proof
+ * at sealedReveal, so every accepted share opens: there is no bad-share path, no evidence to file, and
+ * the dealer never publishes anything derived from its key.
+ *
+ * Gas shapes the public signals (each costs a verifier ~6–7k): the game's id and key enter as one
+ * `sealContext = Poseidon(gameId, P.x, P.y)` the contract stores at creation, and E as its y alone.
+ * The dealer tries both points with that y (E and −E): only E opens C_i, and the proof says one does.
+ *
+ * That is why one key per dealer is safe: the dealer only ever computes d·E privately and checks the
+ * result against C_i; it never answers or publishes anything computed from its key and an input
+ * someone else chose (the old "bad ciphertext" DLEQ evidence did, which made it a decryption oracle).
+ * Binding the pad to (gameId, player) means a sealed share replayed into another game or seat opens to
+ * garbage, and the proof would not verify there anyway.
+ *
+ * Pure and browser-safe: BigInt curve arithmetic (`core/babyjub.ts`), randomness from
+ * `globalThis.crypto`, no `node:` imports.
  */
-import { gcm } from '@noble/ciphers/aes.js';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { hkdf } from '@noble/hashes/hkdf.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { concatBytes, randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import {
+  BASE8,
+  eqPoint,
+  IDENTITY,
+  inCurve,
+  inSubgroup,
+  mulPoint,
+  type Point,
+  pointsWithY,
+  SUBGROUP_ORDER,
+} from './babyjub.ts';
 import { shareCommitment } from './commitments.ts';
 import { InputError } from './errors.ts';
 import { FIELD_MODULUS, toField } from './field.ts';
 import type { Hasher } from './poseidon.ts';
+import type { WitnessPlan } from './witness/inputs.ts';
 
-const Point = secp256k1.Point;
-type Point = InstanceType<typeof Point>;
-/** secp256k1 group order. */
-const N = Point.Fn.ORDER;
-
-export const SEALED_VERSION = 1;
-const POINT_BYTES = 33;
-const NONCE_BYTES = 12;
-const SHARE_BYTES = 32;
-const TAG_BYTES = 16;
-/** version | ephemeral pubkey | nonce | AES-256-GCM(share) | tag. */
-export const SEALED_BYTES = 1 + POINT_BYTES + NONCE_BYTES + SHARE_BYTES + TAG_BYTES;
-
-const KDF_INFO_TAG = utf8ToBytes('shroud/sealed-share/v1');
-const DLEQ_TAG = utf8ToBytes('shroud/dleq/secp256k1/v1');
-
-/** What a sealed share is bound to: replaying it into another game, seat or chain fails to decrypt. */
+/** What a sealed share is bound to (the chain is bound through the game id). */
 export interface SealContext {
-  chainId: bigint;
   gameId: bigint;
   /** The player's address as an integer (uint160), as in `C_i = Poseidon(gameId, player, r_i)`. */
   player: bigint;
 }
 
-export interface DealerEncKeyPair {
-  /** 32-byte secp256k1 secret scalar. */
-  secretKey: Uint8Array;
-  /** 33-byte compressed public key: `dealerEncKey`. */
-  publicKey: Uint8Array;
+/** What a player posts at sealedReveal (with the seal proof). */
+export interface SealedShare {
+  /** The y coordinate of E = e·BASE8 (the dealer tries both points with it). */
+  ephemeralY: bigint;
+  /** c = r + Poseidon(S.x, S.y, gameId, player) mod p, S = e·P. */
+  ciphertext: bigint;
 }
 
-export function generateDealerEncKey(): DealerEncKeyPair {
-  const secretKey = secp256k1.utils.randomSecretKey();
-  return { secretKey, publicKey: secp256k1.getPublicKey(secretKey, true) };
+export interface SealKeyPair {
+  /** d, 1 ≤ d < l. */
+  secretKey: bigint;
+  /** P = d·BASE8: the dealer's seal key, stored with each game. */
+  publicKey: Point;
 }
 
-export function dealerEncPublicKey(secretKey: Uint8Array): Uint8Array {
-  return secp256k1.getPublicKey(secretKey, true);
+/** The opened value does not match the commitment: impossible for a share the contract accepted (a bug). */
+export class SealedShareError extends Error {
+  readonly gameId: bigint;
+  readonly player: bigint;
+  constructor(ctx: SealContext, message: string) {
+    super(message);
+    this.name = 'SealedShareError';
+    this.gameId = ctx.gameId;
+    this.player = ctx.player;
+  }
 }
 
-function u256(v: bigint): Uint8Array {
-  const out = new Uint8Array(32);
-  let x = v;
-  for (let i = 31; i >= 0; i--, x >>= 8n) out[i] = Number(x & 0xffn);
-  return out;
-}
+const EPHEMERAL_BITS = 253n;
 
-function toBigInt(bytes: Uint8Array): bigint {
+/** A uniformly random integer of `bits` bits (bits ≤ 256) from the platform's CSPRNG. */
+function randomBits(bits: bigint): bigint {
+  const bytes = new Uint8Array(32);
+  globalThis.crypto.getRandomValues(bytes);
   let v = 0n;
   for (const b of bytes) v = (v << 8n) | BigInt(b);
-  return v;
+  return v & ((1n << bits) - 1n);
 }
 
 function checkContext(ctx: SealContext): void {
-  if (typeof ctx.chainId !== 'bigint' || ctx.chainId < 0n || ctx.chainId >= 1n << 256n) {
-    throw new InputError('chainId', 'not a uint256');
-  }
   toField(ctx.gameId, 'gameId');
   if (typeof ctx.player !== 'bigint' || ctx.player < 0n || ctx.player >= 1n << 160n) {
     throw new InputError('player', 'not an address (uint160)');
   }
 }
 
-function contextBytes(ctx: SealContext): Uint8Array {
-  return concatBytes(u256(ctx.chainId), u256(ctx.gameId), u256(ctx.player));
-}
-
-function parsePoint(bytes: Uint8Array, field: string): Point {
-  if (!(bytes instanceof Uint8Array) || bytes.length !== POINT_BYTES) {
-    throw new InputError(field, `expected a ${POINT_BYTES}-byte compressed secp256k1 point`);
+function checkSecretKey(d: bigint, field: string): bigint {
+  if (typeof d !== 'bigint' || d < 1n || d >= SUBGROUP_ORDER) {
+    throw new InputError(field, 'not a Baby Jubjub secret key (1 ≤ d < l)');
   }
-  try {
-    const p = Point.fromBytes(bytes);
-    p.assertValidity();
-    return p;
-  } catch {
-    throw new InputError(field, 'not a point on secp256k1');
-  }
-}
-
-/** AES key from the ECDH point; salt binds the ephemeral and recipient keys, info binds the game. */
-function deriveKey(
-  shared: Point,
-  ephemeral: Uint8Array,
-  dealerKey: Uint8Array,
-  ctx: SealContext,
-): Uint8Array {
-  return hkdf(
-    sha256,
-    shared.toBytes(true),
-    concatBytes(ephemeral, dealerKey),
-    concatBytes(KDF_INFO_TAG, contextBytes(ctx)),
-    32,
-  );
-}
-
-function associatedData(ephemeral: Uint8Array, ctx: SealContext): Uint8Array {
-  return concatBytes(Uint8Array.of(SEALED_VERSION), ephemeral, contextBytes(ctx));
-}
-
-interface ParsedSealed {
-  ephemeral: Uint8Array;
-  E: Point;
-  nonce: Uint8Array;
-  ciphertext: Uint8Array;
-}
-
-/** Splits a sealed blob; throws `InputError('sealed', …)` when it is not even well-formed. */
-export function parseSealedShare(blob: Uint8Array): ParsedSealed {
-  if (!(blob instanceof Uint8Array) || blob.length !== SEALED_BYTES) {
-    throw new InputError('sealed', `expected ${SEALED_BYTES} bytes`);
-  }
-  if (blob[0] !== SEALED_VERSION) throw new InputError('sealed', `unknown version ${blob[0]}`);
-  const ephemeral = blob.slice(1, 1 + POINT_BYTES);
-  const E = parsePoint(ephemeral, 'sealed.ephemeral');
-  const nonce = blob.slice(1 + POINT_BYTES, 1 + POINT_BYTES + NONCE_BYTES);
-  return { ephemeral, E, nonce, ciphertext: blob.slice(1 + POINT_BYTES + NONCE_BYTES) };
-}
-
-/**
- * Seals a 252-bit (field) share to the dealer. `ephemeralSecret` and `nonce` are for test vectors only;
- * by default both are fresh randomness.
- */
-export function sealShare(
-  dealerKey: Uint8Array,
-  share: bigint,
-  ctx: SealContext,
-  opts: { ephemeralSecret?: Uint8Array; nonce?: Uint8Array } = {},
-): Uint8Array {
-  checkContext(ctx);
-  toField(share, 'share');
-  const D = parsePoint(dealerKey, 'dealerEncKey');
-  const e = opts.ephemeralSecret ?? secp256k1.utils.randomSecretKey();
-  const ephemeral = secp256k1.getPublicKey(e, true);
-  const shared = D.multiply(toBigInt(e));
-  const nonce = opts.nonce ?? randomBytes(NONCE_BYTES);
-  if (nonce.length !== NONCE_BYTES) throw new InputError('nonce', `expected ${NONCE_BYTES} bytes`);
-  const key = deriveKey(shared, ephemeral, dealerKey, ctx);
-  const ct = gcm(key, nonce, associatedData(ephemeral, ctx)).encrypt(u256(share));
-  return concatBytes(Uint8Array.of(SEALED_VERSION), ephemeral, nonce, ct);
-}
-
-function secretScalar(secretKey: Uint8Array): bigint {
-  if (!(secretKey instanceof Uint8Array) || secretKey.length !== 32) {
-    throw new InputError('dealerSecretKey', 'expected 32 bytes');
-  }
-  const d = toBigInt(secretKey);
-  if (d <= 0n || d >= N) throw new InputError('dealerSecretKey', 'not a secp256k1 scalar');
   return d;
 }
 
-/** Decrypts with a known shared point; null when authentication fails or the plaintext is not a field element. */
-function decryptWithShared(
-  p: ParsedSealed,
-  shared: Point,
-  dealerKey: Uint8Array,
-  ctx: SealContext,
-): bigint | null {
-  const key = deriveKey(shared, p.ephemeral, dealerKey, ctx);
-  let plain: Uint8Array;
-  try {
-    plain = gcm(key, p.nonce, associatedData(p.ephemeral, ctx)).decrypt(p.ciphertext);
-  } catch {
-    return null;
+/** A fresh dealer seal key, d uniform in [1, l). */
+export function generateSealKey(): SealKeyPair {
+  for (;;) {
+    const d = randomBits(252n); // l < 2^252: rejection sampling keeps d uniform
+    if (d >= 1n && d < SUBGROUP_ORDER) return { secretKey: d, publicKey: mulPoint(BASE8, d) };
   }
-  if (plain.length !== SHARE_BYTES) return null;
-  const share = toBigInt(plain);
-  return share < FIELD_MODULUS ? share : null;
 }
 
-export type OpenResult =
-  | { ok: true; share: bigint }
-  | { ok: false; reason: 'malformed' | 'decryption-failed' | 'commitment-mismatch' };
+/** Parses a seal secret key: 0x-hex, 32 big-endian bytes or a bigint; 1 ≤ d < l. */
+export function sealSecretKey(input: string | Uint8Array | bigint): bigint {
+  let d: bigint;
+  if (typeof input === 'bigint') d = input;
+  else if (input instanceof Uint8Array) {
+    if (input.length !== 32) throw new InputError('sealKey', 'expected 32 bytes');
+    d = 0n;
+    for (const b of input) d = (d << 8n) | BigInt(b);
+  } else if (typeof input === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(input.trim())) {
+    d = BigInt(input.trim());
+  } else {
+    throw new InputError('sealKey', 'expected 0x-hex, 32 bytes or a bigint');
+  }
+  return checkSecretKey(d, 'sealKey');
+}
+
+/** P = d·BASE8. */
+export function sealPublicKey(secretKey: bigint): Point {
+  return mulPoint(BASE8, checkSecretKey(secretKey, 'sealKey'));
+}
 
 /**
- * The dealer opens a sealed share and checks it against `C_i`. Any failure is the player's fault and
- * is provable with `proveBadShare`.
+ * Refuses a seal public key unless its coordinates are below p, it is on the curve, not the identity
+ * and in the prime subgroup. The SDK runs this before committing to a game: the seal circuit's
+ * EscalarMulAny is only sound for such keys.
+ */
+export function checkSealPublicKey(P: Point, field = 'sealKey'): void {
+  if (!Array.isArray(P) || P.length !== 2 || typeof P[0] !== 'bigint' || typeof P[1] !== 'bigint') {
+    throw new InputError(field, 'expected a point [x, y] of bigints');
+  }
+  if (P[0] < 0n || P[0] >= FIELD_MODULUS || P[1] < 0n || P[1] >= FIELD_MODULUS) {
+    throw new InputError(field, 'coordinates must be below the BN254 field modulus');
+  }
+  if (!inCurve(P)) throw new InputError(field, 'not on Baby Jubjub');
+  if (eqPoint(P, IDENTITY)) throw new InputError(field, 'the identity point');
+  if (!inSubgroup(P)) throw new InputError(field, 'not in the prime-order subgroup');
+}
+
+const s = (v: bigint): string => v.toString();
+
+/** `Poseidon(gameId, P.x, P.y)`: the game and the dealer's key as the seal proof's one context signal. */
+export function sealContext(h: Hasher, gameId: bigint, dealerKey: Point): bigint {
+  return h.hash([toField(gameId, 'gameId'), dealerKey[0], dealerKey[1]]);
+}
+
+/**
+ * Seals a share to the dealer's key and returns the seal proof's witness plan. Public signals, in
+ * order: sealContext, player, commitment, ephemeralY, ciphertext. `ephemeralSecret` (1 ≤ e < 2^253)
+ * is for test vectors only; by default it is fresh.
+ */
+export function sealShare(
+  h: Hasher,
+  dealerKey: Point,
+  share: bigint,
+  ctx: SealContext,
+  opts: { ephemeralSecret?: bigint } = {},
+): { sealed: SealedShare; plan: WitnessPlan } {
+  checkContext(ctx);
+  toField(share, 'share');
+  checkSealPublicKey(dealerKey, 'dealerKey');
+  let e = opts.ephemeralSecret;
+  if (e === undefined) {
+    do e = randomBits(EPHEMERAL_BITS);
+    while (e === 0n);
+  } else if (typeof e !== 'bigint' || e < 1n || e >= 1n << EPHEMERAL_BITS) {
+    throw new InputError('ephemeralSecret', 'must be in [1, 2^253)');
+  }
+  const { gameId, player } = ctx;
+  const E = mulPoint(BASE8, e);
+  const S = mulPoint(dealerKey, e);
+  const ciphertext = (share + h.hash([S[0], S[1], gameId, player])) % FIELD_MODULUS;
+  const commitment = shareCommitment(h, gameId, player, share);
+  const context = sealContext(h, gameId, dealerKey);
+  const publicSignals = [context, player, commitment, E[1], ciphertext];
+  return {
+    sealed: { ephemeralY: E[1], ciphertext },
+    plan: {
+      input: {
+        sealContext: s(context),
+        player: s(player),
+        commitment: s(commitment),
+        ephemeralY: s(E[1]),
+        ciphertext: s(ciphertext),
+        gameId: s(gameId),
+        dealerKey: [s(dealerKey[0]), s(dealerKey[1])],
+        share: s(share),
+        ephemeralSecret: s(e),
+      },
+      publicSignals,
+    },
+  };
+}
+
+/**
+ * The dealer opens a sealed share: for each point E with the posted y (E and −E), S = d·E,
+ * r = c − Poseidon(S.x, S.y, gameId, player) mod p; the r that opens `commitment` is the share. Throws
+ * `SealedShareError` when none does (never for a share the contract accepted with its proof),
+ * `InputError` for malformed input.
  */
 export function openSealedShare(
   h: Hasher,
-  dealerSecretKey: Uint8Array,
-  blob: Uint8Array,
+  secretKey: bigint,
+  sealed: SealedShare,
   ctx: SealContext,
   commitment: bigint,
-): OpenResult {
+): bigint {
   checkContext(ctx);
-  const d = secretScalar(dealerSecretKey);
-  let parsed: ParsedSealed;
-  try {
-    parsed = parseSealedShare(blob);
-  } catch {
-    return { ok: false, reason: 'malformed' };
+  const d = checkSecretKey(secretKey, 'sealKey');
+  const y = toField(sealed?.ephemeralY, 'sealed.ephemeralY');
+  const c = toField(sealed.ciphertext, 'sealed.ciphertext');
+  const candidates = pointsWithY(y);
+  if (candidates.length === 0) throw new InputError('sealed.ephemeralY', 'no Baby Jubjub point has this y');
+  for (const E of candidates) {
+    const S = mulPoint(E, d);
+    const share = (c - h.hash([S[0], S[1], ctx.gameId, ctx.player]) + FIELD_MODULUS) % FIELD_MODULUS;
+    if (shareCommitment(h, ctx.gameId, ctx.player, share) === commitment) return share;
   }
-  const dealerKey = secp256k1.getPublicKey(dealerSecretKey, true);
-  const share = decryptWithShared(parsed, parsed.E.multiply(d), dealerKey, ctx);
-  if (share === null) return { ok: false, reason: 'decryption-failed' };
-  if (shareCommitment(h, ctx.gameId, ctx.player, share) !== commitment)
-    return { ok: false, reason: 'commitment-mismatch' };
-  return { ok: true, share };
-}
-
-/** Chaum–Pedersen proof that log_G(D) = log_E(S), non-interactive by Fiat–Shamir over SHA-256. */
-export interface DleqProof {
-  challenge: bigint;
-  response: bigint;
-}
-
-export type BadShareEvidence =
-  /** The blob does not parse (length, version or ephemeral point): visible to anyone, no secret needed. */
-  | { kind: 'malformed' }
-  /** `S = d·E` with its DLEQ proof: anyone re-derives the key and sees decryption or the commitment fail. */
-  | { kind: 'shared-point'; sharedPoint: Uint8Array; proof: DleqProof };
-
-function dleqChallenge(D: Point, E: Point, S: Point, A1: Point, A2: Point): bigint {
-  const bytes = concatBytes(DLEQ_TAG, ...[Point.BASE, D, E, S, A1, A2].map((p) => p.toBytes(true)));
-  return toBigInt(sha256(bytes)) % N;
-}
-
-export function proveDleq(dealerSecretKey: Uint8Array, E: Point): { S: Point; proof: DleqProof } {
-  const d = secretScalar(dealerSecretKey);
-  const D = Point.BASE.multiply(d);
-  const S = E.multiply(d);
-  const k = toBigInt(secp256k1.utils.randomSecretKey());
-  const challenge = dleqChallenge(D, E, S, Point.BASE.multiply(k), E.multiply(k));
-  return { S, proof: { challenge, response: (k + challenge * d) % N } };
-}
-
-export function verifyDleq(D: Point, E: Point, S: Point, proof: DleqProof): boolean {
-  const { challenge: c, response: s } = proof;
-  if (typeof c !== 'bigint' || typeof s !== 'bigint' || c < 0n || c >= N || s < 0n || s >= N) return false;
-  // A1 = s·G − c·D and A2 = s·E − c·S; an honest proof reproduces k·G and k·E.
-  const A1 = Point.BASE.multiplyUnsafe(s).subtract(D.multiplyUnsafe(c));
-  const A2 = E.multiplyUnsafe(s).subtract(S.multiplyUnsafe(c));
-  if (A1.is0() || A2.is0()) return false;
-  return dleqChallenge(D, E, S, A1, A2) === c;
-}
-
-/** Evidence that a sealed share is bad; throws if the share is actually good (the dealer must not file). */
-export function proveBadShare(
-  h: Hasher,
-  dealerSecretKey: Uint8Array,
-  blob: Uint8Array,
-  ctx: SealContext,
-  commitment: bigint,
-): BadShareEvidence {
-  const opened = openSealedShare(h, dealerSecretKey, blob, ctx, commitment);
-  if (opened.ok)
-    throw new InputError('sealed', 'the share opens its commitment: there is no evidence to give');
-  if (opened.reason === 'malformed') return { kind: 'malformed' };
-  const { S, proof } = proveDleq(dealerSecretKey, parseSealedShare(blob).E);
-  return { kind: 'shared-point', sharedPoint: S.toBytes(true), proof };
-}
-
-/**
- * Anyone's check of the dealer's claim. True only if the evidence is sound AND it shows that the
- * ciphertext does not open to the preimage of `commitment`; an honest share can never be framed.
- */
-export function verifyBadShareEvidence(
-  h: Hasher,
-  dealerKey: Uint8Array,
-  blob: Uint8Array,
-  ctx: SealContext,
-  commitment: bigint,
-  evidence: BadShareEvidence,
-): boolean {
-  checkContext(ctx);
-  const D = parsePoint(dealerKey, 'dealerEncKey');
-  let parsed: ParsedSealed;
-  try {
-    parsed = parseSealedShare(blob);
-  } catch {
-    return true; // a blob that does not parse is bad whatever the evidence says
-  }
-  if (evidence.kind !== 'shared-point') return false;
-  let S: Point;
-  try {
-    S = parsePoint(evidence.sharedPoint, 'evidence.sharedPoint');
-  } catch {
-    return false;
-  }
-  if (!verifyDleq(D, parsed.E, S, evidence.proof)) return false;
-  const share = decryptWithShared(parsed, S, D.toBytes(true), ctx);
-  return share === null || shareCommitment(h, ctx.gameId, ctx.player, share) !== commitment;
+  throw new SealedShareError(
+    ctx,
+    `sealed share of player 0x${ctx.player.toString(16).padStart(40, '0')} in game ${ctx.gameId} does not open its commitment`,
+  );
 }
 
 /** Address (0x + 40 hex) → uint160, the form `C_i` and `SealContext` use. */

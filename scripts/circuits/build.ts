@@ -3,10 +3,12 @@
  * (`--O2 --inspect`, which must be clean), then Groth16 phase 2 on a prepared ptau (one random
  * contribution and a beacon), `zkey verify`, and export the verification key and the Solidity
  * verifier. Everything is cached by a hash of the sources and the ruleset under
- * `build/circuits/<ruleset>/`.
+ * `build/circuits/<ruleset>/`; the ruleset-independent `seal` circuit (`buildSealCircuit`) under
+ * `build/circuits/_global/seal/`.
  *
- *   npm run circuits:build -- --ruleset tiny [--circuits turn,spawn] [--ptau FILE | --ptau-dir DIR]
+ *   npm run circuits:build -- --ruleset tiny [--circuits turn,spawn,seal] [--ptau FILE | --ptau-dir DIR]
  *                              [--no-setup] [--force]
+ *   npm run circuits:build -- --circuits seal          (global circuits only: no --ruleset needed)
  */
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -29,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { shippedRuleset } from '../../core/ruleset/shipped.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import { ALL_CIRCUITS, CIRCUITS, type CircuitName, mainSource } from './generate.ts';
+import { GLOBAL_CIRCUITS, type GlobalCircuitName, globalMainSource, isGlobalCircuit } from './global.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SNARKJS = path.join(ROOT, 'node_modules', 'snarkjs', 'build', 'cli.cjs');
@@ -36,7 +39,8 @@ const CIRCOM = path.join(ROOT, 'node_modules', 'circom2', 'cli.js');
 
 export interface BuildOptions {
   ruleset: string | ValidRuleset;
-  circuits?: readonly CircuitName[];
+  /** Per-ruleset circuits; a global one (`seal`) is built by `buildSealCircuit` and keyed by its name. */
+  circuits?: readonly (CircuitName | GlobalCircuitName)[];
   /** A prepared (phase 2) ptau file. */
   ptau?: string;
   /** A folder of prepared ptau files; the smallest that fits is used. */
@@ -59,8 +63,15 @@ export interface CircuitInfo {
   power: number;
 }
 
+/** Options of a ruleset-independent circuit build. */
+export type GlobalBuildOptions = Omit<BuildOptions, 'ruleset' | 'circuits'>;
+
+/** The `ruleset` of global circuits' artifacts, and their build folder under build/circuits/. */
+export const GLOBAL_DIR = '_global';
+
 export interface CircuitArtifacts extends CircuitInfo {
-  name: CircuitName;
+  name: CircuitName | GlobalCircuitName;
+  /** The ruleset name, or `_global` for a ruleset-independent circuit. */
   ruleset: string;
   hash: string;
   dir: string;
@@ -155,7 +166,7 @@ const snark = (args: string[], log: (m: string) => void, what: string): string =
  * Picks the ptau: an explicit file (which must be big enough), else the smallest fitting file of
  * the folder, else one generated under build/circuits/ptau (slow; progress is shown).
  */
-export function resolvePtau(power: number, opts: BuildOptions, log: (m: string) => void): string {
+export function resolvePtau(power: number, opts: Partial<BuildOptions>, log: (m: string) => void): string {
   if (opts.ptau) {
     const file = path.resolve(opts.ptau);
     const p = readPtauPower(file);
@@ -249,17 +260,23 @@ export function includedFiles(source: string, fromDir: string, seen = new Set<st
   return seen;
 }
 
+/** The generator and the zone tables: what every per-ruleset main source is derived from. */
+const RULESET_GENERATORS = [
+  path.join(ROOT, 'scripts', 'circuits', 'generate.ts'),
+  path.join(ROOT, 'core', 'witness', 'zones.ts'),
+];
+
 /**
  * Hash of everything one compiled circuit depends on besides its main source and ruleset: the
  * .circom files it includes (only those, so edits elsewhere under circuits/ keep this cache),
- * the generator and the zone tables, and the circom/circomlib versions.
+ * the code that generates the main source (per ruleset: the generator and the zone tables), and
+ * the circom/circomlib versions.
  */
-function sourcesHash(mainSrc: string): string {
+function sourcesHash(mainSrc: string, generators: readonly string[] = RULESET_GENERATORS): string {
   const h = createHash('sha256');
   const files = [
     ...includedFiles(mainSrc, path.join(ROOT, 'build', 'circuits', '_')),
-    path.join(ROOT, 'scripts', 'circuits', 'generate.ts'),
-    path.join(ROOT, 'core', 'witness', 'zones.ts'),
+    ...generators,
     path.join(ROOT, 'node_modules', 'circom2', 'package.json'),
     path.join(ROOT, 'node_modules', 'circomlib', 'package.json'),
   ].sort();
@@ -289,9 +306,28 @@ async function withLock<T>(dir: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Warnings circom --inspect prints for circomlib's own templates, harmless and not fixable without
+ * forking them: EscalarMulFix and EscalarMulAny leave the last segment's `dbl` output (the point
+ * doubled once more, only needed to chain a next segment) unused. Only these exact blocks are dropped.
+ */
+const KNOWN_LIBRARY_WARNINGS = [
+  /^warning\[CA02\]: In template "EscalarMul(Fix|Any)\([^"]*\)": Array of subcomponent input\/output signals segments\[\d+\]\.dbl contains a total of 2 signals that do not appear in any constraint of the father component\s*= For example: segments\[\d+\]\.dbl\[0\], segments\[\d+\]\.dbl\[1\]\.\s*$/,
+];
+
+/** circom's output without colour codes and without the known circomlib warnings. */
+export function inspectFindings(out: string): string {
+  const clean = out.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
+  return clean
+    .split(/\n\s*\n|\n(?=warning\[|error\[)/)
+    .filter((block) => !KNOWN_LIBRARY_WARNINGS.some((re) => re.test(block.trim())))
+    .join('\n\n');
+}
+
 function compile(
-  name: CircuitName,
-  r: ValidRuleset,
+  name: CircuitName | GlobalCircuitName,
+  label: string,
+  src: string,
   dir: string,
   hash: string,
   log: (m: string) => void,
@@ -299,7 +335,7 @@ function compile(
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const main = path.join(path.dirname(dir), `${name}.circom`);
-  writeFileSync(main, mainSource(name, r));
+  writeFileSync(main, src);
   const out = run(
     process.execPath,
     [
@@ -318,18 +354,24 @@ function compile(
       path.join('node_modules', 'circomlib', 'circuits'),
     ],
     log,
-    `circom ${r.name}/${name}`,
+    `circom ${label}`,
   );
-  // --inspect must be clean: any warning or error fails the build.
-  const clean = out.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
-  if (/warning|error/i.test(clean))
-    throw new Error(`circom --inspect is not clean for ${r.name}/${name}:\n${clean.slice(0, 4000)}`);
+  // --inspect must be clean: any warning or error (but the known circomlib ones) fails the build.
+  const findings = inspectFindings(out);
+  if (/warning|error/i.test(findings))
+    throw new Error(`circom --inspect is not clean for ${label}:\n${findings.slice(0, 4000)}`);
   const js = path.join(dir, `${name}_js`);
   copyFileSync(path.join(js, 'witness_calculator.js'), path.join(js, 'witness_calculator.cjs'));
   writeFileSync(path.join(dir, 'compile.json'), JSON.stringify({ hash }, null, 2));
 }
 
-function setup(name: CircuitName, dir: string, hash: string, ptau: string, log: (m: string) => void): void {
+function setup(
+  name: CircuitName | GlobalCircuitName,
+  dir: string,
+  hash: string,
+  ptau: string,
+  log: (m: string) => void,
+): void {
   const r1cs = path.join(dir, `${name}.r1cs`);
   const z0 = path.join(dir, `${name}_0.zkey`);
   const z1 = path.join(dir, `${name}_1.zkey`);
@@ -369,69 +411,112 @@ function readJson(file: string): { hash?: string } | undefined {
   }
 }
 
-/** Builds (or reuses from cache) the circuits of one ruleset. */
+interface OneBuild {
+  name: CircuitName | GlobalCircuitName;
+  /** The ruleset name, or GLOBAL_DIR. */
+  group: string;
+  src: string;
+  /** Cache key: hashes of the included sources, the main source and (per ruleset) the ruleset JSON. */
+  hash: string;
+}
+
+/** Compiles and sets up one circuit under build/circuits/<group>/<name>/, reusing what the cache holds. */
+async function buildOne(
+  b: OneBuild,
+  opts: GlobalBuildOptions,
+  log: (m: string) => void,
+): Promise<CircuitArtifacts> {
+  const { name, group, src, hash } = b;
+  const label = `${group}/${name}`;
+  const dir = path.join(ROOT, 'build', 'circuits', group, name);
+  return withLock(dir, async () => {
+    const r1cs = path.join(dir, `${name}.r1cs`);
+    const wasm = path.join(dir, `${name}_js`, `${name}.wasm`);
+    const wc = path.join(dir, `${name}_js`, 'witness_calculator.cjs');
+    if (
+      opts.force ||
+      readJson(path.join(dir, 'compile.json'))?.hash !== hash ||
+      !existsSync(wasm) ||
+      !existsSync(wc)
+    ) {
+      log(`compiling ${label}…`);
+      compile(name, label, src, dir, hash, log);
+    } else log(`${label}: compiled (cached ${hash.slice(0, 12)})`);
+    const info = readR1csInfo(r1cs);
+    const art: CircuitArtifacts = {
+      name,
+      ruleset: group,
+      hash,
+      dir,
+      r1cs,
+      wasm,
+      witnessCalculator: wc,
+      ...info,
+    };
+    if (opts.setup !== false) {
+      const zkey = path.join(dir, `${name}.zkey`);
+      const done = readJson(path.join(dir, 'setup.json')) as { hash?: string; ptau?: string } | undefined;
+      if (opts.force || done?.hash !== hash || !existsSync(zkey)) {
+        const ptau = resolvePtau(info.power, opts, log);
+        log(
+          `trusted setup ${label}: ${info.constraints} constraints, power ${info.power}, ${path.basename(ptau)}`,
+        );
+        setup(name, dir, hash, ptau, log);
+        art.ptau = ptau;
+      } else {
+        log(`${label}: zkey (cached)`);
+        art.ptau = done.ptau;
+      }
+      art.zkey = zkey;
+      art.vkey = path.join(dir, `${name}.vkey.json`);
+      art.verifier = path.join(dir, `${name}Verifier.sol`);
+    }
+    return art;
+  });
+}
+
+const cacheHash = (src: string, extra = '', generators?: readonly string[]): string =>
+  createHash('sha256')
+    .update(sourcesHash(src, generators))
+    .update(src)
+    .update(extra)
+    .digest('hex')
+    .slice(0, 32);
+
+/**
+ * Builds (or reuses from cache) the ruleset-independent sealed-share circuit (`circuits/seal.circom`)
+ * under build/circuits/_global/seal/: same compile, setup, ptau resolution and exports as the
+ * per-ruleset circuits.
+ */
+export function buildSealCircuit(opts: GlobalBuildOptions = {}): Promise<CircuitArtifacts> {
+  const src = globalMainSource('seal');
+  const log = opts.log ?? ((m: string) => console.error(m));
+  const hash = cacheHash(src, '', [path.join(ROOT, 'scripts', 'circuits', 'global.ts')]);
+  return buildOne({ name: 'seal', group: GLOBAL_DIR, src, hash }, opts, log);
+}
+
+/** Builds (or reuses from cache) the circuits of one ruleset (and `seal` when listed). */
 export async function buildCircuits(opts: BuildOptions): Promise<Record<string, CircuitArtifacts>> {
   const r = typeof opts.ruleset === 'string' ? shippedRuleset(opts.ruleset) : opts.ruleset;
   const log = opts.log ?? ((m: string) => console.error(m));
   const names = opts.circuits ?? CIRCUITS;
   const out: Record<string, CircuitArtifacts> = {};
   for (const name of names) {
+    if (isGlobalCircuit(name)) {
+      out[name] = await buildSealCircuit(opts);
+      continue;
+    }
     if (!ALL_CIRCUITS.includes(name))
-      throw new Error(`unknown circuit "${name}"; circuits: ${ALL_CIRCUITS.join(', ')}`);
+      throw new Error(
+        `unknown circuit "${name}"; circuits: ${[...ALL_CIRCUITS, ...GLOBAL_CIRCUITS].join(', ')}`,
+      );
     const src = mainSource(name, r);
     const { board: _b, ...plain } = r;
-    const hash = createHash('sha256')
-      .update(sourcesHash(src))
-      .update(src)
-      .update(JSON.stringify(plain))
-      .digest('hex')
-      .slice(0, 32);
-    const dir = path.join(ROOT, 'build', 'circuits', r.name, name);
-    const a = await withLock(dir, async () => {
-      const r1cs = path.join(dir, `${name}.r1cs`);
-      const wasm = path.join(dir, `${name}_js`, `${name}.wasm`);
-      const wc = path.join(dir, `${name}_js`, 'witness_calculator.cjs');
-      if (
-        opts.force ||
-        readJson(path.join(dir, 'compile.json'))?.hash !== hash ||
-        !existsSync(wasm) ||
-        !existsSync(wc)
-      ) {
-        log(`compiling ${r.name}/${name}…`);
-        compile(name, r, dir, hash, log);
-      } else log(`${r.name}/${name}: compiled (cached ${hash.slice(0, 12)})`);
-      const info = readR1csInfo(r1cs);
-      const art: CircuitArtifacts = {
-        name,
-        ruleset: r.name,
-        hash,
-        dir,
-        r1cs,
-        wasm,
-        witnessCalculator: wc,
-        ...info,
-      };
-      if (opts.setup !== false) {
-        const zkey = path.join(dir, `${name}.zkey`);
-        const done = readJson(path.join(dir, 'setup.json')) as { hash?: string; ptau?: string } | undefined;
-        if (opts.force || done?.hash !== hash || !existsSync(zkey)) {
-          const ptau = resolvePtau(info.power, opts, log);
-          log(
-            `trusted setup ${r.name}/${name}: ${info.constraints} constraints, power ${info.power}, ${path.basename(ptau)}`,
-          );
-          setup(name, dir, hash, ptau, log);
-          art.ptau = ptau;
-        } else {
-          log(`${r.name}/${name}: zkey (cached)`);
-          art.ptau = done.ptau;
-        }
-        art.zkey = zkey;
-        art.vkey = path.join(dir, `${name}.vkey.json`);
-        art.verifier = path.join(dir, `${name}Verifier.sol`);
-      }
-      return art;
-    });
-    out[name] = a;
+    out[name] = await buildOne(
+      { name, group: r.name, src, hash: cacheHash(src, JSON.stringify(plain)) },
+      opts,
+      log,
+    );
   }
   return out;
 }
@@ -468,14 +553,17 @@ function parseArgs(argv: string[]): BuildOptions & { rulesets: string[] } {
     if (a === '--ruleset') rulesets.push(...next().split(','));
     else if (a === '--ptau') o.ptau = next();
     else if (a === '--ptau-dir') o.ptauDir = next();
-    else if (a === '--circuits') o.circuits = next().split(',') as CircuitName[];
+    else if (a === '--circuits') o.circuits = next().split(',') as (CircuitName | GlobalCircuitName)[];
     else if (a === '--no-setup') o.setup = false;
     else if (a === '--force') o.force = true;
     else throw new Error(`unknown argument ${a}`);
   }
-  if (rulesets.length === 0)
+  const globalOnly = o.circuits?.every(isGlobalCircuit) ?? false;
+  if (rulesets.length === 0 && !globalOnly)
     throw new Error(
-      'usage: circuits:build --ruleset NAME [--circuits a,b] [--ptau FILE | --ptau-dir DIR] [--no-setup] [--force]',
+      'usage: circuits:build --ruleset NAME [--circuits a,b] [--ptau FILE | --ptau-dir DIR] [--no-setup] [--force]\n' +
+        '       circuits:build --circuits seal [...]   (ruleset-independent: no --ruleset needed; listed with\n' +
+        '                                            --ruleset it is built once, as _global/seal)',
     );
   return o;
 }
@@ -484,6 +572,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   try {
     const o = parseArgs(process.argv.slice(2));
     const table: Record<string, Record<string, number | string>> = {};
+    if (o.rulesets.length === 0) Object.assign(table, summary({ seal: await buildSealCircuit(o) }));
     for (const rs of o.rulesets) Object.assign(table, summary(await buildCircuits({ ...o, ruleset: rs })));
     console.log(JSON.stringify(table, null, 2));
   } catch (e) {

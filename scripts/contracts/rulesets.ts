@@ -1,6 +1,7 @@
 /**
  * What the contracts need to know about a shipped ruleset: its on-chain hash, board, seat count, combat
- * damage, and the generated verifier contracts (contracts/generated/manifest.json, written by verifiers.ts).
+ * damage, and the generated verifier contracts (contracts/generated/manifest.json, written by verifiers.ts);
+ * and the ruleset-independent seal verifier (contracts/generated/seal.json, `readSealArtifacts`).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -53,6 +54,8 @@ export interface RulesetInfo {
   damage: number;
   /** `provePassability`: the turn verifier takes the game's map root as its last public signal. */
   passability: boolean;
+  /** Tiles a turn may reveal: the size of a reveal list a dispute opens on-chain. */
+  maxRevealedTiles: number;
 }
 
 export function rulesetInfo(name: string): RulesetInfo {
@@ -65,6 +68,7 @@ export function rulesetInfo(name: string): RulesetInfo {
     maxPlayers: r.players.max,
     damage: DAMAGE[name] ?? 4,
     passability: r.provePassability,
+    maxRevealedTiles: r.maxRevealedTiles,
   };
 }
 
@@ -100,7 +104,36 @@ export interface GeneratedRuleset extends RulesetInfo {
 }
 
 /** The manifest of generated verifiers ({} when none were generated). */
-export function readManifest(): Record<string, GeneratedRuleset> {
-  const f = path.join(GENERATED_DIR, 'manifest.json');
+export function readManifest(dir = GENERATED_DIR): Record<string, GeneratedRuleset> {
+  const f = path.join(dir, 'manifest.json');
   return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as Record<string, GeneratedRuleset>) : {};
+}
+
+/** The sealed-share verifier: one per deployment, whatever the rulesets (circuits/seal.circom). */
+export const SEAL_CONTRACT = 'SealVerifier';
+/** Its public signals: sealContext = Poseidon(gameId, dealerKey), player, commitment, ephemeralY, ciphertext. */
+export const SEAL_PUBLIC_SIGNALS = 5;
+
+export interface SealArtifacts {
+  contract: typeof SEAL_CONTRACT;
+  nPublic: typeof SEAL_PUBLIC_SIGNALS;
+  /** `verifyProof(uint256[2],uint256[2][2],uint256[2],uint256[8])`. */
+  selector: string;
+  /** Absolute paths of the copies under contracts/generated/seal/, from the setup the verifier was exported from. */
+  vkey: string;
+  zkey: string;
+  wasm: string;
+}
+
+/** The generated seal verifier (contracts/generated/seal.json, written by verifiers.ts); throws when absent. */
+export function readSealArtifacts(dir = GENERATED_DIR): SealArtifacts {
+  const f = path.join(dir, 'seal.json');
+  if (!existsSync(f))
+    throw new Error(
+      `${f} not found: run node scripts/contracts/verifiers.ts --ruleset NAME (it builds the seal verifier)`,
+    );
+  const a = JSON.parse(readFileSync(f, 'utf8')) as SealArtifacts;
+  if (a.contract !== SEAL_CONTRACT || a.nPublic !== SEAL_PUBLIC_SIGNALS)
+    throw new Error(`${f}: expected ${SEAL_CONTRACT} with ${SEAL_PUBLIC_SIGNALS} public signals`);
+  return a;
 }

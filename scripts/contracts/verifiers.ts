@@ -10,11 +10,16 @@
  * random, so a verifier only matches the zkey it was exported with. Writes `contracts/generated/manifest.json`
  * (contract names, public-signal counts, selectors, ruleset hashes) for the deployer, with a copy of each circuit's
  * zkey, wasm and vkey under `contracts/generated/<ruleset>/` (the proving artifacts matching the verifier).
+ *
+ * It always builds the ruleset-independent sealed-share circuit too (`buildSealCircuit`, cached under
+ * build/circuits/_global/seal/): `contracts/generated/SealVerifier.sol`, its zkey, wasm and vkey under
+ * `contracts/generated/seal/`, recorded in `contracts/generated/seal.json` (`readSealArtifacts`), so the
+ * ruleset-keyed manifest keeps its shape.
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildCircuits } from '../circuits/build.ts';
+import { buildCircuits, buildSealCircuit, type CircuitArtifacts } from '../circuits/build.ts';
 import type { CircuitName } from '../circuits/generate.ts';
 import {
   GENERATED_DIR,
@@ -22,6 +27,9 @@ import {
   readManifest,
   rulesetHash,
   rulesetInfo,
+  SEAL_CONTRACT,
+  SEAL_PUBLIC_SIGNALS,
+  type SealArtifacts,
   selectorFor,
   VERIFIED_CIRCUITS,
   verifierContractName,
@@ -47,13 +55,50 @@ export interface GenerateOptions {
   rulesets: readonly string[];
   ptauDir?: string;
   log?: (m: string) => void;
+  /** Output folder (default contracts/generated). */
+  outDir?: string;
 }
 
-/** Builds (or reuses) the circuits of each ruleset and writes their renamed verifiers + the manifest. */
+/** Writes SealVerifier.sol, the matching zkey/wasm/vkey under seal/, and seal.json into `dir`. */
+export function writeSealVerifier(art: CircuitArtifacts, dir = GENERATED_DIR): SealArtifacts {
+  if (!art.verifier || !art.zkey || !art.vkey) throw new Error('seal: no verifier (setup skipped?)');
+  const src = readFileSync(art.verifier, 'utf8');
+  const n = publicSignalCount(src);
+  if (n !== SEAL_PUBLIC_SIGNALS || art.publicSignals !== SEAL_PUBLIC_SIGNALS)
+    throw new Error(
+      `seal: verifier has ${n} signals, r1cs ${art.publicSignals}, expected ${SEAL_PUBLIC_SIGNALS}`,
+    );
+  mkdirSync(path.join(dir, 'seal'), { recursive: true });
+  writeFileSync(path.join(dir, `${SEAL_CONTRACT}.sol`), renameVerifier(src, SEAL_CONTRACT));
+  const copy = (from: string, ext: string) => {
+    const to = path.join(dir, 'seal', `seal${ext}`);
+    copyFileSync(from, to);
+    return to;
+  };
+  const entry: SealArtifacts = {
+    contract: SEAL_CONTRACT,
+    nPublic: SEAL_PUBLIC_SIGNALS,
+    selector: selectorFor(n),
+    vkey: copy(art.vkey, '.vkey.json'),
+    zkey: copy(art.zkey, '.zkey'),
+    wasm: copy(art.wasm, '.wasm'),
+  };
+  writeFileSync(path.join(dir, 'seal.json'), `${JSON.stringify(entry, null, 2)}\n`);
+  return entry;
+}
+
+/**
+ * Builds (or reuses) the seal circuit and the circuits of each ruleset, and writes their renamed verifiers,
+ * the manifest and seal.json.
+ */
 export async function generateVerifiers(o: GenerateOptions): Promise<Record<string, GeneratedRuleset>> {
   const log = o.log ?? ((m: string) => console.error(m));
-  mkdirSync(GENERATED_DIR, { recursive: true });
-  const manifest = readManifest();
+  const outDir = o.outDir ?? GENERATED_DIR;
+  mkdirSync(outDir, { recursive: true });
+  const seal = await buildSealCircuit({ ...(o.ptauDir ? { ptauDir: o.ptauDir } : {}), log });
+  writeSealVerifier(seal, outDir);
+  log(`${SEAL_CONTRACT}: ${SEAL_PUBLIC_SIGNALS} public signals`);
+  const manifest = readManifest(outDir);
   for (const name of o.rulesets) {
     const arts = await buildCircuits({
       ruleset: name,
@@ -70,10 +115,10 @@ export async function generateVerifiers(o: GenerateOptions): Promise<Record<stri
       if (n !== art.publicSignals)
         throw new Error(`${name}/${c}: verifier has ${n} signals, r1cs ${art.publicSignals}`);
       const contract = verifierContractName(name, c);
-      writeFileSync(path.join(GENERATED_DIR, `${contract}.sol`), renameVerifier(src, contract));
+      writeFileSync(path.join(outDir, `${contract}.sol`), renameVerifier(src, contract));
       // The zkey, wasm and vkey are copied next to the verifier: the shared build cache may be rebuilt (with a
       // new random contribution) by other work, and proofs must come from the zkey this verifier was exported from.
-      const dir = path.join(GENERATED_DIR, name);
+      const dir = path.join(outDir, name);
       mkdirSync(dir, { recursive: true });
       const copy = (from: string, ext: string) => {
         const to = path.join(dir, `${c}${ext}`);
@@ -92,7 +137,7 @@ export async function generateVerifiers(o: GenerateOptions): Promise<Record<stri
     }
     manifest[name] = entry;
   }
-  writeFileSync(path.join(GENERATED_DIR, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(path.join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
 }
 

@@ -8,7 +8,12 @@ import { shippedRuleset } from '../../core/ruleset/shipped.ts';
 import { type ValidRuleset, validateRuleset } from '../../core/ruleset/validate.ts';
 import type { Slots, Unit } from '../../core/state.ts';
 import { assertCanonicalInput, type CircuitInput } from '../../core/witness/inputs.ts';
-import { buildCircuits, type CircuitArtifacts, defaultPtauDir } from '../../scripts/circuits/build.ts';
+import {
+  buildCircuits,
+  buildSealCircuit,
+  type CircuitArtifacts,
+  defaultPtauDir,
+} from '../../scripts/circuits/build.ts';
 import type { CircuitName } from '../../scripts/circuits/generate.ts';
 
 export const P = FIELD_MODULUS;
@@ -19,9 +24,9 @@ interface WitnessCalc {
   calculateWitness(input: unknown, sanityCheck: boolean): Promise<bigint[]>;
 }
 
-export interface Loaded {
+/** A compiled circuit, ready for witnesses (no trusted setup). */
+export interface LoadedCircuit {
   art: CircuitArtifacts;
-  ruleset: ValidRuleset;
   h: Hasher;
   /** Witness with every constraint checked while computing (throws on an assert). */
   witness(input: CircuitInput): Promise<bigint[]>;
@@ -29,6 +34,10 @@ export interface Loaded {
   publicOf(w: readonly bigint[]): bigint[];
   /** Whether a (possibly edited) witness satisfies every R1CS constraint. */
   satisfies(w: readonly bigint[]): boolean;
+}
+
+export interface Loaded extends LoadedCircuit {
+  ruleset: ValidRuleset;
 }
 
 type Lc = [number, bigint][];
@@ -71,6 +80,25 @@ function readConstraints(file: string): [Lc, Lc, Lc][] {
   return out;
 }
 
+/** Loads the witness calculator and the constraints of compiled artifacts. */
+async function loadArtifacts(art: CircuitArtifacts): Promise<LoadedCircuit> {
+  const builder = require(art.witnessCalculator) as (code: Buffer) => Promise<WitnessCalc>;
+  const wc = await builder(readFileSync(art.wasm));
+  const constraints = readConstraints(art.r1cs);
+  const h = await loadHasher();
+  const evalLc = (lc: Lc, w: readonly bigint[]) => lc.reduce((acc, [i, c]) => (acc + c * w[i]!) % P, 0n);
+  return {
+    art,
+    h,
+    witness: async (input) => {
+      assertCanonicalInput(input);
+      return wc.calculateWitness(input, true);
+    },
+    publicOf: (w) => w.slice(1, 1 + art.publicSignals),
+    satisfies: (w) => constraints.every(([a, b, c]) => (evalLc(a, w) * evalLc(b, w)) % P === evalLc(c, w)),
+  };
+}
+
 const cache = new Map<string, Promise<Loaded>>();
 
 /** Compiles (cached) and loads one circuit of a ruleset; no trusted setup. */
@@ -82,27 +110,19 @@ export function load(rulesetOrName: string | ValidRuleset, name: CircuitName): P
     p = (async () => {
       const ruleset = typeof rulesetOrName === 'string' ? shippedRuleset(rulesetOrName) : rulesetOrName;
       const art = (await buildCircuits({ ruleset, circuits: [name], setup: false, log: () => {} }))[name]!;
-      const builder = require(art.witnessCalculator) as (code: Buffer) => Promise<WitnessCalc>;
-      const wc = await builder(readFileSync(art.wasm));
-      const constraints = readConstraints(art.r1cs);
-      const h = await loadHasher();
-      const evalLc = (lc: Lc, w: readonly bigint[]) => lc.reduce((acc, [i, c]) => (acc + c * w[i]!) % P, 0n);
-      return {
-        art,
-        ruleset,
-        h,
-        witness: async (input) => {
-          assertCanonicalInput(input);
-          return wc.calculateWitness(input, true);
-        },
-        publicOf: (w) => w.slice(1, 1 + art.publicSignals),
-        satisfies: (w) =>
-          constraints.every(([a, b, c]) => (evalLc(a, w) * evalLc(b, w)) % P === evalLc(c, w)),
-      };
+      return { ...(await loadArtifacts(art)), ruleset };
     })();
     cache.set(key, p);
   }
   return p;
+}
+
+let seal: Promise<LoadedCircuit> | undefined;
+
+/** Compiles (cached) and loads the ruleset-independent seal circuit; no trusted setup. */
+export function loadSeal(): Promise<LoadedCircuit> {
+  seal ??= buildSealCircuit({ setup: false, log: () => {} }).then(loadArtifacts);
+  return seal;
 }
 
 /** Deterministic PRNG (mulberry32) so failures reproduce. */
@@ -189,7 +209,7 @@ export function randomMasks(r: ValidRuleset, g: Rng): bigint[] {
 }
 
 /** Expects a witness calculation to fail (a violated constraint or an input guard). */
-export async function rejects(c: Loaded, input: CircuitInput): Promise<boolean> {
+export async function rejects(c: LoadedCircuit, input: CircuitInput): Promise<boolean> {
   try {
     await c.witness(input);
     return false;
