@@ -1,9 +1,13 @@
 /** The protocol core: pure, no I/O. Dealer, client, scripts and tests all import from here. */
+export * from './babyjub.ts';
 export * from './commitments.ts';
+export * from './dispute.ts';
 export * from './errors.ts';
 export * from './field.ts';
+export * from './game-phases.ts';
 export * from './generator/index.ts';
 export * from './geometry.ts';
+export * from './limits.ts';
 export * from './maptree.ts';
 export * from './merkle.ts';
 export * from './poseidon.ts';

@@ -1,3 +1,4 @@
+import type { Durations } from '../limits.ts';
 /** Grid kinds. `hex` uses odd-r offset storage coordinates: odd rows sit half a tile to the right. */
 export type GridKind = 'hex' | 'square';
 
@@ -27,14 +28,8 @@ export interface Area {
   row1: number;
 }
 
-export interface Deadlines {
-  commitSeconds: number;
-  revealSeconds: number;
-  rootSeconds: number;
-  turnSeconds: number;
-  combatSeconds: number;
-  secretsSeconds: number;
-}
+/** The phase durations a game of this ruleset is created with (within core/limits.ts's bounds). */
+export type Deadlines = Durations;
 
 /** One game's rules. Hashed into the game on-chain; circuits are compiled from it. */
 export interface Ruleset {

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { InputError } from '../errors.ts';
 import { type Board, makeBoard } from '../geometry.ts';
+import { checkDurations } from '../limits.ts';
 import schema from './ruleset.schema.json' with { type: 'json' };
 import type { Ruleset, UnitType } from './types.ts';
 
@@ -63,6 +64,7 @@ export function validateRuleset(input: unknown): ValidRuleset {
   r.spawn.forEach((n, i) => {
     if (!names.has(n)) fail(`spawn.${i}`, `unknown unit type "${n}"`);
   });
+  checkDurations(r.deadlines, 'ruleset.deadlines');
   let board: Board;
   try {
     board = makeBoard(kind, width, height);

@@ -104,4 +104,11 @@ describe('ruleset hash', () => {
     assert.notEqual(rulesetHash(validateRuleset(changed)), rulesetHash(d));
     assert.notEqual(rulesetHash(shippedRuleset('tiny')), rulesetHash(shippedRuleset('tiny-square')));
   });
+
+  test('deadlines: every phase within the protocol floors and ceilings (core/limits.ts), named', () => {
+    rejects((r) => (r.deadlines.auditSeconds = 3600), 'ruleset.deadlines.auditSeconds', /floor of 86400/);
+    rejects((r) => (r.deadlines.turnSeconds = 1), 'ruleset.deadlines.turnSeconds', /floor/);
+    rejects((r) => (r.deadlines.commitSeconds = 8 * 86400), 'ruleset.deadlines.commitSeconds', /ceiling/);
+    rejects((r) => delete r.deadlines.disputeSeconds, 'ruleset.deadlines.disputeSeconds');
+  });
 });
