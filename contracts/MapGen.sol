@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.28;
 
+import {IMapGen} from "./IMapGen.sol";
 import {Poseidon} from "./Poseidon.sol";
 import "./MapGenParams.sol" as G;
 
@@ -9,7 +10,7 @@ import "./MapGenParams.sol" as G;
 ///         value noise over an 8×8 lattice of `Poseidon(seed, key)` cell hashes (at most 9 per tile, cached),
 ///         one detail hash, integer thresholds, rivers from the iso-line between edge neighbours.
 /// @dev Every constant mirrors `core/generator/params.ts`; change both together and regenerate test/vectors.
-contract MapGen {
+contract MapGen is IMapGen {
     /// @notice Generator version this contract implements (`GENERATOR_VERSION` in the core).
     uint256 public constant GENERATOR_VERSION = G.GEN_VERSION;
 

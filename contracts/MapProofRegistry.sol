@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.28;
 
+import {IShroudGame} from "./IShroudGame.sol";
 import {Poseidon} from "./Poseidon.sol";
-import {ShroudBase} from "./ShroudBase.sol";
-import {ShroudGame} from "./ShroudGame.sol";
 import {VerifierRegistry} from "./VerifierRegistry.sol";
 
 /// @title MapProofRegistry
@@ -43,7 +42,7 @@ contract MapProofRegistry {
     event MapProofVerified(uint256 indexed gameId, uint256 seedHash, bytes32 zoneRootsHash);
 
     /// @notice The game contract whose roots and commitments the proofs are checked against.
-    ShroudGame public immutable game;
+    IShroudGame public immutable game;
     /// @notice Rulesets and their verifiers (the maproot verifier is circuit 4).
     VerifierRegistry public immutable registry;
 
@@ -51,7 +50,7 @@ contract MapProofRegistry {
 
     /// @param game_ The ShroudGame.
     /// @param registry_ The VerifierRegistry the game uses.
-    constructor(ShroudGame game_, VerifierRegistry registry_) {
+    constructor(IShroudGame game_, VerifierRegistry registry_) {
         game = game_;
         registry = registry_;
     }
@@ -70,7 +69,7 @@ contract MapProofRegistry {
         uint256 gameId,
         uint256 seedHash,
         uint256[] calldata zoneRoots,
-        ShroudBase.Proof calldata proof
+        IShroudGame.Proof calldata proof
     ) external {
         if (records[gameId].zoneRootsHash != bytes32(0)) revert AlreadyVerified();
         (uint256[] memory sig, bytes32 rulesetHash) = _signals(gameId, seedHash, zoneRoots);
@@ -110,8 +109,8 @@ contract MapProofRegistry {
         (,, uint256 n,,,, uint256 root,,,,) = game.getGame(gameId);
         if (root == 0) revert NoRoot();
         if (seedHash >= Poseidon.FIELD_MODULUS) revert NotInField();
-        ShroudBase.Board memory board;
-        (board,, rulesetHash,,,) = game.getGameConfig(gameId);
+        IShroudGame.Board memory board;
+        (board,, rulesetHash,,,,) = game.getGameConfig(gameId);
         uint256 zones = ((uint256(board.width) + ZONE_SIZE - 1) / ZONE_SIZE)
             * ((uint256(board.height) + ZONE_SIZE - 1) / ZONE_SIZE);
         if (zoneRoots.length != zones) revert WrongZoneCount(zones, zoneRoots.length);
@@ -119,7 +118,7 @@ contract MapProofRegistry {
         sig = new uint256[](2 * m + 4 + zones);
         sig[0] = gameId;
         for (uint256 i = 0; i < n; i++) {
-            ShroudBase.Seat memory st = game.getSeat(gameId, i);
+            IShroudGame.Seat memory st = game.getSeat(gameId, i);
             sig[1 + i] = uint160(st.player);
             sig[1 + m + i] = st.commitment;
         }

@@ -15,10 +15,13 @@ contract VerifierRegistry {
     uint8 public constant COMBAT = 3;
     uint8 public constant MAPROOT = 4;
     uint8 public constant CIRCUITS = 5;
+    /// @notice A dispute recomputes `Poseidon(blinding, words…)` with at most 5 words of 14 leaves.
+    uint8 public constant MAX_REVEALED_TILES = 70;
 
     /// @notice What a game must match to play a ruleset: the board its circuits were built for, the seat count
     ///         its proofs carry opponent masks for, the damage of one hit (the combat proof's public input), and
-    ///         whether its turn proofs prove passability (then their last public signal is the map root).
+    ///         whether its turn proofs prove passability (then their last public signal is the map root), and how many
+    ///         tiles a turn may reveal (the size of the reveal list a dispute opens on-chain).
     struct Ruleset {
         bool registered;
         uint8 kind; // 0 hex, 1 square
@@ -27,6 +30,7 @@ contract VerifierRegistry {
         uint8 maxPlayers;
         uint8 damage;
         bool passability; // ruleset.provePassability: the turn verifier takes the game's map root last
+        uint8 maxRevealedTiles; // 1..70: the reveal commitment is Poseidon(blinding, ≤ 5 words of 14 leaves)
     }
 
     /// @notice One circuit's verifier (fits one storage slot).
@@ -89,6 +93,7 @@ contract VerifierRegistry {
     /// @param damage Hp removed by one hit (0..255), the combat proof's `damage` input.
     /// @param passability The ruleset's `provePassability`: turn proofs then end with the `mapRoot` public input,
     ///        which the game fills with its posted root.
+    /// @param maxRevealedTiles The ruleset's `maxRevealedTiles` (1..70).
     function registerRuleset(
         bytes32 rulesetHash,
         uint8 kind,
@@ -96,11 +101,13 @@ contract VerifierRegistry {
         uint16 height,
         uint8 maxPlayers,
         uint8 damage,
-        bool passability
+        bool passability,
+        uint8 maxRevealedTiles
     ) external onlyOwner {
         if (rulesets[rulesetHash].registered) revert AlreadyRegistered();
         if (kind > 1 || width == 0 || height == 0 || maxPlayers < 2 || maxPlayers > 6) revert BadRuleset();
-        Ruleset memory r = Ruleset(true, kind, width, height, maxPlayers, damage, passability);
+        if (maxRevealedTiles == 0 || maxRevealedTiles > MAX_REVEALED_TILES) revert BadRuleset();
+        Ruleset memory r = Ruleset(true, kind, width, height, maxPlayers, damage, passability, maxRevealedTiles);
         rulesets[rulesetHash] = r;
         emit RulesetRegistered(rulesetHash, r);
     }

@@ -21,8 +21,10 @@ export interface Deployment {
   /** circomlibjs Poseidon contract per arity, keyed `poseidon1`..`poseidon6`. */
   poseidon: Record<string, string>;
   mapGen: string;
-  /** The ShroudAudit library linked into ShroudGame (secrets, fraud proofs, settlement). */
-  shroudAudit: string;
+  /** The libraries linked into ShroudGame, one per protocol concern. */
+  libraries: Record<(typeof GAME_LIBRARIES)[number], string>;
+  /** The sealed-share Groth16 verifier ShroudGame checks every sealed reveal with. */
+  sealVerifier: string;
   /** VerifierRegistry (owned by the deployer). */
   registry: string;
   shroudGame: string;
@@ -32,6 +34,26 @@ export interface Deployment {
   rulesets: Record<string, { hash: string; verifiers: Record<string, string> }>;
   blockNumber: number;
   deployedAt: string;
+}
+
+/** The generated sealed-share verifier contract (scripts/contracts/verifiers.ts writes contracts/generated/SealVerifier.sol). */
+const SEAL_VERIFIER = 'SealVerifier';
+
+/** ShroudGame's linked libraries (contracts/game/), each a concern of the protocol. */
+export const GAME_LIBRARIES = [
+  'ShroudCeremony',
+  'ShroudDisputes',
+  'ShroudForceOpen',
+  'ShroudSettlement',
+] as const;
+
+export interface DeployOptions {
+  /**
+   * The sealed-share verifier: an address already deployed, `'mock'` (contracts/harness/MockVerifier.sol, for
+   * contract tests that craft their own "proofs"), or by default the generated `SealVerifier`
+   * (`node scripts/contracts/verifiers.ts` writes it, then `hardhat build`).
+   */
+  sealVerifier?: string;
 }
 
 export interface Deployed {
@@ -44,17 +66,23 @@ export interface Deployed {
 }
 
 /**
- * Deploys the Poseidon contracts (circomlibjs bytecode), MapGen, the VerifierRegistry, the ShroudAudit library,
- * ShroudGame (linked to it) and the MapProofRegistry with `signer`
- * (default: first), then registers `rulesets` (shipped names) with their generated verifiers
+ * Deploys the Poseidon contracts (circomlibjs bytecode), MapGen, the VerifierRegistry, the sealed-share verifier,
+ * ShroudGame's libraries, ShroudGame (linked to them) and the MapProofRegistry with `signer` (default: first),
+ * then registers `rulesets` (shipped names) with their generated verifiers
  * (`node scripts/contracts/verifiers.ts --ruleset NAME` must have run before `hardhat build`).
  */
 export async function deployShroud(
   ethers: HardhatEthers,
   signer?: Signer,
   rulesets: readonly string[] = [],
+  opts: DeployOptions = {},
 ): Promise<Deployed> {
   const from = signer ?? (await ethers.getSigners())[0]!;
+  const deploy = async (name: string, args: unknown[] = [], libraries?: Record<string, string>) => {
+    const c = await ethers.deployContract(name, args, libraries ? { signer: from, libraries } : from);
+    await c.waitForDeployment();
+    return c as unknown as Contract;
+  };
   const poseidon: Contract[] = [];
   for (const n of POSEIDON_ARITIES) {
     const factory = new ethers.ContractFactory(
@@ -67,24 +95,20 @@ export async function deployShroud(
     poseidon.push(c);
   }
   const addrs = await Promise.all(poseidon.map((c) => c.getAddress()));
-  const mapGen = await ethers.deployContract('MapGen', [addrs[1]], from);
-  await mapGen.waitForDeployment();
-  const registry = await ethers.deployContract('VerifierRegistry', [await from.getAddress()], from);
-  await registry.waitForDeployment();
-  const audit = await ethers.deployContract('ShroudAudit', [], from);
-  await audit.waitForDeployment();
-  const game = await ethers.deployContract(
+  const mapGen = await deploy('MapGen', [addrs[1]]);
+  const registry = await deploy('VerifierRegistry', [await from.getAddress()]);
+  const sealVerifier =
+    opts.sealVerifier && opts.sealVerifier !== 'mock'
+      ? opts.sealVerifier
+      : await (await deploy(opts.sealVerifier === 'mock' ? 'MockVerifier' : SEAL_VERIFIER)).getAddress();
+  const libraries = {} as Deployment['libraries'];
+  for (const name of GAME_LIBRARIES) libraries[name] = await (await deploy(name)).getAddress();
+  const game = await deploy(
     'ShroudGame',
-    [addrs, await mapGen.getAddress(), await registry.getAddress()],
-    { signer: from, libraries: { ShroudAudit: await audit.getAddress() } },
+    [addrs, await mapGen.getAddress(), await registry.getAddress(), sealVerifier],
+    libraries,
   );
-  await game.waitForDeployment();
-  const mapProofs = await ethers.deployContract(
-    'MapProofRegistry',
-    [await game.getAddress(), await registry.getAddress()],
-    from,
-  );
-  await mapProofs.waitForDeployment();
+  const mapProofs = await deploy('MapProofRegistry', [await game.getAddress(), await registry.getAddress()]);
   const registered: Deployment['rulesets'] = {};
   for (const name of rulesets) registered[name] = await registerRuleset(ethers, registry, name, from);
   const network = await ethers.provider.getNetwork();
@@ -93,7 +117,8 @@ export async function deployShroud(
     deployer: await from.getAddress(),
     poseidon: Object.fromEntries(addrs.map((a, i) => [`poseidon${i + 1}`, a])),
     mapGen: await mapGen.getAddress(),
-    shroudAudit: await audit.getAddress(),
+    libraries,
+    sealVerifier,
     registry: await registry.getAddress(),
     shroudGame: await game.getAddress(),
     mapProofRegistry: await mapProofs.getAddress(),
@@ -106,7 +131,7 @@ export async function deployShroud(
 
 /**
  * Deploys a shipped ruleset's generated verifiers (contracts/generated/manifest.json) and registers the ruleset
- * (board, seats, damage, passability) and each verifier (address, selector, public-signal count) in the registry: spawn, turn,
+ * (board, seats, damage, passability, reveal-list size) and each verifier (address, selector, public-signal count) in the registry: spawn, turn,
  * attack, combat and (when generated) maproot, circuit id 4.
  */
 export async function registerRuleset(
@@ -134,6 +159,7 @@ export async function registerRuleset(
       info.maxPlayers,
       info.damage,
       info.passability,
+      info.maxRevealedTiles,
     )
   ).wait();
   const verifiers: Record<string, string> = {};

@@ -5,20 +5,22 @@ import { FIELD_MODULUS } from '../../core/index.ts';
 import {
   as,
   BOND,
-  ciphertextOf,
   commitAll,
   createGame,
   DURATIONS,
   dealMap,
-  ENC_KEY,
   type Env,
   expectRevert,
+  gameParams,
   increaseTime,
   Phase,
   phaseOf,
   postRoot,
-  RULESET_HASH,
   revealAll,
+  type Scenario,
+  SEAL_KEY,
+  sealedShareOf,
+  sealProof,
   setup,
 } from './helpers.ts';
 
@@ -30,27 +32,22 @@ describe('ShroudGame ceremony: create, commit, sealed reveal, root', () => {
     G = env.game;
   });
 
-  const create = (over: Record<string, unknown> = {}, value = BOND) => {
-    const a = {
-      players: env.players.slice(0, 2).map((p) => p.address),
-      dealer: env.dealer.address,
-      key: ENC_KEY,
-      durations: DURATIONS,
-      board: { kind: 0, width: 16, height: 12, maxTurns: 10 },
-      stake: 0n,
-      rulesetHash: RULESET_HASH,
-      ...over,
-    };
-    return as(env, env.dealer).getFunction('createGame')(
-      a.players,
-      a.dealer,
-      a.key,
-      a.rulesetHash,
-      a.durations,
-      a.board,
-      a.stake,
+  const create = (over: Parameters<typeof gameParams>[2] & { players?: string[] } = {}, value = BOND) =>
+    as(env, env.dealer).getFunction('createGame')(
+      gameParams(env, over.players ?? env.players.slice(0, 2).map((p) => p.address), over),
       { value },
     );
+
+  /** Seat `i` posts its sealed share; `tamper` edits what is sent after the mock proof was made. */
+  const seal = (
+    sc: Scenario,
+    i: number,
+    tamper: (a: { y: bigint; c: bigint; signals: bigint[] }) => void = () => {},
+  ) => {
+    const { sealed, plan } = sealedShareOf(env, sc, i);
+    const a = { y: sealed.ephemeralY, c: sealed.ciphertext, signals: [...plan.publicSignals] };
+    tamper(a);
+    return as(env, sc.players[i]!).getFunction('sealedReveal')(sc.id, a.y, a.c, sealProof(a.signals));
   };
 
   it('creates a game: phase Commit, bond held, config readable, events emitted', async () => {
@@ -61,7 +58,7 @@ describe('ShroudGame ceremony: create, commit, sealed reveal, root', () => {
     assert.equal(g[9], BOND);
     const cfg = await G.getFunction('getGameConfig')(s.id);
     assert.equal(cfg[1], BigInt(s.board.depth), 'tree depth as makeBoard');
-    assert.equal(cfg[5], ENC_KEY);
+    assert.deepEqual([...cfg[5]], SEAL_KEY);
     const standard = await createGame(env, { width: 84, height: 54 });
     assert.equal((await G.getFunction('getGameConfig')(standard.id))[1], 13n);
   });
@@ -85,8 +82,10 @@ describe('ShroudGame ceremony: create, commit, sealed reveal, root', () => {
       'BadPlayer',
     );
     await expectRevert(create({ dealer: env.other.address }), G, 'BadDealer');
-    await expectRevert(create({ key: `0x04${'11'.repeat(32)}` }), G, 'BadEncKey');
-    await expectRevert(create({ key: `0x02${'11'.repeat(31)}` }), G, 'BadEncKey');
+    // The seal key must be a Baby Jubjub point other than the identity, with field-element coordinates.
+    await expectRevert(create({ sealKey: [SEAL_KEY[0], SEAL_KEY[1] + 1n] }), G, 'BadSealKey');
+    await expectRevert(create({ sealKey: [0n, 1n] }), G, 'BadSealKey');
+    await expectRevert(create({ sealKey: [SEAL_KEY[0] + FIELD_MODULUS, SEAL_KEY[1]] }), G, 'BadSealKey');
     await expectRevert(create({ board: { kind: 2, width: 16, height: 12, maxTurns: 10 } }), G, 'BadBoard');
     await expectRevert(create({ board: { kind: 0, width: 0, height: 12, maxTurns: 10 } }), G, 'BadBoard');
     await expectRevert(create({ board: { kind: 0, width: 16, height: 12, maxTurns: 0 } }), G, 'BadBoard');
@@ -94,7 +93,7 @@ describe('ShroudGame ceremony: create, commit, sealed reveal, root', () => {
     await expectRevert(create({ board: { kind: 1, width: 128, height: 128, maxTurns: 10 } }), G, 'BadBoard');
     // A side over 1024 (10-bit coordinates), even with few zones: 1032 × 8 is 129 zones.
     await expectRevert(create({ board: { kind: 1, width: 1032, height: 8, maxTurns: 10 } }), G, 'BadBoard');
-    await expectRevert(create({ durations: { ...DURATIONS, rootSeconds: 0 } }), G, 'BadDurations');
+    await expectRevert(create({ stake: 10n, disputeDeposit: 11n }), G, 'DepositAboveStake');
     await expectRevert(create({}, 0n), G, 'BondRequired');
     // The ruleset must be registered, for this board, with enough seats.
     await expectRevert(create({ rulesetHash: `0x${'22'.repeat(32)}` }), G, 'UnknownRuleset');
@@ -137,7 +136,7 @@ describe('ShroudGame ceremony: create, commit, sealed reveal, root', () => {
       'NotInField',
     );
     await expectRevert(as(env, p1).getFunction('commit')(s.id, 1n, { value: 999n }), G, 'WrongStake');
-    await expectRevert(as(env, p1).getFunction('sealedReveal')(s.id, ciphertextOf(0)), G, 'WrongPhase');
+    await expectRevert(seal(s, 0), G, 'WrongPhase');
     await (await as(env, p1).getFunction('commit')(s.id, s.commitments[0], { value: 1000n })).wait();
     await expectRevert(as(env, p1).getFunction('commit')(s.id, 5n, { value: 1000n }), G, 'AlreadyCommitted');
     const seat = await G.getFunction('getSeat')(s.id, 0);
@@ -152,25 +151,133 @@ describe('ShroudGame ceremony: create, commit, sealed reveal, root', () => {
     await expectRevert(as(env, p1).getFunction('commit')(999n, 1n), G, 'WrongPhase');
   });
 
-  it('sealed reveal: after all commits, each player once, non-empty, in time; hash stored, blob emitted', async () => {
+  it('sealed reveal: after all commits, each player once, field elements, in time; (E, c) emitted, nothing stored but a flag', async () => {
     const s = await createGame(env);
     await commitAll(env, s);
     assert.equal(await phaseOf(env, s.id), Phase.Reveal);
-    const [p1, p2] = s.players as [typeof env.other, typeof env.other];
+    const [p1] = s.players as [typeof env.other];
     await expectRevert(as(env, p1).getFunction('commit')(s.id, 1n), G, 'WrongPhase');
-    await expectRevert(as(env, env.other).getFunction('sealedReveal')(s.id, ciphertextOf(0)), G, 'NotPlayer');
-    await expectRevert(as(env, p1).getFunction('sealedReveal')(s.id, '0x'), G, 'EmptyCiphertext');
-    const tx = await as(env, p1).getFunction('sealedReveal')(s.id, ciphertextOf(0));
-    const rc = await tx.wait();
+    const { sealed, plan } = sealedShareOf(env, s, 0);
+    await expectRevert(
+      as(env, env.other).getFunction('sealedReveal')(
+        s.id,
+        sealed.ephemeralY,
+        sealed.ciphertext,
+        sealProof(plan.publicSignals),
+      ),
+      G,
+      'NotPlayer',
+    );
+    await expectRevert(
+      seal(s, 0, (a) => (a.c = FIELD_MODULUS)),
+      G,
+      'NotInField',
+    );
+    await expectRevert(
+      seal(s, 0, (a) => (a.y = FIELD_MODULUS)),
+      G,
+      'NotInField',
+    );
+    const rc = await (await seal(s, 0)).wait();
     const ev = rc.logs
       .map((l: { topics: string[]; data: string }) => G.interface.parseLog(l))
       .find((e: { name: string } | null) => e?.name === 'SealedReveal');
-    assert.equal(ev.args.ciphertext, ciphertextOf(0));
-    const seat = await G.getFunction('getSeat')(s.id, 0);
-    assert.equal(seat.ciphertextHash, env.ethers.keccak256(ciphertextOf(0)));
-    await expectRevert(as(env, p1).getFunction('sealedReveal')(s.id, ciphertextOf(0)), G, 'AlreadyRevealed');
+    assert.equal(ev.args.ephemeralY, sealed.ephemeralY);
+    assert.equal(ev.args.ciphertext, sealed.ciphertext);
+    assert.equal((await G.getFunction('getSeat')(s.id, 0)).revealed, true);
+    await expectRevert(seal(s, 0), G, 'AlreadyRevealed');
     await increaseTime(env, DURATIONS.revealSeconds + 1);
-    await expectRevert(as(env, p2).getFunction('sealedReveal')(s.id, ciphertextOf(1)), G, 'DeadlinePassed');
+    await expectRevert(seal(s, 1), G, 'DeadlinePassed');
+  });
+
+  it('P1: a sealed share whose proof is wrong, or bound to another game, player, commitment or key, is refused', async () => {
+    const a = await createGame(env);
+    const b = await createGame(env);
+    await commitAll(env, a);
+    await commitAll(env, b);
+    // The contract builds every signal but E.y and c itself; a "proof" for any other set of signals fails.
+    // Signal 0 is Poseidon(gameId, sealKey): another game's context, or another key's.
+    const otherContext = (gameId: bigint, key: readonly bigint[]) => env.h.hash([gameId, key[0]!, key[1]!]);
+    await expectRevert(
+      seal(a, 0, (x) => (x.signals[0] = otherContext(b.id, SEAL_KEY))),
+      G,
+      'InvalidProof',
+    ); // another game
+    await expectRevert(
+      seal(a, 0, (x) => (x.signals[1] = BigInt(a.players[1]!.address))),
+      G,
+      'InvalidProof',
+    );
+    await expectRevert(
+      seal(a, 0, (x) => (x.signals[2] = a.commitments[1]!)),
+      G,
+      'InvalidProof',
+    );
+    await expectRevert(
+      seal(a, 0, (x) => (x.signals[0] = otherContext(a.id, [SEAL_KEY[0] + 1n, SEAL_KEY[1]]))),
+      G,
+      'InvalidProof',
+    ); // another seal key
+    await expectRevert(
+      seal(a, 0, (x) => (x.c += 1n)),
+      G,
+      'InvalidProof',
+    ); // c edited after proving
+    await expectRevert(
+      seal(a, 0, (x) => (x.y = x.signals[3]! + 1n)),
+      G,
+      'InvalidProof',
+    ); // E edited after proving
+    // Copying game A's sealed share (E.y, c and its proof) into game B, even by the same player: refused.
+    const { sealed, plan } = sealedShareOf(env, a, 0);
+    await expectRevert(
+      as(env, a.players[0]!).getFunction('sealedReveal')(
+        b.id,
+        sealed.ephemeralY,
+        sealed.ciphertext,
+        sealProof(plan.publicSignals),
+      ),
+      G,
+      'InvalidProof',
+    );
+    // Another seat's share, copied into the copier's own seat of the same game: refused (player and C_i differ).
+    await expectRevert(
+      as(env, a.players[1]!).getFunction('sealedReveal')(
+        a.id,
+        sealed.ephemeralY,
+        sealed.ciphertext,
+        sealProof(plan.publicSignals),
+      ),
+      G,
+      'InvalidProof',
+    );
+    await (await seal(a, 0)).wait();
+    await (await seal(a, 1)).wait();
+    assert.equal(await phaseOf(env, a.id), Phase.Deal);
+  });
+
+  it('P1: durations below a floor or above a ceiling revert, naming the field', async () => {
+    const [min, max] = await G.getFunction('durationBounds')();
+    for (const f of Object.keys(DURATIONS) as (keyof typeof DURATIONS)[]) {
+      const lo = Number(min[f]);
+      const hi = Number(max[f]);
+      assert.ok(lo > 0 && hi > lo, f);
+      const short = await expectRevert(
+        create({ durations: { ...DURATIONS, [f]: lo - 1 } }),
+        G,
+        'DurationTooShort',
+      );
+      assert.deepEqual(short, [f, BigInt(lo), BigInt(lo - 1)]);
+      const long = await expectRevert(
+        create({ durations: { ...DURATIONS, [f]: hi + 1 } }),
+        G,
+        'DurationTooLong',
+      );
+      assert.deepEqual(long, [f, BigInt(hi), BigInt(hi + 1)]);
+      await (await create({ durations: { ...DURATIONS, [f]: lo } })).wait();
+    }
+    // The audit window above all: a dealer cannot make it too short for a fraud proof to land.
+    assert.equal(Number(min.auditSeconds), 86_400);
   });
 
   it('postRoot: dealer only, once, after every reveal, field elements, before the deadline', async () => {
@@ -227,8 +334,8 @@ describe('ShroudGame ceremony: create, commit, sealed reveal, root', () => {
   it('missed reveal: the silent player is at fault and loses the stake to the others', async () => {
     const s = await createGame(env, { stake: 1000n, nPlayers: 3 });
     await commitAll(env, s);
-    await (await as(env, s.players[0]!).getFunction('sealedReveal')(s.id, ciphertextOf(0))).wait();
-    await (await as(env, s.players[2]!).getFunction('sealedReveal')(s.id, ciphertextOf(2))).wait();
+    await (await seal(s, 0)).wait();
+    await (await seal(s, 2)).wait();
     const c0 = (await G.getFunction('credit')(s.players[0]!.address)) as bigint;
     const c2 = (await G.getFunction('credit')(s.players[2]!.address)) as bigint;
     const c1 = (await G.getFunction('credit')(s.players[1]!.address)) as bigint;
@@ -239,49 +346,37 @@ describe('ShroudGame ceremony: create, commit, sealed reveal, root', () => {
     assert.equal((await G.getFunction('credit')(s.players[1]!.address)) - c1, 0n);
   });
 
-  it('bad ciphertext: the dealer names the player with evidence; cancelled, that player at fault', async () => {
-    const s = await createGame(env);
+  it('P1: once every share is sealed, the dealer has no way to cancel the game or blame a seat', async () => {
+    const s = await createGame(env, { stake: 1000n });
     await commitAll(env, s);
-    await (await as(env, s.players[0]!).getFunction('sealedReveal')(s.id, ciphertextOf(0))).wait();
+    await revealAll(env, s);
     const dealerG = as(env, env.dealer);
-    await expectRevert(
-      as(env, env.other).getFunction('reportBadCiphertext')(s.id, 0, ciphertextOf(0), '0x01'),
-      G,
-      'NotDealer',
+    // There is no bad-share report any more: nothing the dealer sends cancels a Deal-phase game.
+    assert.equal(G.interface.getFunction('reportBadCiphertext'), null);
+    await expectRevert(dealerG.getFunction('cancelMissed')(s.id), G, 'WrongPhase');
+    await expectRevert(dealerG.getFunction('startForceOpen')(s.id), G, 'DeadlineNotPassed');
+    // Its only ways out: post the root, or let the deadline pass and be slashed (force-open), never paid.
+    await increaseTime(env, DURATIONS.rootSeconds + 1);
+    await expectRevert(dealerG.getFunction('cancelMissed')(s.id), G, 'WrongPhase');
+    await (await as(env, env.other).getFunction('startForceOpen')(s.id)).wait();
+    assert.equal(await phaseOf(env, s.id), Phase.ForceOpen);
+    for (const i of [0, 1]) assert.equal((await G.getFunction('getSeat')(s.id, i)).atFault, false);
+  });
+
+  it('funds: when every seat is at fault, each stake returns to its owner, never to the dealer', async () => {
+    const s = await createGame(env, { stake: 700n, nPlayers: 2 });
+    await commitAll(env, s);
+    const before = await Promise.all(
+      [env.dealer, ...s.players].map((a) => G.getFunction('credit')(a.address) as Promise<bigint>),
     );
-    await expectRevert(
-      dealerG.getFunction('reportBadCiphertext')(s.id, 1, ciphertextOf(1), '0x01'),
-      G,
-      'NotRevealed',
+    await increaseTime(env, DURATIONS.revealSeconds + 1); // nobody sealed: both at fault
+    await (await as(env, env.other).getFunction('cancelMissed')(s.id)).wait();
+    const after = await Promise.all(
+      [env.dealer, ...s.players].map((a) => G.getFunction('credit')(a.address) as Promise<bigint>),
     );
-    await expectRevert(
-      dealerG.getFunction('reportBadCiphertext')(s.id, 5, ciphertextOf(1), '0x01'),
-      G,
-      'NotPlayer',
-    );
-    await expectRevert(
-      dealerG.getFunction('reportBadCiphertext')(s.id, 0, ciphertextOf(1), '0x01'),
-      G,
-      'CiphertextMismatch',
-    );
-    await expectRevert(
-      dealerG.getFunction('reportBadCiphertext')(s.id, 0, ciphertextOf(0), '0x'),
-      G,
-      'EmptyEvidence',
-    );
-    const rc = await (
-      await dealerG.getFunction('reportBadCiphertext')(s.id, 0, ciphertextOf(0), '0xdead')
-    ).wait();
-    const names = rc.logs.map((l: never) => G.interface.parseLog(l)?.name);
-    assert.ok(names.includes('BadCiphertext') && names.includes('GameCancelled'));
-    assert.equal(await phaseOf(env, s.id), Phase.Cancelled);
-    assert.equal((await G.getFunction('getSeat')(s.id, 0)).atFault, true);
-    assert.equal((await G.getFunction('getSeat')(s.id, 1)).atFault, false);
-    await expectRevert(
-      dealerG.getFunction('reportBadCiphertext')(s.id, 0, ciphertextOf(0), '0x01'),
-      G,
-      'WrongPhase',
-    );
+    assert.equal(after[0]! - before[0]!, BOND, 'the dealer gets its bond back and nothing else');
+    assert.equal(after[1]! - before[1]!, 700n);
+    assert.equal(after[2]! - before[2]!, 700n);
   });
 
   it('withdraw pays credit once', async () => {

@@ -28,7 +28,7 @@ import {
   type WitnessPlan,
 } from '../../core/witness/inputs.ts';
 import { readManifest, rulesetHash } from '../../scripts/contracts/rulesets.ts';
-import { as, DURATIONS, ENC_KEY, type Env, expectRevert, lastGameId, Phase, setup } from './helpers.ts';
+import { as, type Env, expectRevert, gameParams, lastGameId, Phase, revealAll, setup } from './helpers.ts';
 
 after(async () => {
   await releaseSnarkjsThreads();
@@ -67,13 +67,11 @@ describe('end to end on tiny with real Groth16 proofs', () => {
     const hash = rulesetHash('tiny');
     await (
       await as(env, env.dealer).getFunction('createGame')(
-        players.map((p) => p.address),
-        env.dealer.address,
-        ENC_KEY,
-        hash,
-        DURATIONS,
-        { kind: 0, width: r.grid.width, height: r.grid.height, maxTurns: 20 },
-        0n,
+        gameParams(
+          env,
+          players.map((p) => p.address),
+          { rulesetHash: hash, board: { kind: 0, width: r.grid.width, height: r.grid.height, maxTurns: 20 } },
+        ),
         { value: 10n ** 18n },
       )
     ).wait();
@@ -84,8 +82,7 @@ describe('end to end on tiny with real Groth16 proofs', () => {
       const c = shareCommitment(env.h, id, BigInt(p.address), shares[i]!);
       await (await as(env, p).getFunction('commit')(id, c)).wait();
     }
-    for (const p of players)
-      await (await as(env, p).getFunction('sealedReveal')(id, `0x02${'ab'.repeat(64)}`)).wait();
+    await revealAll(env, { id, players, shares });
     const seed = seedFromShares(env.h, shares);
     const master = 424242n;
     const { tree } = commitMap(env.h, r.board, generateMap(env.h, r.board, seed), master);

@@ -1,9 +1,10 @@
 /** Shared fixtures for the contract tests: the in-process EDR chain, deployment, a scripted ceremony. */
 import assert from 'node:assert/strict';
 import type { HardhatEthers, HardhatEthersSigner } from '@nomicfoundation/hardhat-ethers/types';
-import type { Contract } from 'ethers';
+import { type Contract, keccak256 } from 'ethers';
 import { network } from 'hardhat';
-import { deployShroud } from '../../contracts/deployer.ts';
+import { type DeployOptions, deployShroud } from '../../contracts/deployer.ts';
+import { GAME_PHASES } from '../../core/game-phases.ts';
 import {
   type Board,
   buildTree,
@@ -16,33 +17,32 @@ import {
   masterCommitment,
   shareCommitment,
 } from '../../core/index.ts';
+import { type SealKeyPair, sealPublicKey, sealSecretKey, sealShare } from '../../core/sealed.ts';
 
-export const Phase = {
-  None: 0n,
-  Commit: 1n,
-  Reveal: 2n,
-  Deal: 3n,
-  Play: 4n,
-  Secrets: 5n,
-  Audit: 6n,
-  Settled: 7n,
-  Cancelled: 8n,
-  ForceOpen: 9n,
-  Combat: 10n,
-} as const;
+/** `IShroudGame.Phase` as bigints, by name (core/game-phases.ts is the one list). */
+export const Phase = Object.fromEntries(GAME_PHASES.map((n, i) => [n, BigInt(i)])) as Record<
+  (typeof GAME_PHASES)[number],
+  bigint
+>;
 
+/** Durations at their floors or above (core/limits.ts): what the test games use. */
 export const DURATIONS = {
   commitSeconds: 600,
   revealSeconds: 600,
   rootSeconds: 1800,
   turnSeconds: 600,
   combatSeconds: 300,
+  disputeSeconds: 600,
   secretsSeconds: 3600,
-  auditSeconds: 3600,
+  auditSeconds: 86_400,
 };
 
-/** A valid compressed secp256k1 public key (the generator point). */
-export const ENC_KEY = '0x0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798';
+/** The test dealer's Baby Jubjub seal key (shares are really encrypted to it; only the proof may be a mock). */
+export const SEAL: SealKeyPair = (() => {
+  const secretKey = sealSecretKey(`0x05${'5e'.repeat(30)}01`);
+  return { secretKey, publicKey: sealPublicKey(secretKey) };
+})();
+export const SEAL_KEY: [bigint, bigint] = [SEAL.publicKey[0], SEAL.publicKey[1]];
 export const RULESET_HASH = `0x${'11'.repeat(32)}`;
 export const BOND = 10n ** 18n;
 
@@ -62,11 +62,23 @@ export interface Env {
   other: HardhatEthersSigner;
 }
 
-/** One fresh in-process chain per call, with everything deployed; `rulesets` get their generated verifiers. */
-export async function setup(rulesets: readonly string[] = []): Promise<Env> {
+/**
+ * One fresh in-process chain per call, with everything deployed; `rulesets` get their generated verifiers. The
+ * sealed-share verifier is the MockVerifier unless `opts.sealVerifier` says otherwise (`undefined` there: the
+ * generated SealVerifier, whose proofs `sealProof` cannot fake).
+ */
+export async function setup(
+  rulesets: readonly string[] = [],
+  opts: DeployOptions = { sealVerifier: 'mock' },
+): Promise<Env> {
   const { ethers } = await network.connect();
   const [deployer, dealer, p1, p2, p3, p4, p5, p6, other] = await ethers.getSigners();
-  const { game, mapProofs, mapGen, registry, poseidon } = await deployShroud(ethers, deployer, rulesets);
+  const { game, mapProofs, mapGen, registry, poseidon } = await deployShroud(
+    ethers,
+    deployer,
+    rulesets,
+    opts,
+  );
   // RULESET_HASH: a 6-seat hex 16×12 test ruleset without verifiers (ceremony and audit tests).
   await (
     await (registry.connect(deployer!) as Contract).getFunction('registerRuleset')(
@@ -77,6 +89,7 @@ export async function setup(rulesets: readonly string[] = []): Promise<Env> {
       6,
       4,
       false,
+      16,
     )
   ).wait();
   return {
@@ -126,7 +139,7 @@ export async function testRuleset(env: Env, kind: number, width: number, height:
   const r = await env.registry.getFunction('getRuleset')(hash);
   if (!r.registered) {
     const reg = env.registry.connect(env.deployer) as Contract;
-    await (await reg.getFunction('registerRuleset')(hash, kind, width, height, 6, 4, false)).wait();
+    await (await reg.getFunction('registerRuleset')(hash, kind, width, height, 6, 4, false, 16)).wait();
   }
   return hash;
 }
@@ -146,6 +159,7 @@ export interface GameOpts {
   maxTurns?: number;
   nPlayers?: number;
   stake?: bigint;
+  disputeDeposit?: bigint;
 }
 
 export interface Scenario {
@@ -155,6 +169,33 @@ export interface Scenario {
   shares: bigint[];
   commitments: bigint[];
   stake: bigint;
+  disputeDeposit: bigint;
+}
+
+/** `createGame`'s GameParams for `players` (defaults: the test seal key, DURATIONS, no stake or deposit). */
+export function gameParams(
+  env: Env,
+  players: readonly string[],
+  o: Partial<{
+    dealer: string;
+    sealKey: readonly bigint[];
+    rulesetHash: string;
+    durations: typeof DURATIONS;
+    board: { kind: number; width: number; height: number; maxTurns: number };
+    stake: bigint;
+    disputeDeposit: bigint;
+  }> = {},
+) {
+  return {
+    players,
+    dealer: o.dealer ?? env.dealer.address,
+    sealKey: o.sealKey ?? SEAL_KEY,
+    rulesetHash: o.rulesetHash ?? RULESET_HASH,
+    durations: o.durations ?? DURATIONS,
+    board: o.board ?? { kind: 0, width: 16, height: 12, maxTurns: 10 },
+    stake: o.stake ?? 0n,
+    disputeDeposit: o.disputeDeposit ?? 0n,
+  };
 }
 
 export async function createGame(env: Env, o: GameOpts = {}): Promise<Scenario> {
@@ -163,20 +204,16 @@ export async function createGame(env: Env, o: GameOpts = {}): Promise<Scenario> 
   const height = o.height ?? 12;
   const players = env.players.slice(0, o.nPlayers ?? 2);
   const stake = o.stake ?? 0n;
+  const disputeDeposit = o.disputeDeposit ?? 0n;
   const board = { kind, width, height, maxTurns: o.maxTurns ?? 10 };
   const g = env.game.connect(env.dealer) as Contract;
   const rulesetHash = o.rulesetHash ?? (await testRuleset(env, kind, width, height));
-  const tx = await g.getFunction('createGame')(
+  const params = gameParams(
+    env,
     players.map((p) => p.address),
-    env.dealer.address,
-    ENC_KEY,
-    rulesetHash,
-    DURATIONS,
-    board,
-    stake,
-    { value: BOND },
+    { rulesetHash, board, stake, disputeDeposit },
   );
-  await tx.wait();
+  await (await g.getFunction('createGame')(params, { value: BOND })).wait();
   const id = await lastGameId(env);
   const shares = players.map((_, i) => 1000n + BigInt(i) * 7919n + id);
   const commitments = players.map((p, i) => shareCommitment(env.h, id, BigInt(p.address), shares[i]!));
@@ -187,6 +224,7 @@ export async function createGame(env: Env, o: GameOpts = {}): Promise<Scenario> 
     shares,
     commitments,
     stake,
+    disputeDeposit,
   };
 }
 
@@ -200,15 +238,46 @@ export async function commitAll(env: Env, s: Scenario): Promise<void> {
   }
 }
 
-export async function revealAll(env: Env, s: Scenario): Promise<void> {
+/**
+ * Every seat posts its share really sealed to `SEAL` (core/sealed.ts), with a MockVerifier "proof" bound to the
+ * five public signals (`sealProof`). test/contracts/seal.test.ts deploys the real SealVerifier instead.
+ */
+export async function revealAll(env: Env, s: Pick<Scenario, 'id' | 'players' | 'shares'>): Promise<void> {
   for (const [i, p] of s.players.entries()) {
-    await (await as(env, p).getFunction('sealedReveal')(s.id, ciphertextOf(i))).wait();
+    const { sealed, plan } = sealedShareOf(env, s, i);
+    await (
+      await as(env, p).getFunction('sealedReveal')(
+        s.id,
+        sealed.ephemeralY,
+        sealed.ciphertext,
+        sealProof(plan.publicSignals),
+      )
+    ).wait();
   }
 }
 
-/** Stand-in ciphertext (the contract stores only its hash): ephemeral key ‖ 32-byte body ‖ 16-byte tag. */
-export function ciphertextOf(i: number): string {
-  return `0x02${'ab'.repeat(32)}${(i + 1).toString(16).padStart(2, '0').repeat(32)}${'cd'.repeat(16)}`;
+/** Seat `i`'s share sealed to the test dealer key (deterministic ephemeral secret) and its witness plan. */
+export function sealedShareOf(env: Env, s: Pick<Scenario, 'id' | 'players' | 'shares'>, i: number) {
+  return sealShare(
+    env.h,
+    SEAL.publicKey,
+    s.shares[i]!,
+    { gameId: s.id, player: BigInt(s.players[i]!.address) },
+    { ephemeralSecret: 777n + BigInt(i) },
+  );
+}
+
+/** A MockVerifier "proof" for `signals`: a[0] = keccak256 of the packed signals (contracts/harness/MockVerifier.sol). */
+export function sealProof(signals: readonly bigint[]) {
+  const packed = signals.map((v) => v.toString(16).padStart(64, '0')).join('');
+  return {
+    a: [BigInt(keccak256(`0x${packed}`)), 0n],
+    b: [
+      [0n, 0n],
+      [0n, 0n],
+    ],
+    c: [0n, 0n],
+  };
 }
 
 export interface Dealt {

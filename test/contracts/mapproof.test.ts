@@ -21,7 +21,7 @@ import {
 import { toSolidityProof } from '../../core/mapproof/types.ts';
 import { mapRootInput, zoneRoots } from '../../core/mapproof/witness.ts';
 import { readManifest, rulesetHash, rulesetInfo } from '../../scripts/contracts/rulesets.ts';
-import { as, DURATIONS, ENC_KEY, type Env, expectRevert, lastGameId, setup } from './helpers.ts';
+import { as, type Env, expectRevert, gameParams, lastGameId, revealAll, setup } from './helpers.ts';
 
 after(async () => {
   await releaseSnarkjsThreads();
@@ -53,13 +53,19 @@ describe('MapProofRegistry: maproot proofs against the game (tiny, real Groth16)
     const players = env.players.slice(0, 2);
     await (
       await as(env, env.dealer).getFunction('createGame')(
-        players.map((p) => p.address),
-        env.dealer.address,
-        ENC_KEY,
-        hash,
-        DURATIONS,
-        { kind: r.grid.kind === 'hex' ? 0 : 1, width: r.grid.width, height: r.grid.height, maxTurns: 20 },
-        0n,
+        gameParams(
+          env,
+          players.map((p) => p.address),
+          {
+            rulesetHash: hash,
+            board: {
+              kind: r.grid.kind === 'hex' ? 0 : 1,
+              width: r.grid.width,
+              height: r.grid.height,
+              maxTurns: 20,
+            },
+          },
+        ),
         { value: 10n ** 18n },
       )
     ).wait();
@@ -68,8 +74,7 @@ describe('MapProofRegistry: maproot proofs against the game (tiny, real Groth16)
       const c = shareCommitment(env.h, id, BigInt(p.address), shares[i]!);
       await (await as(env, p).getFunction('commit')(id, c)).wait();
     }
-    for (const p of players)
-      await (await as(env, p).getFunction('sealedReveal')(id, `0x02${'ab'.repeat(64)}`)).wait();
+    await revealAll(env, { id, players, shares });
     return { id, players };
   }
 

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { type Contract, concat, keccak256, toBeHex } from 'ethers';
+import type { Contract } from 'ethers';
 import { FIELD_MODULUS } from '../../core/index.ts';
 import {
   as,
@@ -23,59 +23,48 @@ import {
   type Scenario,
   setup,
 } from './helpers.ts';
+import { DAMAGE, mockPlay, N, proofFor, targetWord, ZERO_PROOF } from './mock-play.ts';
 
 const P = FIELD_MODULUS;
-const ZERO_PROOF = {
-  a: [0n, 0n],
-  b: [
-    [0n, 0n],
-    [0n, 0n],
-  ],
-  c: [0n, 0n],
-};
-/** A "proof" the MockVerifier accepts for exactly these signals. */
-const proofFor = (sig: readonly bigint[]) => ({
-  ...ZERO_PROOF,
-  a: [BigInt(keccak256(concat(sig.map((x) => toBeHex(x, 32))))), 0n],
-});
-
-/** Mock ruleset: hex 16×12, 3 seats (one mask input is always an empty seat in 2-player games), damage 4. */
-const MAX_PLAYERS = 3;
-const DAMAGE = 4n;
-// 16×12 hex: 4 zones, 7-bit forced lanes. One report word; one context word (160 + 32 + 2 × 4 bits):
-// spawn [report, gameId, context, newCommit, revealCommit], turn adds oldCommit; attack [nullifier, gameId,
-// target, stateCommit]; combat [outcome, newCommit, gameId, target, oldCommit].
-const N = { spawn: 5, turn: 6, attack: 4, combat: 5 };
-const ZONES = 4n;
-const LANE_BITS = 7n;
-/** The report word: zone mask in the low 4 bits, then lane i at bit 4 + 7i (an independent spelling of the layout). */
-const reportWord = (zoneMask: bigint, lanes: readonly bigint[]) =>
-  lanes.reduce((w, lane, i) => w | (lane << (ZONES + LANE_BITS * BigInt(i))), zoneMask);
-/** The context word: player | step << 160 | opponent masks (4 bits each) from bit 192. */
-const contextWord = (player: bigint, step: bigint, masks: readonly bigint[]) =>
-  masks.reduce((w, m, i) => w | (m << (192n + ZONES * BigInt(i))), player | (step << 160n));
-/** The attack/combat target word: player | turn << 160 | col << 192 | row << 202 (| damage << 212). */
-const targetWord = (player: bigint, turn: bigint, col: bigint, row: bigint, damage = 0n) =>
-  player | (turn << 160n) | (col << 192n) | (row << 202n) | (damage << 212n);
 
 describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
   let env: Env;
   let G: Contract;
   let rulesetHash: string;
+  let mp: Awaited<ReturnType<typeof mockPlay>>;
+  // Bound after `before`: the mock ruleset's helpers.
+  let playing: typeof mp.playing;
+  let addr: typeof mp.addr;
+  let mask: typeof mp.mask;
+  let commitOf: typeof mp.commitOf;
+  let turnOf: typeof mp.turnOf;
+  let move: typeof mp.move;
+  let spawnSignals: typeof mp.spawnSignals;
+  let turnSignals: typeof mp.turnSignals;
+  let callSpawn: typeof mp.callSpawn;
+  let callTurn: typeof mp.callTurn;
+  let spawnBoth: typeof mp.spawnBoth;
+  let turn: typeof mp.turn;
 
   before(async () => {
     env = await setup();
     G = env.game;
-    rulesetHash = keccak256(new TextEncoder().encode('mock-play'));
-    const reg = env.registry.connect(env.deployer) as Contract;
-    await (
-      await reg.getFunction('registerRuleset')(rulesetHash, 0, 16, 12, MAX_PLAYERS, Number(DAMAGE), false)
-    ).wait();
-    const mock = await env.ethers.deployContract('MockVerifier', [], env.deployer);
-    const sel = '0x12345678';
-    for (const [i, n] of [N.spawn, N.turn, N.attack, N.combat].entries()) {
-      await (await reg.getFunction('setVerifier')(rulesetHash, i, await mock.getAddress(), sel, n)).wait();
-    }
+    mp = await mockPlay(env, 'mock-play');
+    ({
+      rulesetHash,
+      playing,
+      addr,
+      mask,
+      commitOf,
+      turnOf,
+      move,
+      spawnSignals,
+      turnSignals,
+      callSpawn,
+      callTurn,
+      spawnBoth,
+      turn,
+    } = mp);
   });
 
   it("copies the registry verifiers at the ruleset's first game and checks proofs with the copy", async () => {
@@ -87,87 +76,6 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     assert.deepEqual([...v], [...r]);
     assert.equal(Number(v.nPublic), N.turn);
   });
-
-  /** A game in Play (turn 0, seat 0 to move). */
-  async function playing(o: { maxTurns?: number } = {}): Promise<Scenario> {
-    const s = await createGame(env, { rulesetHash, maxTurns: o.maxTurns ?? 20 });
-    await commitAll(env, s);
-    await revealAll(env, s);
-    await postRoot(env, s, dealMap(env, s));
-    return s;
-  }
-
-  const addr = (s: Scenario, seat: number) => BigInt(s.players[seat]!.address);
-  async function mask(s: Scenario, seat: number): Promise<bigint> {
-    return (await G.getFunction('getSeat')(s.id, seat)).zoneMask as bigint;
-  }
-  async function commitOf(s: Scenario, seat: number): Promise<bigint> {
-    return (await G.getFunction('getSeat')(s.id, seat)).stateCommitment as bigint;
-  }
-  async function turnOf(s: Scenario): Promise<bigint> {
-    return (await G.getFunction('getGame')(s.id))[4] as bigint;
-  }
-
-  interface Move {
-    zoneMask: bigint;
-    report: bigint[];
-    newCommit: bigint;
-    revealCommit: bigint;
-  }
-  const move = (k: bigint, lanes: bigint[] = []): Move => {
-    const zoneMask = (0b0101n + k) & 15n;
-    return { zoneMask, report: [reportWord(zoneMask, lanes)], newCommit: 1000n + k, revealCommit: 2000n + k };
-  };
-
-  /** The signals the contract must build for a spawn by `seat` (over: fields to falsify). */
-  async function spawnSignals(
-    s: Scenario,
-    seat: number,
-    m: Move,
-    over: Partial<Record<string, bigint>> = {},
-  ) {
-    const opp = seat === 0 ? await mask(s, 1) : await mask(s, 0);
-    return [
-      ...m.report,
-      over['gameId'] ?? s.id,
-      contextWord(over['player'] ?? addr(s, seat), over['seat'] ?? BigInt(seat), [
-        over['opp'] ?? opp,
-        over['empty'] ?? 0n,
-      ]),
-      m.newCommit,
-      m.revealCommit,
-    ];
-  }
-  async function turnSignals(s: Scenario, seat: number, m: Move, over: Partial<Record<string, bigint>> = {}) {
-    const opp = seat === 0 ? await mask(s, 1) : await mask(s, 0);
-    return [
-      ...m.report,
-      over['gameId'] ?? s.id,
-      contextWord(over['player'] ?? addr(s, seat), over['turn'] ?? (await turnOf(s)), [
-        over['opp'] ?? opp,
-        0n,
-      ]),
-      over['oldCommit'] ?? (await commitOf(s, seat)),
-      m.newCommit,
-      m.revealCommit,
-    ];
-  }
-  const callSpawn = (s: Scenario, seat: number, proof: unknown, m: Move) =>
-    as(env, s.players[seat]!).getFunction('spawn')(s.id, proof, m.report, m.newCommit, m.revealCommit);
-  const callTurn = (s: Scenario, seat: number, proof: unknown, m: Move) =>
-    as(env, s.players[seat]!).getFunction('submitTurn')(s.id, proof, m.report, m.newCommit, m.revealCommit);
-
-  async function spawnBoth(s: Scenario): Promise<void> {
-    for (const seat of [0, 1]) {
-      const m = move(BigInt(seat) * 10n);
-      await (await callSpawn(s, seat, proofFor(await spawnSignals(s, seat, m)), m)).wait();
-    }
-  }
-  async function turn(s: Scenario, seat: number, k: bigint): Promise<Move> {
-    const m = move(k);
-    await (await callTurn(s, seat, proofFor(await turnSignals(s, seat, m)), m)).wait();
-    return m;
-  }
 
   it('spawns in seat order, then round-robin turns; stores commitments, masks and reveal commitments', async () => {
     const s = await playing();
@@ -299,18 +207,9 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
   });
 
   it('passability rulesets: turn proofs take the posted map root as their last signal (spawns do not)', async () => {
-    const passHash = keccak256(new TextEncoder().encode('mock-play-pass'));
-    const reg = env.registry.connect(env.deployer) as Contract;
-    await (
-      await reg.getFunction('registerRuleset')(passHash, 0, 16, 12, MAX_PLAYERS, Number(DAMAGE), true)
-    ).wait();
+    const pass = await mockPlay(env, 'mock-play-pass', true);
+    const passHash = pass.rulesetHash;
     assert.equal((await env.registry.getFunction('getRuleset')(passHash)).passability, true);
-    const mock = await env.ethers.deployContract('MockVerifier', [], env.deployer);
-    for (const [i, n] of [N.spawn, N.turn + 1, N.attack, N.combat].entries()) {
-      await (
-        await reg.getFunction('setVerifier')(passHash, i, await mock.getAddress(), '0x12345678', n)
-      ).wait();
-    }
     const s = await createGame(env, { rulesetHash: passHash });
     await commitAll(env, s);
     await revealAll(env, s);

@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+/// @notice The single-tile generator (MapGen.sol): what fraud proofs and open-root challenges recompute.
+interface IMapGen {
+    /// @notice One tile of `Gen(seed)`.
+    function generateTile(uint256 seed, uint8 kind, uint256 width, uint256 height, uint256 col, uint256 row)
+        external
+        view
+        returns (uint8 terrain, uint8 feature, uint8 resource, uint8 rivers);
+}

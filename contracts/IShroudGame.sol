@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+/// @title IShroudGame
+/// @notice Shroud's game contract as others see it: the protocol's one vocabulary (phases, reasons, records,
+///         errors, events) and its external functions. `ShroudGame` implements it; the libraries that hold each
+///         concern's logic (`ShroudCeremony`, `ShroudDisputes`, `ShroudForceOpen`, `ShroudSettlement`) emit its
+///         events and revert with its errors; the registries and clients depend on it, not on the implementation.
+/// @dev Lifecycle: Commit → Reveal → Deal → Play ⇄ (Combat | Dispute) → Secrets → Audit → Settled. Branches:
+///      Cancelled (a player missed a ceremony step), ForceOpen (the dealer failed: no root, or a reveal dispute
+///      unanswered or answered wrongly; players reveal their shares on-chain), then OpenRoot (passability rulesets:
+///      the map root anyone can regenerate from the public seed is proposed and challengeable) and Play on the
+///      public map. Every non-terminal phase has a deadline and a permissionless exit once it passes.
+interface IShroudGame {
+    // ---------------------------------------------------------------- types
+
+    /// @notice Game phases (the index is the ABI value; core/game-phases.ts mirrors this order).
+    enum Phase {
+        None,
+        Commit,
+        Reveal,
+        Deal,
+        Play,
+        Secrets,
+        Audit,
+        Settled,
+        Cancelled,
+        ForceOpen,
+        Combat,
+        Dispute,
+        OpenRoot
+    }
+
+    /// @notice Why a game was cancelled or the dealer slashed (event codes; core/game-phases.ts mirrors them).
+    enum Reason {
+        None,
+        MissedCommit,
+        MissedReveal,
+        MissedShare,
+        NoRoot,
+        NoSecrets,
+        Fraud,
+        UnansweredDispute,
+        BadDisputeAnswer,
+        NoOpenRoot
+    }
+
+    /// @notice A Groth16 proof as snarkjs' `exportSolidityCallData` gives it (b with swapped coordinates).
+    struct Proof {
+        uint256[2] a;
+        uint256[2][2] b;
+        uint256[2] c;
+    }
+
+    /// @notice Phase durations in seconds, each within `ShroudLimits`' floor and ceiling (`durationBounds`).
+    struct Durations {
+        uint32 commitSeconds;
+        uint32 revealSeconds; // sealed reveals, and the force-open share reveals
+        uint32 rootSeconds;
+        uint32 turnSeconds;
+        uint32 combatSeconds;
+        uint32 disputeSeconds; // the dealer's answer to a reveal dispute, each challenge window, open-root proposals
+        uint32 secretsSeconds;
+        uint32 auditSeconds; // the fraud-proof window after the secrets
+    }
+
+    /// @notice Board parameters the generator needs, and the turn limit that ends the game.
+    struct Board {
+        uint8 kind; // 0 hex, 1 square
+        uint16 width;
+        uint16 height;
+        uint32 maxTurns;
+    }
+
+    /// @notice What `createGame` takes: the seats in order (2 to 6 distinct addresses; seed = Poseidon(r_1..r_n) in
+    ///         this order), the dealer (the caller), its Baby Jubjub seal key, the ruleset (registered for this board
+    ///         and seat count), durations within `durationBounds()`, the board (≤ 253 zones, sides ≤ 1024, a turn
+    ///         limit), each player's stake (paid with `commit`) and the dispute deposit (≤ stake, paid with
+    ///         `openDispute`).
+    struct GameParams {
+        address[] players;
+        address dealer;
+        uint256[2] sealKey;
+        bytes32 rulesetHash;
+        Durations durations;
+        Board board;
+        uint96 stake;
+        uint96 disputeDeposit;
+    }
+
+    /// @notice A game's state. Slot 0 holds everything a spawn, turn, attack or combat answer reads or writes about
+    ///         the game (one cold read, one write per turn); the rest is ceremony, dispute and settlement data.
+    struct Game {
+        // slot 0 (hot)
+        Phase phase;
+        uint8 nPlayers;
+        uint8 toMove; // seat whose turn it is
+        uint8 active; // seats not forfeited
+        uint8 maxPlayers; // the ruleset's players.max (proofs carry maxPlayers − 1 opponent masks)
+        uint8 damage; // the ruleset's hp per hit
+        uint8 forfeitMask; // bit s: seat s forfeited
+        uint32 rulesetId; // the game contract's index of the ruleset (its verifier cache)
+        uint40 deadline; // the current phase's deadline (inclusive)
+        uint32 turn;
+        uint32 maxTurns;
+        uint32 turnSeconds; // durations.turnSeconds, copied here for the turn path
+        uint8 zones; // zones on the board (≤ 253): the width of every packed zone bitmask
+        bool passability; // turn proofs take the map root as their last public signal
+        // slot 1
+        address dealer;
+        uint8 kind;
+        uint8 depth;
+        uint8 commits;
+        uint8 reveals;
+        uint8 sharesRevealed;
+        bool openMap; // after force-open: the seed is public
+        bool dealerFailed; // the dealer was slashed: it is paid nothing from this game
+        uint16 width;
+        uint16 height;
+        // slot 2
+        uint96 bond; // dealer bond still held
+        uint96 stake; // per-player deposit paid with `commit`
+        uint8 revealWords; // words of a packed reveal list (ceil(maxRevealedTiles / 14))
+        // slot 3
+        uint96 disputeDeposit; // paid with `openDispute`, ≤ stake
+        // slot 4
+        Durations durations;
+        // then
+        bytes32 rulesetHash;
+        uint256 root;
+        uint256 masterCommitment;
+        uint256 seed;
+        uint256 masterSecret;
+        uint256[2] sealKey; // the dealer's Baby Jubjub key the shares are sealed to
+        uint256 sealContext; // Poseidon(gameId, sealKey.x, sealKey.y): the seal proofs' context signal
+    }
+
+    /// @notice One player seat.
+    struct Seat {
+        // slot 0
+        address player;
+        bool committed;
+        bool revealed; // sealed reveal accepted
+        bool shareRevealed; // r_i public (force-open)
+        bool atFault;
+        bool forfeited;
+        bool staked;
+        bool spawned; // the spawn proof was accepted
+        bool proposedOpenRoot; // one open-root proposal per seat
+        uint32 lastTurn; // the turn number of the seat's last spawn or turn proof
+        // slot 1
+        uint96 escrow; // deposits of answered disputes: the dealer's at settlement unless it failed later
+        uint32 disputedTurn; // lastTurn + 1 of the seat's last dispute (0: none)
+        // then
+        uint256 commitment; // C_i = Poseidon(gameId, player, r_i)
+        uint256 share; // r_i once public
+        uint256 stateCommitment; // the hidden units' commitment (spawn, turn and combat proofs update it)
+        uint256 zoneMask; // bit z: the player has vision in zone z (boards have at most 253 zones)
+        uint256 revealCommit; // the reveal commitment of the seat's latest spawn or turn (`lastTurn`)
+    }
+
+    /// @notice The pending combat of a game (one at most, during `Phase.Combat`).
+    struct Combat {
+        uint8 attacker;
+        uint8 defender;
+        uint16 col;
+        uint16 row;
+        uint40 turnLeft; // the attacker's remaining turn time, restored when the combat ends
+    }
+
+    /// @notice The open reveal dispute of a game (one at most, during `Phase.Dispute`).
+    struct Dispute {
+        uint8 seat;
+        uint8 nLeaves;
+        bool answered;
+        uint32 turn; // the disputed spawn or turn
+        uint40 pausedLeft; // the interrupted turn's remaining time, restored when play resumes
+        uint96 deposit;
+        bytes32 leavesHash; // keccak256(abi.encodePacked(uint32[] leaves))
+        bytes32 answerHash; // keccak256(abi.encodePacked(uint256[] answer))
+    }
+
+    /// @notice The standing open-root proposal of a force-opened passability game (`Phase.OpenRoot`).
+    struct OpenRoot {
+        bool proposed;
+        uint8 proposer;
+        uint256 root;
+        bytes32 dataHash; // keccak256(abi.encodePacked(zoneRoots, leaves))
+    }
+
+    // ---------------------------------------------------------------- errors
+
+    error BadPlayerCount(uint256 count);
+    error BadPlayer(uint256 index);
+    error BadDealer();
+    error BadSealKey();
+    error BadBoard();
+    /// @notice `field` of the durations is below its floor.
+    error DurationTooShort(string field, uint256 minimum, uint256 actual);
+    /// @notice `field` of the durations is above its ceiling.
+    error DurationTooLong(string field, uint256 maximum, uint256 actual);
+    error BondRequired();
+    error ValueTooLarge();
+    error DepositAboveStake(uint256 deposit, uint256 stake);
+    error NotDealer();
+    error NotPlayer();
+    error WrongPhase(Phase expected, Phase actual);
+    error DeadlinePassed(uint256 deadline);
+    error DeadlineNotPassed(uint256 deadline);
+    error AlreadyCommitted();
+    error AlreadyRevealed();
+    error WrongStake(uint256 expected, uint256 sent);
+    error NotInField();
+    error ShareMismatch(uint256 seat);
+    error MasterSecretMismatch();
+    error WrongShareCount(uint256 expected, uint256 got);
+    error AlreadyForfeited();
+    error BadLeafIndex();
+    error BadPathLength(uint256 expected, uint256 got);
+    error InvalidPath();
+    error NoFraud();
+    error NothingToWithdraw();
+    error TransferFailed();
+    error UnknownGame();
+    error UnknownRuleset(bytes32 rulesetHash);
+    error RulesetMismatch();
+    error InvalidProof();
+    error NotYourTurn();
+    error NotSpawned();
+    error AlreadySpawned();
+    error BadDefender();
+    error NotDefender();
+    error OffBoard();
+    error NullifierUsed();
+    error WrongSignalCount(uint256 expected, uint256 got);
+    error RevealCommitInLogs(uint256 latestTurn);
+    /// @notice The seat has no spawn or turn whose reveals could be disputed, or it was disputed already.
+    error NothingToDispute();
+    error WrongDeposit(uint256 expected, uint256 sent);
+    /// @notice The leaves and blinding do not open the seat's stored reveal commitment.
+    error OpeningMismatch();
+    error NotDisputer();
+    error NotAnswered();
+    error AlreadyAnswered();
+    /// @notice The answer (or the leaves) passed do not hash to the ones the dispute stored.
+    error AnswerMismatch();
+    error WrongAnswerLength(uint256 expected, uint256 got);
+    error AlreadyProposed();
+    error NoProposal();
+    error ProposalMismatch();
+    error WrongLength(uint256 expected, uint256 got);
+
+    // ---------------------------------------------------------------- events
+
+    /// @notice A game was created and the dealer's bond locked.
+    event GameCreated(
+        uint256 indexed gameId, address indexed dealer, address[] players, bytes32 rulesetHash, uint256 bond, uint256 stake
+    );
+    /// @notice The created game's board, durations, the dealer's seal key and the dispute deposit.
+    event GameConfigured(
+        uint256 indexed gameId, Board board, Durations durations, uint256[2] sealKey, uint256 disputeDeposit
+    );
+    /// @notice The game entered `phase`; `deadline` closes it.
+    event PhaseChanged(uint256 indexed gameId, Phase phase, uint256 deadline);
+    /// @notice Seat `seat` committed `C_i`.
+    event Committed(uint256 indexed gameId, uint256 seat, uint256 commitment);
+    /// @notice Seat `seat`'s share, sealed to the dealer's key (`ephemeralY`: the y of E), with a verified proof
+    ///         that it opens `C_i`.
+    event SealedReveal(uint256 indexed gameId, uint256 seat, uint256 ephemeralY, uint256 ciphertext);
+    /// @notice The game was cancelled; bit s of `faultMask` marks seat s at fault.
+    event GameCancelled(uint256 indexed gameId, Reason reason, uint256 faultMask);
+    /// @notice The dealer posted the map root and `Poseidon(master_secret)`.
+    event RootPosted(uint256 indexed gameId, uint256 root, uint256 masterCommitment);
+    /// @notice It is `seat`'s turn `turn` until `deadline`.
+    event TurnStarted(uint256 indexed gameId, uint256 turn, uint256 seat, uint256 deadline);
+    /// @notice Seat `seat` left the game (`timedOut`: it missed a deadline or cheated, and is at fault).
+    event Forfeited(uint256 indexed gameId, uint256 seat, bool timedOut);
+    /// @notice `player` (seat `seat`) spawned; `TurnSubmitted` follows with the spawn turn's reveal commitment.
+    event Spawned(uint256 indexed gameId, address indexed player, uint256 seat);
+    /// @notice `player`'s turn `turn` proof was accepted; `revealCommit` commits to the tiles it may request.
+    event TurnSubmitted(uint256 indexed gameId, address indexed player, uint256 turn, uint256 revealCommit);
+    /// @notice A forced reveal: `player` has a unit of `unitType` in `zone`, which an opponent sees.
+    event ZoneReveal(uint256 indexed gameId, address indexed player, uint256 zone, uint256 unitType);
+    /// @notice `attacker` attacked tile (`col`, `row`) of `defender`, who must answer by `deadline`.
+    event AttackDeclared(
+        uint256 indexed gameId,
+        address indexed attacker,
+        address indexed defender,
+        uint256 col,
+        uint256 row,
+        uint256 nullifier,
+        uint256 deadline
+    );
+    /// @notice The defender's unit of `unitType` on the tile was hit (`hpBefore` before the hit); `killed` when it died.
+    event CombatResolved(
+        uint256 indexed gameId,
+        address indexed attacker,
+        address indexed defender,
+        uint256 col,
+        uint256 row,
+        uint256 unitType,
+        uint256 hpBefore,
+        bool killed
+    );
+    /// @notice The defender proved it has no unit on the tile.
+    event CombatFizzled(
+        uint256 indexed gameId, address indexed attacker, address indexed defender, uint256 col, uint256 row
+    );
+    /// @notice Seat `seat` says the dealer did not serve its turn `turn`: the opening (public from now on) must be
+    ///         answered on-chain by `deadline`.
+    event DisputeOpened(uint256 indexed gameId, uint256 seat, uint256 turn, uint32[] leaves, uint256 deadline);
+    /// @notice The dealer's answer: per leaf, terrain, feature, resource, rivers, salt and `depth` path siblings.
+    event DisputeAnswered(uint256 indexed gameId, uint256 seat, uint256 turn, uint256[] answer);
+    /// @notice The dispute ended with the dealer's answer standing; play resumed.
+    event DisputeClosed(uint256 indexed gameId, uint256 seat, uint256 turn);
+    /// @notice Play is over after `turn` turns.
+    event GameEnded(uint256 indexed gameId, uint256 turn);
+    /// @notice The dealer's secrets checked out; `seed` is the ceremony's seed.
+    event SecretsPublished(uint256 indexed gameId, uint256 masterSecret, uint256[] shares, uint256 seed);
+    /// @notice `prover` showed the served tile at `leafIndex` differs from `Gen(seed)` or its salt is wrong.
+    event FraudProven(uint256 indexed gameId, uint256 leafIndex, address prover);
+    /// @notice The dealer's bond (`amount`) went to the players.
+    event DealerSlashed(uint256 indexed gameId, Reason reason, uint256 amount);
+    /// @notice Seat `seat` revealed `r_i` on-chain (force-open).
+    event ShareRevealed(uint256 indexed gameId, uint256 seat, uint256 share);
+    /// @notice Force-open completed: the map is public, regenerate it from `seed`.
+    event MapOpened(uint256 indexed gameId, uint256 seed);
+    /// @notice Seat `seat` proposed the open map's root (salt 0 leaves of `Gen(seed)`), with the data to check it.
+    event OpenRootProposed(
+        uint256 indexed gameId, uint256 seat, uint256 root, uint256[] zoneRoots, uint256[] leaves, uint256 deadline
+    );
+    /// @notice `challenger` showed seat `seat`'s open-root proposal wrong; the seat forfeits.
+    event OpenRootRejected(uint256 indexed gameId, uint256 seat, address challenger);
+    /// @notice The proposal stood through its challenge window: passability proofs now open against `root`.
+    event OpenRootAdopted(uint256 indexed gameId, uint256 root);
+    /// @notice Bonds and stakes were credited; the game is over.
+    event Settled(uint256 indexed gameId);
+    /// @notice `account` withdrew `amount`.
+    event Withdrawn(address indexed account, uint256 amount);
+
+    // ---------------------------------------------------------------- ceremony
+
+    /// @notice Creates a game and locks the dealer's bond (`msg.value`); the caller must be the dealer.
+    function createGame(GameParams calldata params) external payable returns (uint256 gameId);
+
+    /// @notice Posts the caller's share commitment `C_i = Poseidon(gameId, player, r_i)`, paying the stake.
+    function commit(uint256 gameId, uint256 commitment) external payable;
+
+    /// @notice Posts the caller's share sealed to the dealer's key with the proof that it opens `C_i`.
+    function sealedReveal(uint256 gameId, uint256 ephemeralY, uint256 ciphertext, Proof calldata proof) external;
+
+    /// @notice After the commit, reveal or force-open deadline: cancels, with every seat that did not act at fault.
+    function cancelMissed(uint256 gameId) external;
+
+    /// @notice The dealer posts the map root and `Poseidon(master_secret)`; play starts.
+    function postRoot(uint256 gameId, uint256 root, uint256 masterCommitment) external;
+
+    // ---------------------------------------------------------------- play
+
+    function spawn(uint256 gameId, Proof calldata proof, uint256[] calldata report, uint256 newCommit, uint256 revealCommit_)
+        external;
+
+    function submitTurn(
+        uint256 gameId,
+        Proof calldata proof,
+        uint256[] calldata report,
+        uint256 newCommit,
+        uint256 revealCommit_
+    ) external;
+
+    function attack(
+        uint256 gameId,
+        Proof calldata proof,
+        uint256 nullifier,
+        uint256 targetCol,
+        uint256 targetRow,
+        uint256 defender
+    ) external;
+
+    function respondCombat(
+        uint256 gameId,
+        Proof calldata proof,
+        uint256 present,
+        uint256 unitType,
+        uint256 unitHp,
+        uint256 newCommit
+    ) external;
+
+    function claimCombatTimeout(uint256 gameId) external;
+
+    function forfeit(uint256 gameId) external;
+
+    function claimTurnTimeout(uint256 gameId) external;
+
+    // ---------------------------------------------------------------- reveal disputes (P7 after the root)
+
+    /// @notice The caller's latest turn was not served: it puts the turn's opening on-chain, pays the deposit and
+    ///         pauses the game until the dealer answers.
+    function openDispute(uint256 gameId, uint32[] calldata leaves, uint256 blinding) external payable;
+
+    /// @notice The dealer's answer to the open dispute: each leaf's tile, salt and Merkle path.
+    function answerDispute(uint256 gameId, uint256[] calldata answer) external;
+
+    /// @notice Anyone shows that the answer's `index`-th tile does not verify against the root: the dealer failed.
+    function challengeDisputeAnswer(
+        uint256 gameId,
+        uint32[] calldata leaves,
+        uint256[] calldata answer,
+        uint256 index
+    ) external;
+
+    /// @notice The disputer accepts the answer: play resumes before the challenge window ends.
+    function acceptDisputeAnswer(uint256 gameId) external;
+
+    /// @notice Past the dispute's deadline: an answered dispute closes, an unanswered one slashes and force-opens.
+    function claimDisputeTimeout(uint256 gameId) external;
+
+    // ---------------------------------------------------------------- force-open (P7)
+
+    function startForceOpen(uint256 gameId) external;
+
+    function revealShare(uint256 gameId, uint256 share) external;
+
+    function proposeOpenRoot(uint256 gameId, uint256[] calldata zoneRoots, uint256[] calldata leaves) external;
+
+    function challengeOpenRoot(
+        uint256 gameId,
+        uint256[] calldata zoneRoots,
+        uint256[] calldata leaves,
+        uint256 leafIndex
+    ) external;
+
+    function claimOpenRootTimeout(uint256 gameId) external;
+
+    // ---------------------------------------------------------------- secrets, audit, settlement
+
+    function publishSecrets(uint256 gameId, uint256 masterSecret, uint256[] calldata shares) external;
+
+    function claimSecretsTimeout(uint256 gameId) external;
+
+    function proveFraud(uint256 gameId, uint256 leafIndex, uint256[5] calldata tile, uint256[] calldata path) external;
+
+    function settle(uint256 gameId) external;
+
+    function withdraw() external;
+
+    // ---------------------------------------------------------------- views
+
+    function getGame(uint256 gameId)
+        external
+        view
+        returns (
+            address dealer,
+            Phase phase,
+            uint256 nPlayers,
+            uint256 deadline,
+            uint256 turn,
+            uint256 toMove,
+            uint256 root,
+            uint256 masterCommitment,
+            uint256 seed,
+            uint256 bond,
+            bool openMap
+        );
+
+    function getGameConfig(uint256 gameId)
+        external
+        view
+        returns (
+            Board memory board,
+            uint256 depth,
+            bytes32 rulesetHash,
+            uint256 stake,
+            Durations memory durations,
+            uint256[2] memory sealKey,
+            uint256 disputeDeposit
+        );
+
+    function getSeat(uint256 gameId, uint256 seat) external view returns (Seat memory);
+
+    function getCombat(uint256 gameId) external view returns (Combat memory);
+
+    function getDispute(uint256 gameId) external view returns (Dispute memory);
+
+    function getOpenRoot(uint256 gameId) external view returns (OpenRoot memory);
+
+    function revealCommit(uint256 gameId, address player, uint256 turn) external view returns (uint256);
+
+    function gameIdOf(uint256 counter) external view returns (uint256);
+
+    function gameCount() external view returns (uint256);
+
+    function credit(address account) external view returns (uint256);
+
+    function seatPlusOne(uint256 gameId, address player) external view returns (uint256);
+
+    /// @notice The floors and ceilings every game's durations must respect.
+    function durationBounds() external pure returns (Durations memory minimum, Durations memory maximum);
+}

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+import {IShroudGame} from "../IShroudGame.sol";
+
+/// @title ShroudLimits
+/// @notice The protocol's fixed bounds: seats, boards, and the floor and ceiling of every phase duration. The same
+///         numbers live in core/limits.ts; test/contracts/limits.test.ts checks both against each other.
+/// @dev Floors protect the players: a 1-second reveal window would hand their stakes to fault, a 1-second audit
+///      window would let a dealer that served a forged tile settle before any fraud proof lands. Ceilings keep a game
+///      from locking funds for years.
+library ShroudLimits {
+    uint256 internal constant MIN_PLAYERS = 2;
+    uint256 internal constant MAX_PLAYERS = 6;
+    /// @notice Zone bitmasks are one field element, so boards have at most 253 zones.
+    uint256 internal constant MAX_ZONES = 253;
+    uint256 internal constant ZONE_SIZE = 8;
+    /// @notice Largest board side: coordinates are 10-bit fields in the circuits.
+    uint256 internal constant MAX_SIDE = 1024;
+    /// @notice A reveal list packs 14 leaves per word; Poseidon takes the blinding and at most 5 words.
+    uint256 internal constant REVEAL_LANES_PER_WORD = 14;
+    uint256 internal constant REVEAL_LANE_BITS = 17;
+    uint256 internal constant MAX_REVEAL_WORDS = 5;
+
+    uint32 internal constant MIN_COMMIT = 5 minutes;
+    uint32 internal constant MIN_REVEAL = 5 minutes;
+    uint32 internal constant MIN_ROOT = 10 minutes;
+    uint32 internal constant MIN_TURN = 1 minutes;
+    uint32 internal constant MIN_COMBAT = 1 minutes;
+    uint32 internal constant MIN_DISPUTE = 10 minutes;
+    uint32 internal constant MIN_SECRETS = 1 hours;
+    uint32 internal constant MIN_AUDIT = 1 days;
+    uint32 internal constant MAX_PHASE = 7 days;
+    uint32 internal constant MAX_AUDIT = 30 days;
+
+    /// @notice The floors, as a `Durations` record.
+    function floors() internal pure returns (IShroudGame.Durations memory) {
+        return IShroudGame.Durations(
+            MIN_COMMIT, MIN_REVEAL, MIN_ROOT, MIN_TURN, MIN_COMBAT, MIN_DISPUTE, MIN_SECRETS, MIN_AUDIT
+        );
+    }
+
+    /// @notice The ceilings, as a `Durations` record.
+    function ceilings() internal pure returns (IShroudGame.Durations memory) {
+        return IShroudGame.Durations(
+            MAX_PHASE, MAX_PHASE, MAX_PHASE, MAX_PHASE, MAX_PHASE, MAX_PHASE, MAX_PHASE, MAX_AUDIT
+        );
+    }
+
+    /// @notice Reverts `DurationTooShort` or `DurationTooLong` naming the first field out of bounds.
+    function checkDurations(IShroudGame.Durations calldata d) internal pure {
+        _check("commitSeconds", d.commitSeconds, MIN_COMMIT, MAX_PHASE);
+        _check("revealSeconds", d.revealSeconds, MIN_REVEAL, MAX_PHASE);
+        _check("rootSeconds", d.rootSeconds, MIN_ROOT, MAX_PHASE);
+        _check("turnSeconds", d.turnSeconds, MIN_TURN, MAX_PHASE);
+        _check("combatSeconds", d.combatSeconds, MIN_COMBAT, MAX_PHASE);
+        _check("disputeSeconds", d.disputeSeconds, MIN_DISPUTE, MAX_PHASE);
+        _check("secretsSeconds", d.secretsSeconds, MIN_SECRETS, MAX_PHASE);
+        _check("auditSeconds", d.auditSeconds, MIN_AUDIT, MAX_AUDIT);
+    }
+
+    function _check(string memory field, uint256 v, uint256 lo, uint256 hi) private pure {
+        if (v < lo) revert IShroudGame.DurationTooShort(field, lo, v);
+        if (v > hi) revert IShroudGame.DurationTooLong(field, hi, v);
+    }
+}

@@ -1,0 +1,287 @@
+/**
+ * Reveal disputes (P7 after the root): a player the dealer did not serve puts its turn's opening on-chain; the
+ * dealer must answer before the deadline or be slashed with the game force-opened; a wrong answer is challenged;
+ * a false dispute costs the disputer its deposit; a dealer that fails is never paid from the game.
+ */
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import type { Contract } from 'ethers';
+import { encodeDisputeAnswer, FIELD_MODULUS, generateMap, leafCoord, merklePath } from '../../core/index.ts';
+import type { ServedTile } from '../../core/reveal-request.ts';
+import {
+  as,
+  BOND,
+  DURATIONS,
+  type Env,
+  endByForfeit,
+  expectRevert,
+  increaseTime,
+  Phase,
+  phaseOf,
+  setup,
+} from './helpers.ts';
+import { mockPlay, type Playing, ZERO_PROOF } from './mock-play.ts';
+
+const LEAVES = [0, 1, 9, 70, 130];
+const BLINDING = 0xb11dn;
+const STAKE = 1000n;
+const DEPOSIT = 100n;
+
+describe('ShroudGame reveal disputes (P7 after the root)', () => {
+  let env: Env;
+  let G: Contract;
+  let mp: Awaited<ReturnType<typeof mockPlay>>;
+
+  before(async () => {
+    env = await setup();
+    G = env.game;
+    mp = await mockPlay(env, 'mock-disputes');
+  });
+
+  /** A game in play where both seats spawned; seat 0's spawn commits to revealing LEAVES with BLINDING. */
+  async function spawned(): Promise<Playing> {
+    const s = await mp.playing({ stake: STAKE, disputeDeposit: DEPOSIT });
+    await mp.spawnBoth(s, [mp.revealing(0n, LEAVES, BLINDING), mp.move(10n)]);
+    return s;
+  }
+
+  /** The honest dealer's answer: each leaf's tile, salt and path from its map. */
+  function honestTiles(s: Playing, leaves: readonly number[]): ServedTile[] {
+    const tiles = generateMap(env.h, s.board, s.dealt.seed);
+    return leaves.map((leaf) => {
+      const c = leafCoord(s.board, leaf)!;
+      return {
+        leaf,
+        ...c,
+        ...tiles[c.row * s.board.width + c.col]!,
+        salt: s.dealt.salts[leaf]!.toString(),
+        path: merklePath(s.dealt.tree, leaf).map(String),
+      };
+    });
+  }
+  const answerOf = (s: Playing, tiles = honestTiles(s, LEAVES)) => encodeDisputeAnswer(tiles, s.board.depth);
+  const open = (s: Playing, seat = 0, leaves = LEAVES, blinding = BLINDING, value = DEPOSIT) =>
+    as(env, s.players[seat]!).getFunction('openDispute')(s.id, leaves, blinding, { value });
+  const credit = async (a: { address: string }) => (await G.getFunction('credit')(a.address)) as bigint;
+  const eventsOf = async (tx: Promise<{ wait(): Promise<{ logs: never[] }> }>) =>
+    (await (await tx).wait()).logs.map((l) => G.interface.parseLog(l)).filter(Boolean) as {
+      name: string;
+      args: Record<string, unknown> & unknown[];
+    }[];
+
+  it('P7: an unanswered dispute slashes the bond and force-opens the game; play resumes where it stopped', async () => {
+    const s = await spawned();
+    const turnBefore = await mp.turnOf(s);
+    const opened = await eventsOf(open(s));
+    const ev = opened.find((e) => e.name === 'DisputeOpened')!;
+    // What the dispute gives up (P6): the opening is public from now on.
+    assert.deepEqual([...(ev.args['leaves'] as bigint[])].map(Number), LEAVES);
+    assert.equal(await phaseOf(env, s.id), Phase.Dispute);
+    // The game is paused: nobody moves until the dispute ends.
+    await expectRevert(mp.callTurn(s, 0, ZERO_PROOF, mp.move(30n)), G, 'WrongPhase');
+    await expectRevert(as(env, env.other).getFunction('claimDisputeTimeout')(s.id), G, 'DeadlineNotPassed');
+    await increaseTime(env, DURATIONS.disputeSeconds + 1);
+    const c0 = await credit(s.players[0]!);
+    const events = await eventsOf(as(env, env.other).getFunction('claimDisputeTimeout')(s.id));
+    const slashed = events.find((e) => e.name === 'DealerSlashed')!;
+    assert.equal(slashed.args['reason'], 7n, 'UnansweredDispute');
+    assert.equal(slashed.args['amount'], BOND);
+    assert.equal(await phaseOf(env, s.id), Phase.ForceOpen);
+    assert.equal(
+      (await credit(s.players[0]!)) - c0,
+      BOND / 2n + DEPOSIT,
+      'half the bond and the deposit back',
+    );
+    // Force-open: both shares revealed on-chain, the seed is public, and play resumes at the same turn.
+    for (const [i, p] of s.players.entries()) {
+      const evs = await eventsOf(as(env, p).getFunction('revealShare')(s.id, s.shares[i]));
+      if (i === s.players.length - 1) {
+        assert.equal(evs.find((e) => e.name === 'MapOpened')!.args['seed'], s.dealt.seed);
+        const started = evs.find((e) => e.name === 'TurnStarted')!;
+        assert.equal(started.args['turn'], turnBefore);
+      }
+    }
+    const g = await G.getFunction('getGame')(s.id);
+    assert.equal(g[1], Phase.Play);
+    assert.equal(g[10], true, 'open map');
+    await mp.turn(s, 0, 40n);
+    // The dealer failed: it is paid nothing from this game (no bond, no deposit).
+    const d0 = await credit(env.dealer);
+    await endByForfeit(env, s);
+    assert.equal(await phaseOf(env, s.id), Phase.Settled, 'an open game settles at its end');
+    assert.equal(await credit(env.dealer), d0);
+  });
+
+  it('P7: an answered dispute resumes play; a false dispute costs the deposit, paid to the dealer at settlement', async () => {
+    const s = await spawned();
+    const left =
+      BigInt((await G.getFunction('getGame')(s.id))[3]) -
+      BigInt((await env.ethers.provider.getBlock('latest'))!.timestamp);
+    await (await open(s)).wait();
+    const answer = answerOf(s);
+    await expectRevert(as(env, s.players[0]!).getFunction('answerDispute')(s.id, answer), G, 'NotDealer');
+    await expectRevert(
+      as(env, env.dealer).getFunction('answerDispute')(s.id, answer.slice(1)),
+      G,
+      'WrongAnswerLength',
+    );
+    const events = await eventsOf(as(env, env.dealer).getFunction('answerDispute')(s.id, answer));
+    const ans = events.find((e) => e.name === 'DisputeAnswered')!;
+    assert.deepEqual([...(ans.args['answer'] as bigint[])], answer);
+    await expectRevert(as(env, env.dealer).getFunction('answerDispute')(s.id, answer), G, 'AlreadyAnswered');
+    // Still paused during the challenge window, unless the disputer accepts.
+    await expectRevert(as(env, s.players[1]!).getFunction('acceptDisputeAnswer')(s.id), G, 'NotDisputer');
+    await expectRevert(
+      as(env, s.players[0]!).getFunction('challengeDisputeAnswer')(s.id, LEAVES, answer, 2),
+      G,
+      'NoFraud',
+    );
+    const resumed = await eventsOf(as(env, s.players[0]!).getFunction('acceptDisputeAnswer')(s.id));
+    assert.ok(resumed.some((e) => e.name === 'DisputeClosed'));
+    const g = await G.getFunction('getGame')(s.id);
+    assert.equal(g[1], Phase.Play);
+    const now = BigInt((await env.ethers.provider.getBlock('latest'))!.timestamp);
+    assert.ok(
+      BigInt(g[3]) - now <= left && BigInt(g[3]) - now >= left - 5n,
+      'the interrupted turn keeps its time',
+    );
+    assert.equal((await G.getFunction('getSeat')(s.id, 0)).escrow, DEPOSIT);
+    // The same turn cannot be disputed twice.
+    await expectRevert(open(s), G, 'NothingToDispute');
+    // Settlement: the dealer, which never failed, receives the deposit with its bond.
+    const d0 = await credit(env.dealer);
+    await endByForfeit(env, s);
+    await (
+      await as(env, env.dealer).getFunction('publishSecrets')(s.id, s.dealt.masterSecret, s.shares)
+    ).wait();
+    await increaseTime(env, DURATIONS.auditSeconds + 1);
+    await (await as(env, env.other).getFunction('settle')(s.id)).wait();
+    assert.equal((await credit(env.dealer)) - d0, BOND + DEPOSIT);
+  });
+
+  it('P7: an answered tile that does not verify against the root is challenged: slash and force-open', async () => {
+    const s = await spawned();
+    await (await open(s)).wait();
+    const tiles = honestTiles(s, LEAVES);
+    tiles[3] = { ...tiles[3]!, salt: (BigInt(tiles[3]!.salt) + 1n).toString() };
+    const answer = answerOf(s, tiles);
+    await expectRevert(
+      as(env, s.players[0]!).getFunction('challengeDisputeAnswer')(s.id, LEAVES, answer, 3),
+      G,
+      'NotAnswered',
+    );
+    await (await as(env, env.dealer).getFunction('answerDispute')(s.id, answer)).wait();
+    await expectRevert(
+      as(env, s.players[0]!).getFunction('challengeDisputeAnswer')(s.id, LEAVES, answerOf(s), 3),
+      G,
+      'AnswerMismatch',
+    );
+    await expectRevert(
+      as(env, s.players[0]!).getFunction('challengeDisputeAnswer')(s.id, [...LEAVES].reverse(), answer, 3),
+      G,
+      'AnswerMismatch',
+    );
+    await expectRevert(
+      as(env, s.players[0]!).getFunction('challengeDisputeAnswer')(s.id, LEAVES, answer, 5),
+      G,
+      'BadLeafIndex',
+    );
+    await expectRevert(
+      as(env, s.players[0]!).getFunction('challengeDisputeAnswer')(s.id, LEAVES, answer, 1),
+      G,
+      'NoFraud',
+    );
+    // Anyone may challenge; the disputer's deposit comes back and the bond goes to the players.
+    const c0 = await credit(s.players[0]!);
+    const events = await eventsOf(
+      as(env, env.other).getFunction('challengeDisputeAnswer')(s.id, LEAVES, answer, 3),
+    );
+    assert.equal(events.find((e) => e.name === 'DealerSlashed')!.args['reason'], 8n, 'BadDisputeAnswer');
+    assert.equal(await phaseOf(env, s.id), Phase.ForceOpen);
+    assert.equal((await credit(s.players[0]!)) - c0, BOND / 2n + DEPOSIT);
+  });
+
+  it('P7: a word outside the field in the answer is a failed answer, not a stuck challenge', async () => {
+    const s = await spawned();
+    await (await open(s)).wait();
+    const answer = answerOf(s);
+    answer[4] = FIELD_MODULUS + 1n; // the first tile's salt
+    await (await as(env, env.dealer).getFunction('answerDispute')(s.id, answer)).wait();
+    await (
+      await as(env, s.players[0]!).getFunction('challengeDisputeAnswer')(s.id, LEAVES, answer, 0)
+    ).wait();
+    assert.equal(await phaseOf(env, s.id), Phase.ForceOpen);
+  });
+
+  it('P7: an answered dispute closes by itself after the challenge window', async () => {
+    const s = await spawned();
+    await (await open(s)).wait();
+    await (await as(env, env.dealer).getFunction('answerDispute')(s.id, answerOf(s))).wait();
+    await expectRevert(as(env, env.other).getFunction('claimDisputeTimeout')(s.id), G, 'DeadlineNotPassed');
+    await increaseTime(env, DURATIONS.disputeSeconds + 1);
+    await expectRevert(
+      as(env, env.dealer).getFunction('answerDispute')(s.id, answerOf(s)),
+      G,
+      'DeadlinePassed',
+    );
+    await (await as(env, env.other).getFunction('claimDisputeTimeout')(s.id)).wait();
+    assert.equal(await phaseOf(env, s.id), Phase.Play);
+    assert.equal((await G.getFunction('getGame')(s.id))[9], BOND, 'bond intact');
+  });
+
+  it('funds: a dealer that answered a dispute and failed later is not paid that deposit', async () => {
+    const s = await spawned();
+    await (await open(s)).wait();
+    await (await as(env, env.dealer).getFunction('answerDispute')(s.id, answerOf(s))).wait();
+    await (await as(env, s.players[0]!).getFunction('acceptDisputeAnswer')(s.id)).wait();
+    await endByForfeit(env, s);
+    const d0 = await credit(env.dealer);
+    const p0 = await credit(s.players[0]!);
+    await increaseTime(env, DURATIONS.secretsSeconds + 1); // no secrets: slashed
+    await (await as(env, env.other).getFunction('claimSecretsTimeout')(s.id)).wait();
+    assert.equal(await credit(env.dealer), d0);
+    // Seat 0 gets half the slashed bond, its stake (nobody is at fault: seat 1 forfeited by choice) and its deposit.
+    assert.equal((await credit(s.players[0]!)) - p0, BOND / 2n + STAKE + DEPOSIT);
+  });
+
+  it('openDispute reverts: wrong phase, stranger, nothing to dispute, wrong deposit, a wrong opening', async () => {
+    const s = await mp.playing({ stake: STAKE, disputeDeposit: DEPOSIT });
+    await expectRevert(open(s), G, 'NothingToDispute'); // not spawned yet
+    await mp.spawnBoth(s, [mp.revealing(0n, LEAVES, BLINDING), mp.move(10n)]);
+    await expectRevert(
+      as(env, env.other).getFunction('openDispute')(s.id, LEAVES, BLINDING, { value: DEPOSIT }),
+      G,
+      'NotPlayer',
+    );
+    await expectRevert(open(s, 0, LEAVES, BLINDING, DEPOSIT - 1n), G, 'WrongDeposit');
+    await expectRevert(open(s, 0, LEAVES, BLINDING + 1n), G, 'OpeningMismatch');
+    await expectRevert(open(s, 0, LEAVES.slice(1)), G, 'OpeningMismatch');
+    await expectRevert(open(s, 0, [...LEAVES].reverse()), G, 'OpeningMismatch');
+    await expectRevert(open(s, 0, []), G, 'OpeningMismatch');
+    await expectRevert(
+      open(
+        s,
+        0,
+        Array.from({ length: 29 }, (_, i) => i),
+      ),
+      G,
+      'OpeningMismatch',
+    );
+    await expectRevert(open(s, 0, LEAVES, FIELD_MODULUS), G, 'NotInField');
+    // Seat 1's spawn committed to other tiles: seat 0's opening does not open it.
+    await expectRevert(open(s, 1), G, 'OpeningMismatch');
+    const notPlaying = await mp.playing();
+    await (await as(env, notPlaying.players[0]!).getFunction('forfeit')(notPlaying.id)).wait();
+    await expectRevert(open(notPlaying), G, 'WrongPhase');
+    await increaseTime(env, DURATIONS.turnSeconds + 1);
+    await expectRevert(open(s), G, 'DeadlinePassed');
+  });
+
+  it('accept and timeout revert outside an answered dispute', async () => {
+    const s = await spawned();
+    await expectRevert(as(env, s.players[0]!).getFunction('acceptDisputeAnswer')(s.id), G, 'WrongPhase');
+    await (await open(s)).wait();
+    await expectRevert(as(env, s.players[0]!).getFunction('acceptDisputeAnswer')(s.id), G, 'NotAnswered');
+    await expectRevert(as(env, env.other).getFunction('claimDisputeTimeout')(s.id), G, 'DeadlineNotPassed');
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * Play against MockVerifiers that bind each "proof" to its public signals (a[0] = keccak256(signals)), shared by
+ * the contract tests of play, disputes and force-open: a mock ruleset (hex 16×12, 3 seats, damage 4, 16 revealed
+ * tiles), the signals the contract must build for spawns and turns (spelled independently of the contract), and
+ * games brought to play.
+ */
+import { type Contract, concat, keccak256, toBeHex } from 'ethers';
+import { revealCommitment } from '../../core/index.ts';
+import {
+  as,
+  commitAll,
+  createGame,
+  type Dealt,
+  dealMap,
+  type Env,
+  type GameOpts,
+  postRoot,
+  revealAll,
+  type Scenario,
+} from './helpers.ts';
+
+export const ZERO_PROOF = {
+  a: [0n, 0n],
+  b: [
+    [0n, 0n],
+    [0n, 0n],
+  ],
+  c: [0n, 0n],
+};
+/** A "proof" the MockVerifier accepts for exactly these signals. */
+export const proofFor = (sig: readonly bigint[]) => ({
+  ...ZERO_PROOF,
+  a: [BigInt(keccak256(concat(sig.map((x) => toBeHex(x, 32))))), 0n],
+});
+
+/** Mock ruleset: hex 16×12, 3 seats (one mask input is always an empty seat in 2-player games), damage 4. */
+export const MAX_PLAYERS = 3;
+export const DAMAGE = 4n;
+/** Reveal lists of up to 16 leaves: two packed words (a dispute recomputes Poseidon(blinding, w0, w1)). */
+export const MAX_REVEALED = 16;
+// 16×12 hex: 4 zones, 7-bit forced lanes. One report word; one context word (160 + 32 + 2 × 4 bits):
+// spawn [report, gameId, context, newCommit, revealCommit], turn adds oldCommit; attack [nullifier, gameId,
+// target, stateCommit]; combat [outcome, newCommit, gameId, target, oldCommit].
+export const N = { spawn: 5, turn: 6, attack: 4, combat: 5 };
+const ZONES = 4n;
+const LANE_BITS = 7n;
+/** The report word: zone mask in the low 4 bits, then lane i at bit 4 + 7i (an independent spelling of the layout). */
+export const reportWord = (zoneMask: bigint, lanes: readonly bigint[]) =>
+  lanes.reduce((w, lane, i) => w | (lane << (ZONES + LANE_BITS * BigInt(i))), zoneMask);
+/** The context word: player | step << 160 | opponent masks (4 bits each) from bit 192. */
+export const contextWord = (player: bigint, step: bigint, masks: readonly bigint[]) =>
+  masks.reduce((w, m, i) => w | (m << (192n + ZONES * BigInt(i))), player | (step << 160n));
+/** The attack/combat target word: player | turn << 160 | col << 192 | row << 202 (| damage << 212). */
+export const targetWord = (player: bigint, turn: bigint, col: bigint, row: bigint, damage = 0n) =>
+  player | (turn << 160n) | (col << 192n) | (row << 202n) | (damage << 212n);
+
+export interface Move {
+  zoneMask: bigint;
+  report: bigint[];
+  newCommit: bigint;
+  revealCommit: bigint;
+}
+
+/** A game in play on the mock ruleset, with the honest dealer's map. */
+export type Playing = Scenario & { dealt: Dealt };
+
+/** Registers a mock ruleset (`passability`: turn proofs take the root last) with MockVerifiers; returns helpers. */
+export async function mockPlay(env: Env, name: string, passability = false) {
+  const G = env.game;
+  const rulesetHash = keccak256(new TextEncoder().encode(name));
+  const reg = env.registry.connect(env.deployer) as Contract;
+  await (
+    await reg.getFunction('registerRuleset')(
+      rulesetHash,
+      0,
+      16,
+      12,
+      MAX_PLAYERS,
+      Number(DAMAGE),
+      passability,
+      MAX_REVEALED,
+    )
+  ).wait();
+  const mock = await env.ethers.deployContract('MockVerifier', [], env.deployer);
+  const turnSignalCount = N.turn + (passability ? 1 : 0);
+  for (const [i, n] of [N.spawn, turnSignalCount, N.attack, N.combat].entries()) {
+    await (
+      await reg.getFunction('setVerifier')(rulesetHash, i, await mock.getAddress(), '0x12345678', n)
+    ).wait();
+  }
+
+  const addr = (s: Scenario, seat: number) => BigInt(s.players[seat]!.address);
+  const seatOf = (s: Scenario, seat: number) => G.getFunction('getSeat')(s.id, seat);
+  const mask = async (s: Scenario, seat: number) => (await seatOf(s, seat)).zoneMask as bigint;
+  const commitOf = async (s: Scenario, seat: number) => (await seatOf(s, seat)).stateCommitment as bigint;
+  const turnOf = async (s: Scenario) => (await G.getFunction('getGame')(s.id))[4] as bigint;
+
+  /** A game in Play (turn 0, seat 0 to move). */
+  async function playing(o: GameOpts = {}): Promise<Playing> {
+    const s = await createGame(env, { rulesetHash, maxTurns: 20, ...o });
+    await commitAll(env, s);
+    await revealAll(env, s);
+    const dealt = dealMap(env, s);
+    await postRoot(env, s, dealt);
+    return { ...s, dealt };
+  }
+
+  const move = (k: bigint, lanes: bigint[] = [], revealCommit = 2000n + k): Move => {
+    const zoneMask = (0b0101n + k) & 15n;
+    return { zoneMask, report: [reportWord(zoneMask, lanes)], newCommit: 1000n + k, revealCommit };
+  };
+  /** A move whose reveal commitment opens to `leaves` with `blinding` (what a dispute puts on-chain). */
+  const revealing = (k: bigint, leaves: readonly number[], blinding: bigint): Move =>
+    move(k, [], revealCommitment(env.h, leaves, MAX_REVEALED, blinding));
+
+  /** The signals the contract must build for a spawn by `seat` (over: fields to falsify). */
+  async function spawnSignals(
+    s: Scenario,
+    seat: number,
+    m: Move,
+    over: Partial<Record<string, bigint>> = {},
+  ) {
+    const opp = seat === 0 ? await mask(s, 1) : await mask(s, 0);
+    return [
+      ...m.report,
+      over['gameId'] ?? s.id,
+      contextWord(over['player'] ?? addr(s, seat), over['seat'] ?? BigInt(seat), [
+        over['opp'] ?? opp,
+        over['empty'] ?? 0n,
+      ]),
+      m.newCommit,
+      m.revealCommit,
+    ];
+  }
+  async function turnSignals(s: Scenario, seat: number, m: Move, over: Partial<Record<string, bigint>> = {}) {
+    const opp = seat === 0 ? await mask(s, 1) : await mask(s, 0);
+    return [
+      ...m.report,
+      over['gameId'] ?? s.id,
+      contextWord(over['player'] ?? addr(s, seat), over['turn'] ?? (await turnOf(s)), [
+        over['opp'] ?? opp,
+        0n,
+      ]),
+      over['oldCommit'] ?? (await commitOf(s, seat)),
+      m.newCommit,
+      m.revealCommit,
+    ];
+  }
+  const callSpawn = (s: Scenario, seat: number, proof: unknown, m: Move) =>
+    as(env, s.players[seat]!).getFunction('spawn')(s.id, proof, m.report, m.newCommit, m.revealCommit);
+  const callTurn = (s: Scenario, seat: number, proof: unknown, m: Move) =>
+    as(env, s.players[seat]!).getFunction('submitTurn')(s.id, proof, m.report, m.newCommit, m.revealCommit);
+
+  /** Both seats spawn (seat i with `moves[i]`, default `move(10 i)`). */
+  async function spawnBoth(s: Scenario, moves: Move[] = [move(0n), move(10n)]): Promise<void> {
+    for (const seat of [0, 1]) {
+      const m = moves[seat]!;
+      await (await callSpawn(s, seat, proofFor(await spawnSignals(s, seat, m)), m)).wait();
+    }
+  }
+  /** Seat `seat` plays move `k` (or `m`); passability turns append the posted root. */
+  async function turn(s: Scenario, seat: number, k: bigint, m: Move = move(k)): Promise<Move> {
+    const sig = await turnSignals(s, seat, m);
+    if (passability) sig.push((await G.getFunction('getGame')(s.id))[6] as bigint);
+    await (await callTurn(s, seat, proofFor(sig), m)).wait();
+    return m;
+  }
+
+  return {
+    rulesetHash,
+    addr,
+    mask,
+    commitOf,
+    turnOf,
+    playing,
+    move,
+    revealing,
+    spawnSignals,
+    turnSignals,
+    callSpawn,
+    callTurn,
+    spawnBoth,
+    turn,
+  };
+}
