@@ -6,11 +6,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Hasher } from '../core/index.ts';
 import { MAX_SESSION_SECONDS } from '../core/reveal-session.ts';
+import type { ChainHead } from './chain/head.ts';
 import type { ChainView } from './chain/types.ts';
 import type { MapProver } from './mapproof/service.ts';
 import type { MapCache } from './maps.ts';
 import type { DealerMetrics } from './metrics.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { DEFAULT_PLAYER_RATE_LIMIT, type PlayerRateLimit, PlayerRateLimiter } from './rate-limit.ts';
 import { type RevealDeps, RevealService } from './reveals.ts';
 import { mapProofRoutes } from './routes/mapproof.ts';
 import { opsRoutes } from './routes/ops.ts';
@@ -27,6 +29,12 @@ export interface HttpOptions {
   maxExpirySeconds: number;
   /** Longest reveal session, seconds; defaults to MAX_SESSION_SECONDS (1 h). */
   maxSessionSeconds?: number;
+  /**
+   * Per verified player (after its signature or session MAC checked out), across the reveal, session and
+   * session-reveal routes; over budget is a 429 `rate-limited` naming `player`. Defaults to
+   * DEFAULT_PLAYER_RATE_LIMIT. (`rateLimit` above is per client IP, before any check.)
+   */
+  playerRateLimit?: PlayerRateLimit;
 }
 
 /** Everything the HTTP side needs, injected so tests can swap the chain, the store and the clock. */
@@ -41,6 +49,13 @@ export interface AppDeps {
   http: HttpOptions;
   /** Unix seconds; defaults to the wall clock. */
   now?: () => number;
+  /** Milliseconds, for the per-player token buckets; defaults to Date.now. */
+  nowMs?: () => number;
+  /**
+   * The head block the chain watcher publishes each tick (main.ts shares one): the reveal service caches
+   * "no revealCommit yet" refusals until it changes. Without it those refusals are not cached.
+   */
+  head?: ChainHead;
   /** Serves the ZK map proofs when the operator enabled them. */
   mapProver?: MapProver;
   /** Overrides the reveal signature checker (diagnostics only; never from config). */
@@ -54,6 +69,7 @@ export const REDACT_PATHS = [
   'seed',
   'shares',
   'dealerKey',
+  'sealSecretKey',
   'masterKey',
   'txKey',
   'keys',
@@ -61,6 +77,7 @@ export const REDACT_PATHS = [
   '*.seed',
   '*.shares',
   '*.dealerKey',
+  '*.sealSecretKey',
   '*.masterKey',
   '*.txKey',
 ];
@@ -122,6 +139,8 @@ export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
     now: d.now ?? (() => Math.floor(Date.now() / 1000)),
     onServed: () => d.metrics.revealsServed.inc(),
     signatures: d.signatures,
+    head: d.head,
+    limiter: new PlayerRateLimiter(d.http.playerRateLimit ?? DEFAULT_PLAYER_RATE_LIMIT, d.nowMs ?? Date.now),
   });
   await app.register(revealRoutes(reveals));
   await app.register(zoneRootRoutes(reveals));

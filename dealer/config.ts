@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
+import { sealSecretKey } from '../core/sealed.ts';
 import type { DealStep } from './dealing.ts';
+import { DEFAULT_PLAYER_RATE_LIMIT, type PlayerRateLimit } from './rate-limit.ts';
 import { postgresTarget } from './store/postgres-url.ts';
 
 export interface DealerConfig {
@@ -27,7 +29,16 @@ export interface DealerConfig {
     /** MapProofRegistry: where the dealer posts each game's map root proof (optional). */
     mapProofRegistry?: string;
   };
-  reveals: { maxExpirySeconds: number };
+  reveals: {
+    maxExpirySeconds: number;
+    /**
+     * Token bucket per verified player (signature or session MAC checked, a player of the game) over the
+     * reveal, session and session-reveal routes: `perSecond` sustained (may be fractional), `burst` at
+     * once. Over budget: 429 `rate-limited`, field `player`, with Retry-After. Default 10/s, burst 40.
+     * Env: SHROUD_PLAYER_RATE_PER_SECOND, SHROUD_PLAYER_RATE_BURST.
+     */
+    playerRateLimit?: PlayerRateLimit;
+  };
   /** ZK map proofs: built keys under `buildDir/<ruleset>/{mapchunk,maproot}` (see circuits/README.md). */
   mapProof?: { enabled: boolean; buildDir: string; workers: number };
   db: {
@@ -39,7 +50,10 @@ export interface DealerConfig {
   };
   /** Secrets: prefer the environment. Never logged. */
   keys: {
-    /** 32-byte hex secp256k1 secret behind `dealerEncKey`. */
+    /**
+     * The Baby Jubjub seal secret d (0x-hex, 1 ≤ d < l): players seal their shares to d·BASE8, the
+     * `sealKey` of every game this dealer creates. `node dealer/main.ts --new-seal-key` makes one.
+     */
     dealerKey: string;
     /** 32-byte hex AES-256 key for secrets at rest. */
     masterKey: string;
@@ -95,7 +109,18 @@ const schema = {
       type: 'object',
       additionalProperties: false,
       required: ['maxExpirySeconds'],
-      properties: { maxExpirySeconds: { type: 'integer', minimum: 1, maximum: 3600 } },
+      properties: {
+        maxExpirySeconds: { type: 'integer', minimum: 1, maximum: 3600 },
+        playerRateLimit: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['perSecond', 'burst'],
+          properties: {
+            perSecond: { type: 'number', exclusiveMinimum: 0, maximum: 100000 },
+            burst: { type: 'integer', minimum: 1, maximum: 1000000 },
+          },
+        },
+      },
     },
     mapProof: {
       type: 'object',
@@ -121,7 +146,11 @@ const schema = {
       type: 'object',
       additionalProperties: false,
       required: ['dealerKey', 'masterKey'],
-      properties: { dealerKey: hex32, masterKey: hex32, txKey: hex32 },
+      properties: {
+        dealerKey: { type: 'string', pattern: '^(0x)?[0-9a-fA-F]{1,64}$' },
+        masterKey: hex32,
+        txKey: hex32,
+      },
     },
     log: {
       type: 'object',
@@ -135,7 +164,7 @@ const schema = {
 const check = new Ajv({ allErrors: false, strict: false }).compile(schema);
 
 /** Environment overrides: variable → dotted config path, with how to parse it. */
-const ENV: readonly [string, string, 'string' | 'int'][] = [
+const ENV: readonly [string, string, 'string' | 'int' | 'number'][] = [
   ['SHROUD_DEALER_HOST', 'http.host', 'string'],
   ['SHROUD_DEALER_PORT', 'http.port', 'int'],
   ['SHROUD_RPC_URL', 'chain.rpcUrl', 'string'],
@@ -156,6 +185,8 @@ const ENV: readonly [string, string, 'string' | 'int'][] = [
   ['SHROUD_MAP_PROOF_REGISTRY', 'chain.mapProofRegistry', 'string'],
   ['SHROUD_MAP_PROOF_WORKERS', 'mapProof.workers', 'int'],
   ['SHROUD_RATE_LIMIT_MAX', 'http.rateLimit.max', 'int'],
+  ['SHROUD_PLAYER_RATE_PER_SECOND', 'reveals.playerRateLimit.perSecond', 'number'],
+  ['SHROUD_PLAYER_RATE_BURST', 'reveals.playerRateLimit.burst', 'int'],
 ];
 
 export class ConfigError extends Error {}
@@ -185,7 +216,15 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): 
     const v = env[name];
     if (v === undefined || v === '') continue;
     if (kind === 'int' && !/^[0-9]+$/.test(v)) throw new ConfigError(`${name}: not an integer`);
-    setPath(raw, path, kind === 'int' ? Number(v) : v);
+    if (kind === 'number' && !/^[0-9]+(\.[0-9]+)?$/.test(v)) throw new ConfigError(`${name}: not a number`);
+    setPath(raw, path, kind === 'string' ? v : Number(v));
+  }
+  // One variable of the pair alone (no playerRateLimit in the file): the other keeps its default.
+  const rl = (raw.reveals as { playerRateLimit?: Partial<PlayerRateLimit> } | undefined)?.playerRateLimit;
+  const fromEnv = !!(env.SHROUD_PLAYER_RATE_PER_SECOND || env.SHROUD_PLAYER_RATE_BURST);
+  if (rl && fromEnv && (rl.perSecond === undefined) !== (rl.burst === undefined)) {
+    rl.perSecond ??= DEFAULT_PLAYER_RATE_LIMIT.perSecond;
+    rl.burst ??= DEFAULT_PLAYER_RATE_LIMIT.burst;
   }
   if (!check(raw)) {
     const e = check.errors![0]!;
@@ -200,7 +239,24 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): 
   }
   const config = raw as unknown as DealerConfig;
   checkDb(config.db);
+  dealerSealSecret(config);
   return config;
+}
+
+/**
+ * `keys.dealerKey` as the seal secret d. Throws a ConfigError naming the field (never the value) unless it
+ * is a Baby Jubjub secret key, 1 ≤ d < l (a random 32-byte value is above l about 15 times in 16).
+ */
+export function dealerSealSecret(config: Pick<DealerConfig, 'keys'>): bigint {
+  const v = config.keys.dealerKey;
+  try {
+    return sealSecretKey(v.startsWith('0x') ? v : `0x${v}`);
+  } catch {
+    throw new ConfigError(
+      'config keys.dealerKey: not a Baby Jubjub seal secret (0x-hex, 1 ≤ d < l); make one with ' +
+        '`node dealer/main.ts --new-seal-key`',
+    );
+  }
 }
 
 /** What the schema cannot say: which of path and url the driver needs, and that the url parses. */
@@ -228,8 +284,10 @@ export function hexKey(v: string): Uint8Array {
 
 /** The local demo chain (Hardhat / anvil): the only chain where demo keys and test hooks are allowed. */
 export const DEMO_CHAIN_ID = 31337;
-/** Hardhat's well-known account #1 key, shipped in config.default.json as the demo `dealerKey`. */
-const DEMO_DEALER_KEY = '59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+/** The well-known demo seal secret (2^248 < l), shipped in config.default.json as `dealerKey`. */
+export const DEMO_SEAL_KEY = `0x01${'00'.repeat(31)}`;
+/** Hardhat's well-known account #1 key: the demo's dealer transaction key. */
+const DEMO_TX_KEY = '59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const DEAL_STEPS: readonly DealStep[] = ['secrets-stored', 'root-computed', 'root-posted'];
 
 /**
@@ -249,12 +307,14 @@ export function checkStartupPolicy(
     );
   }
   const bare = (k: string | undefined) => k?.replace(/^0x/, '').toLowerCase();
-  if (!demoChain && bare(config.keys.dealerKey) === DEMO_DEALER_KEY) {
+  const value = (k: string | undefined) => (k === undefined ? undefined : BigInt(`0x${bare(k) || '0'}`));
+  // Compared by value: leading zeros or case do not make the demo key another key.
+  if (!demoChain && value(config.keys.dealerKey) === BigInt(DEMO_SEAL_KEY)) {
     throw new ConfigError(
       'keys.dealerKey is the well-known demo key: set SHROUD_DEALER_KEY outside the local demo chain',
     );
   }
-  if (!demoChain && bare(config.keys.txKey) === DEMO_DEALER_KEY) {
+  if (!demoChain && bare(config.keys.txKey) === DEMO_TX_KEY) {
     throw new ConfigError(
       'keys.txKey is the well-known demo key: set SHROUD_TX_KEY outside the local demo chain',
     );
@@ -263,7 +323,7 @@ export function checkStartupPolicy(
     throw new ConfigError('keys.txKey: required for chain kind "ethers" (set SHROUD_TX_KEY)');
   }
   // One key per job: a leaked transaction key must not also open every sealed share.
-  if (config.keys.txKey && bare(config.keys.txKey) === bare(config.keys.dealerKey)) {
+  if (config.keys.txKey && value(config.keys.txKey) === value(config.keys.dealerKey)) {
     throw new ConfigError('keys.txKey: must differ from keys.dealerKey');
   }
   const pause = env.SHROUD_TEST_PAUSE_AT;

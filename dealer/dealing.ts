@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { type Hasher, seedFromShares } from '../core/index.ts';
-import { addressToField, openSealedShare, proveBadShare } from '../core/sealed.ts';
-import type { ChainView } from './chain/types.ts';
+import { addressToField, openSealedShare } from '../core/sealed.ts';
+import type { ChainView, GamePhase } from './chain/types.ts';
 import type { MapCache } from './maps.ts';
 import { randomFieldElement } from './random.ts';
 import type { DealerStore, SealedShareRecord } from './store/types.ts';
@@ -14,17 +14,30 @@ export interface DealingDeps {
   chain: ChainView;
   store: DealerStore;
   maps: MapCache;
-  /** The dealer's secp256k1 secret for `dealerEncKey`. */
-  encSecretKey: Uint8Array;
-  chainId: bigint;
+  /**
+   * The dealer's Baby Jubjub seal secret d (`keys.dealerKey`), behind the games' `sealKey` d·BASE8. Used
+   * only to open sealed shares privately: nothing derived from it is ever written, sent or logged.
+   */
+  sealSecretKey: bigint;
   log: Logger;
   onStep?: (step: DealStep, gameId: bigint) => Promise<void>;
   onDealt?: (gameId: bigint) => void;
+  /** A reveal dispute of a dealt game was answered on-chain (metrics). */
+  onDisputeAnswered?: (gameId: bigint) => void;
   /** Attempts at posting the root before giving up until the next tick. */
   postAttempts?: number;
 }
 
-export type DealOutcome = 'waiting' | 'dealt' | 'cancelled';
+export type DealOutcome = 'waiting' | 'dealt' | 'cancelled' | 'forced-open';
+
+/** Records that the chain stopped the game (cancelled, or force-opened because the dealer failed). */
+export async function markStopped(
+  d: Pick<DealingDeps, 'store'>,
+  gameId: bigint,
+  phase: Extract<GamePhase, 'cancelled' | 'forced-open'>,
+): Promise<void> {
+  await d.store.updateGame(gameId, { status: phase, fault: `${phase} on-chain` });
+}
 
 /**
  * Deals one game, resumably. Every step is persisted before the next, and each chain write is preceded
@@ -35,19 +48,19 @@ export async function dealGame(d: DealingDeps, gameId: bigint): Promise<DealOutc
   const game = await d.store.getGame(gameId);
   if (!game) throw new Error(`game ${gameId} is not tracked`);
   if (game.status === 'dealt' || game.status === 'published') return 'dealt';
-  if (game.status === 'cancelled') return 'cancelled';
+  if (game.status === 'cancelled' || game.status === 'forced-open') return game.status;
   const log = d.log.child({ gameId: gameId.toString() });
 
   let secrets = await d.store.getSecrets(gameId);
   if (!secrets) {
     const phase = await d.chain.phase(gameId);
     if (phase === 'cancelled' || phase === 'forced-open') {
-      await d.store.updateGame(gameId, { status: 'cancelled', fault: `${phase} on-chain` });
-      return 'cancelled';
+      await markStopped(d, gameId, phase);
+      return phase;
     }
     if (phase !== 'dealing') return 'waiting';
-    const opened = await openShares(d, gameId);
-    if (!opened) return 'cancelled';
+    const opened = await openShares(d, gameId, game.fault, log);
+    if (!opened) return 'waiting';
     secrets = await d.store.putSecretsOnce(gameId, {
       shares: opened,
       seed: seedFromShares(d.h, opened),
@@ -84,47 +97,55 @@ export async function dealGame(d: DealingDeps, gameId: bigint): Promise<DealOutc
   return 'dealt';
 }
 
-/** Opens every seat's sealed share; on the first bad one, files the evidence and cancels. */
-async function openShares(d: DealingDeps, gameId: bigint): Promise<bigint[] | null> {
+/**
+ * Opens every seat's sealed share with the seal secret, privately. The contract verified at sealedReveal
+ * that each accepted share opens to the preimage of its `C_i`, so a failure here is a dealer bug (e.g. a
+ * wrong `keys.dealerKey`): it is logged as an error, with public data only, and nothing else happens. There
+ * is no evidence to file and the dealer never cancels: publishing anything computed from its key and a
+ * ciphertext someone else chose would make it a decryption oracle (P1). The game is then force-opened
+ * on-chain when the root deadline passes, which is the right outcome for a failed dealer. Returns the
+ * shares in seat order, or null when one did not open (retried on the next tick, logged once).
+ */
+async function openShares(
+  d: DealingDeps,
+  gameId: bigint,
+  previousFault: string | null,
+  log: Logger,
+): Promise<bigint[] | null> {
   const seats = await d.chain.seatShares(gameId);
   const records: SealedShareRecord[] = [];
   const shares: bigint[] = [];
-  let bad: { seat: number; player: string } | null = null;
+  let failed: number | null = null;
   seats.forEach((s, seat) => {
-    const ctx = { chainId: d.chainId, gameId, player: addressToField(s.player) };
-    const sealed = s.sealed ?? new Uint8Array();
-    const r = openSealedShare(d.h, d.encSecretKey, sealed, ctx, s.commitment);
-    records.push({
-      seat,
-      player: s.player,
-      commitment: s.commitment,
-      sealed,
-      outcome: r.ok ? 'ok' : r.reason,
-    });
-    if (r.ok) shares.push(r.share);
-    else bad ??= { seat, player: s.player };
+    if (!s.sealed) throw new Error(`game ${gameId}: seat ${seat} has no sealed share on-chain`);
+    let outcome: SealedShareRecord['outcome'] = 'ok';
+    try {
+      const ctx = { gameId, player: addressToField(s.player) };
+      shares.push(openSealedShare(d.h, d.sealSecretKey, s.sealed, ctx, s.commitment));
+    } catch {
+      // The error itself is not logged: only public facts leave this function.
+      outcome = 'not-opened';
+      failed ??= seat;
+    }
+    records.push({ seat, player: s.player, commitment: s.commitment, sealed: s.sealed, outcome });
   });
   await d.store.putSealedShares(gameId, records);
-  if (!bad) return shares;
-
-  const { seat, player } = bad;
-  const seatShare = seats[seat]!;
-  const ctx = { chainId: d.chainId, gameId, player: addressToField(player) };
-  const evidence = proveBadShare(
-    d.h,
-    d.encSecretKey,
-    seatShare.sealed ?? new Uint8Array(),
-    ctx,
-    seatShare.commitment,
+  if (failed === null) {
+    if (previousFault?.startsWith('share-not-opened')) await d.store.updateGame(gameId, { fault: null });
+    return shares;
+  }
+  const fault = `share-not-opened:${failed}`;
+  const facts = { seat: failed, player: seats[failed]!.player };
+  if (previousFault === fault) {
+    log.debug(facts, 'sealed share still does not open; not dealing');
+    return null;
+  }
+  log.error(
+    facts,
+    'a sealed share the contract accepted does not open under this dealer seal key (a dealer bug: check ' +
+      'keys.dealerKey); not dealing this game, filing nothing: it will be force-opened on-chain',
   );
-  d.log.warn(
-    { gameId: gameId.toString(), player, reason: records[seat]!.outcome },
-    'bad sealed share: filing evidence',
-  );
-  // Re-check the phase so a retry after a crash does not file twice.
-  if ((await d.chain.phase(gameId)) === 'dealing')
-    await d.chain.postBadShareEvidence(gameId, player, evidence);
-  await d.store.updateGame(gameId, { status: 'cancelled', fault: `bad-share:${player}` });
+  await d.store.updateGame(gameId, { fault });
   return null;
 }
 
@@ -152,9 +173,7 @@ async function postRootOnce(
       const phase = await d.chain.phase(gameId);
       if (phase !== 'dealing') {
         log.warn({ phase }, 'root not posted and the game no longer accepts one');
-        if (phase === 'cancelled' || phase === 'forced-open') {
-          await d.store.updateGame(gameId, { status: 'cancelled', fault: `${phase} on-chain` });
-        }
+        if (phase === 'cancelled' || phase === 'forced-open') await markStopped(d, gameId, phase);
         return null;
       }
       return (await d.chain.postRoot(gameId, root)).hash;

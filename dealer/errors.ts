@@ -3,12 +3,15 @@ export class DealerError extends Error {
   readonly statusCode: number;
   readonly code: string;
   readonly field: string | undefined;
-  constructor(statusCode: number, code: string, message: string, field?: string) {
+  /** Seconds, sent as `Retry-After` (429s): when trying again can succeed. */
+  readonly retryAfter: number | undefined;
+  constructor(statusCode: number, code: string, message: string, field?: string, retryAfter?: number) {
     super(message);
     this.name = 'DealerError';
     this.statusCode = statusCode;
     this.code = code;
     this.field = field;
+    this.retryAfter = retryAfter;
   }
 }
 

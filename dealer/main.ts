@@ -7,12 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { loadHasher } from '../core/index.ts';
-import { dealerEncPublicKey } from '../core/sealed.ts';
+import { generateSealKey, sealPublicKey } from '../core/sealed.ts';
 import { buildApp, REDACT_PATHS } from './app.ts';
 import { EthersChain } from './chain/ethers.ts';
 import { FakeChain } from './chain/fake.ts';
+import { ChainHead } from './chain/head.ts';
 import type { ChainView } from './chain/types.ts';
-import { ConfigError, checkStartupPolicy, hexKey, loadConfig } from './config.ts';
+import { ConfigError, checkStartupPolicy, dealerSealSecret, hexKey, loadConfig } from './config.ts';
 import type { DealStep } from './dealing.ts';
 import { ProverPool } from './mapproof/pool.ts';
 import { buildDirArtifacts, MapProver } from './mapproof/service.ts';
@@ -24,7 +25,20 @@ import { secretBox } from './store/secret-box.ts';
 import type { DealerStore } from './store/types.ts';
 import { ChainWatcher } from './watcher.ts';
 
-const { values } = parseArgs({ options: { config: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { config: { type: 'string' }, 'new-seal-key': { type: 'boolean' } },
+});
+if (values['new-seal-key']) {
+  // A fresh seal secret for keys.dealerKey (SHROUD_DEALER_KEY), and the public sealKey games will name.
+  const k = generateSealKey();
+  process.stdout.write(
+    `${JSON.stringify({
+      dealerKey: `0x${k.secretKey.toString(16).padStart(64, '0')}`,
+      sealKey: k.publicKey.map(String),
+    })}\n`,
+  );
+  process.exit(0);
+}
 const configFile = values.config ?? fileURLToPath(new URL('./config.default.json', import.meta.url));
 
 let config: ReturnType<typeof loadConfig>;
@@ -41,7 +55,7 @@ try {
 }
 
 const logger = pino({ level: config.log.level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
-const encSecretKey = hexKey(config.keys.dealerKey);
+const sealSecretKey = dealerSealSecret(config);
 const atRestKey = hexKey(config.keys.masterKey);
 
 let store: DealerStore;
@@ -73,6 +87,8 @@ const h = await loadHasher();
 const maps = new MapCache(h, store);
 const metrics = createMetrics();
 const chainId = BigInt(config.chain.chainId);
+/** Written by the watcher each tick, read by the reveal service (see dealer/chain/head.ts). */
+const head = new ChainHead();
 
 try {
   const onChain = await chain.chainId();
@@ -118,7 +134,12 @@ const app = await buildApp({
   metrics,
   chainId,
   logger,
-  http: { ...config.http, maxExpirySeconds: config.reveals.maxExpirySeconds },
+  head,
+  http: {
+    ...config.http,
+    maxExpirySeconds: config.reveals.maxExpirySeconds,
+    ...(config.reveals.playerRateLimit ? { playerRateLimit: config.reveals.playerRateLimit } : {}),
+  },
 });
 const watcher = new ChainWatcher(
   {
@@ -126,19 +147,20 @@ const watcher = new ChainWatcher(
     chain,
     store,
     maps,
-    encSecretKey,
-    chainId,
+    sealSecretKey,
     log: logger,
     onStep,
     onDealt: (gameId) => {
       metrics.gamesDealt.inc();
       void mapProver?.start(gameId);
     },
+    onDisputeAnswered: () => metrics.disputesAnswered.inc(),
   },
   {
     pollMs: config.chain.pollMs,
     startBlock: config.chain.startBlock,
-    encPublicKey: dealerEncPublicKey(encSecretKey),
+    sealPublicKey: sealPublicKey(sealSecretKey),
+    head,
   },
 );
 

@@ -5,6 +5,8 @@ export interface DealerMetrics {
   registry: Registry;
   revealsServed: Counter;
   gamesDealt: Counter;
+  /** Reveal disputes answered on-chain (each one a player saying it was not served). */
+  disputesAnswered: Counter;
   /** Map-proof parts finished per game (zones + 1 root proof when complete). */
   mapProofDone: Gauge<'game'>;
   requestSeconds: Histogram<'method' | 'route' | 'status'>;
@@ -23,6 +25,11 @@ export function createMetrics(): DealerMetrics {
     gamesDealt: new Counter({
       name: 'shroud_dealer_games_dealt_total',
       help: 'Games whose root this dealer posted',
+      registers: [registry],
+    }),
+    disputesAnswered: new Counter({
+      name: 'shroud_dealer_disputes_answered_total',
+      help: 'Reveal disputes this dealer answered on-chain',
       registers: [registry],
     }),
     mapProofDone: new Gauge({

@@ -17,6 +17,7 @@ import {
 import type { ChainView } from './chain/types.ts';
 import { DealerError } from './errors.ts';
 import type { MapCache } from './maps.ts';
+import type { PlayerRateLimiter } from './rate-limit.ts';
 import { macMatches, SessionTable } from './sessions.ts';
 import type { DealerStore, GameRecord } from './store/types.ts';
 
@@ -46,6 +47,14 @@ export interface RevealDeps {
   /** Unix seconds. */
   now: () => number;
   onServed?: () => void;
+  /**
+   * The confirmed head block as last seen by the chain watcher (dealer/chain/head.ts). A lookup that found no
+   * revealCommit is cached until it changes, so a refused request replayed any number of times reads the
+   * chain at most once per block. Without it, such lookups are not cached.
+   */
+  head?: { readonly block: number };
+  /** Per-player token buckets, taken after authentication (none: no per-player limit). */
+  limiter?: PlayerRateLimiter;
   /** Signature checker; defaults to RevealSignatureVerifier. Injectable for tests and the bench's diagnostics. */
   signatures?: {
     check(
@@ -110,6 +119,11 @@ export class RevealService {
   readonly #d: RevealDeps;
   /** revealCommit per (game, player, turn): immutable once a proof stored it, so safe to cache. */
   readonly #commits = new Map<string, bigint>();
+  /** (game, player, turn) with no revealCommit on-chain as of head block `#missesAt` (see RevealDeps.head). */
+  readonly #misses = new Set<string>();
+  #missesAt = Number.NaN;
+  /** revealCommit lookups in flight: concurrent requests for one (game, player, turn) share one chain read. */
+  readonly #lookups = new Map<string, Promise<bigint | null>>();
   /** (game, player, turn) already recorded as served: re-fetches skip the write. */
   readonly #recorded = new Set<string>();
   readonly #signatures: NonNullable<RevealDeps['signatures']>;
@@ -133,6 +147,14 @@ export class RevealService {
     const game = await this.#d.store.getGame(gameId);
     if (!game)
       throw new DealerError(404, 'unknown-game', `gameId: no game ${gameId} at this dealer`, 'gameId');
+    if (game.status === 'forced-open') {
+      throw new DealerError(
+        409,
+        'forced-open',
+        'gameId: the game was force-opened: its map is public (regenerate it from the on-chain seed)',
+        'gameId',
+      );
+    }
     if (game.status !== 'dealt' && game.status !== 'published') {
       throw new DealerError(409, 'root-not-posted', 'gameId: the map root is not posted yet', 'gameId');
     }
@@ -179,6 +201,7 @@ export class RevealService {
     if (!game.players.includes(player)) {
       throw new DealerError(403, 'not-a-player', 'player: not a player of this game', 'player');
     }
+    this.#limit(player);
 
     const payload = await this.#opening(gameId, player, body.turn, body.leaves, blinding);
     if (!(await d.store.burnNonce(player, nonce, body.expiry))) {
@@ -228,6 +251,7 @@ export class RevealService {
     if (!game.players.includes(player)) {
       throw new DealerError(403, 'not-a-player', 'player: not a player of this game', 'player');
     }
+    this.#limit(player);
     if (!(await d.store.burnNonce(player, nonce, body.expiry))) {
       throw new DealerError(409, 'nonce-replayed', 'nonce: already used', 'nonce');
     }
@@ -272,6 +296,7 @@ export class RevealService {
     if (!macMatches(session.macKey, m, body.mac)) {
       throw new DealerError(401, 'bad-mac', 'mac: does not match the request under this session', 'mac');
     }
+    this.#limit(session.player);
     this.#checkExpiry(body.expiry, now, Math.min(now + d.maxExpirySeconds, session.expiry));
     const payload = await this.#opening(gameId, session.player, body.turn, body.leaves, blinding);
     const burned = this.#sessions.burn(session, nonce.toString(), body.expiry, now);
@@ -310,6 +335,20 @@ export class RevealService {
 
   pruneSessions(now: number): void {
     this.#sessions.prune(now);
+  }
+
+  /** One token of the player's budget; called only once the request is authenticated as `player`'s. */
+  #limit(player: string): void {
+    const wait = this.#d.limiter?.take(player) ?? 0;
+    if (wait > 0) {
+      throw new DealerError(
+        429,
+        'rate-limited',
+        `player: over this player's request budget; retry in ${wait} s`,
+        'player',
+        wait,
+      );
+    }
   }
 
   #checkExpiry(expiry: number, now: number, latest: number): void {
@@ -383,12 +422,40 @@ export class RevealService {
     this.#recorded.add(servedKey);
   }
 
+  /**
+   * The on-chain revealCommit, read at most once per (game, player, turn) once found, and at most once per
+   * head block while not found: a refusal (`unknown-turn`) is remembered until the watcher sees a new block
+   * (RevealDeps.head), and concurrent lookups share one read. Only authenticated players of the game get
+   * here, and the whole miss set is dropped on every new block, so it stays small.
+   */
   async #revealCommit(gameId: bigint, player: string, turn: number): Promise<bigint | null> {
     const key = `${gameId}:${player}:${turn}`;
     const hit = this.#commits.get(key);
     if (hit !== undefined) return hit;
-    const v = await this.#d.chain.revealCommit(gameId, player, turn);
-    if (v !== null) this.#commits.set(key, v);
-    return v;
+    const head = this.#d.head?.block;
+    if (head !== undefined) {
+      if (head !== this.#missesAt) {
+        this.#misses.clear();
+        this.#missesAt = head;
+      }
+      if (this.#misses.has(key)) return null;
+    }
+    const inFlight = this.#lookups.get(key);
+    if (inFlight) return inFlight;
+    const lookup = this.#d.chain.revealCommit(gameId, player, turn).then((v) => {
+      if (v !== null) this.#commits.set(key, v);
+      // Cached only if no new block was seen meanwhile (a read from before it might be stale).
+      else if (head !== undefined && this.#d.head?.block === head && this.#missesAt === head) {
+        if (this.#misses.size >= MAX_CACHED_OPENINGS) this.#misses.clear();
+        this.#misses.add(key);
+      }
+      return v;
+    });
+    this.#lookups.set(key, lookup);
+    try {
+      return await lookup;
+    } finally {
+      this.#lookups.delete(key);
+    }
   }
 }

@@ -1,20 +1,19 @@
 import {
   Contract,
   type ContractRunner,
-  getBytes,
+  concat,
   JsonRpcProvider,
   keccak256,
   type Log,
   type Provider,
+  toBeHex,
   Wallet,
 } from 'ethers';
 import { shippedRuleset, shippedRulesetNames } from '../../core/index.ts';
 import { type Groth16Proof, toSolidityProof } from '../../core/mapproof/types.ts';
 import { rulesetHash } from '../../core/ruleset/hash.ts';
-import type { BadShareEvidence } from '../../core/sealed.ts';
 import { CHAIN_PHASES, CONTRACT_ERRORS, MAP_PROOF_REGISTRY_ABI, SHROUD_GAME_ABI } from './abi.ts';
-import { encodeEvidence } from './evidence.ts';
-import type { ChainView, GameInfo, GamePhase, PostedRoot, SeatShare, TxRef } from './types.ts';
+import type { ChainView, DisputeRecord, GameInfo, GamePhase, PostedRoot, SeatShare, TxRef } from './types.ts';
 
 export interface EthersChainOptions {
   /** JSON-RPC URL; ignored when `provider` is given (tests pass Hardhat's in-process provider). */
@@ -41,6 +40,7 @@ export class ChainWriteError extends Error {
   override name = 'ChainWriteError';
 }
 
+/** `IShroudGame.Phase` → what it means for the dealer. A game on an open map is 'forced-open' whatever its phase: see phase(). */
 const PHASES: Record<(typeof CHAIN_PHASES)[number], GamePhase | null> = {
   None: null,
   Commit: 'commit',
@@ -48,16 +48,24 @@ const PHASES: Record<(typeof CHAIN_PHASES)[number], GamePhase | null> = {
   Deal: 'dealing',
   Play: 'playing',
   Combat: 'playing',
+  Dispute: 'dispute',
   Secrets: 'ended',
   Audit: 'ended',
   Settled: null, // depends on how it got there: see phase()
   Cancelled: 'cancelled',
-  ForceOpen: 'forced-open',
+  ForceOpen: 'forced-open', // the dealer failed: players reveal their shares on-chain
+  OpenRoot: 'forced-open', // after ForceOpen, for passability rulesets
 };
+
+/** `keccak256(abi.encodePacked(uint32[] leaves))`: packed array elements are padded to 32 bytes. */
+export function leavesHash(leaves: readonly number[]): string {
+  return keccak256(concat(leaves.map((l) => toBeHex(l, 32))));
+}
 
 interface GameView {
   dealer: string;
   phase: bigint;
+  deadline: bigint;
   nPlayers: bigint;
   root: bigint;
   masterCommitment: bigint;
@@ -69,7 +77,7 @@ interface GameView {
 export class EthersChain implements ChainView {
   readonly provider: Provider;
   readonly gameContract: string;
-  /** This dealer's address (the tx key's): games name it as `dealer`. */
+  /** This dealer's address (the tx key's), lowercase: games name it as `dealer`. */
   readonly dealer: string;
   readonly #read: Contract;
   readonly #write: Contract;
@@ -89,7 +97,7 @@ export class EthersChain implements ChainView {
       o.provider ?? new JsonRpcProvider(o.rpcUrl, o.chainId, { staticNetwork: true, cacheTimeout: -1 });
     this.gameContract = o.gameContract;
     const wallet = new Wallet(o.txKey, this.provider);
-    this.dealer = wallet.address;
+    this.dealer = wallet.address.toLowerCase();
     this.#read = new Contract(o.gameContract, [...SHROUD_GAME_ABI, ...CONTRACT_ERRORS], this.provider);
     this.#write = this.#read.connect(wallet as ContractRunner) as Contract;
     this.#mapProofs = o.mapProofRegistry
@@ -153,7 +161,8 @@ export class EthersChain implements ChainView {
       contract: this.gameContract,
       ruleset,
       players,
-      dealerEncKey: getBytes(cfg.dealerEncKey),
+      dealer: String(g.dealer).toLowerCase(),
+      sealKey: [BigInt(cfg.sealKey[0]), BigInt(cfg.sealKey[1])],
     };
   }
 
@@ -161,14 +170,18 @@ export class EthersChain implements ChainView {
     const g = await this.#game(gameId);
     if (!g) throw new Error(`game ${gameId} is not on-chain`);
     const name = CHAIN_PHASES[Number(g.phase)];
-    if (name === undefined) throw new Error(`game ${gameId}: unknown on-chain phase ${g.phase}`);
-    if (name !== 'Settled') return PHASES[name]!;
-    // Settled: after the audit (secrets published), after a force-open, or after a slash for missing secrets.
+    if (name === undefined || name === 'None') {
+      throw new Error(`game ${gameId}: unknown on-chain phase ${g.phase}`);
+    }
+    if (name === 'Cancelled') return 'cancelled';
+    // Force-opened (the seed is public): play, combat and settlement go on without this dealer.
     if (g.openMap) return 'forced-open';
+    if (name !== 'Settled') return PHASES[name]!;
+    // Settled: after the audit (secrets published), or after a slash for missing secrets.
     return g.seed !== 0n ? 'ended' : 'cancelled';
   }
 
-  /** `C_i` and on-chain flags from getSeat; the ciphertext from the SealedReveal event whose hash the seat stores. */
+  /** `C_i` and on-chain flags from getSeat; each sealed share (E, c) from its seat's `SealedReveal` event. */
   async seatShares(gameId: bigint): Promise<SeatShare[]> {
     const g = await this.#game(gameId);
     if (!g) throw new Error(`game ${gameId} is not on-chain`);
@@ -181,17 +194,25 @@ export class EthersChain implements ChainView {
       from,
       await this.provider.getBlockNumber(),
     );
-    const blobs = logs.map((l) => String(this.#read.interface.parseLog(l)!.args.ciphertext));
+    // One accepted reveal per seat (AlreadyRevealed); after a re-org the last log seen is the live one.
+    const bySeat = new Map<number, SeatShare['sealed']>();
+    for (const l of logs) {
+      const a = this.#read.interface.parseLog(l)!.args;
+      bySeat.set(Number(a.seat), {
+        ephemeralY: BigInt(a.ephemeralY),
+        ciphertext: BigInt(a.ciphertext),
+      });
+    }
     return seats.map((s, i) => {
-      const hash = String(s.ciphertextHash).toLowerCase();
-      const blob = s.revealed ? blobs.find((b) => keccak256(b) === hash) : undefined;
-      // A seat marked revealed whose event is not visible yet (a lagging log index or node) is not a bad
-      // share: fail this read so the caller retries, rather than accuse an honest player.
-      if (s.revealed && !blob) throw new Error(`game ${gameId}: seat ${i}'s SealedReveal log not found yet`);
+      const sealed = s.revealed ? bySeat.get(i) : undefined;
+      // A seat marked revealed whose event is not visible yet (a lagging log index or node): fail this
+      // read so the caller retries.
+      if (s.revealed && !sealed)
+        throw new Error(`game ${gameId}: seat ${i}'s SealedReveal log not found yet`);
       return {
         player: String(s.player).toLowerCase(),
         commitment: BigInt(s.commitment),
-        sealed: blob ? getBytes(blob) : null,
+        sealed: sealed ?? null,
       };
     });
   }
@@ -234,6 +255,43 @@ export class EthersChain implements ChainView {
     return !!g && g.seed !== 0n && !g.openMap;
   }
 
+  /**
+   * `getDispute`, and while it is unanswered the opened leaves from its `DisputeOpened` event (matched by
+   * seat, turn and the stored leaves hash). Read at the head, not the confirmed block: a dispute is urgent,
+   * and an answer to one that a re-org removed merely reverts.
+   */
+  async dispute(gameId: bigint): Promise<DisputeRecord | null> {
+    const d = await this.#read.getFunction('getDispute')(gameId);
+    if (Number(d.nLeaves) === 0) return null;
+    const g = await this.#game(gameId);
+    if (!g) return null;
+    const seat = Number(d.seat);
+    const turn = Number(d.turn);
+    const player = String((await this.#read.getFunction('getSeat')(gameId, seat)).player).toLowerCase();
+    let leaves: number[] | null = null;
+    if (!d.answered) {
+      const want = String(d.leavesHash).toLowerCase();
+      const from = this.#createdAt.get(gameId.toString()) ?? this.#startBlock;
+      const filter = this.#read.filters.DisputeOpened!(gameId);
+      // Newest first: the stored dispute opened within its deadline, so the first chunk back from the head
+      // almost always holds it (no scan from the game's creation after a restart).
+      for (let hi = await this.provider.getBlockNumber(); hi >= from && !leaves; hi -= this.#logChunk) {
+        const logs = await this.#read.queryFilter(filter, Math.max(from, hi - this.#logChunk + 1), hi);
+        for (const l of logs.reverse()) {
+          const a = this.#read.interface.parseLog(l)!.args;
+          const ls = [...a.leaves].map(Number);
+          if (Number(a.seat) === seat && Number(a.turn) === turn && leavesHash(ls) === want) {
+            leaves = ls;
+            break;
+          }
+        }
+      }
+      // Stored but its event not visible yet (a lagging log index): fail so the watcher retries.
+      if (!leaves) throw new Error(`game ${gameId}: the DisputeOpened log of seat ${seat} not found yet`);
+    }
+    return { seat, player, turn, answered: Boolean(d.answered), leaves, deadline: Number(g.deadline) };
+  }
+
   /** Reads first: a root that landed (receipt lost) is not sent twice; a different root is an error. */
   async postRoot(gameId: bigint, root: PostedRoot): Promise<TxRef> {
     const posted = await this.mapRoot(gameId);
@@ -246,15 +304,13 @@ export class EthersChain implements ChainView {
     return this.#send('postRoot', [gameId, root.root, root.masterCommitment]);
   }
 
-  /** Files `reportBadCiphertext` with the evidence bytes (see evidence.ts), unless the game is no longer open to it. */
-  async postBadShareEvidence(gameId: bigint, player: string, evidence: BadShareEvidence): Promise<TxRef> {
-    const phase = await this.phase(gameId);
-    if (phase === 'cancelled') return { hash: 'already-cancelled' };
-    const seat = Number(await this.#read.getFunction('seatPlusOne')(gameId, player)) - 1;
-    if (seat < 0) throw new ChainWriteError(`reportBadCiphertext: ${player} has no seat in game ${gameId}`);
-    const sealed = (await this.seatShares(gameId))[seat]?.sealed;
-    if (!sealed) throw new ChainWriteError(`reportBadCiphertext: no ciphertext found for seat ${seat}`);
-    return this.#send('reportBadCiphertext', [gameId, seat, sealed, encodeEvidence(evidence)]);
+  /** Reads first: nothing is sent unless the game is in Dispute with its dispute unanswered. */
+  async answerDispute(gameId: bigint, answer: readonly bigint[]): Promise<TxRef | null> {
+    const g = await this.#game(gameId);
+    if (!g || CHAIN_PHASES[Number(g.phase)] !== 'Dispute') return null;
+    const d = await this.#read.getFunction('getDispute')(gameId);
+    if (Number(d.nLeaves) === 0 || d.answered) return null;
+    return this.#send('answerDispute', [gameId, [...answer]]);
   }
 
   /** Reads first: secrets already published (a retry after a lost receipt) are not sent again. */
@@ -284,6 +340,7 @@ export class EthersChain implements ChainView {
       return {
         dealer: r.dealer,
         phase: r.phase,
+        deadline: r.deadline,
         nPlayers: r.nPlayers,
         root: r.root,
         masterCommitment: r.masterCommitment,

@@ -1,14 +1,17 @@
+import type { Point } from '../../core/babyjub.ts';
 import type { Groth16Proof } from '../../core/mapproof/types.ts';
-import type { BadShareEvidence } from '../../core/sealed.ts';
+import type { SealedShare } from '../../core/sealed.ts';
 
 /** Where a game stands on-chain, as far as the dealer cares. */
 export type GamePhase =
   | 'commit' // players post C_i
-  | 'sealing' // players post Enc(dealerEncKey, r_i)
+  | 'sealing' // players post their shares sealed to the game's seal key (with a verified proof)
   | 'dealing' // every sealed share is in: the dealer must post the root
   | 'playing' // root posted: spawn, turns, combat
-  | 'ended' // the dealer must publish master_secret and every r_i
+  | 'dispute' // a player disputed a reveal: the dealer must answer on-chain before the deadline
+  | 'ended' // the dealer must publish master_secret and every r_i (then the audit)
   | 'cancelled'
+  /** The dealer failed (no root, or a dispute unanswered or answered wrongly): slashed, shares revealed on-chain, the map public. */
   | 'forced-open';
 
 /** A game's fixed parameters, read once. */
@@ -20,20 +23,36 @@ export interface GameInfo {
   ruleset: string;
   /** Seat order, lowercase 0x addresses. */
   players: string[];
-  /** Compressed secp256k1 key the shares are sealed to. */
-  dealerEncKey: Uint8Array;
+  /** The game's dealer (lowercase 0x address): the only account that may post its root or answer its disputes. */
+  dealer: string;
+  /** The Baby Jubjub seal key the shares are sealed to (`GameParams.sealKey`). */
+  sealKey: Point;
 }
 
 /** One seat's ceremony data: `C_i` and the sealed share (null while not posted). */
 export interface SeatShare {
   player: string;
   commitment: bigint;
-  sealed: Uint8Array | null;
+  sealed: SealedShare | null;
 }
 
 export interface PostedRoot {
   root: bigint;
   masterCommitment: bigint;
+}
+
+/** A game's reveal dispute (`getDispute` and its `DisputeOpened` event). */
+export interface DisputeRecord {
+  seat: number;
+  /** The disputing seat's address, lowercase. */
+  player: string;
+  /** The disputed spawn (0) or turn. */
+  turn: number;
+  answered: boolean;
+  /** The opened leaves in the opening's order (from `DisputeOpened`); null once answered (not read then). */
+  leaves: number[] | null;
+  /** Unix seconds: the answer must be mined by then. */
+  deadline: number;
 }
 
 /** Opaque receipt of a write (a tx hash on a real chain). */
@@ -44,11 +63,19 @@ export interface TxRef {
 /**
  * Everything the dealer reads from and writes to the chain. Reads of immutable facts (a posted root, a
  * posted revealCommit) may be cached by callers; writes must be safe to retry after checking state.
+ *
+ * Nothing here publishes anything derived from the dealer's seal key: the sealed shares are opened
+ * privately (core `openSealedShare`), and the chain verified at sealedReveal that each one opens.
  */
 export interface ChainView {
+  /** The address this view sends transactions from (lowercase): games naming another dealer are not ours. */
+  readonly dealer: string;
   chainId(): Promise<bigint>;
   headBlock(): Promise<number>;
-  /** Games created in blocks [fromBlock, toBlock] that name this dealer. */
+  /**
+   * Games created in blocks [fromBlock, toBlock]: at least every one naming this dealer (an implementation
+   * may return others; the watcher checks each game's dealer and seal key).
+   */
   gamesCreated(fromBlock: number, toBlock: number): Promise<bigint[]>;
   game(gameId: bigint): Promise<GameInfo | null>;
   phase(gameId: bigint): Promise<GamePhase>;
@@ -58,9 +85,15 @@ export interface ChainView {
   revealCommit(gameId: bigint, player: string, turn: number): Promise<bigint | null>;
   /** Whether master_secret and the shares are already published (so a retried publish is skipped). */
   secretsPublished(gameId: bigint): Promise<boolean>;
+  /** The game's current reveal dispute, or null when none is stored. */
+  dispute(gameId: bigint): Promise<DisputeRecord | null>;
 
   postRoot(gameId: bigint, root: PostedRoot): Promise<TxRef>;
-  postBadShareEvidence(gameId: bigint, player: string, evidence: BadShareEvidence): Promise<TxRef>;
+  /**
+   * Answers the open dispute (`answerDispute`). Reads first: null, and nothing sent, when the game is no
+   * longer in dispute or the dispute is already answered (a retry after a lost receipt).
+   */
+  answerDispute(gameId: bigint, answer: readonly bigint[]): Promise<TxRef | null>;
   publishSecrets(gameId: bigint, masterSecret: bigint, shares: readonly bigint[]): Promise<TxRef>;
   /**
    * Posts the map root proof to the MapProofRegistry (the chain verifies the aggregate; clients verify

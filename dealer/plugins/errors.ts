@@ -21,6 +21,7 @@ export function errorsPlugin(app: FastifyInstance): void {
     let body: ErrorBody;
     if (err instanceof DealerError) {
       body = { statusCode: err.statusCode, error: err.code, message: err.message, field: err.field };
+      if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
     } else if (err.validation) {
       const field = validationField(err);
       body = {

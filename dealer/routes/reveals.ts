@@ -2,6 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { errorSchema } from '../plugins/schemas.ts';
 import type { RevealRequestBody, RevealService, SessionRequestBody, SessionRevealBody } from '../reveals.ts';
 
+/** The per-player budget, as the OpenAPI descriptions state it. */
+const PLAYER_LIMIT =
+  'Each authenticated player has a token bucket shared by the reveal, session and session-reveal routes ' +
+  '(config reveals.playerRateLimit, default 10/s, burst 40): over it, 429 rate-limited (field player) ' +
+  'with Retry-After. A refused request costs a token too.';
+
 const uintString = { type: 'string', pattern: '^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$' };
 
 export const revealRequestSchema = {
@@ -124,7 +130,8 @@ export function revealRoutes(service: RevealService) {
           summary: 'Fetch the tiles of an opened revealCommit',
           description:
             'EIP-712-signed (domain "Shroud Dealer" v1, chainId, verifyingContract = game contract). ' +
-            'Idempotent per turn: a new nonce returns the same tiles.',
+            'Idempotent per turn: a new nonce returns the same tiles. ' +
+            PLAYER_LIMIT,
           params: gameParams,
           body: revealRequestSchema,
           response: revealResponse,
@@ -145,7 +152,8 @@ export function revealRoutes(service: RevealService) {
           description:
             'Signs {gameId, player, sessionKeyHash = keccak256(sessionKey), expiry, nonce} under the same ' +
             'domain as reveal requests. The session lives in the dealer process memory: after a dealer ' +
-            'restart, open a new one.',
+            'restart, open a new one. ' +
+            PLAYER_LIMIT,
           params: gameParams,
           body: sessionRequestSchema,
           response: {
@@ -175,7 +183,8 @@ export function revealRoutes(service: RevealService) {
           summary: 'Fetch the tiles of an opened revealCommit under a session (HMAC-authenticated)',
           description:
             'mac = HMAC-SHA256(HKDF(sessionKey, sessionId), canonical request bytes); see ' +
-            'core/reveal-session.ts. Same answer as /reveals.',
+            'core/reveal-session.ts. Same answer as /reveals. ' +
+            PLAYER_LIMIT,
           params: gameParams,
           body: sessionRevealSchema,
           response: revealResponse,

@@ -2,7 +2,14 @@ import pg from 'pg';
 import type { Groth16Proof } from '../../core/mapproof/types.ts';
 import { StoreOpenError } from './errors.ts';
 import { describeTarget, postgresTarget, urlPassword } from './postgres-url.ts';
-import { openSecrets, sealSecrets } from './sealed-secrets.ts';
+import {
+  decodeSealedShare,
+  encodeSealedShare,
+  openOpening,
+  openSecrets,
+  sealOpening,
+  sealSecrets,
+} from './sealed-secrets.ts';
 import type { SecretBox } from './secret-box.ts';
 import type {
   DealerStore,
@@ -14,11 +21,14 @@ import type {
   ServedReveal,
 } from './types.ts';
 
+/** A migration: SQL, or code for one that needs the at-rest key (run in the same transaction). */
+type Migration = string | ((c: pg.PoolClient, box: SecretBox) => Promise<void>);
+
 /**
  * Ordered, append-only schema migrations; `schema_migrations` records which ran. Bigints are NUMERIC
  * (exact, any size, ordered as numbers) written and read as decimal strings; lists and proofs are JSONB.
  */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly Migration[] = [
   `CREATE TABLE games (
      game_id NUMERIC PRIMARY KEY,
      contract TEXT NOT NULL,
@@ -68,6 +78,43 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX nonces_expiry ON nonces (expires_at);
    CREATE TABLE chain_cursor (id INTEGER PRIMARY KEY CHECK (id = 0), block BIGINT NOT NULL);
    CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 0), at BIGINT NOT NULL);`,
+  // Served reveals' openings (leaves, blinding: exploration data, P6) sealed at rest, bound to (game,
+  // player, turn). Existing plaintext rows are sealed into a new table and the old one dropped, which
+  // deletes its files (an UPDATE would leave the plaintext in dead tuples until a VACUUM FULL).
+  async (c, box) => {
+    await c.query(`CREATE TABLE served_reveals_sealed (
+       game_id NUMERIC NOT NULL,
+       player TEXT NOT NULL,
+       turn INTEGER NOT NULL,
+       opening TEXT NOT NULL,
+       served_at BIGINT NOT NULL,
+       PRIMARY KEY (game_id, player, turn)
+     )`);
+    const { rows } = await c.query<{
+      game_id: string;
+      player: string;
+      turn: number;
+      leaves: number[];
+      blinding: string;
+      served_at: string;
+    }>('SELECT game_id, player, turn, leaves, blinding, served_at FROM served_reveals');
+    for (const r of rows) {
+      const opening = sealOpening(box, {
+        gameId: BigInt(r.game_id),
+        player: r.player,
+        turn: r.turn,
+        leaves: r.leaves,
+        blinding: BigInt(r.blinding),
+      });
+      await c.query(
+        'INSERT INTO served_reveals_sealed (game_id, player, turn, opening, served_at) VALUES ($1, $2, $3, $4, $5)',
+        [r.game_id, r.player, r.turn, opening, r.served_at],
+      );
+    }
+    await c.query('DROP TABLE served_reveals');
+    await c.query('ALTER TABLE served_reveals_sealed RENAME TO served_reveals');
+    await c.query('ALTER INDEX served_reveals_sealed_pkey RENAME TO served_reveals_pkey');
+  },
 ];
 
 /** Serializes migrations across dealer processes starting at once ('SHROUD' in ASCII). */
@@ -170,7 +217,9 @@ export class PostgresStore implements DealerStore {
       );
       const { rows } = await c.query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
       for (let v = (rows[0]?.v ?? 0) + 1; v <= MIGRATIONS.length; v++) {
-        await c.query(MIGRATIONS[v - 1]!);
+        const m = MIGRATIONS[v - 1]!;
+        if (typeof m === 'string') await c.query(m);
+        else await m(c, this.#box);
         await c.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [v, Date.now()]);
       }
     });
@@ -244,7 +293,14 @@ export class PostgresStore implements DealerStore {
           `INSERT INTO sealed_shares (game_id, seat, player, commitment, sealed, outcome)
            VALUES ($1, $2, $3, $4, $5, $6)
            ON CONFLICT (game_id, seat) DO UPDATE SET outcome = excluded.outcome`,
-          [gameId.toString(), s.seat, s.player, s.commitment.toString(), Buffer.from(s.sealed), s.outcome],
+          [
+            gameId.toString(),
+            s.seat,
+            s.player,
+            s.commitment.toString(),
+            Buffer.from(encodeSealedShare(s.sealed)),
+            s.outcome,
+          ],
         );
       }
     });
@@ -256,7 +312,7 @@ export class PostgresStore implements DealerStore {
       player: string;
       commitment: string;
       sealed: Buffer;
-      outcome: string;
+      outcome: SealedShareRecord['outcome'];
     }>(
       'SELECT seat, player, commitment, sealed, outcome FROM sealed_shares WHERE game_id = $1 ORDER BY seat',
       [gameId.toString()],
@@ -265,7 +321,7 @@ export class PostgresStore implements DealerStore {
       seat: r.seat,
       player: r.player,
       commitment: BigInt(r.commitment),
-      sealed: new Uint8Array(r.sealed),
+      sealed: decodeSealedShare(new Uint8Array(r.sealed)),
       outcome: r.outcome,
     }));
   }
@@ -307,19 +363,19 @@ export class PostgresStore implements DealerStore {
 
   async recordReveal(r: ServedReveal): Promise<void> {
     await this.#pool.query(
-      `INSERT INTO served_reveals (game_id, player, turn, leaves, blinding, served_at)
-       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
-      [r.gameId.toString(), r.player, r.turn, JSON.stringify(r.leaves), r.blinding.toString(), Date.now()],
+      `INSERT INTO served_reveals (game_id, player, turn, opening, served_at)
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+      [r.gameId.toString(), r.player, r.turn, sealOpening(this.#box, r), Date.now()],
     );
   }
 
   async getReveal(gameId: bigint, player: string, turn: number): Promise<ServedReveal | null> {
-    const { rows } = await this.#pool.query<{ leaves: number[]; blinding: string }>(
-      'SELECT leaves, blinding FROM served_reveals WHERE game_id = $1 AND player = $2 AND turn = $3',
+    const { rows } = await this.#pool.query<{ opening: string }>(
+      'SELECT opening FROM served_reveals WHERE game_id = $1 AND player = $2 AND turn = $3',
       [gameId.toString(), player, turn],
     );
     const r = rows[0];
-    return r ? { gameId, player, turn, leaves: r.leaves, blinding: BigInt(r.blinding) } : null;
+    return r ? openOpening(this.#box, gameId, player, turn, r.opening) : null;
   }
 
   /** One atomic insert: of two concurrent burns (any processes), the unique key lets exactly one in. */

@@ -1,6 +1,13 @@
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import type { Groth16Proof } from '../../core/mapproof/types.ts';
-import { openSecrets, sealSecrets } from './sealed-secrets.ts';
+import {
+  decodeSealedShare,
+  encodeSealedShare,
+  openOpening,
+  openSecrets,
+  sealOpening,
+  sealSecrets,
+} from './sealed-secrets.ts';
 import type { SecretBox } from './secret-box.ts';
 import type {
   DealerStore,
@@ -12,8 +19,11 @@ import type {
   ServedReveal,
 } from './types.ts';
 
+/** A migration: SQL, or code for one that needs the at-rest key (run in the same transaction). */
+type Migration = string | ((db: DatabaseSync, box: SecretBox) => void);
+
 /** Ordered, append-only schema migrations; `schema_migrations` records which ran. */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly Migration[] = [
   `CREATE TABLE games (
      game_id TEXT PRIMARY KEY,
      contract TEXT NOT NULL,
@@ -64,6 +74,41 @@ const MIGRATIONS: readonly string[] = [
      proof TEXT NOT NULL,
      PRIMARY KEY (game_id, zone)
    );`,
+  // Served reveals' openings (leaves, blinding: exploration data, P6) sealed at rest, bound to (game,
+  // player, turn). Existing plaintext rows are sealed into a new table and the old one dropped (with
+  // secure_delete on, its freed pages are zeroed; the WAL is truncated after migrating).
+  (db, box) => {
+    db.exec(`CREATE TABLE served_reveals_sealed (
+       game_id TEXT NOT NULL,
+       player TEXT NOT NULL,
+       turn INTEGER NOT NULL,
+       opening TEXT NOT NULL,
+       served_at INTEGER NOT NULL,
+       PRIMARY KEY (game_id, player, turn)
+     )`);
+    const rows = db.prepare('SELECT * FROM served_reveals').all() as unknown as {
+      game_id: string;
+      player: string;
+      turn: number;
+      leaves: string;
+      blinding: string;
+      served_at: number;
+    }[];
+    const insert = db.prepare(
+      'INSERT INTO served_reveals_sealed (game_id, player, turn, opening, served_at) VALUES (?, ?, ?, ?, ?)',
+    );
+    for (const r of rows) {
+      const opening = sealOpening(box, {
+        gameId: BigInt(r.game_id),
+        player: r.player,
+        turn: r.turn,
+        leaves: JSON.parse(r.leaves) as number[],
+        blinding: BigInt(r.blinding),
+      });
+      insert.run(r.game_id, r.player, r.turn, opening, r.served_at);
+    }
+    db.exec('DROP TABLE served_reveals; ALTER TABLE served_reveals_sealed RENAME TO served_reveals;');
+  },
 ];
 
 interface GameRow {
@@ -112,7 +157,10 @@ export class SqliteStore implements DealerStore {
   constructor(path: string, box: SecretBox) {
     this.#box = box;
     this.#db = new DatabaseSync(path, { timeout: 5000 });
-    this.#db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
+    // secure_delete: deleted content (e.g. plaintext rows a migration replaced) is zeroed, not left in free pages.
+    this.#db.exec(
+      'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;',
+    );
     this.#migrate();
   }
 
@@ -122,12 +170,18 @@ export class SqliteStore implements DealerStore {
       'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)',
     );
     const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
+    let ran = false;
     for (let v = (row.v ?? 0) + 1; v <= MIGRATIONS.length; v++) {
       this.#tx(() => {
-        db.exec(MIGRATIONS[v - 1]!);
+        const m = MIGRATIONS[v - 1]!;
+        if (typeof m === 'string') db.exec(m);
+        else m(db, this.#box);
         db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(v, Date.now());
       });
+      ran = true;
     }
+    // Old page images (e.g. plaintext a migration replaced) leave the WAL: copied back zeroed, then truncated.
+    if (ran) db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   }
 
   #tx<T>(fn: () => T): T {
@@ -188,7 +242,14 @@ export class SqliteStore implements DealerStore {
          ON CONFLICT (game_id, seat) DO UPDATE SET outcome = excluded.outcome`,
       );
       for (const s of shares) {
-        stmt.run(gameId.toString(), s.seat, s.player, s.commitment.toString(), s.sealed, s.outcome);
+        stmt.run(
+          gameId.toString(),
+          s.seat,
+          s.player,
+          s.commitment.toString(),
+          encodeSealedShare(s.sealed),
+          s.outcome,
+        );
       }
     });
   }
@@ -201,13 +262,13 @@ export class SqliteStore implements DealerStore {
       player: string;
       commitment: string;
       sealed: Uint8Array;
-      outcome: string;
+      outcome: SealedShareRecord['outcome'];
     }[];
     return rows.map((r) => ({
       seat: r.seat,
       player: r.player,
       commitment: BigInt(r.commitment),
-      sealed: new Uint8Array(r.sealed),
+      sealed: decodeSealedShare(new Uint8Array(r.sealed)),
       outcome: r.outcome,
     }));
   }
@@ -250,26 +311,17 @@ export class SqliteStore implements DealerStore {
   async recordReveal(r: ServedReveal): Promise<void> {
     this.#db
       .prepare(
-        `INSERT INTO served_reveals (game_id, player, turn, leaves, blinding, served_at) VALUES (?, ?, ?, ?, ?, ?)
+        `INSERT INTO served_reveals (game_id, player, turn, opening, served_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT DO NOTHING`,
       )
-      .run(
-        r.gameId.toString(),
-        r.player,
-        r.turn,
-        JSON.stringify(r.leaves),
-        r.blinding.toString(),
-        Date.now(),
-      );
+      .run(r.gameId.toString(), r.player, r.turn, sealOpening(this.#box, r), Date.now());
   }
 
   async getReveal(gameId: bigint, player: string, turn: number): Promise<ServedReveal | null> {
     const r = this.#db
-      .prepare('SELECT leaves, blinding FROM served_reveals WHERE game_id = ? AND player = ? AND turn = ?')
-      .get(gameId.toString(), player, turn) as { leaves: string; blinding: string } | undefined;
-    return r
-      ? { gameId, player, turn, leaves: JSON.parse(r.leaves) as number[], blinding: BigInt(r.blinding) }
-      : null;
+      .prepare('SELECT opening FROM served_reveals WHERE game_id = ? AND player = ? AND turn = ?')
+      .get(gameId.toString(), player, turn) as { opening: string } | undefined;
+    return r ? openOpening(this.#box, gameId, player, turn, r.opening) : null;
   }
 
   /**

@@ -1,11 +1,14 @@
 import type { Groth16Proof } from '../../core/mapproof/types.ts';
+import type { SealedShare } from '../../core/sealed.ts';
+
 /** Where the dealer is in dealing one game; each step is persisted before the next starts. */
 export type DealStatus =
   | 'watching' // known, ceremony not finished
   | 'root-computed' // secrets stored and tree built, root not yet confirmed on-chain
-  | 'dealt' // root confirmed on-chain: reveals may be served
+  | 'dealt' // root confirmed on-chain: reveals may be served, disputes answered
   | 'published' // game ended and master_secret plus every r_i published for the audit
-  | 'cancelled'; // a bad share was proven, or the game was cancelled on-chain
+  | 'cancelled' // the game was cancelled on-chain (a player missed a ceremony step)
+  | 'forced-open'; // force-opened on-chain (this dealer was slashed): the map is public, nothing left to do
 
 export interface GameRecord {
   gameId: bigint;
@@ -16,7 +19,10 @@ export interface GameRecord {
   root: bigint | null;
   masterCommitment: bigint | null;
   rootTx: string | null;
-  /** Why the game was cancelled, e.g. `bad-share:0xabc…`. */
+  /**
+   * Why the game stopped, e.g. `cancelled on-chain`, or what keeps it from being dealt, e.g.
+   * `share-not-opened:1` (a sealed share the contract accepted did not open: a dealer bug, logged as an error).
+   */
   fault: string | null;
 }
 
@@ -32,11 +38,16 @@ export interface SealedShareRecord {
   seat: number;
   player: string;
   commitment: bigint;
-  sealed: Uint8Array;
-  /** 'ok' or the reason it failed to open. */
-  outcome: string;
+  /** The share as posted, sealed to the dealer's seal key (public: it is in the `SealedReveal` event). */
+  sealed: SealedShare;
+  /**
+   * `ok`: it opened to the preimage of `commitment`. `not-opened`: it did not, which the contract's proof
+   * check rules out for an accepted share (a dealer bug; the dealer files nothing and is force-opened).
+   */
+  outcome: 'ok' | 'not-opened';
 }
 
+/** The opening of a served reveal (exploration data, P6): encrypted at rest, bound to (game, player, turn). */
 export interface ServedReveal {
   gameId: bigint;
   player: string;
@@ -72,7 +83,10 @@ export interface DealerStore {
   putMapProof(gameId: bigint, zone: number, proof: Groth16Proof): Promise<void>;
   mapProofs(gameId: bigint): Promise<Map<number, Groth16Proof>>;
 
-  /** Records the first opening served for (game, player, turn); later calls keep the first. */
+  /**
+   * Records the first opening served for (game, player, turn); later calls keep the first. The leaves and
+   * blinding are sealed with the at-rest key (bound to game, player and turn); only the key is plain.
+   */
   recordReveal(r: ServedReveal): Promise<void>;
   getReveal(gameId: bigint, player: string, turn: number): Promise<ServedReveal | null>;
 

@@ -1,109 +1,107 @@
 /**
  * The ethers ChainView against the real ShroudGame on Hardhat's in-process chain: the real dealer
- * (watcher + dealing over EthersChain) finds its game, opens the sealed shares from events, posts the
- * root, serves a reveal once a spawn stored a revealCommit, files bad-share evidence, and publishes the
- * secrets at the end. Spawn "proofs" go through the repository's binding MockVerifier.
+ * (watcher + dealing over EthersChain) finds its game (its tx key as dealer AND its seal key), opens the
+ * sealed shares from `SealedReveal` events, posts the root, serves a reveal once a spawn stored a
+ * revealCommit, answers a reveal dispute on-chain (the answer verifies against the root), and publishes the
+ * secrets at the end. Set-up reuses the contract tests' helpers: the shares are really sealed to the test
+ * seal key `SEAL`; only the seal and spawn proofs are MockVerifier "proofs" bound to their signals.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { HardhatEthers, HardhatEthersSigner } from '@nomicfoundation/hardhat-ethers/types';
-import { type Contract, concat, getBytes, Interface, keccak256, toBeHex, Wallet } from 'ethers';
-import { network } from 'hardhat';
+import { type Contract, Interface, Wallet } from 'ethers';
 import { pino } from 'pino';
-import { deployShroud } from '../../contracts/deployer.ts';
+import { verifyRevealedTiles } from '../../client/sdk/tiles.ts';
+import { mulPoint, pointsWithY } from '../../core/babyjub.ts';
 import {
-  type Hasher,
-  leafHash,
+  decodeDisputeAnswer,
   leafIndex,
-  loadHasher,
   packContext,
   revealCommitment,
-  shareCommitment,
   shippedRuleset,
-  verifyPath,
 } from '../../core/index.ts';
 import { rulesetHash } from '../../core/ruleset/hash.ts';
-import {
-  addressToField,
-  generateDealerEncKey,
-  sealShare,
-  verifyBadShareEvidence,
-} from '../../core/sealed.ts';
+import { generateSealKey, sealContext, sealPublicKey } from '../../core/sealed.ts';
 import { buildApp } from '../../dealer/app.ts';
-import { SHROUD_GAME_ABI } from '../../dealer/chain/abi.ts';
-import { EthersChain } from '../../dealer/chain/ethers.ts';
-import { decodeEvidence } from '../../dealer/chain/evidence.ts';
+import { CONTRACT_ERRORS, SHROUD_GAME_ABI } from '../../dealer/chain/abi.ts';
+import { EthersChain, leavesHash } from '../../dealer/chain/ethers.ts';
+import { ChainHead } from '../../dealer/chain/head.ts';
 import type { RevealEntry } from '../../dealer/maps.ts';
 import { MapCache } from '../../dealer/maps.ts';
 import { createMetrics } from '../../dealer/metrics.ts';
-import { randomFieldElement } from '../../dealer/random.ts';
 import { secretBox } from '../../dealer/store/secret-box.ts';
 import { SqliteStore } from '../../dealer/store/sqlite.ts';
 import { ChainWatcher } from '../../dealer/watcher.ts';
+import {
+  as,
+  commitAll,
+  createGame,
+  DURATIONS,
+  type Env,
+  gameParams,
+  increaseTime,
+  lastGameId,
+  Phase,
+  phaseOf,
+  revealAll,
+  type Scenario,
+  SEAL,
+  sealedShareOf,
+  sealProof,
+  setup,
+} from '../contracts/helpers.ts';
+import { proofFor } from '../contracts/mock-play.ts';
 import { captureLogs, HTTP, signedReveal, tempDir } from './fixture.ts';
 
-/** Hardhat account #1: the dealer's transaction key on the local chain only. */
+/** Hardhat account #1 (`env.dealer` in the contract helpers): the dealer's transaction key on the local chain only. */
 const TX_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+/** Hardhat account #2: seat 0. */
+const SEAT0_KEY = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
 const CHAIN_ID = 31337n;
 const RULESET = 'tiny';
-const DURATIONS = {
-  commitSeconds: 600,
-  revealSeconds: 600,
-  rootSeconds: 1800,
-  turnSeconds: 600,
-  combatSeconds: 300,
-  secretsSeconds: 3600,
-  auditSeconds: 3600,
-};
 const SPAWN_SIGNALS = 5; // report (zone mask + forced lanes), gameId, context (player, seat, opponent mask), newCommit, revealCommit
+const STAKE = 1000n;
+const DEPOSIT = 100n;
 
 const tmp = tempDir();
-let ethers: HardhatEthers;
-let h: Hasher;
+let env: Env;
 let G: Contract;
-let dealer: HardhatEthersSigner;
-let players: HardhatEthersSigner[];
 let chain: EthersChain;
 let store: SqliteStore;
 let watcher: ChainWatcher;
 let maps: MapCache;
-const enc = generateDealerEncKey();
+const head = new ChainHead();
+const metrics = createMetrics();
 const logs = captureLogs();
 const log = pino({ level: 'debug' }, logs.stream);
 
 const mine = async (n: number) => {
-  for (let i = 0; i < n; i++) await ethers.provider.send('evm_mine', []);
+  for (let i = 0; i < n; i++) await env.ethers.provider.send('evm_mine', []);
 };
-const as = (s: HardhatEthersSigner) => G.connect(s) as Contract;
-const proofFor = (sig: readonly bigint[]) => ({
-  a: [BigInt(keccak256(concat(sig.map((x) => toBeHex(x, 32))))), 0n],
-  b: [
-    [0n, 0n],
-    [0n, 0n],
-  ],
-  c: [0n, 0n],
-});
+const r = shippedRuleset(RULESET);
+const board = r.board;
 
 before(async () => {
-  ({ ethers } = await network.connect());
-  h = await loadHasher();
-  const signers = await ethers.getSigners();
-  const deployer = signers[0]!;
-  dealer = signers[1]!;
-  players = [signers[2]!, signers[3]!];
-  assert.equal(new Wallet(TX_KEY).address, dealer.address, 'TX_KEY is Hardhat account #1');
-  const d = await deployShroud(ethers, deployer);
-  G = d.game;
-  // The shipped ruleset's real hash, registered with a binding mock verifier for spawns.
-  const r = shippedRuleset(RULESET);
-  const reg = d.registry.connect(deployer) as Contract;
+  env = await setup([], { sealVerifier: 'mock' });
+  G = env.game;
+  assert.equal(new Wallet(TX_KEY).address, env.dealer.address, 'TX_KEY is the helpers’ dealer');
+  // The shipped ruleset's real hash (the dealer maps it to `tiny`), with a binding mock spawn verifier.
+  const reg = env.registry.connect(env.deployer) as Contract;
   await (
-    await reg.getFunction('registerRuleset')(rulesetHash(r), 0, r.board.width, r.board.height, 2, 4, false)
+    await reg.getFunction('registerRuleset')(
+      rulesetHash(r),
+      0,
+      board.width,
+      board.height,
+      2,
+      4,
+      false,
+      r.maxRevealedTiles,
+    )
   ).wait();
-  const mock = await ethers.deployContract('MockVerifier', [], deployer);
+  const mock = await env.ethers.deployContract('MockVerifier', [], env.deployer);
   await (
     await reg.getFunction('setVerifier')(
       rulesetHash(r),
@@ -115,7 +113,7 @@ before(async () => {
   ).wait();
 
   chain = new EthersChain({
-    provider: ethers.provider,
+    provider: env.ethers.provider,
     chainId: Number(CHAIN_ID),
     gameContract: await G.getAddress(),
     txKey: TX_KEY,
@@ -124,10 +122,18 @@ before(async () => {
     logChunk: 7, // small on purpose: exercises the chunked log scan
   });
   store = new SqliteStore(join(tmp.dir, 'dealer.sqlite'), secretBox(randomBytes(32)));
-  maps = new MapCache(h, store);
+  maps = new MapCache(env.h, store);
   watcher = new ChainWatcher(
-    { h, chain, store, maps, encSecretKey: enc.secretKey, chainId: CHAIN_ID, log },
-    { pollMs: 1000, startBlock: 0, encPublicKey: enc.publicKey },
+    {
+      h: env.h,
+      chain,
+      store,
+      maps,
+      sealSecretKey: SEAL.secretKey,
+      log,
+      onDisputeAnswered: () => metrics.disputesAnswered.inc(),
+    },
+    { pollMs: 1000, startBlock: 0, sealPublicKey: SEAL.publicKey, head },
   );
 });
 after(async () => {
@@ -135,49 +141,26 @@ after(async () => {
   tmp.cleanup();
 });
 
-async function createGame(): Promise<bigint> {
-  const r = shippedRuleset(RULESET);
-  const tx = await as(dealer).getFunction('createGame')(
-    players.map((p) => p.address),
-    dealer.address,
-    enc.publicKey,
-    rulesetHash(r),
-    DURATIONS,
-    { kind: 0, width: r.board.width, height: r.board.height, maxTurns: 10 },
-    0,
-    { value: 10n ** 18n },
-  );
-  const receipt = await tx.wait();
-  const ev = receipt.logs
-    .map((l: never) => G.interface.parseLog(l))
-    .find((e: { name: string } | null) => e?.name === 'GameCreated');
-  return BigInt(ev.args.gameId);
-}
-
-/** Commit and sealed reveal for both seats; `corrupt` seals a wrong share for that seat. */
-async function ceremony(gameId: bigint, corrupt?: number): Promise<bigint[]> {
-  const shares = players.map(() => randomFieldElement());
-  for (const [i, p] of players.entries()) {
-    await (
-      await as(p).getFunction('commit')(
-        gameId,
-        shareCommitment(h, gameId, addressToField(p.address), shares[i]!),
-      )
-    ).wait();
-  }
-  for (const [i, p] of players.entries()) {
-    const share = corrupt === i ? shares[i]! + 1n : shares[i]!;
-    const ctx = { chainId: CHAIN_ID, gameId, player: addressToField(p.address) };
-    await (await as(p).getFunction('sealedReveal')(gameId, sealShare(enc.publicKey, share, ctx))).wait();
-  }
-  return shares;
-}
+/** A game of the shipped ruleset dealt by this dealer (sealed to SEAL), with a stake and a dispute deposit. */
+const newGame = () =>
+  createGame(env, {
+    rulesetHash: rulesetHash(r),
+    width: board.width,
+    height: board.height,
+    stake: STAKE,
+    disputeDeposit: DEPOSIT,
+  });
 
 describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
-  let gameId: bigint;
-  let shares: bigint[];
+  let s: Scenario;
+  const leaves = [
+    { col: 0, row: 0 },
+    { col: 3, row: 2 },
+    { col: 15, row: 11 },
+  ].map((c) => leafIndex(board, c));
+  const blinding = 0xb11d1e5n;
 
-  it('every ABI fragment the dealer uses matches the compiled contract', () => {
+  it('every ABI fragment and custom error the dealer uses matches the compiled contract', () => {
     const art = JSON.parse(
       readFileSync(
         new URL('../../artifacts/contracts/ShroudGame.sol/ShroudGame.json', import.meta.url),
@@ -194,85 +177,92 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     ours.forEachEvent((e) => {
       const c = compiled.getEvent(e.topicHash);
       assert.ok(c, `${e.format('sighash')} is not in the contract`);
+      assert.equal(c.format('full'), e.format('full'), `${e.name}: fields or indexing drifted`);
     });
+    const errors = new Interface([...CONTRACT_ERRORS]);
+    const names = (i: Interface) => {
+      const out: string[] = [];
+      i.forEachError((e) => out.push(e.format('full')));
+      return out.sort();
+    };
+    assert.deepEqual(names(errors), names(compiled), 'CONTRACT_ERRORS lists exactly the contract errors');
+    assert.equal(compiled.getFunction('reportBadCiphertext'), null, 'no bad-share path left on-chain');
   });
 
-  it('finds its game only once confirmed, maps the ruleset and seats, then deals and posts the root on-chain', async () => {
-    gameId = await createGame();
+  it('finds its game only once confirmed, maps the ruleset, seats and seal key, then deals and posts the root on-chain', async () => {
+    s = await newGame();
     await watcher.tick();
-    assert.equal(await store.getGame(gameId), null, 'not tracked before 2 confirmations');
+    assert.equal(await store.getGame(s.id), null, 'not tracked before 2 confirmations');
     await mine(2);
     await watcher.tick();
-    const tracked = await store.getGame(gameId);
+    const tracked = await store.getGame(s.id);
     assert.ok(tracked, 'tracked once confirmed');
     assert.equal(tracked.ruleset, RULESET);
     assert.deepEqual(
       tracked.players,
-      players.map((p) => p.address.toLowerCase()),
+      s.players.map((p) => p.address.toLowerCase()),
     );
     assert.equal(tracked.contract, await G.getAddress());
-    const info = await chain.game(gameId);
-    assert.deepEqual(info?.dealerEncKey, enc.publicKey);
-    assert.equal(await chain.phase(gameId), 'commit');
+    const info = await chain.game(s.id);
+    assert.deepEqual(info?.sealKey, SEAL.publicKey);
+    assert.equal(info?.dealer, env.dealer.address.toLowerCase());
+    assert.equal(chain.dealer, env.dealer.address.toLowerCase());
+    assert.equal(await chain.phase(s.id), 'commit');
     assert.equal(await chain.game(12345n), null, 'unknown game');
     assert.equal(await chain.chainId(), CHAIN_ID);
 
-    shares = await ceremony(gameId);
-    assert.equal(await chain.phase(gameId), 'dealing');
-    const seats = await chain.seatShares(gameId);
-    assert.equal(seats.length, 2);
-    assert.ok(
-      seats.every((s) => s.sealed !== null && s.sealed.length > 0),
-      'ciphertexts found in events',
+    await commitAll(env, s);
+    await revealAll(env, s);
+    assert.equal(await chain.phase(s.id), 'dealing');
+    const seats = await chain.seatShares(s.id);
+    assert.deepEqual(
+      seats.map((x) => x.sealed),
+      s.players.map((_, i) => sealedShareOf(env, s, i).sealed),
+      '(E, c) found in the SealedReveal events',
     );
 
     await watcher.tick();
-    const game = await store.getGame(gameId);
+    const game = await store.getGame(s.id);
     assert.equal(game?.status, 'dealt', JSON.stringify(logs.lines.slice(-3)));
-    const onChain = await G.getFunction('getGame')(gameId);
+    const onChain = await G.getFunction('getGame')(s.id);
     assert.equal(onChain.root, game!.root);
-    assert.equal(await chain.phase(gameId), 'playing');
+    assert.equal(await chain.phase(s.id), 'playing');
     assert.match(game!.rootTx ?? '', /^0x[0-9a-f]{64}$/);
-    assert.equal((await store.getSecrets(gameId))?.seed, h.hash(shares));
+    assert.deepEqual((await store.getSecrets(s.id))?.shares, s.shares);
+    assert.equal((await store.getSecrets(s.id))?.seed, env.h.hash(s.shares));
     // Retrying the write is safe: the chain already has this root.
     assert.deepEqual(
-      await chain.postRoot(gameId, { root: game!.root!, masterCommitment: game!.masterCommitment! }),
+      await chain.postRoot(s.id, { root: game!.root!, masterCommitment: game!.masterCommitment! }),
       { hash: 'already-posted' },
     );
   });
 
   it('serves a reveal once a spawn stored a confirmed revealCommit, with paths verifying against the on-chain root', async () => {
-    const r = shippedRuleset(RULESET);
-    const leaves = [
-      { col: 0, row: 0 },
-      { col: 3, row: 2 },
-      { col: 15, row: 11 },
-    ].map((c) => leafIndex(r.board, c));
-    const blinding = randomFieldElement();
-    const rc = revealCommitment(h, leaves, r.maxRevealedTiles, blinding);
-    const p0 = players[0]!;
-    const sig = [5n, gameId, ...packContext(r, BigInt(p0.address), 0n, [0n]), 777n, rc];
-    await (await as(p0).getFunction('spawn')(gameId, proofFor(sig), [5n], 777n, rc)).wait();
-    assert.equal(await chain.revealCommit(gameId, p0.address, 0), null, 'not trusted before confirmations');
+    const rc = revealCommitment(env.h, leaves, r.maxRevealedTiles, blinding);
+    const p0 = s.players[0]!;
+    const sig = [5n, s.id, ...packContext(r, BigInt(p0.address), 0n, [0n]), 777n, rc];
+    await (await as(env, p0).getFunction('spawn')(s.id, proofFor(sig), [5n], 777n, rc)).wait();
+    assert.equal(await chain.revealCommit(s.id, p0.address, 0), null, 'not trusted before confirmations');
     await mine(2);
-    assert.equal(await chain.revealCommit(gameId, p0.address, 0), rc);
-    assert.equal(await chain.revealCommit(gameId, players[1]!.address, 0), null);
+    assert.equal(await chain.revealCommit(s.id, p0.address, 0), rc);
+    assert.equal(await chain.revealCommit(s.id, s.players[1]!.address, 0), null);
 
     const app = await buildApp({
-      h,
+      h: env.h,
       chain,
       store,
       maps,
-      metrics: createMetrics(),
+      metrics,
       chainId: CHAIN_ID,
       logger: log,
       http: HTTP,
+      head,
     });
     try {
-      const wallet = new Wallet('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
+      const wallet = new Wallet(SEAT0_KEY);
       assert.equal(wallet.address, p0.address, 'Hardhat account #2 is seat 0');
       const body = await signedReveal(wallet, {
-        gameId,
+        gameId: s.id,
         turn: 0,
         leaves,
         blinding,
@@ -280,29 +270,17 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
       });
       const res = await app.inject({
         method: 'POST',
-        url: `/v1/games/${gameId}/reveals`,
+        url: `/v1/games/${s.id}/reveals`,
         headers: { 'content-type': 'application/json' },
         payload: JSON.stringify(body),
       });
       assert.equal(res.statusCode, 200, res.body);
       const j = res.json() as { root: string; tiles: RevealEntry[] };
-      const root = BigInt((await G.getFunction('getGame')(gameId)).root);
+      const root = BigInt((await G.getFunction('getGame')(s.id)).root);
       assert.equal(BigInt(j.root), root);
-      for (const t of j.tiles) {
-        const leaf = leafHash(h, t as never, BigInt(t.salt));
-        assert.ok(
-          verifyPath(
-            h,
-            root,
-            t.leaf,
-            leaf,
-            t.path.map((p) => BigInt(p)),
-          ),
-          `path of leaf ${t.leaf}`,
-        );
-      }
+      verifyRevealedTiles(env.h, board, root, leaves, j.tiles);
       const wrong = await signedReveal(wallet, {
-        gameId,
+        gameId: s.id,
         turn: 0,
         leaves,
         blinding: blinding + 1n,
@@ -310,7 +288,7 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
       });
       const bad = await app.inject({
         method: 'POST',
-        url: `/v1/games/${gameId}/reveals`,
+        url: `/v1/games/${s.id}/reveals`,
         headers: { 'content-type': 'application/json' },
         payload: JSON.stringify(wrong),
       });
@@ -320,54 +298,145 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     }
   });
 
-  it('publishes master_secret and every r_i once the game ended, exactly once', async () => {
-    await (await as(players[1]!).getFunction('forfeit')(gameId)).wait();
-    assert.equal(await chain.phase(gameId), 'ended');
-    assert.equal(await chain.secretsPublished(gameId), false);
+  it('P7: answers a reveal dispute opened on the real contract; the answer verifies against the root', async () => {
+    const p0 = s.players[0]!;
+    const opened = await (
+      await as(env, p0).getFunction('openDispute')(s.id, leaves, blinding, { value: DEPOSIT })
+    ).wait();
+    assert.equal(await phaseOf(env, s.id), Phase.Dispute);
+    assert.equal(await chain.phase(s.id), 'dispute');
+    const d = await chain.dispute(s.id);
+    assert.deepEqual(d && { ...d, deadline: 0 }, {
+      seat: 0,
+      player: p0.address.toLowerCase(),
+      turn: 0,
+      answered: false,
+      leaves,
+      deadline: 0,
+    });
+    const stored = await G.getFunction('getDispute')(s.id);
+    assert.equal(stored.leavesHash, leavesHash(leaves), 'leaves hash as the contract computes it');
+    assert.ok(d!.deadline > 0);
+    assert.ok(opened.blockNumber > 0);
+
+    // The very next tick answers (no confirmations wait: the dispute is urgent).
     await watcher.tick();
-    assert.equal((await store.getGame(gameId))?.status, 'published');
-    assert.equal(await chain.secretsPublished(gameId), true);
-    const onChain = await G.getFunction('getGame')(gameId);
-    assert.equal(onChain.seed, h.hash(shares));
-    assert.deepEqual(await chain.publishSecrets(gameId, 1n, shares), { hash: 'already-published' });
-    const secret = (await store.getSecrets(gameId))!.masterSecret.toString();
+    const answered = await G.queryFilter(G.filters.DisputeAnswered!(s.id));
+    assert.equal(answered.length, 1);
+    const answer = [...(G.interface.parseLog(answered[0]!)!.args.answer as bigint[])];
+    const root = BigInt((await G.getFunction('getGame')(s.id)).root);
+    const tiles = verifyRevealedTiles(env.h, board, root, leaves, decodeDisputeAnswer(answer, leaves, board));
+    assert.deepEqual(
+      tiles.map((t) => t.leaf),
+      leaves,
+    );
+    assert.equal((await G.getFunction('getDispute')(s.id)).answered, true);
+    assert.equal((await chain.dispute(s.id))?.answered, true);
+    assert.equal((await metrics.disputesAnswered.get()).values[0]?.value, 1);
+    // Nothing sent twice: later ticks in the challenge window, or a direct retry, send nothing.
+    await watcher.tick();
+    assert.equal(await chain.answerDispute(s.id, answer), null);
+    assert.equal((await G.queryFilter(G.filters.DisputeAnswered!(s.id))).length, 1);
+    // The disputer accepts: play resumes; the dispute is gone.
+    await (await as(env, p0).getFunction('acceptDisputeAnswer')(s.id)).wait();
+    assert.equal(await chain.phase(s.id), 'playing');
+    assert.equal(await chain.dispute(s.id), null);
+    assert.equal(await chain.answerDispute(s.id, answer), null, 'no dispute: nothing sent');
+  });
+
+  it('publishes master_secret and every r_i once the game ended, exactly once', async () => {
+    await (await as(env, s.players[1]!).getFunction('forfeit')(s.id)).wait();
+    assert.equal(await chain.phase(s.id), 'ended');
+    assert.equal(await chain.secretsPublished(s.id), false);
+    await watcher.tick();
+    assert.equal((await store.getGame(s.id))?.status, 'published');
+    assert.equal(await chain.secretsPublished(s.id), true);
+    const onChain = await G.getFunction('getGame')(s.id);
+    assert.equal(onChain.seed, env.h.hash(s.shares));
+    assert.deepEqual(await chain.publishSecrets(s.id, 1n, s.shares), { hash: 'already-published' });
+    const secret = (await store.getSecrets(s.id))!.masterSecret.toString();
     assert.ok(!logs.lines.some((l) => l.includes(secret)), 'master secret never logged');
   });
 
-  it('files DLEQ evidence on-chain for a bad sealed share; anyone can verify it from the event', async () => {
-    const id = await createGame();
-    await ceremony(id, 1);
+  it('skips a game of this dealer sealed to another seal key', async () => {
+    const other = sealPublicKey(generateSealKey().secretKey);
+    const params = gameParams(
+      env,
+      env.players.slice(0, 2).map((p) => p.address),
+      {
+        sealKey: [other[0], other[1]],
+        rulesetHash: rulesetHash(r),
+        board: { kind: 0, width: board.width, height: board.height, maxTurns: 10 },
+      },
+    );
+    await (await as(env, env.dealer).getFunction('createGame')(params, { value: 10n ** 18n })).wait();
+    const id = await lastGameId(env);
     await mine(2);
     await watcher.tick();
-    const game = await store.getGame(id);
-    assert.equal(game?.status, 'cancelled');
-    assert.equal(game?.fault, `bad-share:${players[1]!.address.toLowerCase()}`);
-    assert.equal(await chain.phase(id), 'cancelled');
-    const logsOnChain = await G.queryFilter(G.filters.BadCiphertext!(id));
-    assert.equal(logsOnChain.length, 1);
-    const ev = G.interface.parseLog(logsOnChain[0]!)!;
-    assert.equal(ev.args.seat, 1n);
-    const evidence = decodeEvidence(getBytes(ev.args.evidence));
-    assert.equal(evidence.kind, 'shared-point');
-    const sealed = (await chain.seatShares(id))[1]!.sealed!;
-    const p1 = players[1]!.address;
-    const ok = verifyBadShareEvidence(
-      h,
-      enc.publicKey,
-      sealed,
-      { chainId: CHAIN_ID, gameId: id, player: addressToField(p1) },
-      (await chain.seatShares(id))[1]!.commitment,
-      evidence,
-    );
-    assert.ok(ok, 'evidence verifies');
-    // Retry after the fact: nothing is sent twice.
-    assert.deepEqual(await chain.postBadShareEvidence(id, p1, evidence), { hash: 'already-cancelled' });
+    assert.equal(await store.getGame(id), null);
+    assert.deepEqual((await chain.game(id))?.sealKey, other);
+  });
+
+  it('P1: a share that does not open (here copied from another game; the mock seal verifier let it in) gets no transaction and no cancel; the chain force-opens the game', async () => {
+    const t = await newGame();
+    await commitAll(env, t);
+    // Seat 0 posts game s's seat-0 (E, c) with a "proof" for this game's signals (a real verifier would refuse).
+    const copied = sealedShareOf(env, s, 0).sealed;
+    const bound = [
+      sealContext(env.h, t.id, SEAL.publicKey),
+      BigInt(t.players[0]!.address),
+      t.commitments[0]!,
+      copied.ephemeralY,
+      copied.ciphertext,
+    ];
+    await (
+      await as(env, t.players[0]!).getFunction('sealedReveal')(
+        t.id,
+        copied.ephemeralY,
+        copied.ciphertext,
+        sealProof(bound),
+      )
+    ).wait();
+    const honest = sealedShareOf(env, t, 1);
+    await (
+      await as(env, t.players[1]!).getFunction('sealedReveal')(
+        t.id,
+        honest.sealed.ephemeralY,
+        honest.sealed.ciphertext,
+        sealProof(honest.plan.publicSignals),
+      )
+    ).wait();
+    await mine(2);
+    const nonce = await env.ethers.provider.getTransactionCount(env.dealer.address);
+    const from = logs.lines.length;
+    await watcher.tick();
+    await watcher.tick();
+    assert.equal(await env.ethers.provider.getTransactionCount(env.dealer.address), nonce, 'no transaction');
+    assert.equal(await phaseOf(env, t.id), Phase.Deal, 'not cancelled');
+    const rec = await store.getGame(t.id);
+    assert.equal(rec?.status, 'watching');
+    assert.equal(rec?.fault, 'share-not-opened:0');
+    const lines = logs.lines.slice(from).map((l) => JSON.parse(l) as { level: number; gameId?: string });
+    const loud = lines.filter((l) => l.level >= 40 && l.gameId === t.id.toString());
+    assert.equal(loud.length, 1);
+    assert.equal(loud[0]!.level, 50);
+    const all = logs.lines.join('\n');
+    const S = pointsWithY(copied.ephemeralY).flatMap((E) => mulPoint(E, SEAL.secretKey));
+    for (const v of [...S, SEAL.secretKey])
+      assert.ok(!all.includes(v.toString()) && !all.includes(v.toString(16)));
+    // The root deadline passes: anyone force-opens; the dealer records it and stops.
+    await increaseTime(env, DURATIONS.rootSeconds + 1);
+    await (await as(env, env.other).getFunction('startForceOpen')(t.id)).wait();
+    await mine(2);
+    await watcher.tick();
+    assert.equal((await store.getGame(t.id))?.status, 'forced-open');
+    assert.equal(await env.ethers.provider.getTransactionCount(env.dealer.address), nonce);
   });
 
   it('write failures carry no calldata (the master secret must never reach a log)', async () => {
     const secret = 123456789012345678901234567890n;
     await assert.rejects(
-      chain.publishSecrets(gameId + 1n, secret, [1n, 2n]),
+      chain.publishSecrets(s.id + 1n, secret, [1n, 2n]),
       (e: Error) =>
         e.name === 'ChainWriteError' &&
         !e.message.includes(secret.toString(16)) &&

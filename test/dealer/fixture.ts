@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { Wallet } from 'ethers';
 import { pino } from 'pino';
+import type { Point } from '../../core/babyjub.ts';
 import {
   type Hasher,
   leafIndex,
@@ -20,10 +21,11 @@ import {
   sessionRevealMac,
   signRevealSession,
 } from '../../core/reveal-session.ts';
-import { addressToField, generateDealerEncKey, sealShare } from '../../core/sealed.ts';
+import { addressToField, generateSealKey, sealShare } from '../../core/sealed.ts';
 import { buildApp, type HttpOptions, REDACT_PATHS } from '../../dealer/app.ts';
 import { revealDomain, signRevealRequest } from '../../dealer/auth.ts';
 import { FakeChain } from '../../dealer/chain/fake.ts';
+import { ChainHead } from '../../dealer/chain/head.ts';
 import { type DealingDeps, dealGame } from '../../dealer/dealing.ts';
 import { MapCache } from '../../dealer/maps.ts';
 import { createMetrics } from '../../dealer/metrics.ts';
@@ -49,18 +51,25 @@ export interface Ceremony {
   shares: bigint[];
 }
 
-/** Runs commit and sealed reveal for every player; `corrupt` seals a wrong share for that seat. */
+/**
+ * Runs commit and sealed reveal for every player, each share really sealed to `sealKey` (the FakeChain
+ * checks no proof: `sealed` overrides what a seat posts, e.g. a ciphertext copied from another game).
+ */
 export function runCeremony(
   h: Hasher,
   chain: FakeChain,
-  encPublicKey: Uint8Array,
-  opts: { ruleset?: string; players?: Wallet[]; corrupt?: number } = {},
+  sealKey: Point,
+  opts: {
+    ruleset?: string;
+    players?: Wallet[];
+    sealed?: Record<number, { ephemeralY: bigint; ciphertext: bigint }>;
+  } = {},
 ): Ceremony {
   const players = opts.players ?? [ALICE, BOB];
   const gameId = chain.createGame(
     opts.ruleset ?? 'duel',
     players.map((p) => p.address),
-    encPublicKey,
+    sealKey,
     CONTRACT,
   );
   const shares = players.map(() => randomFieldElement());
@@ -68,11 +77,11 @@ export function runCeremony(
     chain.commitShare(gameId, p.address, shareCommitment(h, gameId, addressToField(p.address), shares[i]!));
   });
   players.forEach((p, i) => {
-    const share = opts.corrupt === i ? shares[i]! + 1n : shares[i]!;
+    const ctx = { gameId, player: addressToField(p.address) };
     chain.postSealedShare(
       gameId,
       p.address,
-      sealShare(encPublicKey, share, { chainId: CHAIN_ID, gameId, player: addressToField(p.address) }),
+      opts.sealed?.[i] ?? sealShare(h, sealKey, shares[i]!, ctx).sealed,
     );
   });
   return { gameId, shares };
@@ -96,17 +105,25 @@ export const HTTP: HttpOptions = {
   rateLimit: { max: 10_000, timeWindowMs: 60_000 },
   docs: true,
   maxExpirySeconds: 600,
+  // Generous: the per-player limit has its own tests.
+  playerRateLimit: { perSecond: 10_000, burst: 100_000 },
 };
 
 export type Dealer = Awaited<ReturnType<typeof startDealer>>;
 
 /** A dealer on a temp SQLite file and a FakeChain, with captured logs and a controllable clock. */
 export async function startDealer(
-  opts: { http?: Partial<HttpOptions>; chain?: FakeChain; dbPath?: string } = {},
+  opts: {
+    http?: Partial<HttpOptions>;
+    chain?: FakeChain;
+    dbPath?: string;
+    /** Milliseconds for the per-player rate limiter (default: the wall clock). */
+    nowMs?: () => number;
+  } = {},
 ) {
   const h = await loadHasher();
   const tmp = tempDir();
-  const enc = generateDealerEncKey();
+  const seal = generateSealKey();
   const atRestKey = randomBytes(32);
   const chain = opts.chain ?? new FakeChain({ chainId: CHAIN_ID });
   const store = new SqliteStore(opts.dbPath ?? join(tmp.dir, 'dealer.sqlite'), secretBox(atRestKey));
@@ -115,15 +132,17 @@ export async function startDealer(
   const logs = captureLogs();
   const logger = pino({ level: 'trace', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, logs.stream);
   const clock = { now: Math.floor(Date.now() / 1000) };
+  /** The head block the reveal service sees: tests publish it (syncHead) as the watcher's tick would. */
+  const head = new ChainHead();
   const dealing: DealingDeps = {
     h,
     chain,
     store,
     maps,
-    encSecretKey: enc.secretKey,
-    chainId: CHAIN_ID,
+    sealSecretKey: seal.secretKey,
     log: logger,
     onDealt: () => metrics.gamesDealt.inc(),
+    onDisputeAnswered: () => metrics.disputesAnswered.inc(),
   };
   const app = await buildApp({
     h,
@@ -135,6 +154,8 @@ export async function startDealer(
     logger,
     http: { ...HTTP, ...opts.http },
     now: () => clock.now,
+    nowMs: opts.nowMs,
+    head,
   });
   return {
     h,
@@ -142,15 +163,20 @@ export async function startDealer(
     store,
     maps,
     metrics,
-    enc,
+    seal,
+    head,
     atRestKey,
     logs,
     clock,
     dealing,
     app,
+    /** Publishes the chain's head block to the reveal service, as a watcher tick does. */
+    async syncHead() {
+      head.set(await chain.headBlock());
+    },
     /** Ceremony, then dealing, for one game. */
     async dealtGame(o: Parameters<typeof runCeremony>[3] = {}) {
-      const c = runCeremony(h, chain, enc.publicKey, o);
+      const c = runCeremony(h, chain, seal.publicKey, o);
       await store.addGame({
         gameId: c.gameId,
         contract: CONTRACT,

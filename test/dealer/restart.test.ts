@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { loadHasher, masterCommitment } from '../../core/index.ts';
 import { sessionMacKey } from '../../core/reveal-session.ts';
-import { generateDealerEncKey } from '../../core/sealed.ts';
+import { generateSealKey } from '../../core/sealed.ts';
 import { FakeChain } from '../../dealer/chain/fake.ts';
 import type { DealerConfig } from '../../dealer/config.ts';
 import { openStore } from '../../dealer/store/open.ts';
@@ -161,18 +161,18 @@ async function killAndResume(setup: StoreSetup): Promise<{ logs: Record<string, 
   const tmp = tempDir();
   dirs.push(tmp.cleanup);
   const h = await loadHasher();
-  const enc = generateDealerEncKey();
+  const seal = generateSealKey();
   const atRestKey = randomBytes(32);
   const chainFile = join(tmp.dir, 'chain.json');
   const chain = new FakeChain({ chainId: CHAIN_ID, file: chainFile, create: true });
-  const { gameId } = runCeremony(h, chain, enc.publicKey);
+  const { gameId } = runCeremony(h, chain, seal.publicKey);
   const { url, ...withoutUrl } = setup.db;
   const fileDb = setup.urlFromEnv ? withoutUrl : setup.db;
   const dbEnv: Record<string, string> = setup.urlFromEnv && url ? { SHROUD_DB_URL: url } : {};
   const config = writeConfig(tmp.dir, {
     chainFile,
     db: fileDb,
-    dealerKey: Buffer.from(enc.secretKey).toString('hex'),
+    dealerKey: `0x${seal.secretKey.toString(16)}`,
     masterKey: atRestKey.toString('hex'),
   });
   const startChild = (env: Record<string, string> = {}) => startDealerChild(config, { ...dbEnv, ...env });
@@ -329,7 +329,7 @@ describe('dealer start-up on an unreachable PostgreSQL', () => {
     const config = writeConfig(tmp.dir, {
       chainFile: join(tmp.dir, 'chain.json'),
       db: { driver: 'postgres' },
-      dealerKey: randomBytes(32).toString('hex'),
+      dealerKey: `0x${generateSealKey().secretKey.toString(16)}`,
       masterKey: randomBytes(32).toString('hex'),
     });
     const child = spawn(process.execPath, [MAIN, '--config', config], {

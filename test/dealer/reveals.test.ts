@@ -306,7 +306,7 @@ describe('POST /v1/games/:gameId/reveals: every bad input is a clear 4xx and ser
 
   it('requests before the root is posted', async () => {
     // A finished ceremony the dealer has not dealt yet: tracked, status `watching`.
-    const g2 = runCeremony(d.h, d.chain, d.enc.publicKey);
+    const g2 = runCeremony(d.h, d.chain, d.seal.publicKey);
     await d.store.addGame({
       gameId: g2.gameId,
       contract: (await d.chain.game(g2.gameId))!.contract,

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { afterEach, it } from 'node:test';
-import type { DealerStore } from '../../dealer/store/types.ts';
+import type { DealerStore, ServedReveal } from '../../dealer/store/types.ts';
 import { CONTRACT } from './fixture.ts';
 
 /** One fresh database and the first store opened on it. */
@@ -17,12 +17,19 @@ export interface StoreUnderTest {
   /** Runs one SQL statement on the database behind the store's back (someone with DB access). */
   exec(sql: string): Promise<void>;
   count(table: string): Promise<number>;
+  /** A table's rows as the database returns them (every column), read behind the store's back. */
+  rows(table: string): Promise<Record<string, unknown>[]>;
   /** Everything the database holds, as text (SQLite: its files), to look for secrets in the clear. */
   dump(): Promise<string>;
 }
 
 export interface StoreBackend {
   fresh(): Promise<StoreUnderTest>;
+  /**
+   * A database at the schema from before served openings were encrypted, holding `reveals` in plaintext
+   * as that schema stored them; then the store opened on it (which migrates).
+   */
+  legacy(reveals: readonly ServedReveal[]): Promise<StoreUnderTest>;
   /** Closes every store opened since the last cleanup (and deletes what it can: SQLite files). */
   cleanup(): Promise<void>;
 }
@@ -178,7 +185,13 @@ export function storeContract(backend: () => StoreBackend): void {
     await store.putSecretsOnce(gameId, big);
     assert.deepEqual(await store.getSecrets(gameId), big);
     await store.putSealedShares(gameId, [
-      { seat: 0, player: '0xa', commitment: huge, sealed: new Uint8Array([1]), outcome: 'ok' },
+      {
+        seat: 0,
+        player: '0xa',
+        commitment: huge,
+        sealed: { ephemeralY: p - 1n, ciphertext: p - 1n },
+        outcome: 'ok',
+      },
     ]);
     assert.equal((await store.sealedShares(gameId))[0]!.commitment, huge);
     await store.recordReveal({ gameId, player: '0xa', turn: 1, leaves: [0], blinding: p - 3n });
@@ -190,21 +203,84 @@ export function storeContract(backend: () => StoreBackend): void {
     assert.equal(await store.getGame(gameId - 1n), null);
   });
 
-  it('keeps sealed shares in seat order, bytes intact; a re-post updates only the outcome', async () => {
+  it('keeps sealed shares (E, c) in seat order, words intact; a re-post updates only the outcome', async () => {
     const { store } = await fresh();
-    const bytes = (n: number) => new Uint8Array(Array.from({ length: 97 }, (_, i) => (i * n) % 256));
+    const top = 2n ** 256n - 1n;
+    const sealed = (n: bigint) => ({ ephemeralY: top - n, ciphertext: n * 7n });
     await store.putSealedShares(5n, [
-      { seat: 1, player: '0xb', commitment: 22n, sealed: bytes(3), outcome: 'ok' },
-      { seat: 0, player: '0xa', commitment: 11n, sealed: bytes(7), outcome: 'ok' },
+      { seat: 1, player: '0xb', commitment: 22n, sealed: sealed(3n), outcome: 'ok' },
+      { seat: 0, player: '0xa', commitment: 11n, sealed: sealed(0n), outcome: 'ok' },
     ]);
     await store.putSealedShares(5n, [
-      { seat: 1, player: '0xc', commitment: 33n, sealed: bytes(5), outcome: 'bad-share' },
+      { seat: 1, player: '0xc', commitment: 33n, sealed: sealed(5n), outcome: 'not-opened' },
     ]);
     assert.deepEqual(await store.sealedShares(5n), [
-      { seat: 0, player: '0xa', commitment: 11n, sealed: bytes(7), outcome: 'ok' },
-      { seat: 1, player: '0xb', commitment: 22n, sealed: bytes(3), outcome: 'bad-share' },
+      { seat: 0, player: '0xa', commitment: 11n, sealed: sealed(0n), outcome: 'ok' },
+      { seat: 1, player: '0xb', commitment: 22n, sealed: sealed(3n), outcome: 'not-opened' },
     ]);
     assert.deepEqual(await store.sealedShares(6n), []);
+  });
+
+  // Served openings say where a player's units saw (P6): sealed like the game secrets.
+  const opening = (turn: number, gameId = 9n): ServedReveal => ({
+    gameId,
+    player: '0x00000000000000000000000000000000000000aa',
+    turn,
+    leaves: [104729, 99991, 7919 + turn],
+    blinding: 0x1234567890abcdef1234567890abcdef1234567890abcdefn + BigInt(turn),
+  });
+  /** Fails if a row holds any leaf index or the blinding in clear (decimal, hex, or the leaves as JSON). */
+  const assertSealed = (rows: Record<string, unknown>[], reveals: readonly ServedReveal[]) => {
+    assert.ok(rows.length >= reveals.length, 'the rows are there');
+    // The key columns are plain by design; the game id and timestamp are left out of the search only
+    // because their many digits could hold a leaf index by chance.
+    const raw = JSON.stringify(rows.map((r) => ({ ...r, game_id: null, served_at: null })));
+    for (const r of reveals) {
+      for (const leaf of r.leaves) assert.ok(!raw.includes(String(leaf)), `leaf ${leaf} in clear`);
+      assert.ok(!raw.includes(JSON.stringify(r.leaves)), 'leaves in clear');
+      assert.ok(!raw.includes(r.blinding.toString()), 'blinding (decimal) in clear');
+      assert.ok(!raw.toLowerCase().includes(r.blinding.toString(16)), 'blinding (hex) in clear');
+    }
+    for (const row of rows) {
+      assert.deepEqual(
+        Object.keys(row).sort(),
+        ['game_id', 'opening', 'player', 'served_at', 'turn'],
+        'no plaintext opening column',
+      );
+    }
+  };
+
+  it('encrypts served openings at rest: the raw row holds no leaf index or blinding in clear; getReveal round-trips', async () => {
+    const s = await fresh();
+    const reveals = [opening(1), opening(2)];
+    for (const r of reveals) await s.store.recordReveal(r);
+    assert.deepEqual(await s.store.getReveal(9n, reveals[0]!.player, 1), reveals[0]);
+    assertSealed(await s.rows('served_reveals'), reveals);
+    await s.store.close();
+    const raw = await s.dump();
+    assert.ok(raw.includes(reveals[0]!.player), 'the dump holds the rows');
+    assert.ok(!raw.includes(reveals[0]!.blinding.toString()), 'blinding nowhere in the DB');
+    const again = await s.open();
+    assert.deepEqual(await again.getReveal(9n, reveals[1]!.player, 2), reveals[1]);
+    // Bound to (game, player, turn): a row moved to another turn does not open; another key neither.
+    await s.exec('UPDATE served_reveals SET turn = 7 WHERE turn = 2');
+    await assert.rejects(again.getReveal(9n, reveals[1]!.player, 7));
+    const wrong = await s.open(randomBytes(32));
+    await assert.rejects(wrong.getReveal(9n, reveals[0]!.player, 1));
+  });
+
+  it('migrates plaintext openings of an older database: sealed in place, same answers, migrated once', async () => {
+    const reveals = [opening(0), opening(1), opening(3, 2n ** 255n + 1n)];
+    const s = await backend().legacy(reveals);
+    for (const r of reveals) assert.deepEqual(await s.store.getReveal(r.gameId, r.player, r.turn), r);
+    assertSealed(await s.rows('served_reveals'), reveals);
+    await s.store.recordReveal({ ...opening(1), leaves: [1] }); // the first opening served stays
+    assert.deepEqual(await s.store.getReveal(9n, opening(1).player, 1), opening(1));
+    await s.store.close();
+    const raw = await s.dump();
+    for (const r of reveals) assert.ok(!raw.includes(r.blinding.toString()), 'no plaintext left behind');
+    const again = await s.open(); // re-opening does not migrate (or seal) again
+    for (const r of reveals) assert.deepEqual(await again.getReveal(r.gameId, r.player, r.turn), r);
   });
 
   it('lists games in id order, filtered by status; patches clear fields with null', async () => {
@@ -213,16 +289,16 @@ export function storeContract(backend: () => StoreBackend): void {
       await store.addGame({ gameId: id, contract: CONTRACT, ruleset: 'duel', players: [] });
     }
     await store.updateGame(2n, { status: 'dealt', root: 5n, fault: null });
-    await store.updateGame(10n, { status: 'cancelled', fault: 'bad-share:0xabc' });
+    await store.updateGame(10n, { status: 'forced-open', fault: 'forced-open on-chain' });
     assert.deepEqual(
       (await store.listGames()).map((g) => g.gameId),
       [1n, 2n, 10n],
     );
     assert.deepEqual(
-      (await store.listGames(['dealt', 'cancelled'])).map((g) => [g.gameId, g.status, g.fault]),
+      (await store.listGames(['dealt', 'forced-open'])).map((g) => [g.gameId, g.status, g.fault]),
       [
         [2n, 'dealt', null],
-        [10n, 'cancelled', 'bad-share:0xabc'],
+        [10n, 'forced-open', 'forced-open on-chain'],
       ],
     );
     assert.deepEqual(await store.listGames([]), []);

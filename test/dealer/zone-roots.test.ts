@@ -78,7 +78,7 @@ describe('GET /v1/games/:gameId/zone-roots', () => {
 
   it('before the root is posted: 409 root-not-posted', async () => {
     // A finished ceremony the dealer tracks but has not dealt yet (status `watching`).
-    const g2 = runCeremony(d.h, d.chain, d.enc.publicKey, { ruleset: 'tiny-pass' });
+    const g2 = runCeremony(d.h, d.chain, d.seal.publicKey, { ruleset: 'tiny-pass' });
     await d.store.addGame({
       gameId: g2.gameId,
       contract: (await d.chain.game(g2.gameId))!.contract,
