@@ -1,15 +1,17 @@
 /**
  * A bot seat: the exploring bot (`planTurn`) driving a `GamePlayer`. `act()` looks at the chain and does
- * the one thing this seat must do now (commit, seal, spawn, attack, answer a combat, play a turn), or
+ * the one thing this seat must do now (commit, seal, spawn, attack, answer a combat, play a turn; dispute an
+ * unserved turn and follow the dispute; reveal its share and settle the open root after a force-open), or
  * nothing. The demo runs two of them in one process; the CLI player runs one against a live game.
  */
 import type { Coord } from '../core/geometry.ts';
 import { type BotPlan, planTurn } from './bot.ts';
-import type { AttackReport, CombatReport, GamePlayer, TurnReport } from './sdk/game-player.ts';
+import type { AttackReport, CombatReport, FollowUp, GamePlayer, TurnReport } from './sdk/game-player.ts';
 import { frameOf, type ReplayTurn } from './viewer/replay.ts';
 
 export type BotAction =
-  | { kind: 'commit' | 'seal'; seat: number; gas: bigint }
+  | { kind: 'commit' | 'seal' | 'dispute' | 'share'; seat: number; gas: bigint }
+  | { kind: 'follow'; seat: number; what: NonNullable<FollowUp> }
   | { kind: 'spawn' | 'turn'; report: TurnReport }
   | { kind: 'attack'; report: AttackReport }
   | { kind: 'combat'; report: CombatReport };
@@ -58,8 +60,21 @@ export class BotPlayer {
       await p.syncEvents();
       return { kind: 'combat', report: await p.respondCombat() };
     }
-    if (g.phase !== 'Play' || g.toMove !== p.seat) return null;
-    if (p.root === 0n) await p.waitForRoot();
+    if (g.phase === 'Dispute' || g.phase === 'OpenRoot') {
+      const what = g.phase === 'Dispute' ? await p.followDispute() : await p.followOpenRoot();
+      return what ? { kind: 'follow', seat: p.seat, what } : null;
+    }
+    if (g.phase === 'ForceOpen') {
+      if (me.shareRevealed || p.share === null) return null;
+      return { kind: 'share', seat: p.seat, gas: (await p.revealShareOnChain()).gasUsed };
+    }
+    if (g.phase !== 'Play') return null;
+    // The dealer did not serve our last turn: put it on-chain before anything else (P7).
+    if (p.unserved && me.disputedTurn !== me.lastTurn + 1 && !g.openMap) {
+      return { kind: 'dispute', seat: p.seat, gas: (await p.disputeUnserved()).gasUsed };
+    }
+    if (g.toMove !== p.seat) return null;
+    if (p.root === 0n && !g.openMap) await p.waitForRoot();
     await p.syncEvents();
     if (!me.spawned) {
       const report = await p.spawn(p.spawnPositions(this.#rnd));

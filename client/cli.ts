@@ -24,7 +24,7 @@ import { SnarkjsProver } from './sdk/prover.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE =
-  'usage: SHROUD_PLAYER_KEY=0x… node client/cli.ts --rpc URL --contract 0xGAME --dealer URL --game ID [--artifacts DIR] [--seed S] [--poll-ms N]';
+  'usage: SHROUD_PLAYER_KEY=0x… node client/cli.ts --rpc URL --contract 0xGAME --dealer URL --game ID [--artifacts DIR] [--seal-artifacts DIR] [--seed S] [--poll-ms N]';
 
 function die(msg: string, code = 1): never {
   console.error(`player: ${msg}`);
@@ -40,6 +40,7 @@ try {
       dealer: { type: 'string' },
       game: { type: 'string' },
       artifacts: { type: 'string' },
+      'seal-artifacts': { type: 'string' },
       seed: { type: 'string' },
       'poll-ms': { type: 'string', default: '500' },
       help: { type: 'boolean', short: 'h' },
@@ -75,13 +76,19 @@ try {
   const dir = path.resolve(
     (values.artifacts as string | undefined) ?? path.join(ROOT, 'contracts', 'generated', name),
   );
-  const art = (c: string) => {
-    const wasm = path.join(dir, `${c}.wasm`);
-    const zkey = path.join(dir, `${c}.zkey`);
-    if (!existsSync(wasm) || !existsSync(zkey)) die(`no ${c}.wasm/${c}.zkey in ${dir} (--artifacts)`);
+  const art = (c: string, from = dir) => {
+    const wasm = path.join(from, `${c}.wasm`);
+    const zkey = path.join(from, `${c}.zkey`);
+    if (!existsSync(wasm) || !existsSync(zkey)) die(`no ${c}.wasm/${c}.zkey in ${from} (--artifacts)`);
     return { wasm, zkey };
   };
   const prover = new SnarkjsProver({
+    seal: art(
+      'seal',
+      path.resolve(
+        (values['seal-artifacts'] as string | undefined) ?? path.join(ROOT, 'contracts', 'generated', 'seal'),
+      ),
+    ),
     spawn: art('spawn'),
     turn: art('turn'),
     attack: art('attack'),
@@ -101,7 +108,9 @@ try {
   );
   for (;;) {
     const g = await chain.game(gameId);
-    if (!['Commit', 'Reveal', 'Deal', 'Play', 'Combat'].includes(g.phase)) {
+    if (
+      !['Commit', 'Reveal', 'Deal', 'Play', 'Combat', 'Dispute', 'ForceOpen', 'OpenRoot'].includes(g.phase)
+    ) {
       console.log(`game over: phase ${g.phase} after turn ${g.turn}`);
       break;
     }
@@ -113,7 +122,12 @@ try {
     switch (a.kind) {
       case 'commit':
       case 'seal':
+      case 'dispute':
+      case 'share':
         console.log(`${a.kind}: gas ${a.gas}`);
+        break;
+      case 'follow':
+        console.log(`${a.what.kind}${'index' in a.what ? ` (tile ${a.what.index})` : ''}`);
         break;
       case 'spawn':
       case 'turn': {

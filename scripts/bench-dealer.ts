@@ -27,7 +27,7 @@ import {
   sessionRevealMacInput,
   signRevealSession,
 } from '../core/reveal-session.ts';
-import { addressToField, generateDealerEncKey, sealShare } from '../core/sealed.ts';
+import { addressToField, generateSealKey, sealShare } from '../core/sealed.ts';
 import { buildApp } from '../dealer/app.ts';
 import {
   RevealSignatureVerifier,
@@ -69,7 +69,7 @@ async function serveDealer(): Promise<Served> {
   const dir = mkdtempSync(join(tmpdir(), 'shroud-bench-'));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   process.once('SIGTERM', () => process.exit(0)); // so the exit hook removes the temp DB
-  const enc = generateDealerEncKey();
+  const enc = generateSealKey();
   const chain = new FakeChain({ chainId: CHAIN_ID });
   const store = new SqliteStore(join(dir, 'dealer.sqlite'), secretBox(randomBytes(32)));
   const maps = new MapCache(h, store);
@@ -86,8 +86,8 @@ async function serveDealer(): Promise<Served> {
     chain.commitShare(gameId, p.address, shareCommitment(h, gameId, addressToField(p.address), shares[i]!));
   });
   players.forEach((p, i) => {
-    const ctx = { chainId: CHAIN_ID, gameId, player: addressToField(p.address) };
-    chain.postSealedShare(gameId, p.address, sealShare(enc.publicKey, shares[i]!, ctx));
+    const ctx = { gameId, player: addressToField(p.address) };
+    chain.postSealedShare(gameId, p.address, sealShare(h, enc.publicKey, shares[i]!, ctx).sealed);
   });
   await store.addGame({
     gameId,
@@ -96,7 +96,7 @@ async function serveDealer(): Promise<Served> {
     players: players.map((p) => p.address.toLowerCase()),
   });
   const metrics = createMetrics();
-  const deps = { h, chain, store, maps, encSecretKey: enc.secretKey, chainId: CHAIN_ID, log: logger };
+  const deps = { h, chain, store, maps, sealSecretKey: enc.secretKey, log: logger };
   if ((await dealGame(deps, gameId)) !== 'dealt') throw new Error('bench game not dealt');
   const b = shippedRuleset('duel').board;
   const leaves = Array.from({ length: 8 }, (_, i) => leafIndex(b, { col: 10 + i, row: 10 }));
@@ -116,6 +116,8 @@ async function serveDealer(): Promise<Served> {
       rateLimit: { max: 100_000_000, timeWindowMs: 60_000 },
       docs: false,
       maxExpirySeconds: 600,
+      // One player sends every request: the per-player budget would measure the limiter, not the route.
+      playerRateLimit: { perSecond: 1e9, burst: 1e9 },
     },
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });

@@ -1,7 +1,8 @@
 /**
  * Gas of the contract operations on the in-process EDR chain: node scripts/bench-gas.ts
- * `benchGas()` returns a flat record (gas units) for the benchmark report. The phase-2 figures (spawn, turn,
- * attack, combat response on `duel`, real Groth16 proofs) need the duel verifiers generated
+ * `benchGas()` returns a flat record (gas units, and `size_<Contract>` deployed bytes) for the benchmark report.
+ * Sealed reveals carry real `seal` proofs (the generated SealVerifier). The phase-2 figures (spawn, turn,
+ * attack, combat response, a reveal dispute on `duel`, real Groth16 proofs) need the duel verifiers generated
  * (`node scripts/contracts/verifiers.ts --ruleset duel`) before `hardhat build`.
  */
 import type { HardhatEthersSigner } from '@nomicfoundation/hardhat-ethers/types';
@@ -10,10 +11,15 @@ import { network } from 'hardhat';
 import * as snarkjs from 'snarkjs';
 import { GameChain } from '../client/sdk/chain.ts';
 import { releaseSnarkjsThreads } from '../client/sdk/snark-threads.ts';
-import { deployShroud } from '../contracts/deployer.ts';
+import { deployShroud, GAME_LIBRARIES } from '../contracts/deployer.ts';
 import {
   commitMap,
+  commitOpenMap,
+  DURATION_FLOORS,
+  encodeDisputeAnswer,
   generateMap,
+  type Hasher,
+  leafCoord,
   leafIndex,
   loadHasher,
   makeBoard,
@@ -25,7 +31,9 @@ import {
 import { toSolidityProof } from '../core/mapproof/types.ts';
 import { mapRootInput, zoneRoots } from '../core/mapproof/witness.ts';
 import { shippedRuleset } from '../core/ruleset/shipped.ts';
+import { generateSealKey, sealShare } from '../core/sealed.ts';
 import type { Slots } from '../core/state.ts';
+import { visibleTiles } from '../core/vision/radius.ts';
 import {
   attackWitness,
   combatWitness,
@@ -33,18 +41,40 @@ import {
   spawnWitness,
   turnWitness,
 } from '../core/witness/inputs.ts';
-import { readManifest, rulesetHash, rulesetInfo } from './contracts/rulesets.ts';
+import { readManifest, readSealArtifacts, rulesetHash, rulesetInfo } from './contracts/rulesets.ts';
 
-const DURATIONS = {
-  commitSeconds: 600,
-  revealSeconds: 600,
-  rootSeconds: 1800,
-  turnSeconds: 600,
-  combatSeconds: 300,
-  secretsSeconds: 3600,
-  auditSeconds: 3600,
-};
-const ENC_KEY = '0x0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798';
+/** The protocol's floors, the audit window a day (what a real game would use). */
+const DURATIONS = { ...DURATION_FLOORS };
+const SEAL = generateSealKey();
+const DUEL_BOARD = { kind: 0, width: 40, height: 26, maxTurns: 100 };
+
+/** GameParams of a 2-player duel-sized game sealed to the bench's dealer key. */
+const paramsOf = (players: string[], dealer: string, rulesetHash: string) => ({
+  players,
+  dealer,
+  sealKey: SEAL.publicKey,
+  rulesetHash,
+  durations: DURATIONS,
+  board: DUEL_BOARD,
+  stake: 0n,
+  disputeDeposit: 0n,
+});
+
+/** Each seat posts its share sealed to the bench's dealer key with a real `seal` proof; returns the gas used. */
+async function sealAll(h: Hasher, game: Contract, id: bigint, players: Signer[], shares: bigint[]) {
+  const art = readSealArtifacts();
+  const gas: number[] = [];
+  for (const [i, p] of players.entries()) {
+    const { sealed, plan } = sealShare(h, SEAL.publicKey, shares[i]!, {
+      gameId: id,
+      player: BigInt(p.address),
+    });
+    const { proof } = await snarkjs.groth16.fullProve(plan.input as never, art.wasm, art.zkey);
+    const call = (game.connect(p) as Contract).getFunction('sealedReveal');
+    gas.push(await gasOf(call(id, sealed.ephemeralY, sealed.ciphertext, toSolidityProof(proof))));
+  }
+  return Math.max(...gas);
+}
 
 async function gasOf(tx: Promise<ContractTransactionResponse>): Promise<number> {
   const rc = await (await tx).wait();
@@ -66,36 +96,22 @@ export async function benchGas(o: BenchGasOptions = {}): Promise<Record<string, 
   const { ethers } = await network.connect();
   const h = await loadHasher();
   const [deployer, dealer, p1, p2, other] = await ethers.getSigners();
-  const { game, registry, mapProofs } = await deployShroud(ethers, deployer, proofs ? ['duel'] : []);
+  const { game, registry, mapProofs, deployment } = await deployShroud(
+    ethers,
+    deployer,
+    proofs ? ['duel'] : [],
+  );
   const rsHash = proofs ? rulesetHash('duel') : `0x${'11'.repeat(32)}`;
-  if (!proofs) {
-    await (
-      await (registry.connect(deployer!) as Contract).getFunction('registerRuleset')(
-        rsHash,
-        0,
-        40,
-        26,
-        2,
-        4,
-        false,
-      )
-    ).wait();
-  }
+  const reg = registry.connect(deployer!) as Contract;
+  if (!proofs) await (await reg.getFunction('registerRuleset')(rsHash, 0, 40, 26, 2, 4, false, 32)).wait();
   const as = (s: typeof dealer) => game.connect(s!) as Contract;
   const board = makeBoard('hex', 40, 26);
-  const out: Record<string, number> = {};
+  const out: Record<string, number> = await contractSizes(ethers, deployment);
 
   out['gas_create_game'] = await gasOf(
-    as(dealer).getFunction('createGame')(
-      [p1!.address, p2!.address],
-      dealer!.address,
-      ENC_KEY,
-      rsHash,
-      DURATIONS,
-      { kind: 0, width: 40, height: 26, maxTurns: 100 },
-      0n,
-      { value: 10n ** 18n },
-    ),
+    as(dealer).getFunction('createGame')(paramsOf([p1!.address, p2!.address], dealer!.address, rsHash), {
+      value: 10n ** 18n,
+    }),
   );
   const id = (await game.getFunction('gameIdOf')(await game.getFunction('gameCount')())) as bigint;
   const shares = [0x1234n, 0x5678n];
@@ -107,11 +123,7 @@ export async function benchGas(o: BenchGasOptions = {}): Promise<Record<string, 
     );
   }
   out['gas_commit'] = Math.max(...commits);
-  // A realistic sealed reveal: 33-byte ephemeral key, 32-byte body, 16-byte tag.
-  const ct = `0x02${'ab'.repeat(32)}${'cd'.repeat(32)}${'ef'.repeat(16)}`;
-  const reveals: number[] = [];
-  for (const p of players) reveals.push(await gasOf(as(p).getFunction('sealedReveal')(id, ct)));
-  out['gas_sealed_reveal'] = Math.max(...reveals);
+  out['gas_sealed_reveal'] = await sealAll(h, game, id, players, shares);
 
   // A dishonest dealer: one tile altered, so a fraud proof can succeed.
   const seed = h.hash(shares);
@@ -137,7 +149,98 @@ export async function benchGas(o: BenchGasOptions = {}): Promise<Record<string, 
     ),
   );
   out['gas_withdraw'] = await gasOf(as(p1).getFunction('withdraw')());
+  Object.assign(out, await forceOpenDuel(ethers, game, reg, dealer!, [p1!, p2!], h));
   if (proofs) Object.assign(out, await duelPlay(game, registry, mapProofs, rsHash, dealer!, [p1!, p2!], h));
+  return out;
+}
+
+/** Deployed bytecode size of every contract of the deployment (EIP-170 limit: 24,576 bytes). */
+async function contractSizes(
+  ethers: Awaited<ReturnType<typeof network.connect>>['ethers'],
+  d: Awaited<ReturnType<typeof deployShroud>>['deployment'],
+): Promise<Record<string, number>> {
+  const at: Record<string, string> = {
+    ShroudGame: d.shroudGame,
+    ...d.libraries,
+    VerifierRegistry: d.registry,
+    MapProofRegistry: d.mapProofRegistry,
+    MapGen: d.mapGen,
+    SealVerifier: d.sealVerifier,
+  };
+  const out: Record<string, number> = {};
+  for (const name of [
+    'ShroudGame',
+    ...GAME_LIBRARIES,
+    'VerifierRegistry',
+    'MapProofRegistry',
+    'MapGen',
+    'SealVerifier',
+  ]) {
+    out[`size_${name}`] = ((await ethers.provider.getCode(at[name]!)).length - 2) / 2;
+  }
+  return out;
+}
+
+/**
+ * A duel-board game with passability whose dealer never posts the root: force-open, both shares on-chain, then
+ * the open map's root proposed (1,280 leaves and 20 zone roots) and a lying proposal challenged.
+ */
+async function forceOpenDuel(
+  ethers: Awaited<ReturnType<typeof network.connect>>['ethers'],
+  game: Contract,
+  reg: Contract,
+  dealer: Signer,
+  players: Signer[],
+  h: Hasher,
+): Promise<Record<string, number>> {
+  const passHash = `0x${'22'.repeat(32)}`;
+  await (await reg.getFunction('registerRuleset')(passHash, 0, 40, 26, 2, 4, true, 32)).wait();
+  const as = (s: Signer) => game.connect(s) as Contract;
+  await (
+    await as(dealer).getFunction('createGame')(
+      paramsOf(
+        players.map((p) => p.address),
+        dealer.address,
+        passHash,
+      ),
+      { value: 10n ** 18n },
+    )
+  ).wait();
+  const id = (await game.getFunction('gameIdOf')(await game.getFunction('gameCount')())) as bigint;
+  const shares = [0xe1n, 0xe2n];
+  for (const [i, p] of players.entries()) {
+    await (
+      await as(p).getFunction('commit')(id, shareCommitment(h, id, BigInt(p.address), shares[i]!))
+    ).wait();
+  }
+  await sealAll(h, game, id, players, shares);
+  await ethers.provider.send('evm_increaseTime', [DURATIONS.rootSeconds + 1]);
+  const out: Record<string, number> = {};
+  out['gas_start_force_open'] = await gasOf(as(players[0]!).getFunction('startForceOpen')(id));
+  const reveals: number[] = [];
+  for (const [i, p] of players.entries())
+    reveals.push(await gasOf(as(p).getFunction('revealShare')(id, shares[i])));
+  out['gas_reveal_share'] = Math.max(...reveals);
+  const board = makeBoard('hex', 40, 26);
+  const open = commitOpenMap(h, board, generateMap(h, board, h.hash(shares)));
+  const leaves = [...open.tree.levels[0]!];
+  const zoneRootList = [...open.tree.levels[6]!].slice(0, board.zoneCount);
+  // A lie about one leaf, consistent up to the root: only the leaf check (MapGen) can catch it.
+  const lie = leaves.slice();
+  const bad = leafIndex(board, { col: 20, row: 13 });
+  lie[bad] = 1n;
+  const zone = Math.floor(bad / 64);
+  const lieRoots = zoneRootList.slice();
+  let level = lie.slice(zone * 64, zone * 64 + 64);
+  while (level.length > 1)
+    level = level.flatMap((_, j) => (j % 2 ? [] : [h.hash([level[j]!, level[j + 1]!])]));
+  lieRoots[zone] = level[0]!;
+  out['gas_propose_open_root_duel'] = await gasOf(
+    as(players[0]!).getFunction('proposeOpenRoot')(id, lieRoots, lie),
+  );
+  out['gas_challenge_open_root_duel'] = await gasOf(
+    as(players[1]!).getFunction('challengeOpenRoot')(id, lieRoots, lie, bad),
+  );
   return out;
 }
 
@@ -171,13 +274,11 @@ async function duelPlay(
   const chainOf = (s: Signer) => new GameChain(String(game.target), s);
   await (
     await as(dealer).getFunction('createGame')(
-      players.map((p) => p.address),
-      dealer.address,
-      ENC_KEY,
-      rsHash,
-      DURATIONS,
-      { kind: 0, width: 40, height: 26, maxTurns: 100 },
-      0n,
+      paramsOf(
+        players.map((p) => p.address),
+        dealer.address,
+        rsHash,
+      ),
       { value: 10n ** 18n },
     )
   ).wait();
@@ -188,8 +289,7 @@ async function duelPlay(
       await as(p).getFunction('commit')(id, shareCommitment(h, id, BigInt(p.address), shares[i]!))
     ).wait();
   }
-  for (const p of players)
-    await (await as(p).getFunction('sealedReveal')(id, `0x02${'ab'.repeat(64)}`)).wait();
+  await sealAll(h, game, id, players, shares);
   const master = 77n;
   const map = commitMap(h, r.board, generateMap(h, r.board, h.hash(shares)), master);
   await (await as(dealer).getFunction('postRoot')(id, map.tree.root, masterCommitment(h, master))).wait();
@@ -250,11 +350,18 @@ async function duelPlay(
   }
   out['gas_spawn_duel'] = Math.max(...spawnGas);
   const turnGas: number[] = [];
+  /** Seat 0's turn-2 opening: every tile in vision up to the ruleset's limit (the largest a dispute puts on-chain). */
+  let opening: { leaves: number[]; blinding: bigint } | null = null;
   for (const k of [0, 1]) {
     const t = await turnNow();
     const cur = state[k]!;
     const dc = k === 0 ? 2 : -2;
     const newSlots = cur.slots.map((u, i) => (u && i === 1 ? { ...u, col: u.col + dc } : u));
+    const sources = newSlots.flatMap((u) =>
+      u ? [{ coord: { col: u.col, row: u.row }, radius: r.unitTypes[u.type]!.vision }] : [],
+    );
+    const seen = [...visibleTiles(r.board, r.vision.model, sources)].slice(0, r.maxRevealedTiles);
+    const revealed = seen.map((i) => ({ col: i % r.board.width, row: Math.floor(i / r.board.width) }));
     const plan = turnWitness(r, h, {
       gameId: id,
       player: BigInt(players[k]!.address),
@@ -263,15 +370,38 @@ async function duelPlay(
       oldBlinding: cur.blinding,
       newSlots,
       newBlinding: 100n + t,
-      revealed: [newSlots[1]!],
+      revealed,
       revealBlinding: 200n + t,
       oppMasks: await opp(k),
     });
     const proof = await proofOf('turn', plan);
     turnGas.push(Number((await chainOf(players[k]!).submitTurn(id, plan, proof)).gasUsed));
     state[k] = { slots: newSlots, blinding: 100n + t };
+    if (k === 0) opening = { leaves: revealed.map((c) => leafIndex(r.board, c)), blinding: 200n + t };
   }
   out['gas_turn_duel'] = Math.max(...turnGas);
+  // Seat 0 disputes its turn (a full reveal list); the dealer answers on-chain; seat 0 accepts.
+  const { leaves, blinding } = opening!;
+  out['reveal_dispute_leaves_duel'] = leaves.length;
+  out['gas_open_dispute_duel'] = await gasOf(
+    as(players[0]!).getFunction('openDispute')(id, leaves, blinding),
+  );
+  const tiles = generateMap(h, r.board, h.hash(shares));
+  const served = leaves.map((leaf) => {
+    const c = leafCoord(r.board, leaf)!;
+    const t = tiles[c.row * r.board.width + c.col]!;
+    return {
+      leaf,
+      ...c,
+      ...t,
+      salt: map.salts[leaf]!.toString(),
+      path: merklePath(map.tree, leaf).map(String),
+    };
+  });
+  out['gas_answer_dispute_duel'] = await gasOf(
+    as(dealer).getFunction('answerDispute')(id, encodeDisputeAnswer(served, r.board.depth)),
+  );
+  out['gas_accept_dispute'] = await gasOf(as(players[0]!).getFunction('acceptDisputeAnswer')(id));
   // Turn 4: seat 0's infantry (10,11) attacks (11,11); seat 1 has no unit there and answers with a miss.
   const t = await turnNow();
   const target = { col: 11, row: 11 };

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadHasher } from '../core/index.ts';
 import { shippedRuleset, shippedRulesetNames } from '../core/ruleset/shipped.ts';
+import { generateSealKey } from '../core/sealed.ts';
 import { playDemoGame } from './demo/game.ts';
 import { installCleanup, stopAll } from './demo/procs.ts';
 import {
@@ -114,7 +115,8 @@ try {
   log(`chain at ${chain.url}; deploying Shroud with ruleset ${rulesetName}…`);
   const deployment = await deploy(chain.url, rulesetName);
   log(`ShroudGame at ${deployment.shroudGame} (block ${deployment.blockNumber}) [${elapsed()}]`);
-  const dealerKey = `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')}`;
+  // A fresh Baby Jubjub seal key per demo (the dealer's secret; players seal their shares to its public key).
+  const dealerKey = `0x${generateSealKey().secretKey.toString(16).padStart(64, '0')}`;
   const dealer = await startDealer({
     outDir,
     logDir,

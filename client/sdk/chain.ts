@@ -7,13 +7,14 @@ import {
   Contract,
   type ContractRunner,
   type ContractTransactionReceipt,
-  getBytes,
   type Log,
   type Signer,
 } from 'ethers';
+import type { Point } from '../../core/babyjub.ts';
 import { shareCommitment } from '../../core/commitments.ts';
 import { FIELD_MODULUS } from '../../core/field.ts';
 import { GAME_PHASES, type GamePhaseName } from '../../core/game-phases.ts';
+import { DURATION_FIELDS, type Durations } from '../../core/limits.ts';
 import type { SolidityProof } from '../../core/mapproof/types.ts';
 import type { Hasher } from '../../core/poseidon.ts';
 import { addressToField, sealShare as sealToDealer } from '../../core/sealed.ts';
@@ -21,22 +22,42 @@ import type { AttackPlan, CombatPlan, SpawnPlan, TurnPlan, WitnessPlan } from '.
 import { type RetryOptions, realSleep, withRetries } from './backoff.ts';
 
 /** The slice of ShroudGame a player uses (human-readable ABI; checked against the artifact by the demo test). */
+const PROOF = '(uint256[2] a, uint256[2][2] b, uint256[2] c) proof';
+const DURATIONS =
+  '(uint32 commitSeconds, uint32 revealSeconds, uint32 rootSeconds, uint32 turnSeconds, uint32 combatSeconds, uint32 disputeSeconds, uint32 secretsSeconds, uint32 auditSeconds)';
+const BOARD = '(uint8 kind, uint16 width, uint16 height, uint32 maxTurns)';
+
+/** The slice of IShroudGame a player uses (human-readable; test/contracts/abi.test.ts checks it against the artifact). */
 export const SHROUD_PLAYER_ABI = [
   'function commit(uint256 gameId, uint256 commitment) payable',
-  'function sealedReveal(uint256 gameId, bytes ciphertext)',
-  'function spawn(uint256 gameId, (uint256[2] a, uint256[2][2] b, uint256[2] c) proof, uint256[] report, uint256 newCommit, uint256 revealCommit_)',
-  'function submitTurn(uint256 gameId, (uint256[2] a, uint256[2][2] b, uint256[2] c) proof, uint256[] report, uint256 newCommit, uint256 revealCommit_)',
-  'function attack(uint256 gameId, (uint256[2] a, uint256[2][2] b, uint256[2] c) proof, uint256 nullifier, uint256 targetCol, uint256 targetRow, uint256 defender)',
-  'function respondCombat(uint256 gameId, (uint256[2] a, uint256[2][2] b, uint256[2] c) proof, uint256 present, uint256 unitType, uint256 unitHp, uint256 newCommit)',
-  'function createGame(address[] players, address dealer, bytes dealerEncKey, bytes32 rulesetHash, (uint32 commitSeconds, uint32 revealSeconds, uint32 rootSeconds, uint32 turnSeconds, uint32 combatSeconds, uint32 secretsSeconds, uint32 auditSeconds) durations, (uint8 kind, uint16 width, uint16 height, uint32 maxTurns) board, uint96 stake) payable returns (uint256 gameId)',
+  `function sealedReveal(uint256 gameId, uint256 ephemeralY, uint256 ciphertext, ${PROOF})`,
+  `function spawn(uint256 gameId, ${PROOF}, uint256[] report, uint256 newCommit, uint256 revealCommit_)`,
+  `function submitTurn(uint256 gameId, ${PROOF}, uint256[] report, uint256 newCommit, uint256 revealCommit_)`,
+  `function attack(uint256 gameId, ${PROOF}, uint256 nullifier, uint256 targetCol, uint256 targetRow, uint256 defender)`,
+  `function respondCombat(uint256 gameId, ${PROOF}, uint256 present, uint256 unitType, uint256 unitHp, uint256 newCommit)`,
+  'function claimTurnTimeout(uint256 gameId)',
+  'function claimCombatTimeout(uint256 gameId)',
+  'function openDispute(uint256 gameId, uint32[] leaves, uint256 blinding) payable',
+  'function acceptDisputeAnswer(uint256 gameId)',
+  'function challengeDisputeAnswer(uint256 gameId, uint32[] leaves, uint256[] answer, uint256 index)',
+  'function claimDisputeTimeout(uint256 gameId)',
+  'function startForceOpen(uint256 gameId)',
+  'function revealShare(uint256 gameId, uint256 share)',
+  'function proposeOpenRoot(uint256 gameId, uint256[] zoneRoots, uint256[] leaves)',
+  'function challengeOpenRoot(uint256 gameId, uint256[] zoneRoots, uint256[] leaves, uint256 leafIndex)',
+  'function claimOpenRootTimeout(uint256 gameId)',
+  `function createGame((address[] players, address dealer, uint256[2] sealKey, bytes32 rulesetHash, ${DURATIONS} durations, ${BOARD} board, uint96 stake, uint96 disputeDeposit) params) payable returns (uint256)`,
   'function gameCount() view returns (uint256)',
   'function gameIdOf(uint256 counter) view returns (uint256)',
   'function getCombat(uint256 gameId) view returns ((uint8 attacker, uint8 defender, uint16 col, uint16 row, uint40 turnLeft))',
+  'function getDispute(uint256 gameId) view returns ((uint8 seat, uint8 nLeaves, bool answered, uint32 turn, uint40 pausedLeft, uint96 deposit, bytes32 leavesHash, bytes32 answerHash))',
+  'function getOpenRoot(uint256 gameId) view returns ((bool proposed, uint8 proposer, uint256 root, bytes32 dataHash))',
   'function getGame(uint256 gameId) view returns (address dealer, uint8 phase, uint256 nPlayers, uint256 deadline, uint256 turn, uint256 toMove, uint256 root, uint256 masterCommitment, uint256 seed, uint256 bond, bool openMap)',
-  'function getGameConfig(uint256 gameId) view returns ((uint8 kind, uint16 width, uint16 height, uint32 maxTurns) board, uint256 depth, bytes32 rulesetHash, uint256 stake, (uint32 commitSeconds, uint32 revealSeconds, uint32 rootSeconds, uint32 turnSeconds, uint32 combatSeconds, uint32 secretsSeconds, uint32 auditSeconds) durations, bytes dealerEncKey)',
-  'function getSeat(uint256 gameId, uint256 seat) view returns ((address player, bool committed, bool revealed, bool shareRevealed, bool atFault, bool forfeited, bool staked, bool spawned, uint32 lastTurn, uint256 commitment, bytes32 ciphertextHash, uint256 share, uint256 stateCommitment, uint256 zoneMask, uint256 revealCommit))',
+  `function getGameConfig(uint256 gameId) view returns (${BOARD} board, uint256 depth, bytes32 rulesetHash, uint256 stake, ${DURATIONS} durations, uint256[2] sealKey, uint256 disputeDeposit)`,
+  'function getSeat(uint256 gameId, uint256 seat) view returns ((address player, bool committed, bool revealed, bool shareRevealed, bool atFault, bool forfeited, bool staked, bool spawned, bool proposedOpenRoot, uint32 lastTurn, uint96 escrow, uint32 disputedTurn, uint256 commitment, uint256 share, uint256 stateCommitment, uint256 zoneMask, uint256 revealCommit))',
   'function revealCommit(uint256 gameId, address player, uint256 turn) view returns (uint256)',
   'function seatPlusOne(uint256 gameId, address player) view returns (uint256)',
+  `function durationBounds() pure returns (${DURATIONS} minimum, ${DURATIONS} maximum)`,
   'function registry() view returns (address)',
   'event GameCreated(uint256 indexed gameId, address indexed dealer, address[] players, bytes32 rulesetHash, uint256 bond, uint256 stake)',
   'event RootPosted(uint256 indexed gameId, uint256 root, uint256 masterCommitment)',
@@ -45,26 +66,47 @@ export const SHROUD_PLAYER_ABI = [
   'event AttackDeclared(uint256 indexed gameId, address indexed attacker, address indexed defender, uint256 col, uint256 row, uint256 nullifier, uint256 deadline)',
   'event CombatResolved(uint256 indexed gameId, address indexed attacker, address indexed defender, uint256 col, uint256 row, uint256 unitType, uint256 hpBefore, bool killed)',
   'event CombatFizzled(uint256 indexed gameId, address indexed attacker, address indexed defender, uint256 col, uint256 row)',
+  'event DisputeOpened(uint256 indexed gameId, uint256 seat, uint256 turn, uint32[] leaves, uint256 deadline)',
+  'event DisputeAnswered(uint256 indexed gameId, uint256 seat, uint256 turn, uint256[] answer)',
+  'event DisputeClosed(uint256 indexed gameId, uint256 seat, uint256 turn)',
+  'event DealerSlashed(uint256 indexed gameId, uint8 reason, uint256 amount)',
+  'event MapOpened(uint256 indexed gameId, uint256 seed)',
+  'event OpenRootProposed(uint256 indexed gameId, uint256 seat, uint256 root, uint256[] zoneRoots, uint256[] leaves, uint256 deadline)',
+  'event OpenRootAdopted(uint256 indexed gameId, uint256 root)',
   'event GameEnded(uint256 indexed gameId, uint256 turn)',
   'event SecretsPublished(uint256 indexed gameId, uint256 masterSecret, uint256[] shares, uint256 seed)',
+  'error AlreadyAnswered()',
   'error AlreadyCommitted()',
+  'error AlreadyProposed()',
   'error AlreadyRevealed()',
   'error AlreadySpawned()',
+  'error AnswerMismatch()',
   'error BadDealer()',
   'error BadDefender()',
+  'error BadLeafIndex()',
   'error BadPlayer(uint256 index)',
+  'error DeadlineNotPassed(uint256 deadline)',
   'error DeadlinePassed(uint256 deadline)',
   'error InvalidProof()',
+  'error NoFraud()',
+  'error NoProposal()',
+  'error NotAnswered()',
   'error NotDefender()',
+  'error NotDisputer()',
+  'error NothingToDispute()',
   'error NotInField()',
   'error NotPlayer()',
   'error NotSpawned()',
   'error NotYourTurn()',
   'error NullifierUsed()',
   'error OffBoard()',
+  'error OpeningMismatch()',
+  'error ProposalMismatch()',
   'error RulesetMismatch()',
+  'error ShareMismatch(uint256 seat)',
   'error UnknownGame()',
   'error UnknownRuleset(bytes32 rulesetHash)',
+  'error WrongDeposit(uint256 expected, uint256 sent)',
   'error WrongPhase(uint8 expected, uint8 actual)',
   'error WrongStake(uint256 expected, uint256 sent)',
 ] as const;
@@ -76,7 +118,8 @@ export const VERIFIER_REGISTRY_ABI = [
 
 export { GAME_PHASES, type GamePhaseName };
 
-export type CircuitKind = 'spawn' | 'turn' | 'attack' | 'combat';
+/** The circuits a player proves: the sealed share (ruleset-independent), then the play circuits. */
+export type CircuitKind = 'seal' | 'spawn' | 'turn' | 'attack' | 'combat';
 
 export type { SolidityProof };
 
@@ -126,6 +169,30 @@ export type GameEvent =
       tx: string;
       block: number;
     }
+  | {
+      kind: 'DisputeOpened';
+      seat: number;
+      turn: number;
+      leaves: number[];
+      deadline: number;
+      tx: string;
+      block: number;
+    }
+  | { kind: 'DisputeAnswered'; seat: number; turn: number; answer: bigint[]; tx: string; block: number }
+  | { kind: 'DisputeClosed'; seat: number; turn: number; tx: string; block: number }
+  | { kind: 'DealerSlashed'; reason: number; amount: bigint; tx: string; block: number }
+  | { kind: 'MapOpened'; seed: bigint; tx: string; block: number }
+  | {
+      kind: 'OpenRootProposed';
+      seat: number;
+      root: bigint;
+      zoneRoots: bigint[];
+      leaves: bigint[];
+      deadline: number;
+      tx: string;
+      block: number;
+    }
+  | { kind: 'OpenRootAdopted'; root: bigint; tx: string; block: number }
   | { kind: 'GameEnded'; turn: number; tx: string; block: number }
   | {
       kind: 'SecretsPublished';
@@ -146,6 +213,8 @@ export interface GameState {
   root: bigint;
   masterCommitment: bigint;
   seed: bigint;
+  /** The dealer's bond still held (0 once slashed or paid back). */
+  bond: bigint;
   openMap: boolean;
 }
 
@@ -153,12 +222,17 @@ export interface SeatState {
   player: string;
   committed: boolean;
   revealed: boolean;
+  shareRevealed: boolean;
   forfeited: boolean;
   spawned: boolean;
+  proposedOpenRoot: boolean;
   lastTurn: number;
+  /** lastTurn + 1 of the seat's last dispute (0: none). */
+  disputedTurn: number;
   commitment: bigint;
   stateCommitment: bigint;
   zoneMask: bigint;
+  revealCommit: bigint;
 }
 
 export interface GameConfig {
@@ -169,7 +243,28 @@ export interface GameConfig {
   depth: number;
   rulesetHash: string;
   stake: bigint;
-  dealerEncKey: Uint8Array;
+  durations: Durations;
+  /** The dealer's Baby Jubjub key the shares are sealed to. */
+  sealKey: Point;
+  /** Paid with `openDispute` (≤ stake). */
+  disputeDeposit: bigint;
+}
+
+/** The open reveal dispute of a game (meaningful in phase Dispute). */
+export interface DisputeState {
+  seat: number;
+  nLeaves: number;
+  answered: boolean;
+  turn: number;
+  deposit: bigint;
+}
+
+/** The standing open-root proposal (meaningful in phase OpenRoot). */
+export interface OpenRootState {
+  proposed: boolean;
+  proposer: number;
+  root: bigint;
+  dataHash: string;
 }
 
 /** What a player needs to know to play a game it was seated in. */
@@ -219,6 +314,11 @@ export function randomField(): bigint {
 }
 
 const lower = (a: unknown) => String(a).toLowerCase();
+
+/** A `Durations` tuple as ethers decodes it. */
+function durationsOf(d: Record<string, unknown>): Durations {
+  return Object.fromEntries(DURATION_FIELDS.map((f) => [f, Number(d[f])])) as unknown as Durations;
+}
 
 /**
  * A player's handle on the game contract. Reads need only a provider-backed runner; writes need a Signer.
@@ -278,6 +378,7 @@ export class GameChain {
       root: BigInt(g.root),
       masterCommitment: BigInt(g.masterCommitment),
       seed: BigInt(g.seed),
+      bond: BigInt(g.bond),
       openMap: Boolean(g.openMap),
     };
   }
@@ -288,12 +389,16 @@ export class GameChain {
       player: lower(s.player),
       committed: s.committed,
       revealed: s.revealed,
+      shareRevealed: s.shareRevealed,
       forfeited: s.forfeited,
       spawned: s.spawned,
+      proposedOpenRoot: s.proposedOpenRoot,
       lastTurn: Number(s.lastTurn),
+      disputedTurn: Number(s.disputedTurn),
       commitment: BigInt(s.commitment),
       stateCommitment: BigInt(s.stateCommitment),
       zoneMask: BigInt(s.zoneMask),
+      revealCommit: BigInt(s.revealCommit),
     };
   }
 
@@ -307,7 +412,36 @@ export class GameChain {
       depth: Number(c.depth),
       rulesetHash: lower(c.rulesetHash),
       stake: BigInt(c.stake),
-      dealerEncKey: getBytes(c.dealerEncKey),
+      durations: durationsOf(c.durations),
+      sealKey: [BigInt(c.sealKey[0]), BigInt(c.sealKey[1])],
+      disputeDeposit: BigInt(c.disputeDeposit),
+    };
+  }
+
+  /** The contract's floors and ceilings of every duration (`durationBounds()`). */
+  async durationBounds(): Promise<{ minimum: Durations; maximum: Durations }> {
+    const [lo, hi] = await this.#call('durationBounds');
+    return { minimum: durationsOf(lo), maximum: durationsOf(hi) };
+  }
+
+  async dispute(gameId: bigint): Promise<DisputeState> {
+    const d = await this.#call('getDispute', gameId);
+    return {
+      seat: Number(d.seat),
+      nLeaves: Number(d.nLeaves),
+      answered: Boolean(d.answered),
+      turn: Number(d.turn),
+      deposit: BigInt(d.deposit),
+    };
+  }
+
+  async openRoot(gameId: bigint): Promise<OpenRootState> {
+    const o = await this.#call('getOpenRoot', gameId);
+    return {
+      proposed: Boolean(o.proposed),
+      proposer: Number(o.proposer),
+      root: BigInt(o.root),
+      dataHash: lower(o.dataHash),
     };
   }
 
@@ -340,7 +474,10 @@ export class GameChain {
     throw new Error('no GameCreated event in the receipt');
   }
 
-  /** Posts `C_i = Poseidon(gameId, player, share)`, paying the game's stake. */
+  /**
+   * Posts `C_i = Poseidon(gameId, player, share)`, paying the game's stake. The caller checks the game's terms
+   * first (`checkGameTerms`): once staked, a player is bound by them.
+   */
   async commitShare(h: Hasher, gameId: bigint, share: bigint): Promise<TxResult> {
     const player = await this.signerAddress();
     const { stake } = await this.config(gameId);
@@ -348,12 +485,70 @@ export class GameChain {
     return this.#send('commit', [gameId, c], stake);
   }
 
-  /** Posts `Enc(dealerEncKey, share)` (core/sealed.ts), bound to the chain, game and player. */
-  async sealShare(gameId: bigint, share: bigint): Promise<TxResult> {
+  /**
+   * Posts the share sealed to the dealer's key (core/sealed.ts) with the `seal` proof that it opens `C_i` under
+   * that key and this game's id and player: the contract refuses anything else, so an accepted share always opens.
+   */
+  async sealShare(h: Hasher, prover: Prover, gameId: bigint, share: bigint): Promise<TxResult> {
     const player = await this.signerAddress();
-    const [{ dealerEncKey }, chainId] = await Promise.all([this.config(gameId), this.chainId()]);
-    const blob = sealToDealer(dealerEncKey, share, { chainId, gameId, player: addressToField(player) });
-    return this.#send('sealedReveal', [gameId, blob]);
+    const { sealKey } = await this.config(gameId);
+    const { sealed, plan } = sealToDealer(h, sealKey, share, { gameId, player: addressToField(player) });
+    const proof = await prover.prove('seal', plan);
+    return this.#send('sealedReveal', [gameId, sealed.ephemeralY, sealed.ciphertext, proof]);
+  }
+
+  /** Puts this player's latest turn's opening on-chain, paying the game's dispute deposit (P6 given up for it). */
+  async openDispute(gameId: bigint, leaves: readonly number[], blinding: bigint): Promise<TxResult> {
+    const { disputeDeposit } = await this.config(gameId);
+    return this.#send('openDispute', [gameId, leaves, blinding], disputeDeposit);
+  }
+
+  acceptDisputeAnswer(gameId: bigint): Promise<TxResult> {
+    return this.#send('acceptDisputeAnswer', [gameId]);
+  }
+
+  challengeDisputeAnswer(
+    gameId: bigint,
+    leaves: readonly number[],
+    answer: readonly bigint[],
+    index: number,
+  ) {
+    return this.#send('challengeDisputeAnswer', [gameId, leaves, answer, index]);
+  }
+
+  /** Anyone, once a deadline passed: the matching permissionless exit. */
+  claim(
+    fn:
+      | 'claimDisputeTimeout'
+      | 'claimOpenRootTimeout'
+      | 'claimTurnTimeout'
+      | 'claimCombatTimeout'
+      | 'startForceOpen',
+    gameId: bigint,
+  ): Promise<TxResult> {
+    return this.#send(fn, [gameId]);
+  }
+
+  /** Force-open: reveals this player's share on-chain (checked against its `C_i`). */
+  revealShare(gameId: bigint, share: bigint): Promise<TxResult> {
+    return this.#send('revealShare', [gameId, share]);
+  }
+
+  proposeOpenRoot(
+    gameId: bigint,
+    zoneRoots: readonly bigint[],
+    leaves: readonly bigint[],
+  ): Promise<TxResult> {
+    return this.#send('proposeOpenRoot', [gameId, zoneRoots, leaves]);
+  }
+
+  challengeOpenRoot(
+    gameId: bigint,
+    zoneRoots: readonly bigint[],
+    leaves: readonly bigint[],
+    leafIndex: number,
+  ): Promise<TxResult> {
+    return this.#send('challengeOpenRoot', [gameId, zoneRoots, leaves, leafIndex]);
   }
 
   /** Waits for the dealer's root (polls `getGame`); throws on cancellation, force-open or timeout. */
@@ -512,6 +707,48 @@ export class GameChain {
           break;
         case 'CombatFizzled':
           out.push({ kind: 'CombatFizzled', ...fight(), ...at });
+          break;
+        case 'DisputeOpened':
+          out.push({
+            kind: 'DisputeOpened',
+            seat: Number(a.seat),
+            turn: Number(a.turn),
+            leaves: [...a.leaves].map(Number),
+            deadline: Number(a.deadline),
+            ...at,
+          });
+          break;
+        case 'DisputeAnswered':
+          out.push({
+            kind: 'DisputeAnswered',
+            seat: Number(a.seat),
+            turn: Number(a.turn),
+            answer: [...a.answer].map(BigInt),
+            ...at,
+          });
+          break;
+        case 'DisputeClosed':
+          out.push({ kind: 'DisputeClosed', seat: Number(a.seat), turn: Number(a.turn), ...at });
+          break;
+        case 'DealerSlashed':
+          out.push({ kind: 'DealerSlashed', reason: Number(a.reason), amount: BigInt(a.amount), ...at });
+          break;
+        case 'MapOpened':
+          out.push({ kind: 'MapOpened', seed: BigInt(a.seed), ...at });
+          break;
+        case 'OpenRootProposed':
+          out.push({
+            kind: 'OpenRootProposed',
+            seat: Number(a.seat),
+            root: BigInt(a.root),
+            zoneRoots: [...a.zoneRoots].map(BigInt),
+            leaves: [...a.leaves].map(BigInt),
+            deadline: Number(a.deadline),
+            ...at,
+          });
+          break;
+        case 'OpenRootAdopted':
+          out.push({ kind: 'OpenRootAdopted', root: BigInt(a.root), ...at });
           break;
         case 'GameEnded':
           out.push({ kind: 'GameEnded', turn: Number(a.turn), ...at });

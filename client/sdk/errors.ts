@@ -75,3 +75,18 @@ export class ZoneRootsRejectedError extends Error {
     this.reason = reason;
   }
 }
+
+/**
+ * A game's on-chain terms are outside what this player accepts (durations outside the protocol's floors or
+ * the player's own, a seal key that is not a Baby Jubjub subgroup point, a stake or deposit above the
+ * player's limit, another ruleset). Raised before any stake is paid: nothing was sent.
+ */
+export class GameTermsRejectedError extends Error {
+  /** The offending term, dotted (e.g. `durations.auditSeconds`, `sealKey`, `stake`). */
+  readonly field: string;
+  constructor(field: string, message: string) {
+    super(`game terms rejected: ${field}: ${message}`);
+    this.name = 'GameTermsRejectedError';
+    this.field = field;
+  }
+}

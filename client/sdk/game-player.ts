@@ -5,9 +5,16 @@
  *   join → commitShare → sealShare → (dealer posts the root) → spawn → { attack? → playTurn } … ; the attacked seat
  *   answers with respondCombat; syncEvents feeds the opponents' zone reveals and combat reveals to the model.
  */
+import { decodeDisputeAnswer } from '../../core/dispute.ts';
 import { InputError } from '../../core/errors.ts';
+import { generateMap } from '../../core/generator/index.ts';
 import { type Coord, leafCoord, leafIndex, tileIndex, zoneOf } from '../../core/geometry.ts';
+import { zoneRoots as zoneRootsOf } from '../../core/mapproof/witness.ts';
+import { commitOpenMap, type MapCommitment } from '../../core/maptree.ts';
+import { merklePath } from '../../core/merkle.ts';
 import type { Hasher } from '../../core/poseidon.ts';
+import type { ServedTile } from '../../core/reveal-request.ts';
+import { rulesetHash } from '../../core/ruleset/hash.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import { addressToField } from '../../core/sealed.ts';
 import type { Slots, Unit } from '../../core/state.ts';
@@ -29,9 +36,10 @@ import {
   type TxResult,
 } from './chain.ts';
 import type { DealerClient } from './dealer-client.ts';
-import { DealerRefusedError } from './errors.ts';
+import { DealerRefusedError, DealerUnavailableError, TileRejectedError } from './errors.ts';
 import { PlayerModel } from './player.ts';
-import type { VerifiedTile } from './tiles.ts';
+import { checkGameTerms, type TermsPolicy } from './terms.ts';
+import { type VerifiedTile, verifyRevealedTiles } from './tiles.ts';
 
 /** A turn's intent (the bot's `BotPlan` has this shape): destinations per slot, reveal leaves, an attack. */
 export interface TurnIntent {
@@ -55,6 +63,8 @@ export interface TurnReport {
    */
   provedPassable: boolean;
   tilesRevealed: number;
+  /** The dealer did not serve this turn's tiles (down, refusing, or lying): `disputeUnserved` is the way out. */
+  unserved: boolean;
   /** Own units the proof force-revealed (ZoneReveal events of this transaction). */
   zoneReveals: number;
   proofMs: number;
@@ -93,7 +103,24 @@ export interface GamePlayerOptions {
   gameId: bigint;
   /** How long to retry a reveal the dealer does not know yet (its chain view lagging); default 10 s. */
   revealWaitMs?: number;
+  /** What this player accepts of a game's terms, checked before it stakes (the ruleset's hash is always checked). */
+  terms?: TermsPolicy;
 }
+
+/** A turn whose tiles the dealer did not serve: the opening a dispute puts on-chain. */
+export interface UnservedTurn {
+  turn: number;
+  leaves: number[];
+  blinding: bigint;
+}
+
+/** What following a dispute or an open-root proposal did this time. */
+export type FollowUp =
+  | { kind: 'accepted'; tiles: number }
+  | { kind: 'challenged'; index: number }
+  | { kind: 'claimed' }
+  | { kind: 'proposed' }
+  | null;
 
 const now = () => performance.now();
 
@@ -123,6 +150,11 @@ export class GamePlayer {
   #zoneRoots: bigint[] | null = null;
   /** Opponent zone reveals dropped because they named a zone this model does not watch (combat leftovers). */
   droppedReveals = 0;
+  readonly #terms: TermsPolicy;
+  /** This player's latest turn, when its tiles were not served. */
+  #unserved: UnservedTurn | null = null;
+  /** The public map after force-open (seed revealed): tiles and the salt-0 tree. */
+  #open: { tiles: ReturnType<typeof generateMap>; commitment: MapCommitment } | null = null;
 
   private constructor(o: GamePlayerOptions, joined: JoinedGame, address: string, block: number) {
     this.chain = o.chain;
@@ -136,6 +168,7 @@ export class GamePlayer {
     this.players = joined.players;
     this.#syncedBlock = block;
     this.#revealWaitMs = o.revealWaitMs ?? 10_000;
+    this.#terms = { ...o.terms, rulesetHash: rulesetHash(o.ruleset) };
   }
 
   /** Reads the game and this signer's seat; checks the board matches the ruleset. */
@@ -173,16 +206,21 @@ export class GamePlayer {
     return this.#root;
   }
 
-  /** Commits to a fresh random share (phase Commit). */
+  /**
+   * Commits to a fresh random share (phase Commit), after checking the game's terms: durations within the
+   * floors, a seal key the proof can be made for, the stake and deposit within this player's policy, the
+   * ruleset it expects. A game outside them is refused with GameTermsRejectedError before anything is paid.
+   */
   async commitShare(): Promise<TxResult> {
+    checkGameTerms(await this.chain.config(this.gameId), this.#terms);
     this.#share ??= randomField();
     return this.chain.commitShare(this.h, this.gameId, this.#share);
   }
 
-  /** Posts the committed share sealed to the dealer's key (phase Reveal, once every seat committed). */
+  /** Posts the committed share sealed to the dealer's key, with its proof (phase Reveal). */
   async sealShare(): Promise<TxResult> {
     if (this.#share === null) throw new Error('commitShare first');
-    return this.chain.sealShare(this.gameId, this.#share);
+    return this.chain.sealShare(this.h, this.prover, this.gameId, this.#share);
   }
 
   /** This player's share (known only after `commitAndSeal`). */
@@ -237,9 +275,9 @@ export class GamePlayer {
     this.#slots = slots;
     this.#blinding = blinding;
     this.model = model;
-    const tiles = await this.#reveal(turn, leaves, revealBlinding);
-    model.applyTurn({ turn, visibleTiles: model.visionOf(slots), tiles });
-    return this.#report('spawn', turn, slots.filter(Boolean).length, [], tiles.length, proofMs, tx);
+    const tiles = await this.#serve(turn, leaves, revealBlinding);
+    model.applyTurn({ turn, visibleTiles: model.visionOf(slots), tiles: tiles ?? [] });
+    return this.#report('spawn', turn, slots.filter(Boolean).length, [], tiles, proofMs, tx);
   }
 
   /** One turn: moves, proof, submission, then the revealed tiles fetched, verified and applied to the fog. */
@@ -290,9 +328,9 @@ export class GamePlayer {
     this.#slots = newSlots;
     this.#blinding = newBlinding;
     model.setUnits(newSlots);
-    const tiles = await this.#reveal(turn, intent.reveal, revealBlinding);
-    model.applyTurn({ turn, visibleTiles: model.visionOf(newSlots), tiles });
-    return this.#report('turn', turn, destinations.length, destinations, tiles.length, proofMs, tx);
+    const tiles = await this.#serve(turn, intent.reveal, revealBlinding);
+    model.applyTurn({ turn, visibleTiles: model.visionOf(newSlots), tiles: tiles ?? [] });
+    return this.#report('turn', turn, destinations.length, destinations, tiles, proofMs, tx);
   }
 
   /** Attacks `target` with `slot` during this player's turn (before `playTurn`); the game enters combat. */
@@ -447,6 +485,13 @@ export class GamePlayer {
   /** The zone roots, fetched once and verified against the chain's root (ZoneRootsRejectedError otherwise). */
   async #verifiedZoneRoots(): Promise<bigint[]> {
     if (this.#zoneRoots) return this.#zoneRoots;
+    const open = await this.#openMap();
+    if (open) {
+      if ((await this.#chainRoot()) !== open.commitment.tree.root)
+        throw new Error('the adopted open root is not the salt-0 tree of Gen(seed)');
+      this.#zoneRoots = zoneRootsOf(open.commitment, this.ruleset.board);
+      return this.#zoneRoots;
+    }
     const root = await this.#chainRoot();
     const roots = await this.#whileDealerLags(['unknown-game', 'root-not-posted'], () =>
       this.dealer.fetchVerifiedZoneRoots(this.h, this.ruleset.board, root, this.gameId),
@@ -455,17 +500,177 @@ export class GamePlayer {
     return roots;
   }
 
-  /** Fetches and verifies the turn's tiles against the chain's root; retries while the dealer lags. */
-  async #reveal(turn: number, leaves: number[], blinding: bigint): Promise<VerifiedTile[]> {
+  /**
+   * The turn's tiles, verified: from the dealer against the chain's root, or computed from the public seed
+   * once the game was forced open. Null when the dealer did not serve them (unreachable, refusing, or serving
+   * tiles that fail verification): the turn is remembered as unserved, for `disputeUnserved`.
+   */
+  async #serve(turn: number, leaves: number[], blinding: bigint): Promise<VerifiedTile[] | null> {
+    this.#unserved = null;
     if (leaves.length === 0) return [];
+    const open = await this.#openMap();
+    const tiles = open ? this.#openTiles(open, leaves) : await this.#fetch(turn, leaves, blinding);
+    if (tiles === null) {
+      this.#unserved = { turn, leaves: [...leaves], blinding };
+      return null;
+    }
+    this.#keep(tiles);
+    return tiles;
+  }
+
+  async #fetch(turn: number, leaves: number[], blinding: bigint): Promise<VerifiedTile[] | null> {
     const root = await this.#chainRoot();
     const opening = { gameId: this.gameId, turn, leaves, blinding };
-    const tiles = await this.#whileDealerLags(['unknown-turn', 'unknown-game'], () =>
-      this.dealer.fetchVerifiedTiles(this.h, this.ruleset.board, root, opening),
-    );
+    try {
+      return await this.#whileDealerLags(['unknown-turn', 'unknown-game'], () =>
+        this.dealer.fetchVerifiedTiles(this.h, this.ruleset.board, root, opening),
+      );
+    } catch (e) {
+      const unserved =
+        e instanceof DealerUnavailableError ||
+        e instanceof DealerRefusedError ||
+        e instanceof TileRejectedError;
+      if (!unserved) throw e;
+      return null;
+    }
+  }
+
+  #keep(tiles: readonly VerifiedTile[]): void {
     this.served.push(...tiles);
     for (const t of tiles) this.#openings.set(t.index, t);
-    return tiles;
+  }
+
+  /** This player's latest turn when its tiles were not served (null otherwise). */
+  get unserved(): UnservedTurn | null {
+    return this.#unserved ? { ...this.#unserved, leaves: [...this.#unserved.leaves] } : null;
+  }
+
+  /**
+   * Opens an on-chain reveal dispute for the unserved turn (P7): its opening becomes public (P6 given up for
+   * that turn), the game's deposit is paid, and the game pauses until the dealer answers on-chain.
+   */
+  async disputeUnserved(): Promise<TxResult> {
+    const u = this.#unserved;
+    if (!u) throw new Error('no unserved turn to dispute');
+    return this.chain.openDispute(this.gameId, u.leaves, u.blinding);
+  }
+
+  /**
+   * Follows this player's open dispute: once the dealer answered, checks every answered tile against the
+   * chain's root as a served answer; accepts it (the tiles join the model) or challenges the first bad tile
+   * (slashing the dealer). Past the deadline, claims the timeout. Null while there is nothing to do.
+   */
+  async followDispute(): Promise<FollowUp> {
+    const g = await this.chain.game(this.gameId);
+    if (g.phase !== 'Dispute') return null;
+    const d = await this.chain.dispute(this.gameId);
+    const u = this.#unserved;
+    if (d.seat !== this.seat || !u || d.turn !== u.turn || !d.answered) {
+      // Someone else's dispute, or the dealer has not answered: past the deadline, anyone moves the game on.
+      if ((await this.#chainTime()) <= g.deadline) return null;
+      await this.chain.claim('claimDisputeTimeout', this.gameId);
+      return { kind: 'claimed' };
+    }
+    const answer = await this.#disputeAnswer(u.turn);
+    let tiles: VerifiedTile[];
+    try {
+      const served: ServedTile[] = decodeDisputeAnswer(answer, u.leaves, this.ruleset.board);
+      tiles = verifyRevealedTiles(this.h, this.ruleset.board, await this.#chainRoot(), u.leaves, served);
+    } catch (e) {
+      if (!(e instanceof TileRejectedError)) throw e;
+      const index = Math.max(0, u.leaves.indexOf(e.leaf ?? u.leaves[0]!));
+      await this.chain.challengeDisputeAnswer(this.gameId, u.leaves, answer, index);
+      return { kind: 'challenged', index };
+    }
+    this.#keep(tiles);
+    this.model?.addLateTiles(u.turn, tiles);
+    this.#unserved = null;
+    await this.chain.acceptDisputeAnswer(this.gameId);
+    return { kind: 'accepted', tiles: tiles.length };
+  }
+
+  /** The dealer's on-chain answer to this seat's dispute of `turn` (from its DisputeAnswered event). */
+  async #disputeAnswer(turn: number): Promise<bigint[]> {
+    const events = await this.chain.events(this.gameId, Math.max(0, this.#syncedBlock - 10_000));
+    const ev = events.findLast(
+      (e) => e.kind === 'DisputeAnswered' && e.seat === this.seat && e.turn === turn,
+    );
+    if (ev?.kind !== 'DisputeAnswered') throw new Error(`no DisputeAnswered event for turn ${turn}`);
+    return ev.answer;
+  }
+
+  /** Force-open: reveals this player's share on-chain (phase ForceOpen), once. */
+  async revealShareOnChain(): Promise<TxResult> {
+    if (this.#share === null) throw new Error('this player has no share (it never committed here)');
+    return this.chain.revealShare(this.gameId, this.#share);
+  }
+
+  /**
+   * Phase OpenRoot (a force-opened passability game): proposes the salt-0 root of Gen(seed) when nobody has,
+   * challenges a proposal whose data differs from this player's own computation, and claims the deadline
+   * (adopting a standing proposal). Null while there is nothing to do.
+   */
+  async followOpenRoot(): Promise<FollowUp> {
+    const g = await this.chain.game(this.gameId);
+    if (g.phase !== 'OpenRoot') return null;
+    const open = (await this.#openMap())!;
+    const mine = {
+      zoneRoots: zoneRootsOf(open.commitment, this.ruleset.board),
+      leaves: [...open.commitment.tree.levels[0]!],
+    };
+    const proposal = await this.chain.openRoot(this.gameId);
+    if (!proposal.proposed) {
+      const me = await this.chain.seat(this.gameId, this.seat);
+      if (me.proposedOpenRoot || me.forfeited) return null;
+      await this.chain.proposeOpenRoot(this.gameId, mine.zoneRoots, mine.leaves);
+      return { kind: 'proposed' };
+    }
+    if (proposal.root !== open.commitment.tree.root) {
+      const events = await this.chain.events(this.gameId, Math.max(0, this.#syncedBlock - 10_000));
+      const ev = events.findLast((e) => e.kind === 'OpenRootProposed' && e.root === proposal.root);
+      if (ev?.kind === 'OpenRootProposed') {
+        const index = firstDifference(ev, mine);
+        await this.chain.challengeOpenRoot(this.gameId, ev.zoneRoots, ev.leaves, index);
+        return { kind: 'challenged', index };
+      }
+    }
+    if ((await this.#chainTime()) <= g.deadline) return null;
+    await this.chain.claim('claimOpenRootTimeout', this.gameId);
+    return { kind: 'claimed' };
+  }
+
+  /** The public map once the seed is on-chain (force-open); null while the game is fogged. */
+  async #openMap(): Promise<{ tiles: ReturnType<typeof generateMap>; commitment: MapCommitment } | null> {
+    if (this.#open) return this.#open;
+    const g = await this.chain.game(this.gameId);
+    if (!g.openMap) return null;
+    const tiles = generateMap(this.h, this.ruleset.board, g.seed);
+    this.#open = { tiles, commitment: commitOpenMap(this.h, this.ruleset.board, tiles) };
+    this.#zoneRoots = null; // passability now opens against the open map's root
+    this.#root = 0n;
+    return this.#open;
+  }
+
+  /** Tiles of the open map with their salt-0 openings (checked against the chain's root when it is the open one). */
+  #openTiles(open: { tiles: ReturnType<typeof generateMap>; commitment: MapCommitment }, leaves: number[]) {
+    const b = this.ruleset.board;
+    return leaves.map((leaf): VerifiedTile => {
+      const c = leafCoord(b, leaf);
+      if (!c) throw new InputError('reveal', `${leaf} is not an on-board leaf`);
+      const index = tileIndex(b, c);
+      return {
+        ...open.tiles[index]!,
+        leaf,
+        ...c,
+        index,
+        salt: 0n,
+        path: merklePath(open.commitment.tree, leaf),
+      };
+    });
+  }
+
+  async #chainTime(): Promise<number> {
+    return (await this.chain.provider.getBlock('latest'))?.timestamp ?? 0;
   }
 
   /** Runs `fetch`, retrying for up to `revealWaitMs` while the dealer refuses with one of `codes` (its chain view lagging). */
@@ -487,7 +692,7 @@ export class GamePlayer {
     turn: number,
     moved: number,
     destinations: Coord[],
-    revealed: number,
+    tiles: VerifiedTile[] | null,
     proofMs: number,
     tx: TxResult,
   ): TurnReport {
@@ -498,7 +703,8 @@ export class GamePlayer {
       moved,
       destinations,
       provedPassable: kind === 'turn' && this.ruleset.provePassability,
-      tilesRevealed: revealed,
+      tilesRevealed: tiles?.length ?? 0,
+      unserved: tiles === null,
       zoneReveals: tx.events.filter((e) => e.kind === 'ZoneReveal').length,
       proofMs,
       gas: tx.gasUsed,
@@ -519,4 +725,16 @@ function nearestFirst(r: ValidRuleset, tiles: number[], slots: Slots): number[] 
   return tiles
     .sort((a, c) => dist(a) - dist(c) || a - c)
     .map((i) => leafIndex(b, { col: i % b.width, row: Math.floor(i / b.width) }));
+}
+
+/** The first leaf where a proposal's data differs from the honest open map: its zone's first differing leaf. */
+function firstDifference(
+  proposed: { zoneRoots: readonly bigint[]; leaves: readonly bigint[] },
+  mine: { zoneRoots: readonly bigint[]; leaves: readonly bigint[] },
+): number {
+  const leaf = mine.leaves.findIndex((v, i) => proposed.leaves[i] !== v);
+  if (leaf >= 0) return leaf;
+  // Same leaves, another zone root: any leaf of that zone shows the zone does not hash to it.
+  const zone = mine.zoneRoots.findIndex((v, z) => proposed.zoneRoots[z] !== v);
+  return Math.max(0, zone) * 64;
 }

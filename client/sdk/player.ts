@@ -121,6 +121,18 @@ export class PlayerModel {
     return change;
   }
 
+  /**
+   * Adds the verified tiles of an earlier turn of this player that arrived late (a dispute's on-chain answer):
+   * their contents only, since the fog already counted that turn's vision.
+   */
+  addLateTiles(turn: number, tiles: readonly VerifiedTile[]): void {
+    for (const t of tiles) this.#tiles.set(t.index, t);
+    if (tiles.length > 0) {
+      const change = { turn, becameVisible: [], discovered: [], becameExplored: [] };
+      this.events.emit('tilesRevealed', { turn, tiles: [...tiles], change });
+    }
+  }
+
   /** Remembers a zone or combat reveal; emits `enemySighted` when it is news. */
   recordSighting(s: Sighting): boolean {
     if (!this.ruleset.unitTypes.some((t) => t.name === s.unitType)) {

@@ -14,7 +14,10 @@ export interface CircuitArtifact {
   zkey: string | Uint8Array;
 }
 
-export type ProverArtifacts = Record<CircuitKind, CircuitArtifact>;
+/** Artifacts per circuit: the play circuits of the ruleset, and the sealed-share circuit for the ceremony. */
+export type ProverArtifacts = Record<Exclude<CircuitKind, 'seal'>, CircuitArtifact> & {
+  seal?: CircuitArtifact;
+};
 
 export { toSolidityProof };
 

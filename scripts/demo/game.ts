@@ -22,8 +22,8 @@ import {
 } from '../../core/index.ts';
 import { rulesetHash } from '../../core/ruleset/hash.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
-import { dealerEncPublicKey } from '../../core/sealed.ts';
-import type { GeneratedRuleset } from '../contracts/rulesets.ts';
+import { sealPublicKey, sealSecretKey } from '../../core/sealed.ts';
+import { type GeneratedRuleset, readSealArtifacts } from '../contracts/rulesets.ts';
 import { DEV_KEYS, type Log } from './setup.ts';
 
 export interface GameOptions {
@@ -92,7 +92,9 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
     `game ${gameId.toString(16).slice(0, 12)}… created by the dealer ${short(dealerTx.address)}: ${nPlayers} players, ${maxTurns} turns (spawns included)`,
   );
 
+  const seal = readSealArtifacts();
   const prover = new SnarkjsProver({
+    seal: { wasm: seal.wasm, zkey: seal.zkey },
     spawn: pick(o.artifacts, 'spawn'),
     turn: pick(o.artifacts, 'turn'),
     attack: pick(o.artifacts, 'attack'),
@@ -168,7 +170,7 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
   };
   for (;;) {
     const g = await bots[0]!.player.chain.game(gameId);
-    if (g.phase !== 'Play' && g.phase !== 'Combat') {
+    if (!['Play', 'Combat', 'Dispute', 'ForceOpen', 'OpenRoot'].includes(g.phase)) {
       o.log(`play over: phase ${g.phase} after turn ${g.turn}`);
       break;
     }
@@ -254,7 +256,8 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
 
 /**
  * Creates a game as the dealer (the contract requires dealer == msg.sender), sealing to the dealer's key,
- * with the ruleset's deadlines, a 1 ETH bond and no stake. Returns its id (from GameCreated) and block.
+ * with the ruleset's deadlines, a 1 ETH bond, no stake and no dispute deposit. Returns its id (from
+ * GameCreated) and block.
  */
 export async function createDemoGame(o: {
   provider: JsonRpcProvider;
@@ -268,18 +271,21 @@ export async function createDemoGame(o: {
   const dealerTx = new Wallet(DEV_KEYS[1], o.provider);
   const asDealer = new GameChain(o.gameContract, dealerTx);
   const created = await asDealer.contract.getFunction('createGame')(
-    o.players,
-    dealerTx.address,
-    dealerEncPublicKey(Buffer.from(o.dealerKey.replace(/^0x/, ''), 'hex')),
-    rulesetHash(r),
-    { ...r.deadlines, auditSeconds: 3600 },
     {
-      kind: r.board.kind === 'hex' ? 0 : 1,
-      width: r.board.width,
-      height: r.board.height,
-      maxTurns: o.maxTurns,
+      players: o.players,
+      dealer: dealerTx.address,
+      sealKey: sealPublicKey(sealSecretKey(o.dealerKey)),
+      rulesetHash: rulesetHash(r),
+      durations: r.deadlines,
+      board: {
+        kind: r.board.kind === 'hex' ? 0 : 1,
+        width: r.board.width,
+        height: r.board.height,
+        maxTurns: o.maxTurns,
+      },
+      stake: 0n,
+      disputeDeposit: 0n,
     },
-    0n,
     { value: 10n ** 18n },
   );
   const receipt = await created.wait(1);

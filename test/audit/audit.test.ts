@@ -73,7 +73,7 @@ describe('audit CLI logic against the in-process chain', () => {
       served(s, d, tiles, 15, 11),
     ]);
     const r = await runAudit({ game: G, gameId: s.id, h: env.h, tiles: file });
-    assert.equal(r.phase, 'audit');
+    assert.equal(r.phase, 'Audit');
     assert.equal(r.rootMatches, true);
     assert.equal(r.seedMatches, true);
     assert.equal(r.computedRoot, d.tree.root);
@@ -126,7 +126,7 @@ describe('audit CLI logic against the in-process chain', () => {
     });
     assert.ok(r.fraud);
     assert.equal(r.fraud.slashed, BOND);
-    assert.equal(r.fraud.phase, 'settled');
+    assert.equal(r.fraud.phase, 'Settled');
     assert.equal(await phaseOf(env, s.id), Phase.Settled);
     const after = await Promise.all(
       s.players.map((p) => G.getFunction('credit')(p.address) as Promise<bigint>),

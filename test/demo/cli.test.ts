@@ -78,7 +78,7 @@ async function live(): Promise<Live> {
   }
   const chain = await startChain(logDir);
   const deployment = await deploy(chain.url, 'tiny');
-  const dealerKey = `0x${'42'.repeat(32)}`;
+  const dealerKey = `0x01${'42'.repeat(31)}`; // a Baby Jubjub seal key (< the subgroup order)
   const dealer = await startDealer({
     outDir: tmp,
     logDir,

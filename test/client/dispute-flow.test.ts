@@ -1,0 +1,230 @@
+/**
+ * The SDK's liveness paths end to end on the real ShroudGame, with MockVerifiers standing in for Groth16 (each
+ * "proof" is bound to the exact public signals the witness builders produce, so every signal the contract
+ * builds is still checked): bots whose dealer never serves dispute every turn on-chain and accept honest answers
+ * (the tiles join their model); a wrong answer is challenged and the game forced open; after force-open the bots
+ * reveal their shares, settle the open map's root (passability), and play on to the end with tiles computed from
+ * the public seed.
+ */
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import type { Contract } from 'ethers';
+import { BotPlayer } from '../../client/bot-player.ts';
+import { GameChain, type Prover } from '../../client/sdk/chain.ts';
+import { DealerClient } from '../../client/sdk/dealer-client.ts';
+import { GamePlayer } from '../../client/sdk/game-player.ts';
+import {
+  commitMap,
+  encodeDisputeAnswer,
+  generateMap,
+  leafCoord,
+  masterCommitment,
+  merklePath,
+} from '../../core/index.ts';
+import { shippedRuleset } from '../../core/ruleset/shipped.ts';
+import type { ValidRuleset } from '../../core/ruleset/validate.ts';
+import { packedWordCounts } from '../../core/witness/publics.ts';
+import { rulesetHash, rulesetInfo } from '../../scripts/contracts/rulesets.ts';
+import { BOND, type Env, gameParams, increaseTime, lastGameId, setup } from '../contracts/helpers.ts';
+import { proofFor } from '../contracts/mock-play.ts';
+
+/** Proves by hashing the plan's public signals: what contracts/harness/MockVerifier.sol accepts. */
+const mockProver: Prover = { prove: async (_c, plan) => proofFor(plan.publicSignals) as never };
+
+describe('SDK liveness: disputes, force-open and the open map (mock verifiers)', () => {
+  let env: Env;
+  let G: Contract;
+  before(async () => {
+    env = await setup();
+    G = env.game;
+    for (const name of ['tiny', 'tiny-pass']) await registerMock(env, shippedRuleset(name));
+  });
+
+  /** A game of `name` between two bots whose dealer URL is dead; the test plays the dealer on-chain. */
+  async function bots(name: string) {
+    const r = shippedRuleset(name);
+    const players = env.players.slice(0, 2);
+    const params = gameParams(
+      env,
+      players.map((p) => p.address),
+      {
+        rulesetHash: rulesetHash(name),
+        durations: r.deadlines,
+        board: { kind: 0, width: r.board.width, height: r.board.height, maxTurns: 8 },
+      },
+    );
+    await (
+      await (G.connect(env.dealer) as Contract).getFunction('createGame')(params, { value: BOND })
+    ).wait();
+    const gameId = await lastGameId(env);
+    const out: BotPlayer[] = [];
+    for (const [i, p] of players.entries()) {
+      const player = await GamePlayer.join({
+        chain: new GameChain(await G.getAddress(), p),
+        // Nobody listens there: every reveal is unserved.
+        dealer: new DealerClient({
+          baseUrl: 'http://127.0.0.1:9',
+          chainId: 31337n,
+          gameContract: await G.getAddress(),
+          signer: p,
+          maxAttempts: 1,
+        }),
+        prover: mockProver,
+        h: env.h,
+        ruleset: r,
+        gameId,
+        revealWaitMs: 0,
+      });
+      out.push(new BotPlayer(player, `dispute-${i}`));
+    }
+    return { r, gameId, bots: out };
+  }
+
+  /** The dealer's honest map once both shares are sealed; posts the root. */
+  async function deal(r: ValidRuleset, gameId: bigint, b: BotPlayer[]) {
+    const seed = env.h.hash(b.map((x) => x.player.share!));
+    const tiles = generateMap(env.h, r.board, seed);
+    const map = commitMap(env.h, r.board, tiles, 4242n);
+    await (
+      await (G.connect(env.dealer) as Contract).getFunction('postRoot')(
+        gameId,
+        map.tree.root,
+        masterCommitment(env.h, 4242n),
+      )
+    ).wait();
+    return { seed, tiles, map };
+  }
+
+  /** The dealer's answer to the open dispute (`lie`: one salt off by one, caught by the disputer). */
+  async function answer(
+    r: ValidRuleset,
+    gameId: bigint,
+    m: Awaited<ReturnType<typeof deal>>,
+    lie: boolean,
+  ): Promise<void> {
+    const events = await G.queryFilter(G.filters['DisputeOpened']!(gameId));
+    const leaves = [...(events.at(-1) as unknown as { args: { leaves: bigint[] } }).args.leaves].map(Number);
+    const served = leaves.map((leaf, i) => {
+      const c = leafCoord(r.board, leaf)!;
+      const salt = m.map.salts[leaf]! + (lie && i === 0 ? 1n : 0n);
+      return {
+        leaf,
+        ...c,
+        ...m.tiles[c.row * r.board.width + c.col]!,
+        salt: salt.toString(),
+        path: merklePath(m.map.tree, leaf).map(String),
+      };
+    });
+    await (
+      await (G.connect(env.dealer) as Contract).getFunction('answerDispute')(
+        gameId,
+        encodeDisputeAnswer(served, r.board.depth),
+      )
+    ).wait();
+  }
+
+  /** Plays until the game leaves play, the test answering disputes as told; returns what the bots did. */
+  async function run(
+    gameId: bigint,
+    b: BotPlayer[],
+    onDispute: () => Promise<void>,
+    maxSteps = 400,
+  ): Promise<string[]> {
+    const did: string[] = [];
+    for (let step = 0; step < maxSteps; step++) {
+      const g = await b[0]!.player.chain.game(gameId);
+      if (!['Commit', 'Reveal', 'Play', 'Combat', 'Dispute', 'ForceOpen', 'OpenRoot'].includes(g.phase))
+        break;
+      if (g.phase === 'Dispute' && !(await b[0]!.player.chain.dispute(gameId)).answered) await onDispute();
+      let acted = false;
+      for (const bot of b) {
+        const a = await bot.act();
+        if (!a) continue;
+        acted = true;
+        did.push(a.kind === 'follow' ? `follow:${a.what.kind}` : a.kind);
+      }
+      // Nothing to do: a deadline must pass (a dispute's or an open root's challenge window).
+      if (!acted) await increaseTime(env, 601);
+    }
+    return did;
+  }
+
+  it('P7: every unserved turn is disputed; honest answers are verified and accepted; the game ends normally', async () => {
+    const { r, gameId, bots: b } = await bots('tiny');
+    for (const bot of b) assert.equal((await bot.act())?.kind, 'commit');
+    for (const bot of b) assert.equal((await bot.act())?.kind, 'seal');
+    const m = await deal(r, gameId, b);
+    const did = await run(gameId, b, () => answer(r, gameId, m, false));
+    const disputes = did.filter((d) => d === 'dispute').length;
+    assert.ok(disputes >= 4, `disputed ${disputes} turns: ${did.join(' ')}`);
+    assert.equal(did.filter((d) => d === 'follow:accepted').length, disputes, did.join(' '));
+    assert.equal((await b[0]!.player.chain.game(gameId)).phase, 'Secrets', 'the dealer was never slashed');
+    // Every tile the bots hold came from an on-chain answer and is Gen(seed) with its salt.
+    for (const bot of b) {
+      assert.ok(bot.player.served.length > 0);
+      for (const t of bot.player.served) {
+        assert.deepEqual(
+          { terrain: t.terrain, feature: t.feature, resource: t.resource, rivers: t.rivers },
+          { ...m.tiles[t.row * r.board.width + t.col]! },
+        );
+      }
+    }
+  });
+
+  it('P7: a wrong answer is challenged, the dealer slashed, the game forced open; play ends on the public map', async () => {
+    const { r, gameId, bots: b } = await bots('tiny');
+    for (const bot of b) await bot.act();
+    for (const bot of b) await bot.act();
+    const m = await deal(r, gameId, b);
+    const did = await run(gameId, b, () => answer(r, gameId, m, true));
+    assert.ok(did.includes('follow:challenged'), did.join(' '));
+    assert.equal(did.filter((d) => d === 'share').length, 2, 'both shares revealed on-chain');
+    const g = await b[0]!.player.chain.game(gameId);
+    assert.equal(g.openMap, true);
+    assert.equal(g.seed, m.seed);
+    assert.equal(g.phase, 'Settled', 'a force-opened game settles at its end');
+    assert.equal(g.bond, 0n, 'the bond went to the players');
+  });
+
+  it('P7 + passability: after force-open the bots settle the open root and prove moves against it', async () => {
+    const { r, gameId, bots: b } = await bots('tiny-pass');
+    for (const bot of b) await bot.act();
+    for (const bot of b) await bot.act();
+    await deal(r, gameId, b);
+    // Nobody answers: the first dispute times out and the game is forced open.
+    const did = await run(gameId, b, async () => {});
+    assert.ok(did.includes('follow:proposed'), did.join(' '));
+    assert.ok(did.includes('follow:claimed'), did.join(' '));
+    const adopted = await G.queryFilter(G.filters['OpenRootAdopted']!(gameId));
+    assert.equal(adopted.length, 1);
+    assert.equal((await b[0]!.player.chain.game(gameId)).phase, 'Settled');
+    const turns = did.filter((d) => d === 'turn').length;
+    assert.ok(turns >= 2, `turns after the open root: ${did.join(' ')}`);
+  });
+});
+
+/** Registers a shipped ruleset with MockVerifiers (public-signal counts from the core's packing). */
+async function registerMock(env: Env, r: ValidRuleset): Promise<void> {
+  const info = rulesetInfo(r.name);
+  const reg = env.registry.connect(env.deployer) as Contract;
+  await (
+    await reg.getFunction('registerRuleset')(
+      rulesetHash(r.name),
+      info.kind,
+      info.width,
+      info.height,
+      info.maxPlayers,
+      info.damage,
+      info.passability,
+      info.maxRevealedTiles,
+    )
+  ).wait();
+  const mock = await env.ethers.deployContract('MockVerifier', [], env.deployer);
+  const w = packedWordCounts(r);
+  const counts = [w.report + w.context + 3, w.report + w.context + 4 + (r.provePassability ? 1 : 0), 4, 5];
+  for (const [i, n] of counts.entries()) {
+    await (
+      await reg.getFunction('setVerifier')(rulesetHash(r.name), i, await mock.getAddress(), '0x12345678', n)
+    ).wait();
+  }
+}
