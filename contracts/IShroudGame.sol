@@ -173,6 +173,7 @@ interface IShroudGame {
         uint8 seat;
         uint8 nLeaves;
         bool answered;
+        bool receipted; // the dealer showed the disputer's receipt for this turn: a false dispute
         uint32 turn; // the disputed spawn or turn
         uint40 pausedLeft; // the interrupted turn's remaining time, restored when play resumes
         uint96 deposit;
@@ -180,12 +181,17 @@ interface IShroudGame {
         bytes32 answerHash; // keccak256(abi.encodePacked(uint256[] answer))
     }
 
-    /// @notice The standing open-root proposal of a force-opened passability game (`Phase.OpenRoot`).
+    /// @notice The standing open-root proposal of a force-opened passability game (`Phase.OpenRoot`), and its
+    ///         pending challenge: one zone whose leaves the challenger says hash to another zone root.
     struct OpenRoot {
         bool proposed;
         uint8 proposer;
+        bool challenged;
+        uint8 challenger;
+        uint16 zone;
         uint256 root;
-        bytes32 dataHash; // keccak256(abi.encodePacked(zoneRoots, leaves))
+        bytes32 zoneRootsHash; // keccak256(abi.encodePacked(zoneRoots))
+        bytes32 challengeHash; // keccak256(abi.encodePacked(the challenger's 64 leaves))
     }
 
     // ---------------------------------------------------------------- errors
@@ -245,9 +251,15 @@ interface IShroudGame {
     /// @notice The answer (or the leaves) passed do not hash to the ones the dispute stored.
     error AnswerMismatch();
     error WrongAnswerLength(uint256 expected, uint256 got);
+    /// @notice The receipt is not the disputer's signature of a `RevealReceipt` for the disputed turn.
+    error BadReceipt();
     error AlreadyProposed();
     error NoProposal();
     error ProposalMismatch();
+    error AlreadyChallenged();
+    error NotChallenged();
+    /// @notice The leaves passed do not hash to the zone root they must.
+    error ZoneMismatch();
     error WrongLength(uint256 expected, uint256 got);
 
     // ---------------------------------------------------------------- events
@@ -325,12 +337,13 @@ interface IShroudGame {
     event ShareRevealed(uint256 indexed gameId, uint256 seat, uint256 share);
     /// @notice Force-open completed: the map is public, regenerate it from `seed`.
     event MapOpened(uint256 indexed gameId, uint256 seed);
-    /// @notice Seat `seat` proposed the open map's root (salt 0 leaves of `Gen(seed)`), with the data to check it.
-    event OpenRootProposed(
-        uint256 indexed gameId, uint256 seat, uint256 root, uint256[] zoneRoots, uint256[] leaves, uint256 deadline
-    );
-    /// @notice `challenger` showed seat `seat`'s open-root proposal wrong; the seat forfeits.
-    event OpenRootRejected(uint256 indexed gameId, uint256 seat, address challenger);
+    /// @notice Seat `seat` proposed the open map's root (the salt-0 tree of `Gen(seed)`) with its zone roots.
+    event OpenRootProposed(uint256 indexed gameId, uint256 seat, uint256 root, uint256[] zoneRoots, uint256 deadline);
+    /// @notice Seat `seat` says zone `zone` holds `leaves`, which hash to another zone root than the proposal's; the
+    ///         proposal's leaves of that zone must be shown by `deadline`.
+    event OpenRootChallenged(uint256 indexed gameId, uint256 seat, uint256 zone, uint256[] leaves, uint256 deadline);
+    /// @notice The challenge was settled at leaf `leafIndex` against `Gen(seed)`: seat `loser` lied and forfeits.
+    event OpenRootDecided(uint256 indexed gameId, uint256 leafIndex, uint256 loser, bool proposalStands);
     /// @notice The proposal stood through its challenge window: passability proofs now open against `root`.
     event OpenRootAdopted(uint256 indexed gameId, uint256 root);
     /// @notice Bonds and stakes were credited; the game is over.
@@ -398,8 +411,10 @@ interface IShroudGame {
     ///         pauses the game until the dealer answers.
     function openDispute(uint256 gameId, uint32[] calldata leaves, uint256 blinding) external payable;
 
-    /// @notice The dealer's answer to the open dispute: each leaf's tile, salt and Merkle path.
-    function answerDispute(uint256 gameId, uint256[] calldata answer) external;
+    /// @notice The dealer's answer to the open dispute: each leaf's tile, salt and Merkle path, and (when it has one)
+    ///         the disputer's EIP-712 receipt for that turn, which shows the dispute false: the deposit is then the
+    ///         dealer's; without one it goes back to the disputer.
+    function answerDispute(uint256 gameId, uint256[] calldata answer, bytes calldata receipt) external;
 
     /// @notice Anyone shows that the answer's `index`-th tile does not verify against the root: the dealer failed.
     function challengeDisputeAnswer(
@@ -421,13 +436,16 @@ interface IShroudGame {
 
     function revealShare(uint256 gameId, uint256 share) external;
 
-    function proposeOpenRoot(uint256 gameId, uint256[] calldata zoneRoots, uint256[] calldata leaves) external;
+    function proposeOpenRoot(uint256 gameId, uint256[] calldata zoneRoots) external;
 
-    function challengeOpenRoot(
+    function challengeOpenRoot(uint256 gameId, uint256[] calldata zoneRoots, uint256 zone, uint256[64] calldata leaves)
+        external;
+
+    function answerOpenRootChallenge(
         uint256 gameId,
         uint256[] calldata zoneRoots,
-        uint256[] calldata leaves,
-        uint256 leafIndex
+        uint256[64] calldata challengerLeaves,
+        uint256[64] calldata proposerLeaves
     ) external;
 
     function claimOpenRootTimeout(uint256 gameId) external;

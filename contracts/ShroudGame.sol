@@ -223,8 +223,8 @@ contract ShroudGame is IShroudGame {
     }
 
     /// @inheritdoc IShroudGame
-    function answerDispute(uint256 gameId, uint256[] calldata answer) external {
-        ShroudDisputes.answerDispute(s, gameId, answer);
+    function answerDispute(uint256 gameId, uint256[] calldata answer, bytes calldata receipt) external {
+        ShroudDisputes.answerDispute(s, gameId, answer, receipt);
     }
 
     /// @inheritdoc IShroudGame
@@ -260,18 +260,25 @@ contract ShroudGame is IShroudGame {
     }
 
     /// @inheritdoc IShroudGame
-    function proposeOpenRoot(uint256 gameId, uint256[] calldata zoneRoots, uint256[] calldata leaves) external {
-        ShroudForceOpen.proposeOpenRoot(s, _deps(), gameId, zoneRoots, leaves);
+    function proposeOpenRoot(uint256 gameId, uint256[] calldata zoneRoots) external {
+        ShroudForceOpen.proposeOpenRoot(s, _deps(), gameId, zoneRoots);
     }
 
     /// @inheritdoc IShroudGame
-    function challengeOpenRoot(
+    function challengeOpenRoot(uint256 gameId, uint256[] calldata zoneRoots, uint256 zone, uint256[64] calldata leaves)
+        external
+    {
+        ShroudForceOpen.challengeOpenRoot(s, _deps(), gameId, zoneRoots, zone, leaves);
+    }
+
+    /// @inheritdoc IShroudGame
+    function answerOpenRootChallenge(
         uint256 gameId,
         uint256[] calldata zoneRoots,
-        uint256[] calldata leaves,
-        uint256 leafIndex
+        uint256[64] calldata challengerLeaves,
+        uint256[64] calldata proposerLeaves
     ) external {
-        ShroudForceOpen.challengeOpenRoot(s, _deps(), gameId, zoneRoots, leaves, leafIndex);
+        ShroudForceOpen.answerOpenRootChallenge(s, _deps(), gameId, zoneRoots, challengerLeaves, proposerLeaves);
     }
 
     /// @inheritdoc IShroudGame

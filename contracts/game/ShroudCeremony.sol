@@ -124,7 +124,8 @@ library ShroudCeremony {
             bool done = p == IShroudGame.Phase.Commit
                 ? st.committed
                 : p == IShroudGame.Phase.Reveal ? st.revealed : st.shareRevealed;
-            if (!done) st.atFault = true;
+            // A seat that already left the game owes no share of a force-open: it is not blamed for it.
+            if (!done && !st.forfeited) st.atFault = true;
         }
         ShroudFunds.cancel(
             s,
@@ -149,17 +150,37 @@ library ShroudCeremony {
         ShroudTurns.resume(s, gameId);
     }
 
-    /// @notice Whether (x, y) is a Baby Jubjub point other than the identity. The prime-subgroup check is the
-    ///         players' (core `checkSealPublicKey`, run by the SDK before it commits): a dealer whose key is outside
-    ///         it could only fail to open its own games' shares and be force-opened.
+    /// @notice Whether (x, y) is a Baby Jubjub point whose order does not divide 8: on the curve, and 8·P is not the
+    ///         identity. That refuses the identity and the seven other points of small order, for which the seal
+    ///         proof either cannot be made or makes every share public. The full prime-subgroup check is the
+    ///         players' (core `checkSealPublicKey`, run by the SDK before it commits): a key with a small-order
+    ///         component still seals and opens (a dealer posting one only risks its own games).
     function isSealKey(uint256 x, uint256 y) internal pure returns (bool) {
         uint256 p = Poseidon.FIELD_MODULUS;
-        if (x >= p || y >= p || (x == 0 && y == 1)) return false;
+        if (x >= p || y >= p) return false;
         uint256 xx = mulmod(x, x, p);
         uint256 yy = mulmod(y, y, p);
         uint256 lhs = addmod(mulmod(BABYJUB_A, xx, p), yy, p);
         uint256 rhs = addmod(1, mulmod(BABYJUB_D, mulmod(xx, yy, p), p), p);
-        return lhs == rhs;
+        if (lhs != rhs) return false;
+        // 8·P in projective coordinates (X : Y : Z), three doublings; the identity is (0 : Z : Z).
+        (uint256 X, uint256 Y, uint256 Z) = _double(x, y, 1);
+        (X, Y, Z) = _double(X, Y, Z);
+        (X, Y, Z) = _double(X, Y, Z);
+        return !(X == 0 && Y == Z);
+    }
+
+    /// Projective twisted-Edwards doubling (dbl-2008-bbjlp), complete on Baby Jubjub.
+    function _double(uint256 X, uint256 Y, uint256 Z) private pure returns (uint256, uint256, uint256) {
+        uint256 p = Poseidon.FIELD_MODULUS;
+        uint256 s = addmod(X, Y, p);
+        uint256 c = mulmod(X, X, p);
+        uint256 d = mulmod(Y, Y, p);
+        s = addmod(mulmod(s, s, p), p - addmod(c, d, p), p); // 2XY
+        c = mulmod(BABYJUB_A, c, p); // aX²
+        uint256 f = addmod(c, d, p);
+        uint256 j = addmod(f, p - mulmod(2, mulmod(Z, Z, p), p), p);
+        return (mulmod(s, j, p), mulmod(f, addmod(c, p - d, p), p), mulmod(f, j, p));
     }
 
     /// Seats the players in order: distinct, neither zero nor the dealer.

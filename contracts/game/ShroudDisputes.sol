@@ -15,9 +15,16 @@ import {Deps, Store} from "./ShroudStore.sol";
 ///         dispute deposit, and the game pauses. The dealer must answer on-chain before the dispute deadline with
 ///         each leaf's tile, salt and Merkle path; during a challenge window anyone may show that one answered tile
 ///         does not verify against the root. An unanswered or wrongly answered dispute slashes the dealer's bond and
-///         force-opens the game; an answered one resumes play, and the deposit is held for the dealer (paid at
-///         settlement unless the dealer fails later). A tile whose path verifies but whose contents are not
-///         `Gen(seed)` is caught by the post-game fraud proof, as for any served tile.
+///         force-opens the game; an answered one resumes play (with at least a minimum turn's time, so a dispute
+///         cannot run the mover's clock out). A tile whose path verifies but whose contents are not `Gen(seed)` is
+///         caught by the post-game fraud proof, as for any served tile.
+///
+///         Who keeps the deposit: the contract cannot tell a dealer that did not serve from a player that lies, so
+///         the player's own word decides. After verifying a turn's tiles the SDK signs an EIP-712 `RevealReceipt`
+///         (gameId, turn, revealCommit) for the dealer. A dealer that answers with the disputer's receipt for the
+///         disputed turn shows the dispute false: the deposit is held for it (paid at settlement unless it fails
+///         later). Without a receipt the deposit goes back to the disputer: a dealer that refuses to serve earns
+///         nothing from the disputes it provokes.
 /// @dev What a dispute gives up (P6, and P2 for those tiles): the disputed turn's revealed-tile list and, with the
 ///      answer, those tiles' contents become public, which tells opponents roughly where the disputer's units saw
 ///      that turn. It is the disputer's choice, it costs the deposit when the dealer did serve (a false dispute), and
@@ -25,6 +32,14 @@ import {Deps, Store} from "./ShroudStore.sol";
 ///      Runs through DELEGATECALL in ShroudGame's storage; its events and errors are IShroudGame's.
 library ShroudDisputes {
     using ShroudPhases for IShroudGame.Game;
+
+    /// @notice The EIP-712 domain of the dealer's requests (core/reveal-request.ts `revealDomain`), bound to this game
+    ///         contract and chain, and the receipt type the SDK signs.
+    bytes32 internal constant DOMAIN_TYPEHASH =
+        keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
+    bytes32 internal constant RECEIPT_TYPEHASH = keccak256("RevealReceipt(uint256 gameId,uint32 turn,uint256 revealCommit)");
+    /// @notice secp256k1 order / 2: signatures with a higher s are refused (EIP-2).
+    uint256 internal constant HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0;
 
     /// @notice See `IShroudGame.openDispute`. `value` is the deposit paid (msg.value).
     function openDispute(
@@ -53,6 +68,7 @@ library ShroudDisputes {
             seat: uint8(seat),
             nLeaves: uint8(leaves.length),
             answered: false,
+            receipted: false,
             turn: st.lastTurn,
             pausedLeft: uint40(g.deadline - block.timestamp),
             deposit: uint96(value),
@@ -65,8 +81,11 @@ library ShroudDisputes {
     }
 
     /// @notice See `IShroudGame.answerDispute`: `answer` holds, per leaf in the opening's order, terrain, feature,
-    ///         resource, rivers, salt and the `depth` siblings of its path. Opens the challenge window.
-    function answerDispute(Store storage s, uint256 gameId, uint256[] calldata answer) external {
+    ///         resource, rivers, salt and the `depth` siblings of its path; `receipt` is empty or the disputer's
+    ///         65-byte `RevealReceipt` signature for the disputed turn. Opens the challenge window.
+    function answerDispute(Store storage s, uint256 gameId, uint256[] calldata answer, bytes calldata receipt)
+        external
+    {
         IShroudGame.Game storage g = s.games[gameId];
         g.requireOpen(IShroudGame.Phase.Dispute);
         if (msg.sender != g.dealer) revert IShroudGame.NotDealer();
@@ -76,8 +95,36 @@ library ShroudDisputes {
         if (answer.length != want) revert IShroudGame.WrongAnswerLength(want, answer.length);
         d.answered = true;
         d.answerHash = keccak256(abi.encodePacked(answer));
+        if (receipt.length != 0) {
+            IShroudGame.Seat storage st = s.seats[gameId][d.seat];
+            if (receiptSigner(gameId, d.turn, st.revealCommit, receipt) != st.player) revert IShroudGame.BadReceipt();
+            d.receipted = true;
+        }
         g.enter(gameId, IShroudGame.Phase.Dispute, g.durations.disputeSeconds);
         emit IShroudGame.DisputeAnswered(gameId, d.seat, d.turn, answer);
+    }
+
+    /// @notice The signer of a `RevealReceipt(gameId, turn, revealCommit)` under this contract's dealer domain, or
+    ///         address(0) for a malformed or high-s signature.
+    function receiptSigner(uint256 gameId, uint256 turn, uint256 revealCommit, bytes calldata sig)
+        internal
+        view
+        returns (address)
+    {
+        if (sig.length != 65) return address(0);
+        bytes32 r = bytes32(sig[0:32]);
+        bytes32 sv = bytes32(sig[32:64]);
+        uint8 v = uint8(sig[64]);
+        if (uint256(sv) > HALF_N || (v != 27 && v != 28)) return address(0);
+        bytes32 domain = keccak256(
+            abi.encode(DOMAIN_TYPEHASH, keccak256("Shroud Dealer"), keccak256("1"), block.chainid, address(this))
+        );
+        bytes32 digest = keccak256(
+            abi.encodePacked(
+                "\x19\x01", domain, keccak256(abi.encode(RECEIPT_TYPEHASH, gameId, uint32(turn), revealCommit))
+            )
+        );
+        return ecrecover(digest, v, r, sv);
     }
 
     /// @notice See `IShroudGame.challengeDisputeAnswer`: succeeds when the `index`-th answered tile has a word outside
@@ -121,13 +168,17 @@ library ShroudDisputes {
         else ShroudForceOpen.begin(s, gameId, IShroudGame.Reason.UnansweredDispute);
     }
 
-    /// The answer stood: its deposit is held for the dealer, and the interrupted turn resumes with the time it had.
+    /// The answer stood: the interrupted turn resumes with the time it had, and at least a minimum turn's time. The
+    /// deposit is held for the dealer when it showed the disputer's receipt (a false dispute), else refunded.
     function _close(Store storage s, uint256 gameId) private {
         IShroudGame.Game storage g = s.games[gameId];
         IShroudGame.Dispute memory d = s.disputes[gameId];
         delete s.disputes[gameId];
-        s.seats[gameId][d.seat].escrow += d.deposit;
-        g.enter(gameId, IShroudGame.Phase.Play, d.pausedLeft);
+        IShroudGame.Seat storage st = s.seats[gameId][d.seat];
+        if (d.receipted) st.escrow += d.deposit;
+        else s.credit[st.player] += d.deposit;
+        uint256 left = d.pausedLeft < ShroudLimits.MIN_TURN ? ShroudLimits.MIN_TURN : d.pausedLeft;
+        g.enter(gameId, IShroudGame.Phase.Play, left);
         emit IShroudGame.DisputeClosed(gameId, d.seat, d.turn);
     }
 

@@ -16,12 +16,15 @@ import {Deps, Store} from "./ShroudStore.sol";
 ///         fog from where it stopped. A player who does not reveal its share is at fault and the game is cancelled.
 ///
 ///         Rulesets that prove passability need a map root for their turn proofs. The open map's root is the tree of
-///         `Gen(seed)` with every salt 0, which anyone can compute; a seat proposes it with all its zone roots and
-///         leaves (so the data is public), the contract checks that the root is the tree over those zone roots, and
-///         during a challenge window anyone may show one zone's leaves do not hash to its zone root, or one leaf is
-///         not `Poseidon(Gen(seed) at that index, 0)` (0 off the board). A proposer caught forfeits at fault and
-///         another seat may propose; an unchallenged proposal is adopted; with none by the deadline the game is
-///         cancelled (nobody at fault; the bond is already the players').
+///         `Gen(seed)` with every salt 0, which anyone can compute. A seat proposes it with its zone roots (the
+///         contract computes the root from them). During a challenge window another seat may dispute one zone by
+///         posting that zone's 64 leaves as it computes them (they must hash to another root than the proposal's);
+///         then anyone shows the proposal's 64 leaves of that zone (they must hash to its zone root), the contract
+///         finds the first leaf where the two lists differ and recomputes it from `Gen(seed)` (`MapGen`): whoever
+///         posted the wrong leaf lied about a public computation and forfeits at fault. A challenge nobody answers
+///         in time sinks the proposal (its proposer forfeits). Every transaction carries at most one zone's leaves
+///         and the zone roots, so this works on the largest boards. An unchallenged proposal is adopted; with
+///         none by the deadline the game is cancelled (nobody at fault; the bond is already the players').
 /// @dev Runs through DELEGATECALL in ShroudGame's storage; its events and errors are IShroudGame's.
 library ShroudForceOpen {
     using ShroudPhases for IShroudGame.Game;
@@ -38,7 +41,10 @@ library ShroudForceOpen {
             delete s.disputes[gameId];
             s.credit[s.seats[gameId][d.seat].player] += d.deposit;
         }
-        g.enter(gameId, IShroudGame.Phase.ForceOpen, g.durations.revealSeconds);
+        // Mid-game, players may be away between their turns: give them a turn's time at least.
+        uint256 window = g.durations.revealSeconds;
+        if (g.turnSeconds > window) window = g.turnSeconds;
+        g.enter(gameId, IShroudGame.Phase.ForceOpen, window);
     }
 
     /// @notice See `IShroudGame.startForceOpen`: no root by the root deadline.
@@ -76,28 +82,19 @@ library ShroudForceOpen {
         else ShroudTurns.resume(s, gameId);
     }
 
-    /// @notice See `IShroudGame.proposeOpenRoot`: `zoneRoots` (one per zone) and `leaves` (64 per zone, zone-major)
-    ///         of the salt-0 tree of `Gen(seed)`. The root is computed here from the zone roots.
-    function proposeOpenRoot(
-        Store storage s,
-        Deps memory deps,
-        uint256 gameId,
-        uint256[] calldata zoneRoots,
-        uint256[] calldata leaves
-    ) external {
+    /// @notice See `IShroudGame.proposeOpenRoot`: the zone roots of the salt-0 tree of `Gen(seed)`, one per zone;
+    ///         the root is computed here from them. One proposal per seat.
+    function proposeOpenRoot(Store storage s, Deps memory deps, uint256 gameId, uint256[] calldata zoneRoots)
+        external
+    {
         IShroudGame.Game storage g = s.games[gameId];
         g.requireOpen(IShroudGame.Phase.OpenRoot);
         IShroudGame.OpenRoot storage o = s.openRoots[gameId];
-        uint256 seat = ShroudPhases.seatOf(s, gameId, msg.sender);
+        uint256 seat = _activeSeat(s, gameId);
         IShroudGame.Seat storage st = s.seats[gameId][seat];
-        if (st.forfeited) revert IShroudGame.AlreadyForfeited();
         if (o.proposed || st.proposedOpenRoot) revert IShroudGame.AlreadyProposed();
         uint256 zones = g.zones;
         if (zoneRoots.length != zones) revert IShroudGame.WrongLength(zones, zoneRoots.length);
-        if (leaves.length != zones * ZONE_LEAVES) revert IShroudGame.WrongLength(zones * ZONE_LEAVES, leaves.length);
-        for (uint256 i = 0; i < leaves.length; i++) {
-            if (leaves[i] >= Poseidon.FIELD_MODULUS) revert IShroudGame.NotInField();
-        }
         uint256[] memory nodes = new uint256[](zones);
         for (uint256 z = 0; z < zones; z++) {
             if (zoneRoots[z] >= Poseidon.FIELD_MODULUS) revert IShroudGame.NotInField();
@@ -106,44 +103,90 @@ library ShroudForceOpen {
         address p2 = deps.hashers[1];
         uint256 root =
             ShroudTiles.subtreeRoot(p2, nodes, ShroudTiles.zeroRoot(p2, ZONE_HEIGHT), uint256(g.depth) - ZONE_HEIGHT);
-        o.proposed = true;
-        o.proposer = uint8(seat);
-        o.root = root;
-        o.dataHash = keccak256(abi.encodePacked(zoneRoots, leaves));
+        s.openRoots[gameId] = IShroudGame.OpenRoot({
+            proposed: true,
+            proposer: uint8(seat),
+            challenged: false,
+            challenger: 0,
+            zone: 0,
+            root: root,
+            zoneRootsHash: keccak256(abi.encodePacked(zoneRoots)),
+            challengeHash: bytes32(0)
+        });
         st.proposedOpenRoot = true;
         g.enter(gameId, IShroudGame.Phase.OpenRoot, g.durations.disputeSeconds);
-        emit IShroudGame.OpenRootProposed(gameId, seat, root, zoneRoots, leaves, g.deadline);
+        emit IShroudGame.OpenRootProposed(gameId, seat, root, zoneRoots, g.deadline);
     }
 
-    /// @notice See `IShroudGame.challengeOpenRoot`: succeeds when the zone of `leafIndex` does not hash to its
-    ///         proposed zone root, or the leaf at `leafIndex` is not the salt-0 leaf of `Gen(seed)` there.
+    /// @notice See `IShroudGame.challengeOpenRoot`: another seat posts zone `zone`'s leaves as it computes them; they
+    ///         must hash to another root than the proposal's. The proposal's leaves of that zone must then be shown.
     function challengeOpenRoot(
         Store storage s,
         Deps memory deps,
         uint256 gameId,
         uint256[] calldata zoneRoots,
-        uint256[] calldata leaves,
-        uint256 leafIndex
+        uint256 zone,
+        uint256[64] calldata leaves
+    ) external {
+        IShroudGame.Game storage g = s.games[gameId];
+        g.requireOpen(IShroudGame.Phase.OpenRoot);
+        IShroudGame.OpenRoot storage o = s.openRoots[gameId];
+        if (!o.proposed) revert IShroudGame.NoProposal();
+        if (o.challenged) revert IShroudGame.AlreadyChallenged();
+        uint256 seat = _activeSeat(s, gameId);
+        if (seat == o.proposer) revert IShroudGame.NotPlayer();
+        if (keccak256(abi.encodePacked(zoneRoots)) != o.zoneRootsHash) revert IShroudGame.ProposalMismatch();
+        if (zone >= g.zones) revert IShroudGame.BadLeafIndex();
+        if (_zoneRoot(deps, leaves) == zoneRoots[zone]) revert IShroudGame.NoFraud();
+        o.challenged = true;
+        o.challenger = uint8(seat);
+        o.zone = uint16(zone);
+        o.challengeHash = keccak256(abi.encodePacked(leaves));
+        g.enter(gameId, IShroudGame.Phase.OpenRoot, g.durations.disputeSeconds);
+        emit IShroudGame.OpenRootChallenged(gameId, seat, zone, _list(leaves), g.deadline);
+    }
+
+    /// @notice See `IShroudGame.answerOpenRootChallenge`: anyone shows the proposal's leaves of the challenged zone;
+    ///         the first leaf where they differ from the challenger's is recomputed from `Gen(seed)`, and whoever
+    ///         posted a wrong one forfeits at fault.
+    function answerOpenRootChallenge(
+        Store storage s,
+        Deps memory deps,
+        uint256 gameId,
+        uint256[] calldata zoneRoots,
+        uint256[64] calldata challengerLeaves,
+        uint256[64] calldata proposerLeaves
     ) external {
         IShroudGame.Game storage g = s.games[gameId];
         g.requireOpen(IShroudGame.Phase.OpenRoot);
         IShroudGame.OpenRoot memory o = s.openRoots[gameId];
-        if (!o.proposed) revert IShroudGame.NoProposal();
-        if (keccak256(abi.encodePacked(zoneRoots, leaves)) != o.dataHash) revert IShroudGame.ProposalMismatch();
-        if (leafIndex >= leaves.length) revert IShroudGame.BadLeafIndex();
-        if (!_zoneWrong(deps, zoneRoots, leaves, leafIndex) && leaves[leafIndex] == _openLeaf(g, deps, leafIndex)) {
-            revert IShroudGame.NoFraud();
+        if (!o.challenged) revert IShroudGame.NotChallenged();
+        if (keccak256(abi.encodePacked(zoneRoots)) != o.zoneRootsHash) revert IShroudGame.ProposalMismatch();
+        if (keccak256(abi.encodePacked(challengerLeaves)) != o.challengeHash) revert IShroudGame.ProposalMismatch();
+        if (_zoneRoot(deps, proposerLeaves) != zoneRoots[o.zone]) revert IShroudGame.ZoneMismatch();
+        // The lists hash to different roots, so they differ somewhere; the first difference decides.
+        uint256 k = 0;
+        while (proposerLeaves[k] == challengerLeaves[k]) k++;
+        uint256 leafIndex = uint256(o.zone) * ZONE_LEAVES + k;
+        bool proposalStands = proposerLeaves[k] == _openLeaf(g, deps, leafIndex);
+        uint256 loser = proposalStands ? o.challenger : o.proposer;
+        IShroudGame.OpenRoot storage stored = s.openRoots[gameId];
+        if (proposalStands) {
+            stored.challenged = false;
+            stored.challengeHash = bytes32(0);
+        } else {
+            delete s.openRoots[gameId];
         }
-        delete s.openRoots[gameId];
-        emit IShroudGame.OpenRootRejected(gameId, o.proposer, msg.sender);
-        ShroudTurns.forfeit(s, gameId, o.proposer, true);
-        // Unless that ended the game, the other seats get a fresh window to propose.
+        emit IShroudGame.OpenRootDecided(gameId, leafIndex, loser, proposalStands);
+        ShroudTurns.forfeit(s, gameId, loser, true);
+        // Unless that ended the game, a fresh window: to challenge the standing proposal, or to propose anew.
         if (g.phase == IShroudGame.Phase.OpenRoot) {
             g.enter(gameId, IShroudGame.Phase.OpenRoot, g.durations.disputeSeconds);
         }
     }
 
-    /// @notice See `IShroudGame.claimOpenRootTimeout`: adopts a standing proposal, or cancels without one.
+    /// @notice See `IShroudGame.claimOpenRootTimeout`: a challenge nobody answered sinks the proposal (its proposer
+    ///         forfeits); an unchallenged proposal is adopted; without one the game is cancelled.
     function claimOpenRootTimeout(Store storage s, uint256 gameId) external {
         IShroudGame.Game storage g = s.games[gameId];
         g.requireExpired(IShroudGame.Phase.OpenRoot);
@@ -152,24 +195,41 @@ library ShroudForceOpen {
             ShroudFunds.cancel(s, gameId, IShroudGame.Reason.NoOpenRoot);
             return;
         }
+        if (o.challenged) {
+            delete s.openRoots[gameId];
+            emit IShroudGame.OpenRootDecided(gameId, uint256(o.zone) * ZONE_LEAVES, o.proposer, false);
+            ShroudTurns.forfeit(s, gameId, o.proposer, true);
+            if (g.phase == IShroudGame.Phase.OpenRoot) {
+                g.enter(gameId, IShroudGame.Phase.OpenRoot, g.durations.disputeSeconds);
+            }
+            return;
+        }
         delete s.openRoots[gameId];
         g.root = o.root;
         emit IShroudGame.OpenRootAdopted(gameId, o.root);
         ShroudTurns.resume(s, gameId);
     }
 
-    /// Whether the 64 leaves of `leafIndex`'s zone do not hash to the proposed zone root.
-    function _zoneWrong(Deps memory deps, uint256[] calldata zoneRoots, uint256[] calldata leaves, uint256 leafIndex)
-        private
-        view
-        returns (bool)
-    {
-        uint256 zone = leafIndex / ZONE_LEAVES;
-        uint256[] memory nodes = new uint256[](ZONE_LEAVES);
+    /// The caller's seat, which must not have forfeited.
+    function _activeSeat(Store storage s, uint256 gameId) private view returns (uint256 seat) {
+        seat = ShroudPhases.seatOf(s, gameId, msg.sender);
+        if (s.seats[gameId][seat].forfeited) revert IShroudGame.AlreadyForfeited();
+    }
+
+    /// The root of a zone's depth-6 subtree over these 64 leaves (every word a field element).
+    function _zoneRoot(Deps memory deps, uint256[64] calldata leaves) private view returns (uint256) {
+        uint256[] memory nodes = _list(leaves);
         for (uint256 i = 0; i < ZONE_LEAVES; i++) {
-            nodes[i] = leaves[zone * ZONE_LEAVES + i];
+            if (nodes[i] >= Poseidon.FIELD_MODULUS) revert IShroudGame.NotInField();
         }
-        return ShroudTiles.subtreeRoot(deps.hashers[1], nodes, 0, ZONE_HEIGHT) != zoneRoots[zone];
+        return ShroudTiles.subtreeRoot(deps.hashers[1], nodes, 0, ZONE_HEIGHT);
+    }
+
+    function _list(uint256[64] calldata leaves) private pure returns (uint256[] memory out) {
+        out = new uint256[](ZONE_LEAVES);
+        for (uint256 i = 0; i < ZONE_LEAVES; i++) {
+            out[i] = leaves[i];
+        }
     }
 
     /// The open map's leaf at `leafIndex`: `Poseidon(Gen(seed) there, 0)`, or 0 off the board.

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Contract } from 'ethers';
+import { addPoint } from '../../core/babyjub.ts';
 import { FIELD_MODULUS } from '../../core/index.ts';
+import { smallOrderPoints } from '../core/babyjub-points.ts';
 import {
   as,
   BOND,
@@ -18,6 +20,7 @@ import {
   postRoot,
   revealAll,
   type Scenario,
+  SEAL,
   SEAL_KEY,
   sealedShareOf,
   sealProof,
@@ -85,6 +88,13 @@ describe('ShroudGame ceremony: create, commit, sealed reveal, root', () => {
     // The seal key must be a Baby Jubjub point other than the identity, with field-element coordinates.
     await expectRevert(create({ sealKey: [SEAL_KEY[0], SEAL_KEY[1] + 1n] }), G, 'BadSealKey');
     await expectRevert(create({ sealKey: [0n, 1n] }), G, 'BadSealKey');
+    // The seven points of order 2, 4 or 8: with (0, −1) every share's pad would be public; with the others no
+    // seal proof can be made and every honest seat would be blamed for missing the reveal.
+    for (const T of smallOrderPoints()) await expectRevert(create({ sealKey: [...T] }), G, 'BadSealKey');
+    // A subgroup key plus a small-order part is on the curve and of large order: the contract accepts it (the SDK
+    // refuses it, test/client/terms.test.ts; a dealer posting one only risks its own games).
+    const mixed = addPoint(SEAL.publicKey, smallOrderPoints()[3]!);
+    await (await create({ sealKey: [...mixed] })).wait();
     await expectRevert(create({ sealKey: [SEAL_KEY[0] + FIELD_MODULUS, SEAL_KEY[1]] }), G, 'BadSealKey');
     await expectRevert(create({ board: { kind: 2, width: 16, height: 12, maxTurns: 10 } }), G, 'BadBoard');
     await expectRevert(create({ board: { kind: 0, width: 0, height: 12, maxTurns: 10 } }), G, 'BadBoard');

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Contract } from 'ethers';
 import { encodeDisputeAnswer, FIELD_MODULUS, generateMap, leafCoord, merklePath } from '../../core/index.ts';
-import type { ServedTile } from '../../core/reveal-request.ts';
+import { signRevealReceipt } from '../../core/reveal-receipt.ts';
+import { revealDomain, type ServedTile } from '../../core/reveal-request.ts';
 import {
   as,
   BOND,
@@ -112,23 +113,30 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
     assert.equal(await credit(env.dealer), d0);
   });
 
-  it('P7: an answered dispute resumes play; a false dispute costs the deposit, paid to the dealer at settlement', async () => {
+  /** Seat `seat`'s EIP-712 receipt for its latest turn (what the SDK signs once its tiles verified). */
+  async function receiptOf(s: Playing, seat: number, turn = 0n, revealCommit?: bigint): Promise<string> {
+    const rc = revealCommit ?? ((await G.getFunction('getSeat')(s.id, seat)).revealCommit as bigint);
+    const domain = revealDomain(31337n, await G.getAddress());
+    return signRevealReceipt(s.players[seat]!, domain, { gameId: s.id, turn: Number(turn), revealCommit: rc });
+  }
+
+  it('P7: an answered dispute resumes play with its time; without a receipt the deposit goes back to the disputer', async () => {
     const s = await spawned();
     const left =
       BigInt((await G.getFunction('getGame')(s.id))[3]) -
       BigInt((await env.ethers.provider.getBlock('latest'))!.timestamp);
     await (await open(s)).wait();
     const answer = answerOf(s);
-    await expectRevert(as(env, s.players[0]!).getFunction('answerDispute')(s.id, answer), G, 'NotDealer');
+    await expectRevert(as(env, s.players[0]!).getFunction('answerDispute')(s.id, answer, '0x'), G, 'NotDealer');
     await expectRevert(
-      as(env, env.dealer).getFunction('answerDispute')(s.id, answer.slice(1)),
+      as(env, env.dealer).getFunction('answerDispute')(s.id, answer.slice(1), '0x'),
       G,
       'WrongAnswerLength',
     );
-    const events = await eventsOf(as(env, env.dealer).getFunction('answerDispute')(s.id, answer));
+    const events = await eventsOf(as(env, env.dealer).getFunction('answerDispute')(s.id, answer, '0x'));
     const ans = events.find((e) => e.name === 'DisputeAnswered')!;
     assert.deepEqual([...(ans.args['answer'] as bigint[])], answer);
-    await expectRevert(as(env, env.dealer).getFunction('answerDispute')(s.id, answer), G, 'AlreadyAnswered');
+    await expectRevert(as(env, env.dealer).getFunction('answerDispute')(s.id, answer, '0x'), G, 'AlreadyAnswered');
     // Still paused during the challenge window, unless the disputer accepts.
     await expectRevert(as(env, s.players[1]!).getFunction('acceptDisputeAnswer')(s.id), G, 'NotDisputer');
     await expectRevert(
@@ -136,6 +144,7 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
       G,
       'NoFraud',
     );
+    const c0 = await credit(s.players[0]!);
     const resumed = await eventsOf(as(env, s.players[0]!).getFunction('acceptDisputeAnswer')(s.id));
     assert.ok(resumed.some((e) => e.name === 'DisputeClosed'));
     const g = await G.getFunction('getGame')(s.id);
@@ -145,9 +154,33 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
       BigInt(g[3]) - now <= left && BigInt(g[3]) - now >= left - 5n,
       'the interrupted turn keeps its time',
     );
-    assert.equal((await G.getFunction('getSeat')(s.id, 0)).escrow, DEPOSIT);
+    // No receipt: the dealer did not show the dispute false, so it earns nothing from it.
+    assert.equal((await credit(s.players[0]!)) - c0, DEPOSIT);
+    assert.equal((await G.getFunction('getSeat')(s.id, 0)).escrow, 0n);
     // The same turn cannot be disputed twice.
     await expectRevert(open(s), G, 'NothingToDispute');
+  });
+
+  it('P7: a false dispute (the dealer shows the disputer\'s receipt) costs the deposit, paid to the dealer at settlement', async () => {
+    const s = await spawned();
+    await (await open(s)).wait();
+    const answer = answerOf(s);
+    // Receipts that are not the disputer's, for this turn and commitment, are refused.
+    const bad = [
+      await receiptOf(s, 1, 0n, (await G.getFunction('getSeat')(s.id, 0)).revealCommit as bigint), // another signer
+      await receiptOf(s, 0, 1n), // another turn
+      await receiptOf(s, 0, 0n, 12345n), // another opening
+      '0x1234',
+    ];
+    for (const r of bad) {
+      await expectRevert(as(env, env.dealer).getFunction('answerDispute')(s.id, answer, r), G, 'BadReceipt');
+    }
+    await (await as(env, env.dealer).getFunction('answerDispute')(s.id, answer, await receiptOf(s, 0))).wait();
+    assert.equal((await G.getFunction('getDispute')(s.id)).receipted, true);
+    const c0 = await credit(s.players[0]!);
+    await (await as(env, s.players[0]!).getFunction('acceptDisputeAnswer')(s.id)).wait();
+    assert.equal((await credit(s.players[0]!)) - c0, 0n, 'the deposit is not returned');
+    assert.equal((await G.getFunction('getSeat')(s.id, 0)).escrow, DEPOSIT);
     // Settlement: the dealer, which never failed, receives the deposit with its bond.
     const d0 = await credit(env.dealer);
     await endByForfeit(env, s);
@@ -157,6 +190,21 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
     await increaseTime(env, DURATIONS.auditSeconds + 1);
     await (await as(env, env.other).getFunction('settle')(s.id)).wait();
     assert.equal((await credit(env.dealer)) - d0, BOND + DEPOSIT);
+  });
+
+  it('P7: a dispute opened at the end of a turn cannot run the mover out of time: play resumes with ≥ 1 min', async () => {
+    const s = await spawned();
+    // Seat 0 is to move; seat 1 disputes when seat 0 has 5 s left.
+    const g0 = await G.getFunction('getGame')(s.id);
+    const now0 = BigInt((await env.ethers.provider.getBlock('latest'))!.timestamp);
+    await increaseTime(env, Number(BigInt(g0[3]) - now0) - 5);
+    await expectRevert(open(s, 1), G, 'OpeningMismatch'); // seat 1 did not reveal LEAVES
+    await (await open(s, 0)).wait();
+    await (await as(env, env.dealer).getFunction('answerDispute')(s.id, answerOf(s), '0x')).wait();
+    await (await as(env, s.players[0]!).getFunction('acceptDisputeAnswer')(s.id)).wait();
+    const g = await G.getFunction('getGame')(s.id);
+    const now = BigInt((await env.ethers.provider.getBlock('latest'))!.timestamp);
+    assert.ok(BigInt(g[3]) - now >= 59n, `resumed with ${BigInt(g[3]) - now} s`);
   });
 
   it('P7: an answered tile that does not verify against the root is challenged: slash and force-open', async () => {
@@ -170,7 +218,7 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
       G,
       'NotAnswered',
     );
-    await (await as(env, env.dealer).getFunction('answerDispute')(s.id, answer)).wait();
+    await (await as(env, env.dealer).getFunction('answerDispute')(s.id, answer, '0x')).wait();
     await expectRevert(
       as(env, s.players[0]!).getFunction('challengeDisputeAnswer')(s.id, LEAVES, answerOf(s), 3),
       G,
@@ -206,7 +254,7 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
     await (await open(s)).wait();
     const answer = answerOf(s);
     answer[4] = FIELD_MODULUS + 1n; // the first tile's salt
-    await (await as(env, env.dealer).getFunction('answerDispute')(s.id, answer)).wait();
+    await (await as(env, env.dealer).getFunction('answerDispute')(s.id, answer, '0x')).wait();
     await (
       await as(env, s.players[0]!).getFunction('challengeDisputeAnswer')(s.id, LEAVES, answer, 0)
     ).wait();
@@ -216,11 +264,11 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
   it('P7: an answered dispute closes by itself after the challenge window', async () => {
     const s = await spawned();
     await (await open(s)).wait();
-    await (await as(env, env.dealer).getFunction('answerDispute')(s.id, answerOf(s))).wait();
+    await (await as(env, env.dealer).getFunction('answerDispute')(s.id, answerOf(s), '0x')).wait();
     await expectRevert(as(env, env.other).getFunction('claimDisputeTimeout')(s.id), G, 'DeadlineNotPassed');
     await increaseTime(env, DURATIONS.disputeSeconds + 1);
     await expectRevert(
-      as(env, env.dealer).getFunction('answerDispute')(s.id, answerOf(s)),
+      as(env, env.dealer).getFunction('answerDispute')(s.id, answerOf(s), '0x'),
       G,
       'DeadlinePassed',
     );
@@ -232,8 +280,9 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
   it('funds: a dealer that answered a dispute and failed later is not paid that deposit', async () => {
     const s = await spawned();
     await (await open(s)).wait();
-    await (await as(env, env.dealer).getFunction('answerDispute')(s.id, answerOf(s))).wait();
+    await (await as(env, env.dealer).getFunction('answerDispute')(s.id, answerOf(s), await receiptOf(s, 0))).wait();
     await (await as(env, s.players[0]!).getFunction('acceptDisputeAnswer')(s.id)).wait();
+    assert.equal((await G.getFunction('getSeat')(s.id, 0)).escrow, DEPOSIT, 'held for the dealer');
     await endByForfeit(env, s);
     const d0 = await credit(env.dealer);
     const p0 = await credit(s.players[0]!);

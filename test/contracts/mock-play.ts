@@ -113,34 +113,36 @@ export async function mockPlay(env: Env, name: string, passability = false) {
   const revealing = (k: bigint, leaves: readonly number[], blinding: bigint): Move =>
     move(k, [], revealCommitment(env.h, leaves, MAX_REVEALED, blinding));
 
+  /**
+   * The opponent masks a proof of `seat` carries: every other seat of the ruleset in order, its stored mask (0 for
+   * seats the game does not have); `over.opp` and `over.empty` replace the first and second.
+   */
+  async function oppMasks(s: Scenario, seat: number, over: Partial<Record<string, bigint>>) {
+    const masks: bigint[] = [];
+    for (let o = 0; o < MAX_PLAYERS; o++) {
+      if (o === seat) continue;
+      masks.push(o < s.players.length ? await mask(s, o) : 0n);
+    }
+    if (over['opp'] !== undefined) masks[0] = over['opp'];
+    if (over['empty'] !== undefined) masks[1] = over['empty'];
+    return masks;
+  }
+
   /** The signals the contract must build for a spawn by `seat` (over: fields to falsify). */
-  async function spawnSignals(
-    s: Scenario,
-    seat: number,
-    m: Move,
-    over: Partial<Record<string, bigint>> = {},
-  ) {
-    const opp = seat === 0 ? await mask(s, 1) : await mask(s, 0);
+  async function spawnSignals(s: Scenario, seat: number, m: Move, over: Partial<Record<string, bigint>> = {}) {
     return [
       ...m.report,
       over['gameId'] ?? s.id,
-      contextWord(over['player'] ?? addr(s, seat), over['seat'] ?? BigInt(seat), [
-        over['opp'] ?? opp,
-        over['empty'] ?? 0n,
-      ]),
+      contextWord(over['player'] ?? addr(s, seat), over['seat'] ?? BigInt(seat), await oppMasks(s, seat, over)),
       m.newCommit,
       m.revealCommit,
     ];
   }
   async function turnSignals(s: Scenario, seat: number, m: Move, over: Partial<Record<string, bigint>> = {}) {
-    const opp = seat === 0 ? await mask(s, 1) : await mask(s, 0);
     return [
       ...m.report,
       over['gameId'] ?? s.id,
-      contextWord(over['player'] ?? addr(s, seat), over['turn'] ?? (await turnOf(s)), [
-        over['opp'] ?? opp,
-        0n,
-      ]),
+      contextWord(over['player'] ?? addr(s, seat), over['turn'] ?? (await turnOf(s)), await oppMasks(s, seat, over)),
       over['oldCommit'] ?? (await commitOf(s, seat)),
       m.newCommit,
       m.revealCommit,
@@ -151,10 +153,10 @@ export async function mockPlay(env: Env, name: string, passability = false) {
   const callTurn = (s: Scenario, seat: number, proof: unknown, m: Move) =>
     as(env, s.players[seat]!).getFunction('submitTurn')(s.id, proof, m.report, m.newCommit, m.revealCommit);
 
-  /** Both seats spawn (seat i with `moves[i]`, default `move(10 i)`). */
-  async function spawnBoth(s: Scenario, moves: Move[] = [move(0n), move(10n)]): Promise<void> {
-    for (const seat of [0, 1]) {
-      const m = moves[seat]!;
+  /** Every seat spawns in order (seat i with `moves[i]`, default `move(10 i)`). */
+  async function spawnBoth(s: Scenario, moves: Move[] = []): Promise<void> {
+    for (let seat = 0; seat < s.players.length; seat++) {
+      const m = moves[seat] ?? move(10n * BigInt(seat));
       await (await callSpawn(s, seat, proofFor(await spawnSignals(s, seat, m)), m)).wait();
     }
   }
