@@ -69,8 +69,10 @@ export class BotPlayer {
       return { kind: 'share', seat: p.seat, gas: (await p.revealShareOnChain()).gasUsed };
     }
     if (g.phase !== 'Play') return null;
-    // The dealer did not serve our last turn: put it on-chain before anything else (P7).
-    if (p.unserved && me.disputedTurn !== me.lastTurn + 1 && !g.openMap) {
+    // The dealer did not serve our last turn. A dispute gives that turn's opening away (P6), so ask again while
+    // others play, and dispute only when our next turn comes (the last moment: only the latest turn is disputable).
+    if (p.unserved && me.disputedTurn !== me.lastTurn + 1 && !g.openMap && !(await p.retryUnserved())) {
+      if (g.toMove !== p.seat) return null;
       return { kind: 'dispute', seat: p.seat, gas: (await p.disputeUnserved()).gasUsed };
     }
     if (g.toMove !== p.seat) return null;

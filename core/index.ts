@@ -11,6 +11,7 @@ export * from './limits.ts';
 export * from './maptree.ts';
 export * from './merkle.ts';
 export * from './poseidon.ts';
+export * from './reveal-receipt.ts';
 export * from './reveal-request.ts';
 export * from './ruleset/hash.ts';
 export * from './ruleset/shipped.ts';

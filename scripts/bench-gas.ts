@@ -149,7 +149,7 @@ export async function benchGas(o: BenchGasOptions = {}): Promise<Record<string, 
     ),
   );
   out['gas_withdraw'] = await gasOf(as(p1).getFunction('withdraw')());
-  Object.assign(out, await forceOpenDuel(ethers, game, reg, dealer!, [p1!, p2!], h));
+  Object.assign(out, await forceOpenGas(ethers, game, reg, dealer!, [p1!, p2!], h));
   if (proofs) Object.assign(out, await duelPlay(game, registry, mapProofs, rsHash, dealer!, [p1!, p2!], h));
   return out;
 }
@@ -181,11 +181,19 @@ async function contractSizes(
   return out;
 }
 
+/** Passability boards the force-open bench measures: duel, standard, and the largest the contract takes. */
+const OPEN_ROOT_BOARDS = [
+  { name: 'duel', width: 40, height: 26 },
+  { name: 'standard', width: 84, height: 54 },
+  { name: 'max', width: 184, height: 88 }, // 23 × 11 = 253 zones
+] as const;
+
 /**
- * A duel-board game with passability whose dealer never posts the root: force-open, both shares on-chain, then
- * the open map's root proposed (1,280 leaves and 20 zone roots) and a lying proposal challenged.
+ * Games with passability whose dealer never posts the root: force-open, both shares on-chain, then a lying open
+ * root proposed (its zone roots), challenged with the true leaves of the lying zone, and decided by MapGen. The
+ * duel game also reports the force-open steps themselves.
  */
-async function forceOpenDuel(
+async function forceOpenGas(
   ethers: Awaited<ReturnType<typeof network.connect>>['ethers'],
   game: Contract,
   reg: Contract,
@@ -193,54 +201,60 @@ async function forceOpenDuel(
   players: Signer[],
   h: Hasher,
 ): Promise<Record<string, number>> {
-  const passHash = `0x${'22'.repeat(32)}`;
-  await (await reg.getFunction('registerRuleset')(passHash, 0, 40, 26, 2, 4, true, 32)).wait();
+  const out: Record<string, number> = {};
   const as = (s: Signer) => game.connect(s) as Contract;
-  await (
-    await as(dealer).getFunction('createGame')(
-      paramsOf(
+  for (const [k, b] of OPEN_ROOT_BOARDS.entries()) {
+    const passHash = `0x${(0x22 + k).toString(16).repeat(32)}`;
+    await (await reg.getFunction('registerRuleset')(passHash, 0, b.width, b.height, 2, 4, true, 32)).wait();
+    const params = {
+      ...paramsOf(
         players.map((p) => p.address),
         dealer.address,
         passHash,
       ),
-      { value: 10n ** 18n },
-    )
-  ).wait();
-  const id = (await game.getFunction('gameIdOf')(await game.getFunction('gameCount')())) as bigint;
-  const shares = [0xe1n, 0xe2n];
-  for (const [i, p] of players.entries()) {
-    await (
-      await as(p).getFunction('commit')(id, shareCommitment(h, id, BigInt(p.address), shares[i]!))
-    ).wait();
+      board: { ...DUEL_BOARD, width: b.width, height: b.height },
+    };
+    await (await as(dealer).getFunction('createGame')(params, { value: 10n ** 18n })).wait();
+    const id = (await game.getFunction('gameIdOf')(await game.getFunction('gameCount')())) as bigint;
+    const shares = [0xe1n + BigInt(k), 0xe2n];
+    for (const [i, p] of players.entries()) {
+      await (
+        await as(p).getFunction('commit')(id, shareCommitment(h, id, BigInt(p.address), shares[i]!))
+      ).wait();
+    }
+    await sealAll(h, game, id, players, shares);
+    await ethers.provider.send('evm_increaseTime', [DURATIONS.rootSeconds + 1]);
+    const started = await gasOf(as(players[0]!).getFunction('startForceOpen')(id));
+    const reveals: number[] = [];
+    for (const [i, p] of players.entries())
+      reveals.push(await gasOf(as(p).getFunction('revealShare')(id, shares[i])));
+    if (b.name === 'duel') {
+      out['gas_start_force_open'] = started;
+      out['gas_reveal_share'] = Math.max(...reveals);
+    }
+    const board = makeBoard('hex', b.width, b.height);
+    const open = commitOpenMap(h, board, generateMap(h, board, h.hash(shares)));
+    const leaves = [...open.tree.levels[0]!];
+    const zoneRootList = [...open.tree.levels[6]!].slice(0, board.zoneCount);
+    // A lie about one leaf, consistent up to the root: only the leaf check (MapGen) can catch it.
+    const bad = leafIndex(board, { col: 20, row: 13 });
+    const zone = Math.floor(bad / 64);
+    const lie = leaves.slice(zone * 64, zone * 64 + 64);
+    lie[bad % 64] = 1n;
+    const lieRoots = zoneRootList.slice();
+    let level = lie.slice();
+    while (level.length > 1) level = level.flatMap((_, j) => (j % 2 ? [] : [h.hash([level[j]!, level[j + 1]!])]));
+    lieRoots[zone] = level[0]!;
+    const truth = leaves.slice(zone * 64, zone * 64 + 64);
+    out[`open_root_zones_${b.name}`] = board.zoneCount;
+    out[`gas_propose_open_root_${b.name}`] = await gasOf(as(players[0]!).getFunction('proposeOpenRoot')(id, lieRoots));
+    out[`gas_challenge_open_root_${b.name}`] = await gasOf(
+      as(players[1]!).getFunction('challengeOpenRoot')(id, lieRoots, zone, truth),
+    );
+    out[`gas_answer_open_root_${b.name}`] = await gasOf(
+      as(players[1]!).getFunction('answerOpenRootChallenge')(id, lieRoots, truth, lie),
+    );
   }
-  await sealAll(h, game, id, players, shares);
-  await ethers.provider.send('evm_increaseTime', [DURATIONS.rootSeconds + 1]);
-  const out: Record<string, number> = {};
-  out['gas_start_force_open'] = await gasOf(as(players[0]!).getFunction('startForceOpen')(id));
-  const reveals: number[] = [];
-  for (const [i, p] of players.entries())
-    reveals.push(await gasOf(as(p).getFunction('revealShare')(id, shares[i])));
-  out['gas_reveal_share'] = Math.max(...reveals);
-  const board = makeBoard('hex', 40, 26);
-  const open = commitOpenMap(h, board, generateMap(h, board, h.hash(shares)));
-  const leaves = [...open.tree.levels[0]!];
-  const zoneRootList = [...open.tree.levels[6]!].slice(0, board.zoneCount);
-  // A lie about one leaf, consistent up to the root: only the leaf check (MapGen) can catch it.
-  const lie = leaves.slice();
-  const bad = leafIndex(board, { col: 20, row: 13 });
-  lie[bad] = 1n;
-  const zone = Math.floor(bad / 64);
-  const lieRoots = zoneRootList.slice();
-  let level = lie.slice(zone * 64, zone * 64 + 64);
-  while (level.length > 1)
-    level = level.flatMap((_, j) => (j % 2 ? [] : [h.hash([level[j]!, level[j + 1]!])]));
-  lieRoots[zone] = level[0]!;
-  out['gas_propose_open_root_duel'] = await gasOf(
-    as(players[0]!).getFunction('proposeOpenRoot')(id, lieRoots, lie),
-  );
-  out['gas_challenge_open_root_duel'] = await gasOf(
-    as(players[1]!).getFunction('challengeOpenRoot')(id, lieRoots, lie, bad),
-  );
   return out;
 }
 
@@ -399,7 +413,7 @@ async function duelPlay(
     };
   });
   out['gas_answer_dispute_duel'] = await gasOf(
-    as(dealer).getFunction('answerDispute')(id, encodeDisputeAnswer(served, r.board.depth)),
+    as(dealer).getFunction('answerDispute')(id, encodeDisputeAnswer(served, r.board.depth), '0x'),
   );
   out['gas_accept_dispute'] = await gasOf(as(players[0]!).getFunction('acceptDisputeAnswer')(id));
   // Turn 4: seat 0's infantry (10,11) attacks (11,11); seat 1 has no unit there and answers with a miss.

@@ -43,15 +43,16 @@ export const SHROUD_PLAYER_ABI = [
   'function claimDisputeTimeout(uint256 gameId)',
   'function startForceOpen(uint256 gameId)',
   'function revealShare(uint256 gameId, uint256 share)',
-  'function proposeOpenRoot(uint256 gameId, uint256[] zoneRoots, uint256[] leaves)',
-  'function challengeOpenRoot(uint256 gameId, uint256[] zoneRoots, uint256[] leaves, uint256 leafIndex)',
+  'function proposeOpenRoot(uint256 gameId, uint256[] zoneRoots)',
+  'function challengeOpenRoot(uint256 gameId, uint256[] zoneRoots, uint256 zone, uint256[64] leaves)',
+  'function answerOpenRootChallenge(uint256 gameId, uint256[] zoneRoots, uint256[64] challengerLeaves, uint256[64] proposerLeaves)',
   'function claimOpenRootTimeout(uint256 gameId)',
   `function createGame((address[] players, address dealer, uint256[2] sealKey, bytes32 rulesetHash, ${DURATIONS} durations, ${BOARD} board, uint96 stake, uint96 disputeDeposit) params) payable returns (uint256)`,
   'function gameCount() view returns (uint256)',
   'function gameIdOf(uint256 counter) view returns (uint256)',
   'function getCombat(uint256 gameId) view returns ((uint8 attacker, uint8 defender, uint16 col, uint16 row, uint40 turnLeft))',
-  'function getDispute(uint256 gameId) view returns ((uint8 seat, uint8 nLeaves, bool answered, uint32 turn, uint40 pausedLeft, uint96 deposit, bytes32 leavesHash, bytes32 answerHash))',
-  'function getOpenRoot(uint256 gameId) view returns ((bool proposed, uint8 proposer, uint256 root, bytes32 dataHash))',
+  'function getDispute(uint256 gameId) view returns ((uint8 seat, uint8 nLeaves, bool answered, bool receipted, uint32 turn, uint40 pausedLeft, uint96 deposit, bytes32 leavesHash, bytes32 answerHash))',
+  'function getOpenRoot(uint256 gameId) view returns ((bool proposed, uint8 proposer, bool challenged, uint8 challenger, uint16 zone, uint256 root, bytes32 zoneRootsHash, bytes32 challengeHash))',
   'function getGame(uint256 gameId) view returns (address dealer, uint8 phase, uint256 nPlayers, uint256 deadline, uint256 turn, uint256 toMove, uint256 root, uint256 masterCommitment, uint256 seed, uint256 bond, bool openMap)',
   `function getGameConfig(uint256 gameId) view returns (${BOARD} board, uint256 depth, bytes32 rulesetHash, uint256 stake, ${DURATIONS} durations, uint256[2] sealKey, uint256 disputeDeposit)`,
   'function getSeat(uint256 gameId, uint256 seat) view returns ((address player, bool committed, bool revealed, bool shareRevealed, bool atFault, bool forfeited, bool staked, bool spawned, bool proposedOpenRoot, uint32 lastTurn, uint96 escrow, uint32 disputedTurn, uint256 commitment, uint256 share, uint256 stateCommitment, uint256 zoneMask, uint256 revealCommit))',
@@ -71,11 +72,14 @@ export const SHROUD_PLAYER_ABI = [
   'event DisputeClosed(uint256 indexed gameId, uint256 seat, uint256 turn)',
   'event DealerSlashed(uint256 indexed gameId, uint8 reason, uint256 amount)',
   'event MapOpened(uint256 indexed gameId, uint256 seed)',
-  'event OpenRootProposed(uint256 indexed gameId, uint256 seat, uint256 root, uint256[] zoneRoots, uint256[] leaves, uint256 deadline)',
+  'event OpenRootProposed(uint256 indexed gameId, uint256 seat, uint256 root, uint256[] zoneRoots, uint256 deadline)',
+  'event OpenRootChallenged(uint256 indexed gameId, uint256 seat, uint256 zone, uint256[] leaves, uint256 deadline)',
+  'event OpenRootDecided(uint256 indexed gameId, uint256 leafIndex, uint256 loser, bool proposalStands)',
   'event OpenRootAdopted(uint256 indexed gameId, uint256 root)',
   'event GameEnded(uint256 indexed gameId, uint256 turn)',
   'event SecretsPublished(uint256 indexed gameId, uint256 masterSecret, uint256[] shares, uint256 seed)',
   'error AlreadyAnswered()',
+  'error AlreadyChallenged()',
   'error AlreadyCommitted()',
   'error AlreadyProposed()',
   'error AlreadyRevealed()',
@@ -91,6 +95,7 @@ export const SHROUD_PLAYER_ABI = [
   'error NoFraud()',
   'error NoProposal()',
   'error NotAnswered()',
+  'error NotChallenged()',
   'error NotDefender()',
   'error NotDisputer()',
   'error NothingToDispute()',
@@ -109,6 +114,7 @@ export const SHROUD_PLAYER_ABI = [
   'error WrongDeposit(uint256 expected, uint256 sent)',
   'error WrongPhase(uint8 expected, uint8 actual)',
   'error WrongStake(uint256 expected, uint256 sent)',
+  'error ZoneMismatch()',
 ] as const;
 
 /** The VerifierRegistry view a player needs: the ruleset's combat damage. */
@@ -187,11 +193,11 @@ export type GameEvent =
       seat: number;
       root: bigint;
       zoneRoots: bigint[];
-      leaves: bigint[];
       deadline: number;
       tx: string;
       block: number;
     }
+  | { kind: 'OpenRootChallenged'; seat: number; zone: number; leaves: bigint[]; deadline: number; tx: string; block: number }
   | { kind: 'OpenRootAdopted'; root: bigint; tx: string; block: number }
   | { kind: 'GameEnded'; turn: number; tx: string; block: number }
   | {
@@ -259,12 +265,14 @@ export interface DisputeState {
   deposit: bigint;
 }
 
-/** The standing open-root proposal (meaningful in phase OpenRoot). */
+/** The standing open-root proposal and its pending challenge (meaningful in phase OpenRoot). */
 export interface OpenRootState {
   proposed: boolean;
   proposer: number;
+  challenged: boolean;
+  challenger: number;
+  zone: number;
   root: bigint;
-  dataHash: string;
 }
 
 /** What a player needs to know to play a game it was seated in. */
@@ -314,6 +322,9 @@ export function randomField(): bigint {
 }
 
 const lower = (a: unknown) => String(a).toLowerCase();
+
+/** Blocks per eth_getLogs call. */
+const LOG_CHUNK = 5000;
 
 /** A `Durations` tuple as ethers decodes it. */
 function durationsOf(d: Record<string, unknown>): Durations {
@@ -440,8 +451,10 @@ export class GameChain {
     return {
       proposed: Boolean(o.proposed),
       proposer: Number(o.proposer),
+      challenged: Boolean(o.challenged),
+      challenger: Number(o.challenger),
+      zone: Number(o.zone),
       root: BigInt(o.root),
-      dataHash: lower(o.dataHash),
     };
   }
 
@@ -534,21 +547,23 @@ export class GameChain {
     return this.#send('revealShare', [gameId, share]);
   }
 
-  proposeOpenRoot(
-    gameId: bigint,
-    zoneRoots: readonly bigint[],
-    leaves: readonly bigint[],
-  ): Promise<TxResult> {
-    return this.#send('proposeOpenRoot', [gameId, zoneRoots, leaves]);
+  proposeOpenRoot(gameId: bigint, zoneRoots: readonly bigint[]): Promise<TxResult> {
+    return this.#send('proposeOpenRoot', [gameId, zoneRoots]);
   }
 
-  challengeOpenRoot(
+  /** Disputes zone `zone` of the standing proposal with its 64 leaves as this player computes them. */
+  challengeOpenRoot(gameId: bigint, zoneRoots: readonly bigint[], zone: number, leaves: readonly bigint[]) {
+    return this.#send('challengeOpenRoot', [gameId, zoneRoots, zone, leaves]);
+  }
+
+  /** Shows the proposal's leaves of the challenged zone: the first difference is decided against Gen(seed). */
+  answerOpenRootChallenge(
     gameId: bigint,
     zoneRoots: readonly bigint[],
-    leaves: readonly bigint[],
-    leafIndex: number,
+    challengerLeaves: readonly bigint[],
+    proposerLeaves: readonly bigint[],
   ): Promise<TxResult> {
-    return this.#send('challengeOpenRoot', [gameId, zoneRoots, leaves, leafIndex]);
+    return this.#send('answerOpenRootChallenge', [gameId, zoneRoots, challengerLeaves, proposerLeaves]);
   }
 
   /** Waits for the dealer's root (polls `getGame`); throws on cancellation, force-open or timeout. */
@@ -628,17 +643,21 @@ export class GameChain {
     };
   }
 
-  /** The game's events in blocks [fromBlock, toBlock] (default: to the head), in log order. */
+  /** The game's events in blocks [fromBlock, toBlock] (default: to the head), in log order, read in chunks. */
   async events(gameId: bigint, fromBlock: number, toBlock?: number): Promise<GameEvent[]> {
     const to = toBlock ?? (await this.provider.getBlockNumber());
-    if (to < fromBlock) return [];
-    const logs = await this.provider.getLogs({
-      address: this.address,
-      fromBlock,
-      toBlock: to,
-      topics: [null, `0x${gameId.toString(16).padStart(64, '0')}`],
-    });
-    return this.#decode(logs);
+    const out: GameEvent[] = [];
+    // Public RPCs cap the block span of one eth_getLogs.
+    for (let from = fromBlock; from <= to; from += LOG_CHUNK) {
+      const logs = await this.provider.getLogs({
+        address: this.address,
+        fromBlock: from,
+        toBlock: Math.min(to, from + LOG_CHUNK - 1),
+        topics: [null, `0x${gameId.toString(16).padStart(64, '0')}`],
+      });
+      out.push(...this.#decode(logs));
+    }
+    return out;
   }
 
   parseLogs(logs: readonly Log[]) {
@@ -742,6 +761,15 @@ export class GameChain {
             seat: Number(a.seat),
             root: BigInt(a.root),
             zoneRoots: [...a.zoneRoots].map(BigInt),
+            deadline: Number(a.deadline),
+            ...at,
+          });
+          break;
+        case 'OpenRootChallenged':
+          out.push({
+            kind: 'OpenRootChallenged',
+            seat: Number(a.seat),
+            zone: Number(a.zone),
             leaves: [...a.leaves].map(BigInt),
             deadline: Number(a.deadline),
             ...at,

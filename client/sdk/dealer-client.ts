@@ -1,6 +1,7 @@
 import type { Signer } from 'ethers';
 import type { Board } from '../../core/geometry.ts';
 import type { Hasher } from '../../core/poseidon.ts';
+import { signRevealReceipt } from '../../core/reveal-receipt.ts';
 import { type RevealRequestMessage, revealDomain, signRevealRequest } from '../../core/reveal-request.ts';
 import {
   MAX_SESSION_SECONDS,
@@ -234,6 +235,27 @@ export class DealerClient {
       last = r;
     }
     throw new DealerUnavailableError(o.maxAttempts, last!.status, last!.cause);
+  }
+
+  /**
+   * Hands the dealer this player's EIP-712 receipt for a served and verified turn
+   * (`POST /v1/games/:gameId/receipts`, core/reveal-receipt.ts). With it the dealer can show a later dispute of
+   * that turn false and keep its deposit; a player that was served has nothing to fear from that.
+   */
+  async sendReceipt(gameId: bigint, turn: number, revealCommit: bigint): Promise<void> {
+    const o = this.#o;
+    const msg = { gameId, turn, revealCommit };
+    const signature = await signRevealReceipt(o.signer, revealDomain(o.chainId, o.gameContract), msg);
+    const body = JSON.stringify({
+      player: await o.signer.getAddress(),
+      turn,
+      revealCommit: revealCommit.toString(),
+      signature,
+    });
+    await this.#withRetries(
+      () => this.#post(`${o.baseUrl}/v1/games/${gameId}/receipts`, body),
+      () => undefined,
+    );
   }
 
   /** `requestReveal`, then all-or-nothing verification against `chainRoot` (read it from the contract). */

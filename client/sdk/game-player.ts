@@ -5,20 +5,21 @@
  *   join → commitShare → sealShare → (dealer posts the root) → spawn → { attack? → playTurn } … ; the attacked seat
  *   answers with respondCombat; syncEvents feeds the opponents' zone reveals and combat reveals to the model.
  */
-import { decodeDisputeAnswer } from '../../core/dispute.ts';
+import { answerStride, decodeDisputeAnswer } from '../../core/dispute.ts';
 import { InputError } from '../../core/errors.ts';
 import { generateMap } from '../../core/generator/index.ts';
-import { type Coord, leafCoord, leafIndex, tileIndex, zoneOf } from '../../core/geometry.ts';
+import { type Board, type Coord, leafCoord, leafIndex, tileIndex, zoneOf } from '../../core/geometry.ts';
 import { zoneRoots as zoneRootsOf } from '../../core/mapproof/witness.ts';
 import { commitOpenMap, type MapCommitment } from '../../core/maptree.ts';
-import { merklePath } from '../../core/merkle.ts';
+import { FIELD_MODULUS } from '../../core/field.ts';
+import { merklePath, rootFromPath } from '../../core/merkle.ts';
 import type { Hasher } from '../../core/poseidon.ts';
 import type { ServedTile } from '../../core/reveal-request.ts';
 import { rulesetHash } from '../../core/ruleset/hash.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import { addressToField } from '../../core/sealed.ts';
 import type { Slots, Unit } from '../../core/state.ts';
-import { isPassable } from '../../core/tile.ts';
+import { type Feature, isPassable, type Resource, type Terrain } from '../../core/tile.ts';
 import {
   attackWitness,
   combatWitness,
@@ -141,6 +142,8 @@ export class GamePlayer {
   #root = 0n;
   #share: bigint | null = null;
   #syncedBlock: number;
+  /** The block this player joined at: where its event queries start. */
+  readonly #joinedBlock: number;
   readonly #revealWaitMs: number;
   /** Every tile served and verified, for the post-game audit. */
   readonly served: VerifiedTile[] = [];
@@ -167,6 +170,7 @@ export class GamePlayer {
     this.seat = joined.seat;
     this.players = joined.players;
     this.#syncedBlock = block;
+    this.#joinedBlock = block;
     this.#revealWaitMs = o.revealWaitMs ?? 10_000;
     this.#terms = { ...o.terms, rulesetHash: rulesetHash(o.ruleset) };
   }
@@ -275,7 +279,7 @@ export class GamePlayer {
     this.#slots = slots;
     this.#blinding = blinding;
     this.model = model;
-    const tiles = await this.#serve(turn, leaves, revealBlinding);
+    const tiles = await this.#serve(turn, leaves, revealBlinding, plan.revealCommit);
     model.applyTurn({ turn, visibleTiles: model.visionOf(slots), tiles: tiles ?? [] });
     return this.#report('spawn', turn, slots.filter(Boolean).length, [], tiles, proofMs, tx);
   }
@@ -328,7 +332,7 @@ export class GamePlayer {
     this.#slots = newSlots;
     this.#blinding = newBlinding;
     model.setUnits(newSlots);
-    const tiles = await this.#serve(turn, intent.reveal, revealBlinding);
+    const tiles = await this.#serve(turn, intent.reveal, revealBlinding, plan.revealCommit);
     model.applyTurn({ turn, visibleTiles: model.visionOf(newSlots), tiles: tiles ?? [] });
     return this.#report('turn', turn, destinations.length, destinations, tiles, proofMs, tx);
   }
@@ -505,11 +509,16 @@ export class GamePlayer {
    * once the game was forced open. Null when the dealer did not serve them (unreachable, refusing, or serving
    * tiles that fail verification): the turn is remembered as unserved, for `disputeUnserved`.
    */
-  async #serve(turn: number, leaves: number[], blinding: bigint): Promise<VerifiedTile[] | null> {
+  async #serve(
+    turn: number,
+    leaves: number[],
+    blinding: bigint,
+    revealCommit: bigint,
+  ): Promise<VerifiedTile[] | null> {
     this.#unserved = null;
     if (leaves.length === 0) return [];
     const open = await this.#openMap();
-    const tiles = open ? this.#openTiles(open, leaves) : await this.#fetch(turn, leaves, blinding);
+    const tiles = open ? this.#openTiles(open, leaves) : await this.#fetch(turn, leaves, blinding, revealCommit);
     if (tiles === null) {
       this.#unserved = { turn, leaves: [...leaves], blinding };
       return null;
@@ -518,13 +527,16 @@ export class GamePlayer {
     return tiles;
   }
 
-  async #fetch(turn: number, leaves: number[], blinding: bigint): Promise<VerifiedTile[] | null> {
+  async #fetch(turn: number, leaves: number[], blinding: bigint, revealCommit: bigint) {
     const root = await this.#chainRoot();
     const opening = { gameId: this.gameId, turn, leaves, blinding };
     try {
-      return await this.#whileDealerLags(['unknown-turn', 'unknown-game'], () =>
+      const tiles = await this.#whileDealerLags(['unknown-turn', 'unknown-game'], () =>
         this.dealer.fetchVerifiedTiles(this.h, this.ruleset.board, root, opening),
       );
+      // Served and verified: the receipt lets the dealer show a later dispute of this turn false. Best effort.
+      await this.dealer.sendReceipt(this.gameId, turn, revealCommit).catch(() => {});
+      return tiles;
     } catch (e) {
       const unserved =
         e instanceof DealerUnavailableError ||
@@ -543,6 +555,22 @@ export class GamePlayer {
   /** This player's latest turn when its tiles were not served (null otherwise). */
   get unserved(): UnservedTurn | null {
     return this.#unserved ? { ...this.#unserved, leaves: [...this.#unserved.leaves] } : null;
+  }
+
+  /**
+   * Asks the dealer again for the unserved turn's tiles (the dealer may have been briefly down); on success they
+   * join the model as late tiles and the turn is no longer unserved. True when served.
+   */
+  async retryUnserved(): Promise<boolean> {
+    const u = this.#unserved;
+    if (!u) return true;
+    const revealCommit = (await this.chain.seat(this.gameId, this.seat)).revealCommit;
+    const tiles = await this.#fetch(u.turn, u.leaves, u.blinding, revealCommit);
+    if (tiles === null) return false;
+    this.#keep(tiles);
+    this.model?.addLateTiles(u.turn, tiles);
+    this.#unserved = null;
+    return true;
   }
 
   /**
@@ -572,18 +600,25 @@ export class GamePlayer {
       return { kind: 'claimed' };
     }
     const answer = await this.#disputeAnswer(u.turn);
+    const root = await this.#chainRoot();
+    // Challenge exactly what the contract can judge: a word outside the field or a path that misses the root.
+    const bad = answeredTileFailing(this.h, this.ruleset.board.depth, root, u.leaves, answer);
+    if (bad !== null) {
+      await this.chain.challengeDisputeAnswer(this.gameId, u.leaves, answer, bad);
+      return { kind: 'challenged', index: bad };
+    }
+    // Every path verifies: the tiles are the root's. Contents the checks refuse (out of range) stay in `served`
+    // for the post-game fraud proof, which is where such a lie is caught; only clean tiles join the model.
+    const served: ServedTile[] = decodeDisputeAnswer(answer, u.leaves, this.ruleset.board);
     let tiles: VerifiedTile[];
     try {
-      const served: ServedTile[] = decodeDisputeAnswer(answer, u.leaves, this.ruleset.board);
-      tiles = verifyRevealedTiles(this.h, this.ruleset.board, await this.#chainRoot(), u.leaves, served);
+      tiles = verifyRevealedTiles(this.h, this.ruleset.board, root, u.leaves, served);
+      this.model?.addLateTiles(u.turn, tiles);
     } catch (e) {
       if (!(e instanceof TileRejectedError)) throw e;
-      const index = Math.max(0, u.leaves.indexOf(e.leaf ?? u.leaves[0]!));
-      await this.chain.challengeDisputeAnswer(this.gameId, u.leaves, answer, index);
-      return { kind: 'challenged', index };
+      tiles = rawTiles(this.ruleset.board, u.leaves, answer);
     }
     this.#keep(tiles);
-    this.model?.addLateTiles(u.turn, tiles);
     this.#unserved = null;
     await this.chain.acceptDisputeAnswer(this.gameId);
     return { kind: 'accepted', tiles: tiles.length };
@@ -591,7 +626,7 @@ export class GamePlayer {
 
   /** The dealer's on-chain answer to this seat's dispute of `turn` (from its DisputeAnswered event). */
   async #disputeAnswer(turn: number): Promise<bigint[]> {
-    const events = await this.chain.events(this.gameId, Math.max(0, this.#syncedBlock - 10_000));
+    const events = await this.chain.events(this.gameId, this.#joinedBlock);
     const ev = events.findLast(
       (e) => e.kind === 'DisputeAnswered' && e.seat === this.seat && e.turn === turn,
     );
@@ -606,35 +641,59 @@ export class GamePlayer {
   }
 
   /**
-   * Phase OpenRoot (a force-opened passability game): proposes the salt-0 root of Gen(seed) when nobody has,
-   * challenges a proposal whose data differs from this player's own computation, and claims the deadline
-   * (adopting a standing proposal). Null while there is nothing to do.
+   * Phase OpenRoot (a force-opened passability game): proposes the salt-0 root of Gen(seed) when nobody has;
+   * challenges a proposal whose zone roots differ from this player's own computation with the first differing
+   * zone's leaves; answers a challenge of a proposal that matches its own map with the true leaves; and, past
+   * the deadline, claims (adopting a standing proposal it agrees with, or sinking an unanswered challenged one).
+   * Null while there is nothing to do.
    */
   async followOpenRoot(): Promise<FollowUp> {
     const g = await this.chain.game(this.gameId);
     if (g.phase !== 'OpenRoot') return null;
     const open = (await this.#openMap())!;
-    const mine = {
-      zoneRoots: zoneRootsOf(open.commitment, this.ruleset.board),
-      leaves: [...open.commitment.tree.levels[0]!],
-    };
+    const myRoots = zoneRootsOf(open.commitment, this.ruleset.board);
+    const zoneLeaves = (z: number) => open.commitment.tree.levels[0]!.slice(z * 64, z * 64 + 64);
     const proposal = await this.chain.openRoot(this.gameId);
+    const me = await this.chain.seat(this.gameId, this.seat);
+    const past = (await this.#chainTime()) > g.deadline;
     if (!proposal.proposed) {
-      const me = await this.chain.seat(this.gameId, this.seat);
+      if (past) {
+        await this.chain.claim('claimOpenRootTimeout', this.gameId);
+        return { kind: 'claimed' };
+      }
       if (me.proposedOpenRoot || me.forfeited) return null;
-      await this.chain.proposeOpenRoot(this.gameId, mine.zoneRoots, mine.leaves);
+      await this.chain.proposeOpenRoot(this.gameId, myRoots);
       return { kind: 'proposed' };
     }
-    if (proposal.root !== open.commitment.tree.root) {
-      const events = await this.chain.events(this.gameId, Math.max(0, this.#syncedBlock - 10_000));
-      const ev = events.findLast((e) => e.kind === 'OpenRootProposed' && e.root === proposal.root);
-      if (ev?.kind === 'OpenRootProposed') {
-        const index = firstDifference(ev, mine);
-        await this.chain.challengeOpenRoot(this.gameId, ev.zoneRoots, ev.leaves, index);
-        return { kind: 'challenged', index };
+    const honest = proposal.root === open.commitment.tree.root;
+    if (proposal.challenged) {
+      if (honest) {
+        // The challenger lied about a public computation: show the true leaves, and it forfeits.
+        const ch = (await this.chain.events(this.gameId, this.#joinedBlock)).findLast(
+          (e) => e.kind === 'OpenRootChallenged' && e.zone === proposal.zone,
+        );
+        if (ch?.kind === 'OpenRootChallenged') {
+          await this.chain.answerOpenRootChallenge(this.gameId, myRoots, ch.leaves, zoneLeaves(proposal.zone));
+          return { kind: 'challenged', index: proposal.zone * 64 };
+        }
       }
+      if (!past) return null;
+      await this.chain.claim('claimOpenRootTimeout', this.gameId);
+      return { kind: 'claimed' };
     }
-    if ((await this.#chainTime()) <= g.deadline) return null;
+    if (!honest) {
+      const ev = (await this.chain.events(this.gameId, this.#joinedBlock)).findLast(
+        (e) => e.kind === 'OpenRootProposed' && e.root === proposal.root,
+      );
+      if (ev?.kind !== 'OpenRootProposed' || me.forfeited || proposal.proposer === this.seat) return null;
+      const zone = Math.max(
+        0,
+        myRoots.findIndex((r, z) => ev.zoneRoots[z] !== r),
+      );
+      await this.chain.challengeOpenRoot(this.gameId, ev.zoneRoots, zone, zoneLeaves(zone));
+      return { kind: 'challenged', index: zone * 64 };
+    }
+    if (!past) return null;
     await this.chain.claim('claimOpenRootTimeout', this.gameId);
     return { kind: 'claimed' };
   }
@@ -727,14 +786,42 @@ function nearestFirst(r: ValidRuleset, tiles: number[], slots: Slots): number[] 
     .map((i) => leafIndex(b, { col: i % b.width, row: Math.floor(i / b.width) }));
 }
 
-/** The first leaf where a proposal's data differs from the honest open map: its zone's first differing leaf. */
-function firstDifference(
-  proposed: { zoneRoots: readonly bigint[]; leaves: readonly bigint[] },
-  mine: { zoneRoots: readonly bigint[]; leaves: readonly bigint[] },
-): number {
-  const leaf = mine.leaves.findIndex((v, i) => proposed.leaves[i] !== v);
-  if (leaf >= 0) return leaf;
-  // Same leaves, another zone root: any leaf of that zone shows the zone does not hash to it.
-  const zone = mine.zoneRoots.findIndex((v, z) => proposed.zoneRoots[z] !== v);
-  return Math.max(0, zone) * 64;
+/**
+ * The index of the first answered tile the contract would call wrong (a word ≥ p, or a path that does not lead
+ * from its leaf hash to `root`), or null when every one verifies.
+ */
+function answeredTileFailing(
+  h: Hasher,
+  depth: number,
+  root: bigint,
+  leaves: readonly number[],
+  answer: readonly bigint[],
+): number | null {
+  const stride = answerStride(depth);
+  for (let k = 0; k < leaves.length; k++) {
+    const w = answer.slice(k * stride, (k + 1) * stride);
+    if (w.length !== stride || w.some((v) => v >= FIELD_MODULUS)) return k;
+    if (rootFromPath(h, leaves[k]!, h.hash(w.slice(0, 5)), w.slice(5)) !== root) return k;
+  }
+  return null;
+}
+
+/** Answered tiles taken as they are (their paths verified, their contents not): kept for a fraud proof. */
+function rawTiles(board: Board, leaves: readonly number[], answer: readonly bigint[]): VerifiedTile[] {
+  const stride = answerStride(board.depth);
+  return leaves.map((leaf, k) => {
+    const w = answer.slice(k * stride, (k + 1) * stride);
+    const c = leafCoord(board, leaf) ?? { col: -1, row: -1 };
+    return {
+      terrain: Number(w[0]) as Terrain,
+      feature: Number(w[1]) as Feature,
+      resource: Number(w[2]) as Resource,
+      rivers: Number(w[3]),
+      leaf,
+      ...c,
+      index: c.row * board.width + c.col,
+      salt: w[4]!,
+      path: w.slice(5),
+    };
+  });
 }

@@ -15,14 +15,17 @@ import { DealerClient } from '../../client/sdk/dealer-client.ts';
 import { GamePlayer } from '../../client/sdk/game-player.ts';
 import {
   commitMap,
+  commitOpenMap,
   encodeDisputeAnswer,
   generateMap,
   leafCoord,
   masterCommitment,
   merklePath,
 } from '../../core/index.ts';
+import { zoneRoots } from '../../core/mapproof/witness.ts';
 import { shippedRuleset } from '../../core/ruleset/shipped.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
+import type { Tile } from '../../core/tile.ts';
 import { packedWordCounts } from '../../core/witness/publics.ts';
 import { rulesetHash, rulesetInfo } from '../../scripts/contracts/rulesets.ts';
 import { BOND, type Env, gameParams, increaseTime, lastGameId, setup } from '../contracts/helpers.ts';
@@ -80,10 +83,11 @@ describe('SDK liveness: disputes, force-open and the open map (mock verifiers)',
     return { r, gameId, bots: out };
   }
 
-  /** The dealer's honest map once both shares are sealed; posts the root. */
-  async function deal(r: ValidRuleset, gameId: bigint, b: BotPlayer[]) {
+  /** The dealer's map once both shares are sealed (honest unless `tamper`); posts the root. */
+  async function deal(r: ValidRuleset, gameId: bigint, b: BotPlayer[], tamper?: (t: Tile) => Tile) {
     const seed = env.h.hash(b.map((x) => x.player.share!));
-    const tiles = generateMap(env.h, r.board, seed);
+    const honest = generateMap(env.h, r.board, seed);
+    const tiles = tamper ? honest.map(tamper) : honest;
     const map = commitMap(env.h, r.board, tiles, 4242n);
     await (
       await (G.connect(env.dealer) as Contract).getFunction('postRoot')(
@@ -119,6 +123,7 @@ describe('SDK liveness: disputes, force-open and the open map (mock verifiers)',
       await (G.connect(env.dealer) as Contract).getFunction('answerDispute')(
         gameId,
         encodeDisputeAnswer(served, r.board.depth),
+        '0x',
       )
     ).wait();
   }
@@ -186,6 +191,31 @@ describe('SDK liveness: disputes, force-open and the open map (mock verifiers)',
     assert.equal(g.bond, 0n, 'the bond went to the players');
   });
 
+  it('P3: answered tiles whose paths verify but whose contents are out of range are kept for the fraud proof, not challenged', async () => {
+    const { r, gameId, bots: b } = await bots('tiny');
+    for (const bot of b) await bot.act();
+    for (const bot of b) await bot.act();
+    // A dealer that committed a map of impossible tiles (terrain 200): the contract cannot judge contents during
+    // play, so a challenge would fail; the bots accept, keep the tiles, and the audit proves fraud afterwards.
+    const m = await deal(r, gameId, b, (t) => ({ ...t, terrain: 200 as Tile['terrain'] }));
+    const did = await run(gameId, b, () => answer(r, gameId, m, false));
+    assert.ok(!did.includes('follow:challenged'), did.join(' '));
+    assert.ok(did.filter((d) => d === 'follow:accepted').length >= 4, did.join(' '));
+    for (const bot of b) {
+      assert.ok(bot.player.served.length > 0);
+      assert.ok(
+        bot.player.served.every((t) => t.terrain === 200),
+        'kept as answered, for the audit',
+      );
+      assert.equal(
+        bot.player.model!.observe().terrain.filter((v) => v === 200).length,
+        0,
+        'never planned on',
+      );
+    }
+    assert.equal((await b[0]!.player.chain.game(gameId)).phase, 'Secrets');
+  });
+
   it('P7 + passability: after force-open the bots settle the open root and prove moves against it', async () => {
     const { r, gameId, bots: b } = await bots('tiny-pass');
     for (const bot of b) await bot.act();
@@ -201,7 +231,45 @@ describe('SDK liveness: disputes, force-open and the open map (mock verifiers)',
     const turns = did.filter((d) => d === 'turn').length;
     assert.ok(turns >= 2, `turns after the open root: ${did.join(' ')}`);
   });
+
+  it('P7 + passability: a lying open-root proposal is challenged by the honest bot and sinks; the liar forfeits', async () => {
+    const { r, gameId, bots: b } = await bots('tiny-pass');
+    for (const bot of b) await bot.act();
+    for (const bot of b) await bot.act();
+    const m = await deal(r, gameId, b);
+    // Walk to OpenRoot: a dispute nobody answers, then both shares (the bots do it).
+    const phase = async () => (await b[0]!.player.chain.game(gameId)).phase;
+    for (let i = 0; i < 40 && (await phase()) !== 'OpenRoot'; i++) {
+      let acted = false;
+      for (const bot of b) if ((await phase()) !== 'OpenRoot') acted = (await bot.act()) !== null || acted;
+      if (!acted && (await phase()) !== 'OpenRoot') await increaseTime(env, 601);
+    }
+    assert.equal((await b[0]!.player.chain.game(gameId)).phase, 'OpenRoot');
+    // Seat 0 lies first: one leaf of zone 0 changed, zone root consistent with the lie.
+    const open = commitOpenMap(env.h, r.board, m.tiles);
+    const roots = zoneRoots(open, r.board);
+    const lie = open.tree.levels[0]!.slice(0, 64);
+    lie[5] = 1n;
+    roots[0] = zoneRootOf(env.h, lie);
+    await (
+      await (G.connect(env.players[0]!) as Contract).getFunction('proposeOpenRoot')(gameId, roots)
+    ).wait();
+    const did = await run(gameId, b, async () => {});
+    assert.ok(did.includes('follow:challenged'), did.join(' '));
+    const liar = await b[0]!.player.chain.seat(gameId, 0);
+    assert.equal(liar.forfeited, true);
+    assert.equal((await G.queryFilter(G.filters['OpenRootAdopted']!(gameId))).length, 0);
+    assert.equal((await b[0]!.player.chain.game(gameId)).phase, 'Settled', 'one seat left: the game settled');
+  });
 });
+
+/** A zone's subtree root over its 64 leaves. */
+function zoneRootOf(h: Env['h'], leaves: bigint[]): bigint {
+  let level = leaves;
+  while (level.length > 1)
+    level = level.flatMap((_, i) => (i % 2 ? [] : [h.hash([level[i]!, level[i + 1]!])]));
+  return level[0]!;
+}
 
 /** Registers a shipped ruleset with MockVerifiers (public-signal counts from the core's packing). */
 async function registerMock(env: Env, r: ValidRuleset): Promise<void> {

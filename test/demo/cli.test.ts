@@ -15,7 +15,7 @@ import { DealerClient } from '../../client/sdk/dealer-client.ts';
 import { GamePlayer } from '../../client/sdk/game-player.ts';
 import { SnarkjsProver } from '../../client/sdk/prover.ts';
 import { loadHasher, shippedRuleset } from '../../core/index.ts';
-import { readManifest } from '../../scripts/contracts/rulesets.ts';
+import { readManifest, readSealArtifacts } from '../../scripts/contracts/rulesets.ts';
 import { createDemoGame } from '../../scripts/demo/game.ts';
 import { stopAll } from '../../scripts/demo/procs.ts';
 import {
@@ -135,7 +135,9 @@ describe('live chain + dealer (tiny)', () => {
     const provider = new JsonRpcProvider(env.url, 31337, { staticNetwork: true, cacheTimeout: -1 });
     const v = readManifest().tiny!.verifiers;
     const art = (c: 'spawn' | 'turn' | 'attack' | 'combat') => ({ wasm: v[c]!.wasm, zkey: v[c]!.zkey });
+    const seal = readSealArtifacts();
     const prover = new SnarkjsProver({
+      seal: { wasm: seal.wasm, zkey: seal.zkey },
       spawn: art('spawn'),
       turn: art('turn'),
       attack: art('attack'),
