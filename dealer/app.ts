@@ -16,6 +16,7 @@ import { DEFAULT_PLAYER_RATE_LIMIT, type PlayerRateLimit, PlayerRateLimiter } fr
 import { type RevealDeps, RevealService } from './reveals.ts';
 import { mapProofRoutes } from './routes/mapproof.ts';
 import { opsRoutes } from './routes/ops.ts';
+import { receiptRoutes } from './routes/receipts.ts';
 import { revealRoutes } from './routes/reveals.ts';
 import { viewerRoutes } from './routes/viewer.ts';
 import { zoneRootRoutes } from './routes/zone-roots.ts';
@@ -30,8 +31,8 @@ export interface HttpOptions {
   /** Longest reveal session, seconds; defaults to MAX_SESSION_SECONDS (1 h). */
   maxSessionSeconds?: number;
   /**
-   * Per verified player (after its signature or session MAC checked out), across the reveal, session and
-   * session-reveal routes; over budget is a 429 `rate-limited` naming `player`. Defaults to
+   * Per verified player (after its signature or session MAC checked out), across the reveal, session,
+   * session-reveal and receipt routes; over budget is a 429 `rate-limited` naming `player`. Defaults to
    * DEFAULT_PLAYER_RATE_LIMIT. (`rateLimit` above is per client IP, before any check.)
    */
   playerRateLimit?: PlayerRateLimit;
@@ -143,6 +144,7 @@ export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
     limiter: new PlayerRateLimiter(d.http.playerRateLimit ?? DEFAULT_PLAYER_RATE_LIMIT, d.nowMs ?? Date.now),
   });
   await app.register(revealRoutes(reveals));
+  await app.register(receiptRoutes(reveals));
   await app.register(zoneRootRoutes(reveals));
   const now = d.now ?? (() => Math.floor(Date.now() / 1000));
   const pruner = setInterval(() => reveals.pruneSessions(now()), 60_000);

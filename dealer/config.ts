@@ -33,7 +33,7 @@ export interface DealerConfig {
     maxExpirySeconds: number;
     /**
      * Token bucket per verified player (signature or session MAC checked, a player of the game) over the
-     * reveal, session and session-reveal routes: `perSecond` sustained (may be fractional), `burst` at
+     * reveal, session, session-reveal and receipt routes: `perSecond` sustained (may be fractional), `burst` at
      * once. Over budget: 429 `rate-limited`, field `player`, with Retry-After. Default 10/s, burst 40.
      * Env: SHROUD_PLAYER_RATE_PER_SECOND, SHROUD_PLAYER_RATE_BURST.
      */

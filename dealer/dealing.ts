@@ -59,7 +59,7 @@ export async function dealGame(d: DealingDeps, gameId: bigint): Promise<DealOutc
       return phase;
     }
     if (phase !== 'dealing') return 'waiting';
-    const opened = await openShares(d, gameId, game.fault, log);
+    const opened = await openShares(d, gameId, game.createdBlock, game.fault, log);
     if (!opened) return 'waiting';
     secrets = await d.store.putSecretsOnce(gameId, {
       shares: opened,
@@ -109,10 +109,11 @@ export async function dealGame(d: DealingDeps, gameId: bigint): Promise<DealOutc
 async function openShares(
   d: DealingDeps,
   gameId: bigint,
+  createdBlock: number | null,
   previousFault: string | null,
   log: Logger,
 ): Promise<bigint[] | null> {
-  const seats = await d.chain.seatShares(gameId);
+  const seats = await d.chain.seatShares(gameId, createdBlock ?? undefined);
   const records: SealedShareRecord[] = [];
   const shares: bigint[] = [];
   let failed: number | null = null;

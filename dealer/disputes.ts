@@ -1,5 +1,6 @@
 import { encodeDisputeAnswer, merklePath } from '../core/index.ts';
 import type { ServedTile } from '../core/reveal-request.ts';
+import type { TxRef } from './chain/types.ts';
 import type { DealingDeps } from './dealing.ts';
 import type { DealtMap } from './maps.ts';
 
@@ -30,14 +31,17 @@ function answerTile(map: DealtMap, leaf: number): { tile: ServedTile; onBoard: b
  * leaf's tile, salt and Merkle path (`answerDispute`) before the deadline, or be slashed and the game
  * force-opened. The answer is built from the dealt map whatever the serving history says: the leaves are
  * already public (the player opened them on-chain), so answering reveals nothing the dealer would not
- * serve, and a false dispute costs the disputer its deposit. Safe to retry: it reads the dispute first and
+ * serve. With it goes the disputer's receipt for that turn when the dealer holds one (the player signed
+ * that it was served: a false dispute, whose deposit the contract keeps for the dealer), else `0x` (the
+ * deposit goes back to the disputer). Answering comes first: should the contract refuse the stored receipt
+ * (`BadReceipt`), the dispute is answered at once without it. Safe to retry: it reads the dispute first and
  * sends nothing when it is answered or gone.
  */
 export async function answerDispute(d: DealingDeps, gameId: bigint): Promise<DisputeOutcome> {
   const game = await d.store.getGame(gameId);
   // Only games this dealer dealt: the watcher tracked them after checking dealer and seal key.
   if (game?.status !== 'dealt') return 'none';
-  const dispute = await d.chain.dispute(gameId);
+  const dispute = await d.chain.dispute(gameId, game.createdBlock ?? undefined);
   if (!dispute) return 'none';
   if (dispute.answered || !dispute.leaves) return 'already-answered';
   const log = d.log.child({ gameId: gameId.toString() });
@@ -52,7 +56,22 @@ export async function answerDispute(d: DealingDeps, gameId: bigint): Promise<Dis
     map.ruleset.board.depth,
   );
   const served = await d.store.getReveal(gameId, dispute.player, dispute.turn);
-  const tx = await d.chain.answerDispute(gameId, answer);
+  const receipt = await d.store.getReceipt(gameId, dispute.player, dispute.turn);
+  let receipted = receipt !== null;
+  let tx: TxRef | null;
+  try {
+    tx = await d.chain.answerDispute(gameId, answer, receipt?.signature ?? '0x');
+  } catch (e) {
+    if (!receipt || !/BadReceipt/.test((e as Error).message)) throw e;
+    // Checked against the on-chain revealCommit when it was stored, so this should not happen (a re-org?):
+    // losing the deposit is nothing next to losing the bond, so answer without it now.
+    log.error(
+      { seat: dispute.seat, player: dispute.player, turn: dispute.turn },
+      'the contract refused the stored reveal receipt; answering the dispute without it',
+    );
+    receipted = false;
+    tx = await d.chain.answerDispute(gameId, answer, '0x');
+  }
   if (!tx) return 'already-answered';
   log.warn(
     {
@@ -61,6 +80,7 @@ export async function answerDispute(d: DealingDeps, gameId: bigint): Promise<Dis
       turn: dispute.turn,
       leaves: dispute.leaves.length,
       servedBefore: served !== null,
+      receipted,
       deadline: dispute.deadline,
       tx: tx.hash,
     },

@@ -2,6 +2,7 @@ import { createSecretKey } from 'node:crypto';
 import { recoverAddress, type TypedDataDomain } from 'ethers';
 import { type Hasher, InputError, revealCommitment, toField } from '../core/index.ts';
 import { zoneRoots } from '../core/mapproof/witness.ts';
+import { recoverReceiptSigner } from '../core/reveal-receipt.ts';
 import {
   type RevealSessionMessage,
   revealSessionDigest,
@@ -14,10 +15,11 @@ import {
   revealDomain,
   type SignatureCheck,
 } from './auth.ts';
-import type { ChainView } from './chain/types.ts';
+import { type ChainView, IN_LOGS } from './chain/types.ts';
 import { DealerError } from './errors.ts';
 import type { MapCache } from './maps.ts';
 import type { PlayerRateLimiter } from './rate-limit.ts';
+import { canonicalSignature } from './receipts.ts';
 import { macMatches, SessionTable } from './sessions.ts';
 import type { DealerStore, GameRecord } from './store/types.ts';
 
@@ -48,11 +50,12 @@ export interface RevealDeps {
   now: () => number;
   onServed?: () => void;
   /**
-   * The confirmed head block as last seen by the chain watcher (dealer/chain/head.ts). A lookup that found no
-   * revealCommit is cached until it changes, so a refused request replayed any number of times reads the
-   * chain at most once per block. Without it, such lookups are not cached.
+   * The confirmed head block and turn-index reach as last published by the chain watcher
+   * (dealer/chain/head.ts). A lookup that found no revealCommit (and that the turn index cannot settle) is
+   * cached until its `epoch` changes, so a refused request replayed any number of times reads the chain at
+   * most once per block. Without it, such lookups are not cached.
    */
-  head?: { readonly block: number };
+  head?: { readonly epoch: number };
   /** Per-player token buckets, taken after authentication (none: no per-player limit). */
   limiter?: PlayerRateLimiter;
   /** Signature checker; defaults to RevealSignatureVerifier. Injectable for tests and the bench's diagnostics. */
@@ -88,6 +91,16 @@ export interface SessionRevealBody {
   mac: string;
 }
 
+/** `POST /v1/games/:gameId/receipts` body (client/sdk/dealer-client.ts `sendReceipt`). */
+export interface ReceiptBody {
+  player: string;
+  turn: number;
+  /** Decimal or 0x-hex uint256: the turn's on-chain revealCommit. */
+  revealCommit: string;
+  /** EIP-712 `RevealReceipt` signature, 65 bytes. */
+  signature: string;
+}
+
 /** Bound on cached verified openings (each a few KB of JSON); cleared wholesale when full. */
 const MAX_CACHED_OPENINGS = 20_000;
 const UINT256 = 1n << 256n;
@@ -119,13 +132,17 @@ export class RevealService {
   readonly #d: RevealDeps;
   /** revealCommit per (game, player, turn): immutable once a proof stored it, so safe to cache. */
   readonly #commits = new Map<string, bigint>();
-  /** (game, player, turn) with no revealCommit on-chain as of head block `#missesAt` (see RevealDeps.head). */
+  /** (game, player, turn) with no revealCommit on-chain as of head epoch `#missesAt` (see RevealDeps.head). */
   readonly #misses = new Set<string>();
+  /** (game, player, turn) that never had a revealCommit: the turn index holds a later turn of the player. */
+  readonly #never = new Set<string>();
   #missesAt = Number.NaN;
   /** revealCommit lookups in flight: concurrent requests for one (game, player, turn) share one chain read. */
   readonly #lookups = new Map<string, Promise<bigint | null>>();
   /** (game, player, turn) already recorded as served: re-fetches skip the write. */
   readonly #recorded = new Set<string>();
+  /** (game, player, turn) whose receipt is stored: re-posts skip the write. */
+  readonly #receipted = new Set<string>();
   readonly #signatures: NonNullable<RevealDeps['signatures']>;
   /** Games whose root is confirmed: their record no longer changes in ways that matter here. */
   readonly #dealt = new Map<string, GameRecord>();
@@ -315,6 +332,81 @@ export class RevealService {
   }
 
   /**
+   * Keeps a player's receipt for a turn it was served (`RevealReceipt`, core/reveal-receipt.ts): with it, the
+   * dealer answering a later dispute of that turn shows the dispute false and keeps the deposit. Checked
+   * before it is stored: a canonical signature (the form the contract accepts) by `player` under this dealer's
+   * domain, `player` a player of the game, the player's per-player budget, and `revealCommit` the turn's
+   * on-chain one (looked up like a reveal's: cached, the turn index, at most one chain read per block). The
+   * first receipt stored stays; a re-post answers 200 again.
+   */
+  async receipt(urlGameId: string, body: ReceiptBody): Promise<Buffer> {
+    const d = this.#d;
+    const gameId = parseField(urlGameId, 'gameId');
+    const revealCommit = parseUint256(body.revealCommit, 'revealCommit');
+    const game = await this.#game(gameId);
+    const player = body.player.toLowerCase();
+    const signature = canonicalSignature(body.signature);
+    if (signature === null) {
+      throw new DealerError(
+        401,
+        'bad-signature',
+        'signature: not a valid low-s secp256k1 signature (r ‖ s ‖ v, v 27/28)',
+        'signature',
+      );
+    }
+    let signer: string;
+    try {
+      signer = recoverReceiptSigner(
+        revealDomain(d.chainId, game.contract),
+        { gameId, turn: body.turn, revealCommit },
+        signature,
+      );
+    } catch {
+      throw new DealerError(401, 'bad-signature', 'signature: not a valid secp256k1 signature', 'signature');
+    }
+    if (signer !== player) {
+      throw new DealerError(401, 'bad-signature', 'signature: not signed by player', 'signature');
+    }
+    if (!game.players.includes(player)) {
+      throw new DealerError(403, 'not-a-player', 'player: not a player of this game', 'player');
+    }
+    this.#limit(player);
+    const onChain = await this.#revealCommit(gameId, player, body.turn);
+    if (onChain === null) {
+      throw new DealerError(
+        404,
+        'unknown-turn',
+        `turn: no revealCommit on-chain for turn ${body.turn}`,
+        'turn',
+      );
+    }
+    if (onChain !== revealCommit) {
+      throw new DealerError(
+        409,
+        'receipt-mismatch',
+        `revealCommit: not the on-chain revealCommit of turn ${body.turn}`,
+        'revealCommit',
+      );
+    }
+    const key = `${gameId}:${player}:${body.turn}`;
+    let stored = false;
+    if (!this.#receipted.has(key)) {
+      stored = await d.store.putReceipt({ gameId, player, turn: body.turn, revealCommit, signature });
+      if (this.#receipted.size >= MAX_CACHED_OPENINGS) this.#receipted.clear();
+      this.#receipted.add(key);
+    }
+    return Buffer.from(
+      JSON.stringify({
+        gameId: gameId.toString(),
+        player,
+        turn: body.turn,
+        revealCommit: revealCommit.toString(),
+        stored: stored ? 'new' : 'already-stored',
+      }),
+    );
+  }
+
+  /**
    * The root of every zone subtree of a dealt game's map, from the cached tree. Public data (the map
    * proof posts them on-chain too): clients check that they hash to the on-chain root, then use them
    * as the shared top of the map tree in turn proofs with passability. No signature needed.
@@ -423,16 +515,21 @@ export class RevealService {
   }
 
   /**
-   * The on-chain revealCommit, read at most once per (game, player, turn) once found, and at most once per
-   * head block while not found: a refusal (`unknown-turn`) is remembered until the watcher sees a new block
-   * (RevealDeps.head), and concurrent lookups share one read. Only authenticated players of the game get
-   * here, and the whole miss set is dropped on every new block, so it stays small.
+   * The on-chain revealCommit, looked up at most once per (game, player, turn) once found or settled, and at
+   * most once per head block while not: a refusal (`unknown-turn`) is remembered until the watcher sees a new
+   * block (RevealDeps.head), and concurrent lookups share one. A lookup asks the store's turn index first
+   * (the watcher's scan of `TurnSubmitted` logs): a past turn is answered there, or refused for good when the
+   * index holds a later turn of the player, without touching the chain. Only a turn at or above the player's
+   * latest indexed one costs a chain read: the contract's `revealCommit` view (one eth_call, never a log scan),
+   * which answers the latest turn; a past turn the index has not caught up with yet is refused until the next
+   * block. Only authenticated players of the game get here, and the miss sets are bounded.
    */
   async #revealCommit(gameId: bigint, player: string, turn: number): Promise<bigint | null> {
     const key = `${gameId}:${player}:${turn}`;
     const hit = this.#commits.get(key);
     if (hit !== undefined) return hit;
-    const head = this.#d.head?.block;
+    if (this.#never.has(key)) return null;
+    const head = this.#d.head?.epoch;
     if (head !== undefined) {
       if (head !== this.#missesAt) {
         this.#misses.clear();
@@ -442,10 +539,14 @@ export class RevealService {
     }
     const inFlight = this.#lookups.get(key);
     if (inFlight) return inFlight;
-    const lookup = this.#d.chain.revealCommit(gameId, player, turn).then((v) => {
+    const lookup = this.#lookup(gameId, player, turn).then(({ value: v, final }) => {
       if (v !== null) this.#commits.set(key, v);
-      // Cached only if no new block was seen meanwhile (a read from before it might be stale).
-      else if (head !== undefined && this.#d.head?.block === head && this.#missesAt === head) {
+      else if (final) {
+        if (this.#never.size >= MAX_CACHED_OPENINGS) this.#never.clear();
+        this.#never.add(key);
+      }
+      // Cached only if no new block or index was seen meanwhile (a read from before it might be stale).
+      else if (head !== undefined && this.#d.head?.epoch === head && this.#missesAt === head) {
         if (this.#misses.size >= MAX_CACHED_OPENINGS) this.#misses.clear();
         this.#misses.add(key);
       }
@@ -457,5 +558,19 @@ export class RevealService {
     } finally {
       this.#lookups.delete(key);
     }
+  }
+
+  /** The turn index, then (only if it cannot tell) the chain's view; `final`: a refusal that never changes. */
+  async #lookup(
+    gameId: bigint,
+    player: string,
+    turn: number,
+  ): Promise<{ value: bigint | null; final: boolean }> {
+    const indexed = await this.#d.store.indexedTurn(gameId, player, turn);
+    if (indexed.revealCommit !== null) return { value: indexed.revealCommit, final: true };
+    if (indexed.laterTurnIndexed) return { value: null, final: true };
+    const v = await this.#d.chain.revealCommit(gameId, player, turn);
+    // IN_LOGS: a past turn whose log the index has not reached yet (it will within a tick or two).
+    return { value: v === IN_LOGS ? null : v, final: false };
   }
 }

@@ -4,6 +4,7 @@ import type { ChainHead } from './chain/head.ts';
 import type { GamePhase } from './chain/types.ts';
 import { type DealingDeps, dealGame, markStopped } from './dealing.ts';
 import { answerDispute } from './disputes.ts';
+import type { DealStatus, TurnCommit } from './store/types.ts';
 
 export interface WatcherOptions {
   pollMs: number;
@@ -13,13 +14,23 @@ export interface WatcherOptions {
   sealPublicKey: Point;
   /** Where each tick publishes the head block it read (the reveal service's refusal cache follows it). */
   head?: ChainHead;
+  /**
+   * Most blocks the turn index scans in one tick (default 100,000): a first scan over a long history (an
+   * upgraded dealer's backfill) is spread over ticks instead of holding up dispute answers and dealing.
+   */
+  maxScanBlocks?: number;
 }
+
+/** Games whose turns are indexed: every tracked game that is not stopped (reveals are served until the end). */
+const INDEXED: readonly DealStatus[] = ['watching', 'root-computed', 'dealt', 'published'];
 
 /**
  * Polls the chain: answers reveal disputes of dealt games (first: the one on-chain duty during play, with
- * a deadline), records new games for this dealer (cursor persisted), deals games whose sealed shares are
- * all in, publishes secrets of ended games, and notes games the chain stopped. Ticks never overlap; a
- * failure in one game does not hold up the others.
+ * a deadline), records new games for this dealer with their creation blocks (cursor persisted), indexes the
+ * `TurnSubmitted` logs of tracked games (one scan per block range for all of them, cursor persisted: the
+ * reveal service answers past turns from this index, never from a log scan of its own), deals games whose
+ * sealed shares are all in, publishes secrets of ended games, and notes games the chain stopped. Ticks never
+ * overlap; a failure in one game does not hold up the others.
  */
 export class ChainWatcher {
   readonly #d: DealingDeps;
@@ -28,6 +39,8 @@ export class ChainWatcher {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #stopped = false;
+  /** Set once every tracked game has its creation block (after the one-time backfill of older rows). */
+  #createdBlocksKnown = false;
 
   constructor(d: DealingDeps, o: WatcherOptions) {
     this.#d = d;
@@ -38,26 +51,44 @@ export class ChainWatcher {
   async tick(): Promise<void> {
     const { chain, store } = this.#d;
     const head = await chain.headBlock();
-    this.#o.head?.set(head);
-    await this.#followDealt();
-    const from = ((await store.getCursor()) ?? this.#o.startBlock - 1) + 1;
-    if (head >= from) {
-      for (const gameId of await chain.gamesCreated(from, head)) {
-        const info = await chain.game(gameId);
-        // Ours only if this tx key is its dealer AND its shares are sealed to this dealer's seal key.
-        if (!info || info.dealer !== chain.dealer || !eqPoint(info.sealKey, this.#o.sealPublicKey)) {
-          this.#log.debug({ gameId: gameId.toString() }, 'not our game: skipped');
-          continue;
+    let indexedTo: number | null = null;
+    try {
+      await this.#followDealt();
+      const from = ((await store.getCursor()) ?? this.#o.startBlock - 1) + 1;
+      if (head >= from) {
+        for (const { gameId, block } of await chain.gamesCreated(from, head)) {
+          const known = await store.getGame(gameId);
+          if (known) {
+            // Seen again (the re-org overlap), or tracked without its creation block: fill that in.
+            if (known.createdBlock === null) await store.updateGame(gameId, { createdBlock: block });
+            continue;
+          }
+          const info = await chain.game(gameId);
+          // Ours only if this tx key is its dealer AND its shares are sealed to this dealer's seal key.
+          if (!info || info.dealer !== chain.dealer || !eqPoint(info.sealKey, this.#o.sealPublicKey)) {
+            this.#log.debug({ gameId: gameId.toString() }, 'not our game: skipped');
+            continue;
+          }
+          await store.addGame({
+            gameId,
+            contract: info.contract,
+            ruleset: info.ruleset,
+            players: info.players,
+            createdBlock: block,
+          });
+          this.#log.info({ gameId: gameId.toString(), createdBlock: block }, 'tracking new game');
         }
-        await store.addGame({
-          gameId,
-          contract: info.contract,
-          ruleset: info.ruleset,
-          players: info.players,
-        });
-        this.#log.info({ gameId: gameId.toString() }, 'tracking new game');
+        await store.setCursor(head);
       }
-      await store.setCursor(head);
+      try {
+        await this.#backfillCreatedBlocks();
+        indexedTo = await this.#indexTurns(head);
+      } catch (e) {
+        this.#log.warn({ err: (e as Error).message }, 'indexing turns failed; will retry next tick');
+      }
+    } finally {
+      // Published once this tick's index is in: a refusal cached from now on saw the index this far.
+      this.#o.head?.set(head, indexedTo ?? undefined);
     }
     for (const g of await store.listGames(['watching', 'root-computed'])) {
       try {
@@ -69,6 +100,65 @@ export class ChainWatcher {
         );
       }
     }
+  }
+
+  /**
+   * Games tracked before creation blocks were stored have none: one `GameCreated` scan from the start block
+   * finds them all, once (a game it does not find gets the start block, a safe lower bound, so the scan is
+   * never repeated, not even after a restart).
+   */
+  async #backfillCreatedBlocks(): Promise<void> {
+    if (this.#createdBlocksKnown) return;
+    const { chain, store } = this.#d;
+    const missing = (await store.listGames()).filter((g) => g.createdBlock === null);
+    const cursor = await store.getCursor();
+    if (missing.length > 0 && cursor !== null) {
+      const found = new Map(
+        (await chain.gamesCreated(this.#o.startBlock, cursor)).map((g) => [g.gameId.toString(), g.block]),
+      );
+      for (const g of missing) {
+        await store.updateGame(g.gameId, {
+          createdBlock: found.get(g.gameId.toString()) ?? this.#o.startBlock,
+        });
+      }
+      this.#log.info({ games: missing.length }, 'creation blocks of tracked games backfilled from the chain');
+    }
+    this.#createdBlocksKnown = true;
+  }
+
+  /**
+   * Extends the turn index by up to `maxScanBlocks` blocks towards `head` (never past the game cursor, so
+   * every game created in the scanned blocks is already tracked), storing the logs of tracked games with the
+   * new turn cursor in one transaction. The first scan starts at the oldest indexed game's creation block
+   * (an upgraded dealer backfills its history once); later ones where the last stopped.
+   */
+  async #indexTurns(head: number): Promise<number | null> {
+    const { chain, store } = this.#d;
+    const gamesCursor = await store.getCursor();
+    if (gamesCursor === null) return null;
+    const to = Math.min(head, gamesCursor);
+    const games = await store.listGames(INDEXED);
+    const cursor = await store.getTurnCursor();
+    let from: number;
+    if (cursor !== null) from = cursor + 1;
+    else if (games.length > 0) {
+      from = Math.min(...games.map((g) => g.createdBlock ?? this.#o.startBlock));
+    } else {
+      // Nothing tracked yet: the index starts complete here (a game found later has no turns before its root).
+      await store.putTurnCommits([], to);
+      return to;
+    }
+    if (from > to) return cursor;
+    const hi = Math.min(to, from + (this.#o.maxScanBlocks ?? 100_000) - 1);
+    const tracked = new Set(games.map((g) => g.gameId.toString()));
+    const turns: TurnCommit[] = (await chain.turnsSubmitted(from, hi)).filter((t) =>
+      tracked.has(t.gameId.toString()),
+    );
+    await store.putTurnCommits(turns, hi);
+    if (turns.length > 0 || hi < to) {
+      this.#log.debug({ from, to: hi, turns: turns.length, behind: to - hi }, 'turns indexed');
+    }
+    return hi;
   }
 
   /** Dealt games: disputes answered first, then ended games' secrets published, stopped games noted. */

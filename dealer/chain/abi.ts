@@ -8,10 +8,10 @@ export const SHROUD_GAME_ABI = [
   'function getGame(uint256 gameId) view returns (address dealer, uint8 phase, uint256 nPlayers, uint256 deadline, uint256 turn, uint256 toMove, uint256 root, uint256 masterCommitment, uint256 seed, uint256 bond, bool openMap)',
   'function getGameConfig(uint256 gameId) view returns ((uint8 kind, uint16 width, uint16 height, uint32 maxTurns) board, uint256 depth, bytes32 rulesetHash, uint256 stake, (uint32 commitSeconds, uint32 revealSeconds, uint32 rootSeconds, uint32 turnSeconds, uint32 combatSeconds, uint32 disputeSeconds, uint32 secretsSeconds, uint32 auditSeconds) durations, uint256[2] sealKey, uint256 disputeDeposit)',
   'function getSeat(uint256 gameId, uint256 seat) view returns ((address player, bool committed, bool revealed, bool shareRevealed, bool atFault, bool forfeited, bool staked, bool spawned, bool proposedOpenRoot, uint32 lastTurn, uint96 escrow, uint32 disputedTurn, uint256 commitment, uint256 share, uint256 stateCommitment, uint256 zoneMask, uint256 revealCommit))',
-  'function getDispute(uint256 gameId) view returns ((uint8 seat, uint8 nLeaves, bool answered, uint32 turn, uint40 pausedLeft, uint96 deposit, bytes32 leavesHash, bytes32 answerHash))',
+  'function getDispute(uint256 gameId) view returns ((uint8 seat, uint8 nLeaves, bool answered, bool receipted, uint32 turn, uint40 pausedLeft, uint96 deposit, bytes32 leavesHash, bytes32 answerHash))',
   'function revealCommit(uint256 gameId, address player, uint256 turn) view returns (uint256)',
   'function postRoot(uint256 gameId, uint256 root, uint256 masterCommitment)',
-  'function answerDispute(uint256 gameId, uint256[] answer)',
+  'function answerDispute(uint256 gameId, uint256[] answer, bytes receipt)',
   'function publishSecrets(uint256 gameId, uint256 masterSecret, uint256[] shares)',
   'event GameCreated(uint256 indexed gameId, address indexed dealer, address[] players, bytes32 rulesetHash, uint256 bond, uint256 stake)',
   'event SealedReveal(uint256 indexed gameId, uint256 seat, uint256 ephemeralY, uint256 ciphertext)',
@@ -34,6 +34,7 @@ export { GAME_PHASES as CHAIN_PHASES } from '../../core/game-phases.ts';
  */
 export const CONTRACT_ERRORS = [
   'error AlreadyAnswered()',
+  'error AlreadyChallenged()',
   'error AlreadyCommitted()',
   'error AlreadyForfeited()',
   'error AlreadyProposed()',
@@ -47,6 +48,7 @@ export const CONTRACT_ERRORS = [
   'error BadPathLength(uint256 expected, uint256 got)',
   'error BadPlayer(uint256 index)',
   'error BadPlayerCount(uint256 count)',
+  'error BadReceipt()',
   'error BadSealKey()',
   'error BondRequired()',
   'error DeadlineNotPassed(uint256 deadline)',
@@ -60,6 +62,7 @@ export const CONTRACT_ERRORS = [
   'error NoFraud()',
   'error NoProposal()',
   'error NotAnswered()',
+  'error NotChallenged()',
   'error NotDealer()',
   'error NotDefender()',
   'error NotDisputer()',
@@ -87,4 +90,5 @@ export const CONTRACT_ERRORS = [
   'error WrongShareCount(uint256 expected, uint256 got)',
   'error WrongSignalCount(uint256 expected, uint256 got)',
   'error WrongStake(uint256 expected, uint256 sent)',
+  'error ZoneMismatch()',
 ] as const;

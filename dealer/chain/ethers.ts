@@ -13,7 +13,18 @@ import { shippedRuleset, shippedRulesetNames } from '../../core/index.ts';
 import { type Groth16Proof, toSolidityProof } from '../../core/mapproof/types.ts';
 import { rulesetHash } from '../../core/ruleset/hash.ts';
 import { CHAIN_PHASES, CONTRACT_ERRORS, MAP_PROOF_REGISTRY_ABI, SHROUD_GAME_ABI } from './abi.ts';
-import type { ChainView, DisputeRecord, GameInfo, GamePhase, PostedRoot, SeatShare, TxRef } from './types.ts';
+import {
+  type ChainView,
+  type CreatedGame,
+  type DisputeRecord,
+  type GameInfo,
+  type GamePhase,
+  IN_LOGS,
+  type PostedRoot,
+  type SeatShare,
+  type TurnLog,
+  type TxRef,
+} from './types.ts';
 
 export interface EthersChainOptions {
   /** JSON-RPC URL; ignored when `provider` is given (tests pass Hardhat's in-process provider). */
@@ -25,9 +36,9 @@ export interface EthersChainOptions {
   mapProofRegistry?: string;
   /** Hex secp256k1 key that sends the dealer's transactions (SHROUD_TX_KEY); its address is the dealer. */
   txKey: string;
-  /** Blocks behind the head treated as final for the game scan and revealCommit reads. */
+  /** Blocks behind the head treated as final for the game and turn scans and revealCommit reads. */
   confirmations?: number;
-  /** Blocks re-scanned below the cursor on every scan, so a game re-mined after a short re-org is not missed. */
+  /** Blocks re-scanned below the cursor on every scan, so a game or turn re-mined after a short re-org is not missed. */
   reorgDepth?: number;
   /** First block worth scanning (the contract's deployment block). */
   startBlock?: number;
@@ -87,8 +98,6 @@ export class EthersChain implements ChainView {
   readonly #startBlock: number;
   readonly #logChunk: number;
   readonly #rulesets: Map<string, string>;
-  /** Creation block per game seen by the scan: the lower bound for its SealedReveal log search. */
-  readonly #createdAt = new Map<string, number>();
 
   constructor(o: EthersChainOptions) {
     // staticNetwork: no eth_chainId round trip per call, and no retry storm when the node is down.
@@ -132,17 +141,36 @@ export class EthersChain implements ChainView {
    * persisted cursor already passed, so a game whose creation was re-mined in a later block after a
    * re-org of up to `reorgDepth` blocks is still found; repeats are harmless (the store's addGame is idempotent).
    */
-  async gamesCreated(fromBlock: number, toBlock: number): Promise<bigint[]> {
+  async gamesCreated(fromBlock: number, toBlock: number): Promise<CreatedGame[]> {
     const lo = Math.max(this.#startBlock, fromBlock - this.#reorgDepth);
     const logs = await this.#logs(this.#read.filters.GameCreated!(null, this.dealer), lo, toBlock);
-    const ids: bigint[] = [];
+    // One entry per game; after a re-org the last log seen is the live one.
+    const byId = new Map<bigint, CreatedGame>();
     for (const l of logs) {
-      const id = BigInt(l.topics[1]!);
-      if (ids.includes(id)) continue;
-      ids.push(id);
-      this.#createdAt.set(id.toString(), l.blockNumber);
+      const gameId = BigInt(l.topics[1]!);
+      byId.set(gameId, { gameId, block: l.blockNumber });
     }
-    return ids;
+    return [...byId.values()];
+  }
+
+  /**
+   * Every `TurnSubmitted` in [fromBlock − reorgDepth, toBlock], all games in one filter (no game or player
+   * topic), so the watcher's index costs one eth_getLogs per `logChunk` blocks however many games it tracks.
+   * The overlap re-reads a few blocks, as for games: a turn re-mined after a short re-org is still seen.
+   */
+  async turnsSubmitted(fromBlock: number, toBlock: number): Promise<TurnLog[]> {
+    const lo = Math.max(this.#startBlock, fromBlock - this.#reorgDepth);
+    const logs = await this.#logs(this.#read.filters.TurnSubmitted!(), lo, toBlock);
+    return logs.map((l) => {
+      const a = this.#read.interface.parseLog(l)!.args;
+      return {
+        gameId: BigInt(a.gameId),
+        player: String(a.player).toLowerCase(),
+        turn: Number(a.turn),
+        revealCommit: BigInt(a.revealCommit),
+        block: l.blockNumber,
+      };
+    });
   }
 
   async game(gameId: bigint): Promise<GameInfo | null> {
@@ -182,16 +210,15 @@ export class EthersChain implements ChainView {
   }
 
   /** `C_i` and on-chain flags from getSeat; each sealed share (E, c) from its seat's `SealedReveal` event. */
-  async seatShares(gameId: bigint): Promise<SeatShare[]> {
+  async seatShares(gameId: bigint, fromBlock = this.#startBlock): Promise<SeatShare[]> {
     const g = await this.#game(gameId);
     if (!g) throw new Error(`game ${gameId} is not on-chain`);
     const seats = [];
     for (let i = 0; i < Number(g.nPlayers); i++)
       seats.push(await this.#read.getFunction('getSeat')(gameId, i));
-    const from = this.#createdAt.get(gameId.toString()) ?? this.#startBlock;
     const logs = await this.#logs(
       this.#read.filters.SealedReveal!(gameId),
-      from,
+      Math.max(this.#startBlock, fromBlock),
       await this.provider.getBlockNumber(),
     );
     // One accepted reveal per seat (AlreadyRevealed); after a re-org the last log seen is the live one.
@@ -224,30 +251,22 @@ export class EthersChain implements ChainView {
   }
 
   /**
-   * The one place that knows how the contract exposes reveal commitments: the `revealCommit(gameId,
-   * player, turn)` view answers for a seat's latest turn (0 = none); an earlier turn's commitment is only
-   * in the `TurnSubmitted` logs (the view reverts `RevealCommitInLogs`). Read at the confirmed block,
-   * because callers cache the answer forever: a turn re-orged away must not have been trusted.
+   * The `revealCommit(gameId, player, turn)` view: it answers for a seat's latest turn (0 = none); an earlier
+   * turn's commitment is only in the `TurnSubmitted` logs (the view reverts `RevealCommitInLogs`), which the
+   * watcher indexes (`turnsSubmitted`): IN_LOGS then, and no log is read here, so a request for an old turn
+   * costs at most one eth_call. Read at the confirmed block, because callers cache the answer forever: a turn
+   * re-orged away must not have been trusted.
    */
-  async revealCommit(gameId: bigint, player: string, turn: number): Promise<bigint | null> {
+  async revealCommit(gameId: bigint, player: string, turn: number): Promise<bigint | null | typeof IN_LOGS> {
     const blockTag =
       this.#confirmations === 0 ? await this.provider.getBlockNumber() : await this.headBlock();
     try {
       const v = BigInt(await this.#read.getFunction('revealCommit')(gameId, player, turn, { blockTag }));
       return v === 0n ? null : v;
     } catch (e) {
-      if (
-        this.#read.interface.parseError((e as { data?: string }).data ?? '0x')?.name !== 'RevealCommitInLogs'
-      )
-        throw e;
+      if (this.#revertName(e) === 'RevealCommitInLogs') return IN_LOGS;
+      throw e;
     }
-    const from = this.#createdAt.get(gameId.toString()) ?? this.#startBlock;
-    const logs = await this.#logs(this.#read.filters.TurnSubmitted!(gameId, player), from, blockTag);
-    for (const l of logs) {
-      const args = this.#read.interface.parseLog(l)!.args;
-      if (BigInt(args.turn) === BigInt(turn)) return BigInt(args.revealCommit) || null;
-    }
-    return null;
   }
 
   async secretsPublished(gameId: bigint): Promise<boolean> {
@@ -260,7 +279,7 @@ export class EthersChain implements ChainView {
    * seat, turn and the stored leaves hash). Read at the head, not the confirmed block: a dispute is urgent,
    * and an answer to one that a re-org removed merely reverts.
    */
-  async dispute(gameId: bigint): Promise<DisputeRecord | null> {
+  async dispute(gameId: bigint, fromBlock = this.#startBlock): Promise<DisputeRecord | null> {
     const d = await this.#read.getFunction('getDispute')(gameId);
     if (Number(d.nLeaves) === 0) return null;
     const g = await this.#game(gameId);
@@ -271,7 +290,7 @@ export class EthersChain implements ChainView {
     let leaves: number[] | null = null;
     if (!d.answered) {
       const want = String(d.leavesHash).toLowerCase();
-      const from = this.#createdAt.get(gameId.toString()) ?? this.#startBlock;
+      const from = Math.max(this.#startBlock, fromBlock);
       const filter = this.#read.filters.DisputeOpened!(gameId);
       // Newest first: the stored dispute opened within its deadline, so the first chunk back from the head
       // almost always holds it (no scan from the game's creation after a restart).
@@ -289,7 +308,15 @@ export class EthersChain implements ChainView {
       // Stored but its event not visible yet (a lagging log index): fail so the watcher retries.
       if (!leaves) throw new Error(`game ${gameId}: the DisputeOpened log of seat ${seat} not found yet`);
     }
-    return { seat, player, turn, answered: Boolean(d.answered), leaves, deadline: Number(g.deadline) };
+    return {
+      seat,
+      player,
+      turn,
+      answered: Boolean(d.answered),
+      receipted: Boolean(d.receipted),
+      leaves,
+      deadline: Number(g.deadline),
+    };
   }
 
   /** Reads first: a root that landed (receipt lost) is not sent twice; a different root is an error. */
@@ -305,12 +332,12 @@ export class EthersChain implements ChainView {
   }
 
   /** Reads first: nothing is sent unless the game is in Dispute with its dispute unanswered. */
-  async answerDispute(gameId: bigint, answer: readonly bigint[]): Promise<TxRef | null> {
+  async answerDispute(gameId: bigint, answer: readonly bigint[], receipt: string): Promise<TxRef | null> {
     const g = await this.#game(gameId);
     if (!g || CHAIN_PHASES[Number(g.phase)] !== 'Dispute') return null;
     const d = await this.#read.getFunction('getDispute')(gameId);
     if (Number(d.nLeaves) === 0 || d.answered) return null;
-    return this.#send('answerDispute', [gameId, [...answer]]);
+    return this.#send('answerDispute', [gameId, [...answer], receipt]);
   }
 
   /** Reads first: secrets already published (a retry after a lost receipt) are not sent again. */

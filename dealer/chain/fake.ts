@@ -1,7 +1,21 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Point } from '../../core/babyjub.ts';
+import { recoverReceiptSigner } from '../../core/reveal-receipt.ts';
+import { revealDomain } from '../../core/reveal-request.ts';
 import type { SealedShare } from '../../core/sealed.ts';
-import type { ChainView, DisputeRecord, GameInfo, GamePhase, PostedRoot, SeatShare, TxRef } from './types.ts';
+import { canonicalSignature } from '../receipts.ts';
+import {
+  type ChainView,
+  type CreatedGame,
+  type DisputeRecord,
+  type GameInfo,
+  type GamePhase,
+  IN_LOGS,
+  type PostedRoot,
+  type SeatShare,
+  type TurnLog,
+  type TxRef,
+} from './types.ts';
 
 /** The fake chain's default dealer (Hardhat account #1's address): what a FakeChain sends as unless told otherwise. */
 export const FAKE_DEALER = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
@@ -13,6 +27,7 @@ interface FakeDispute {
   turn: number;
   leaves: number[];
   answered: boolean;
+  receipted: boolean;
   answer: bigint[] | null;
   deadline: number;
 }
@@ -25,9 +40,13 @@ interface FakeGame {
   root: PostedRoot | null;
   /** `${player}:${turn}` → revealCommit. */
   reveals: Record<string, bigint>;
+  /** Every `TurnSubmitted` in order: the last of a player is its latest (the only one the view answers for). */
+  turnLog: TurnLog[];
   dispute: FakeDispute | null;
   /** Every answer the dealer posted, in order (for assertions). */
   answers: bigint[][];
+  /** The receipt passed with each answer (`0x`: none), in order. */
+  answerReceipts: string[];
   secrets: { masterSecret: bigint; shares: bigint[] } | null;
 }
 
@@ -78,6 +97,8 @@ export class FakeChain implements ChainView {
   readonly writes: string[] = [];
   /** Calls per method (reads and writes), for assertions on how often the chain is read. */
   readonly calls = new Map<string, number>();
+  /** The block ranges asked of the log scans (`gamesCreated`, `turnsSubmitted`), in order. */
+  readonly scans: { method: 'gamesCreated' | 'turnsSubmitted'; from: number; to: number }[] = [];
 
   constructor(opts: { chainId?: bigint; file?: string; create?: boolean; dealer?: string } = {}) {
     this.#file = opts.file;
@@ -99,10 +120,17 @@ export class FakeChain implements ChainView {
     return this.#state;
   }
 
+  /** A transaction: mined in a new block (`s.block` inside `fn`), so a scan up to an earlier head never misses its logs. */
   #write<T>(method: string, fn: (s: FakeState) => T): T {
     const s = this.#read(method);
-    const out = fn(s);
     s.block++;
+    let out: T;
+    try {
+      out = fn(s);
+    } catch (e) {
+      s.block--; // reverted: nothing mined
+      throw e;
+    }
     this.writes.push(method);
     if (this.#file) {
       writeFileSync(`${this.#file}.tmp`, encode(s));
@@ -147,8 +175,10 @@ export class FakeChain implements ChainView {
         seats: players.map((p) => ({ player: p.toLowerCase(), commitment: 0n, sealed: null })),
         root: null,
         reveals: {},
+        turnLog: [],
         dispute: null,
         answers: [],
+        answerReceipts: [],
         secrets: null,
       });
       return gameId;
@@ -181,7 +211,9 @@ export class FakeChain implements ChainView {
     this.#write('postRevealCommitFor', (s) => {
       const g = this.#game(s, gameId);
       if (g.phase !== 'playing') throw new FakeRevert('not playing');
-      g.reveals[`${player.toLowerCase()}:${turn}`] = revealCommit;
+      const who = player.toLowerCase();
+      g.reveals[`${who}:${turn}`] = revealCommit;
+      g.turnLog.push({ gameId, player: who, turn, revealCommit, block: s.block });
     });
   }
 
@@ -196,7 +228,16 @@ export class FakeChain implements ChainView {
       const seat = g.seats.findIndex((x) => x.player === who);
       if (g.phase !== 'playing' || seat < 0) throw new FakeRevert('cannot dispute now');
       if (g.reveals[`${who}:${turn}`] === undefined) throw new FakeRevert('NothingToDispute');
-      g.dispute = { seat, player: who, turn, leaves: [...leaves], answered: false, answer: null, deadline };
+      g.dispute = {
+        seat,
+        player: who,
+        turn,
+        leaves: [...leaves],
+        answered: false,
+        receipted: false,
+        answer: null,
+        deadline,
+      };
       g.phase = 'dispute';
     });
   }
@@ -243,6 +284,11 @@ export class FakeChain implements ChainView {
     return this.#game(this.#read('answersFor'), gameId).answers;
   }
 
+  /** The receipt passed with each dispute answer of the game (`0x`: none), in order. */
+  answerReceiptsFor(gameId: bigint): string[] {
+    return this.#game(this.#read('answerReceiptsFor'), gameId).answerReceipts;
+  }
+
   secretsFor(gameId: bigint): FakeGame['secrets'] {
     return this.#game(this.#read('secretsFor'), gameId).secrets;
   }
@@ -258,11 +304,22 @@ export class FakeChain implements ChainView {
   }
 
   /** Every game created in the range, whatever its dealer: the watcher's own checks decide which are ours. */
-  async gamesCreated(fromBlock: number, toBlock: number): Promise<bigint[]> {
+  async gamesCreated(fromBlock: number, toBlock: number): Promise<CreatedGame[]> {
     const s = this.#read('gamesCreated');
+    this.scans.push({ method: 'gamesCreated', from: fromBlock, to: toBlock });
     return [...s.games.values()]
       .filter((g) => g.createdAt >= fromBlock && g.createdAt <= toBlock)
-      .map((g) => g.info.gameId);
+      .map((g) => ({ gameId: g.info.gameId, block: g.createdAt }));
+  }
+
+  /** Every game's turns in the range, in chain order. */
+  async turnsSubmitted(fromBlock: number, toBlock: number): Promise<TurnLog[]> {
+    const s = this.#read('turnsSubmitted');
+    this.scans.push({ method: 'turnsSubmitted', from: fromBlock, to: toBlock });
+    return [...s.games.values()]
+      .flatMap((g) => g.turnLog)
+      .filter((t) => t.block >= fromBlock && t.block <= toBlock)
+      .sort((a, b) => a.block - b.block);
   }
 
   async game(gameId: bigint): Promise<GameInfo | null> {
@@ -281,8 +338,14 @@ export class FakeChain implements ChainView {
     return this.#game(this.#read('mapRoot'), gameId).root;
   }
 
-  async revealCommit(gameId: bigint, player: string, turn: number): Promise<bigint | null> {
-    return this.#game(this.#read('revealCommit'), gameId).reveals[`${player.toLowerCase()}:${turn}`] ?? null;
+  /** As the contract's view: the player's latest turn only; an earlier one is IN_LOGS. */
+  async revealCommit(gameId: bigint, player: string, turn: number): Promise<bigint | null | typeof IN_LOGS> {
+    const who = player.toLowerCase();
+    const latest = this.#game(this.#read('revealCommit'), gameId)
+      .turnLog.filter((t) => t.player === who)
+      .at(-1);
+    if (!latest || turn > latest.turn) return null;
+    return turn < latest.turn ? IN_LOGS : latest.revealCommit;
   }
 
   async secretsPublished(gameId: bigint): Promise<boolean> {
@@ -297,6 +360,7 @@ export class FakeChain implements ChainView {
       player: d.player,
       turn: d.turn,
       answered: d.answered,
+      receipted: d.receipted,
       leaves: d.answered ? null : [...d.leaves],
       deadline: d.deadline,
     };
@@ -313,7 +377,7 @@ export class FakeChain implements ChainView {
     });
   }
 
-  async answerDispute(gameId: bigint, answer: readonly bigint[]): Promise<TxRef | null> {
+  async answerDispute(gameId: bigint, answer: readonly bigint[], receipt: string): Promise<TxRef | null> {
     const g = this.#game(this.#read('answerDispute:check'), gameId);
     if (g.phase !== 'dispute' || !g.dispute || g.dispute.answered) return null;
     return this.#write('answerDispute', (s) => {
@@ -321,9 +385,28 @@ export class FakeChain implements ChainView {
       this.#asDealer(g);
       if (g.phase !== 'dispute' || !g.dispute) throw new FakeRevert('WrongPhase');
       if (g.dispute.answered) throw new FakeRevert('AlreadyAnswered');
-      g.dispute.answered = true;
-      g.dispute.answer = [...answer];
+      const d = g.dispute;
+      // As ShroudDisputes: the disputer's signature, exactly 65 bytes with v 27/28 and a low s, over
+      // RevealReceipt(gameId, turn, the seat's stored revealCommit).
+      if (receipt !== '0x') {
+        const revealCommit = g.reveals[`${d.player}:${d.turn}`] ?? 0n;
+        let signer = '';
+        if (canonicalSignature(receipt) === receipt.toLowerCase()) {
+          try {
+            signer = recoverReceiptSigner(
+              revealDomain(s.chainId, g.info.contract),
+              { gameId, turn: d.turn, revealCommit },
+              receipt,
+            );
+          } catch {}
+        }
+        if (signer !== d.player) throw new FakeRevert('BadReceipt');
+        d.receipted = true;
+      }
+      d.answered = true;
+      d.answer = [...answer];
       g.answers.push([...answer]);
+      g.answerReceipts.push(receipt);
       return { hash: `0xfake-answer-${gameId}-${s.block}` };
     });
   }

@@ -49,11 +49,35 @@ export interface DisputeRecord {
   /** The disputed spawn (0) or turn. */
   turn: number;
   answered: boolean;
+  /** The answer showed the disputer's receipt for the turn (a false dispute: the deposit is the dealer's). */
+  receipted: boolean;
   /** The opened leaves in the opening's order (from `DisputeOpened`); null once answered (not read then). */
   leaves: number[] | null;
   /** Unix seconds: the answer must be mined by then. */
   deadline: number;
 }
+
+/** A `GameCreated` log: the game and the block that created it. */
+export interface CreatedGame {
+  gameId: bigint;
+  block: number;
+}
+
+/** A `TurnSubmitted` log: the revealCommit a verified spawn (turn 0) or turn proof stored, and its block. */
+export interface TurnLog {
+  gameId: bigint;
+  /** Lowercase 0x address. */
+  player: string;
+  turn: number;
+  revealCommit: bigint;
+  block: number;
+}
+
+/**
+ * What the `revealCommit` view says of an earlier turn than the player's latest: the contract keeps only the
+ * latest one; earlier ones are only in the `TurnSubmitted` logs, which the watcher indexes into the store.
+ */
+export const IN_LOGS = 'in-logs';
 
 /** Opaque receipt of a write (a tx hash on a real chain). */
 export interface TxRef {
@@ -73,27 +97,43 @@ export interface ChainView {
   chainId(): Promise<bigint>;
   headBlock(): Promise<number>;
   /**
-   * Games created in blocks [fromBlock, toBlock]: at least every one naming this dealer (an implementation
-   * may return others; the watcher checks each game's dealer and seal key).
+   * Games created in blocks [fromBlock, toBlock], with their creation blocks: at least every one naming this
+   * dealer (an implementation may return others; the watcher checks each game's dealer and seal key).
    */
-  gamesCreated(fromBlock: number, toBlock: number): Promise<bigint[]>;
+  gamesCreated(fromBlock: number, toBlock: number): Promise<CreatedGame[]>;
+  /**
+   * Every `TurnSubmitted` log in blocks [fromBlock, toBlock], of all games (the caller keeps those of the games
+   * it tracks): one scan per block range, however many games there are.
+   */
+  turnsSubmitted(fromBlock: number, toBlock: number): Promise<TurnLog[]>;
   game(gameId: bigint): Promise<GameInfo | null>;
   phase(gameId: bigint): Promise<GamePhase>;
-  seatShares(gameId: bigint): Promise<SeatShare[]>;
+  /** `fromBlock`: the game's creation block when known (the lower bound of its log search). */
+  seatShares(gameId: bigint, fromBlock?: number): Promise<SeatShare[]>;
   mapRoot(gameId: bigint): Promise<PostedRoot | null>;
-  /** The `revealCommit` a player's verified spawn (turn 0) or turn proof stored; null if none. */
-  revealCommit(gameId: bigint, player: string, turn: number): Promise<bigint | null>;
+  /**
+   * The contract's `revealCommit` view, at the confirmed block: the revealCommit of the player's latest spawn
+   * (turn 0) or turn when `turn` is it; null when the player has none at `turn` (nor later); IN_LOGS when `turn`
+   * is earlier than the player's latest (only its `TurnSubmitted` log has it: see `turnsSubmitted`). Never
+   * scans logs.
+   */
+  revealCommit(gameId: bigint, player: string, turn: number): Promise<bigint | null | typeof IN_LOGS>;
   /** Whether master_secret and the shares are already published (so a retried publish is skipped). */
   secretsPublished(gameId: bigint): Promise<boolean>;
-  /** The game's current reveal dispute, or null when none is stored. */
-  dispute(gameId: bigint): Promise<DisputeRecord | null>;
+  /**
+   * The game's current reveal dispute, or null when none is stored. `fromBlock`: the game's creation block
+   * when known (the lower bound of the `DisputeOpened` search).
+   */
+  dispute(gameId: bigint, fromBlock?: number): Promise<DisputeRecord | null>;
 
   postRoot(gameId: bigint, root: PostedRoot): Promise<TxRef>;
   /**
-   * Answers the open dispute (`answerDispute`). Reads first: null, and nothing sent, when the game is no
-   * longer in dispute or the dispute is already answered (a retry after a lost receipt).
+   * Answers the open dispute (`answerDispute`) with `receipt`: the disputer's 65-byte `RevealReceipt` signature
+   * for the disputed turn (the deposit is then the dealer's), or `0x` when the dealer holds none. Reads first:
+   * null, and nothing sent, when the game is no longer in dispute or the dispute is already answered (a retry
+   * after a lost transaction receipt).
    */
-  answerDispute(gameId: bigint, answer: readonly bigint[]): Promise<TxRef | null>;
+  answerDispute(gameId: bigint, answer: readonly bigint[], receipt: string): Promise<TxRef | null>;
   publishSecrets(gameId: bigint, masterSecret: bigint, shares: readonly bigint[]): Promise<TxRef>;
   /**
    * Posts the map root proof to the MapProofRegistry (the chain verifies the aggregate; clients verify

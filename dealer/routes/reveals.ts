@@ -3,12 +3,12 @@ import { errorSchema } from '../plugins/schemas.ts';
 import type { RevealRequestBody, RevealService, SessionRequestBody, SessionRevealBody } from '../reveals.ts';
 
 /** The per-player budget, as the OpenAPI descriptions state it. */
-const PLAYER_LIMIT =
-  'Each authenticated player has a token bucket shared by the reveal, session and session-reveal routes ' +
+export const PLAYER_LIMIT =
+  'Each authenticated player has a token bucket shared by the reveal, session, session-reveal and receipt routes ' +
   '(config reveals.playerRateLimit, default 10/s, burst 40): over it, 429 rate-limited (field player) ' +
   'with Retry-After. A refused request costs a token too.';
 
-const uintString = { type: 'string', pattern: '^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$' };
+export const uintString = { type: 'string', pattern: '^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$' };
 
 export const revealRequestSchema = {
   type: 'object',

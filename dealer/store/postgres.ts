@@ -16,9 +16,12 @@ import type {
   DealSecrets,
   DealStatus,
   GameRecord,
+  IndexedTurn,
   NewGame,
+  RevealReceiptRecord,
   SealedShareRecord,
   ServedReveal,
+  TurnCommit,
 } from './types.ts';
 
 /** A migration: SQL, or code for one that needs the at-rest key (run in the same transaction). */
@@ -115,6 +118,28 @@ export const MIGRATIONS: readonly Migration[] = [
     await c.query('ALTER TABLE served_reveals_sealed RENAME TO served_reveals');
     await c.query('ALTER INDEX served_reveals_sealed_pkey RENAME TO served_reveals_pkey');
   },
+  // Players' reveal receipts (public: signed by the player for the dealer), keyed by (game, player, turn).
+  `CREATE TABLE reveal_receipts (
+     game_id NUMERIC NOT NULL,
+     player TEXT NOT NULL,
+     turn BIGINT NOT NULL,
+     reveal_commit NUMERIC NOT NULL,
+     signature TEXT NOT NULL,
+     received_at BIGINT NOT NULL,
+     PRIMARY KEY (game_id, player, turn)
+   );`,
+  // Each game's creation block (existing rows: NULL until the watcher backfills them from the chain once),
+  // and the index of tracked games' TurnSubmitted logs with the block it is complete up to.
+  `ALTER TABLE games ADD COLUMN created_block BIGINT;
+   CREATE TABLE turn_commits (
+     game_id NUMERIC NOT NULL,
+     player TEXT NOT NULL,
+     turn BIGINT NOT NULL,
+     reveal_commit NUMERIC NOT NULL,
+     block BIGINT NOT NULL,
+     PRIMARY KEY (game_id, player, turn)
+   );
+   CREATE TABLE turn_cursor (id INTEGER PRIMARY KEY CHECK (id = 0), block BIGINT NOT NULL);`,
 ];
 
 /** Serializes migrations across dealer processes starting at once ('SHROUD' in ASCII). */
@@ -139,6 +164,8 @@ interface GameRow {
   master_commitment: string | null;
   root_tx: string | null;
   fault: string | null;
+  /** BIGINT: pg returns it as a string. */
+  created_block: string | null;
 }
 
 const big = (v: string | null): bigint | null => (v === null ? null : BigInt(v));
@@ -154,6 +181,7 @@ function toGame(r: GameRow): GameRecord {
     masterCommitment: big(r.master_commitment),
     rootTx: r.root_tx,
     fault: r.fault,
+    createdBlock: r.created_block === null ? null : Number(r.created_block),
   };
 }
 
@@ -246,9 +274,16 @@ export class PostgresStore implements DealerStore {
 
   async addGame(g: NewGame): Promise<void> {
     await this.#pool.query(
-      `INSERT INTO games (game_id, contract, ruleset, players, status, updated_at)
-       VALUES ($1, $2, $3, $4, 'watching', $5) ON CONFLICT (game_id) DO NOTHING`,
-      [g.gameId.toString(), g.contract, g.ruleset, JSON.stringify(g.players), Date.now()],
+      `INSERT INTO games (game_id, contract, ruleset, players, status, created_block, updated_at)
+       VALUES ($1, $2, $3, $4, 'watching', $5, $6) ON CONFLICT (game_id) DO NOTHING`,
+      [
+        g.gameId.toString(),
+        g.contract,
+        g.ruleset,
+        JSON.stringify(g.players),
+        g.createdBlock ?? null,
+        Date.now(),
+      ],
     );
   }
 
@@ -276,6 +311,7 @@ export class PostgresStore implements DealerStore {
       cols.push(['master_commitment', patch.masterCommitment?.toString() ?? null]);
     if (patch.rootTx !== undefined) cols.push(['root_tx', patch.rootTx]);
     if (patch.fault !== undefined) cols.push(['fault', patch.fault]);
+    if (patch.createdBlock !== undefined) cols.push(['created_block', patch.createdBlock]);
     cols.push(['updated_at', Date.now()]);
     const set = cols.map(([c], i) => `${c} = $${i + 1}`).join(', ');
     const res = await this.#pool.query(`UPDATE games SET ${set} WHERE game_id = $${cols.length + 1}`, [
@@ -376,6 +412,59 @@ export class PostgresStore implements DealerStore {
     );
     const r = rows[0];
     return r ? openOpening(this.#box, gameId, player, turn, r.opening) : null;
+  }
+
+  async putReceipt(r: RevealReceiptRecord): Promise<boolean> {
+    const res = await this.#pool.query(
+      `INSERT INTO reveal_receipts (game_id, player, turn, reveal_commit, signature, received_at)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+      [r.gameId.toString(), r.player, r.turn, r.revealCommit.toString(), r.signature, Date.now()],
+    );
+    return res.rowCount === 1;
+  }
+
+  async getReceipt(gameId: bigint, player: string, turn: number): Promise<RevealReceiptRecord | null> {
+    const { rows } = await this.#pool.query<{ reveal_commit: string; signature: string }>(
+      'SELECT reveal_commit, signature FROM reveal_receipts WHERE game_id = $1 AND player = $2 AND turn = $3',
+      [gameId.toString(), player, turn],
+    );
+    const r = rows[0];
+    return r ? { gameId, player, turn, revealCommit: BigInt(r.reveal_commit), signature: r.signature } : null;
+  }
+
+  async putTurnCommits(turns: readonly TurnCommit[], scannedTo: number): Promise<void> {
+    await this.#tx(async (c) => {
+      for (const t of turns) {
+        await c.query(
+          `INSERT INTO turn_commits (game_id, player, turn, reveal_commit, block) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (game_id, player, turn)
+           DO UPDATE SET reveal_commit = excluded.reveal_commit, block = excluded.block`,
+          [t.gameId.toString(), t.player, t.turn, t.revealCommit.toString(), t.block],
+        );
+      }
+      await c.query(
+        'INSERT INTO turn_cursor (id, block) VALUES (0, $1) ON CONFLICT (id) DO UPDATE SET block = excluded.block',
+        [scannedTo],
+      );
+    });
+  }
+
+  async indexedTurn(gameId: bigint, player: string, turn: number): Promise<IndexedTurn> {
+    // The first indexed turn at or after `turn` (primary-key order): itself, or proof that a later one is in.
+    const { rows } = await this.#pool.query<{ turn: string; reveal_commit: string }>(
+      `SELECT turn, reveal_commit FROM turn_commits WHERE game_id = $1 AND player = $2 AND turn >= $3
+       ORDER BY turn LIMIT 1`,
+      [gameId.toString(), player, turn],
+    );
+    const r = rows[0];
+    if (!r) return { revealCommit: null, laterTurnIndexed: false };
+    if (Number(r.turn) === turn) return { revealCommit: BigInt(r.reveal_commit), laterTurnIndexed: false };
+    return { revealCommit: null, laterTurnIndexed: true };
+  }
+
+  async getTurnCursor(): Promise<number | null> {
+    const { rows } = await this.#pool.query<{ block: string }>('SELECT block FROM turn_cursor WHERE id = 0');
+    return rows[0] ? Number(rows[0].block) : null;
   }
 
   /** One atomic insert: of two concurrent burns (any processes), the unique key lets exactly one in. */

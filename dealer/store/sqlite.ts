@@ -14,9 +14,12 @@ import type {
   DealSecrets,
   DealStatus,
   GameRecord,
+  IndexedTurn,
   NewGame,
+  RevealReceiptRecord,
   SealedShareRecord,
   ServedReveal,
+  TurnCommit,
 } from './types.ts';
 
 /** A migration: SQL, or code for one that needs the at-rest key (run in the same transaction). */
@@ -109,6 +112,28 @@ export const MIGRATIONS: readonly Migration[] = [
     }
     db.exec('DROP TABLE served_reveals; ALTER TABLE served_reveals_sealed RENAME TO served_reveals;');
   },
+  // Players' reveal receipts (public: signed by the player for the dealer), keyed by (game, player, turn).
+  `CREATE TABLE reveal_receipts (
+     game_id TEXT NOT NULL,
+     player TEXT NOT NULL,
+     turn INTEGER NOT NULL,
+     reveal_commit TEXT NOT NULL,
+     signature TEXT NOT NULL,
+     received_at INTEGER NOT NULL,
+     PRIMARY KEY (game_id, player, turn)
+   );`,
+  // Each game's creation block (existing rows: NULL until the watcher backfills them from the chain once),
+  // and the index of tracked games' TurnSubmitted logs with the block it is complete up to.
+  `ALTER TABLE games ADD COLUMN created_block INTEGER;
+   CREATE TABLE turn_commits (
+     game_id TEXT NOT NULL,
+     player TEXT NOT NULL,
+     turn INTEGER NOT NULL,
+     reveal_commit TEXT NOT NULL,
+     block INTEGER NOT NULL,
+     PRIMARY KEY (game_id, player, turn)
+   );
+   CREATE TABLE turn_cursor (id INTEGER PRIMARY KEY CHECK (id = 0), block INTEGER NOT NULL);`,
 ];
 
 interface GameRow {
@@ -121,6 +146,7 @@ interface GameRow {
   master_commitment: string | null;
   root_tx: string | null;
   fault: string | null;
+  created_block: number | null;
 }
 
 const big = (v: string | null): bigint | null => (v === null ? null : BigInt(v));
@@ -136,6 +162,7 @@ function toGame(r: GameRow): GameRecord {
     masterCommitment: big(r.master_commitment),
     rootTx: r.root_tx,
     fault: r.fault,
+    createdBlock: r.created_block,
   };
 }
 
@@ -199,10 +226,17 @@ export class SqliteStore implements DealerStore {
   async addGame(g: NewGame): Promise<void> {
     this.#db
       .prepare(
-        `INSERT INTO games (game_id, contract, ruleset, players, status, updated_at)
-         VALUES (?, ?, ?, ?, 'watching', ?) ON CONFLICT (game_id) DO NOTHING`,
+        `INSERT INTO games (game_id, contract, ruleset, players, status, created_block, updated_at)
+         VALUES (?, ?, ?, ?, 'watching', ?, ?) ON CONFLICT (game_id) DO NOTHING`,
       )
-      .run(g.gameId.toString(), g.contract, g.ruleset, JSON.stringify(g.players), Date.now());
+      .run(
+        g.gameId.toString(),
+        g.contract,
+        g.ruleset,
+        JSON.stringify(g.players),
+        g.createdBlock ?? null,
+        Date.now(),
+      );
   }
 
   async getGame(gameId: bigint): Promise<GameRecord | null> {
@@ -227,6 +261,7 @@ export class SqliteStore implements DealerStore {
       cols.push(['master_commitment', patch.masterCommitment?.toString() ?? null]);
     if (patch.rootTx !== undefined) cols.push(['root_tx', patch.rootTx]);
     if (patch.fault !== undefined) cols.push(['fault', patch.fault]);
+    if (patch.createdBlock !== undefined) cols.push(['created_block', patch.createdBlock]);
     cols.push(['updated_at', Date.now()]);
     const set = cols.map(([c]) => `${c} = ?`).join(', ');
     const res = this.#db
@@ -322,6 +357,62 @@ export class SqliteStore implements DealerStore {
       .prepare('SELECT opening FROM served_reveals WHERE game_id = ? AND player = ? AND turn = ?')
       .get(gameId.toString(), player, turn) as { opening: string } | undefined;
     return r ? openOpening(this.#box, gameId, player, turn, r.opening) : null;
+  }
+
+  async putReceipt(r: RevealReceiptRecord): Promise<boolean> {
+    const res = this.#db
+      .prepare(
+        `INSERT INTO reveal_receipts (game_id, player, turn, reveal_commit, signature, received_at)
+         VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      )
+      .run(r.gameId.toString(), r.player, r.turn, r.revealCommit.toString(), r.signature, Date.now());
+    return res.changes === 1;
+  }
+
+  async getReceipt(gameId: bigint, player: string, turn: number): Promise<RevealReceiptRecord | null> {
+    const r = this.#db
+      .prepare(
+        'SELECT reveal_commit, signature FROM reveal_receipts WHERE game_id = ? AND player = ? AND turn = ?',
+      )
+      .get(gameId.toString(), player, turn) as { reveal_commit: string; signature: string } | undefined;
+    return r ? { gameId, player, turn, revealCommit: BigInt(r.reveal_commit), signature: r.signature } : null;
+  }
+
+  async putTurnCommits(turns: readonly TurnCommit[], scannedTo: number): Promise<void> {
+    this.#tx(() => {
+      const stmt = this.#db.prepare(
+        `INSERT INTO turn_commits (game_id, player, turn, reveal_commit, block) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (game_id, player, turn) DO UPDATE SET reveal_commit = excluded.reveal_commit, block = excluded.block`,
+      );
+      for (const t of turns) {
+        stmt.run(t.gameId.toString(), t.player, t.turn, t.revealCommit.toString(), t.block);
+      }
+      this.#db
+        .prepare(
+          'INSERT INTO turn_cursor (id, block) VALUES (0, ?) ON CONFLICT (id) DO UPDATE SET block = excluded.block',
+        )
+        .run(scannedTo);
+    });
+  }
+
+  async indexedTurn(gameId: bigint, player: string, turn: number): Promise<IndexedTurn> {
+    // The first indexed turn at or after `turn` (primary-key order): itself, or proof that a later one is in.
+    const r = this.#db
+      .prepare(
+        `SELECT turn, reveal_commit FROM turn_commits WHERE game_id = ? AND player = ? AND turn >= ?
+         ORDER BY turn LIMIT 1`,
+      )
+      .get(gameId.toString(), player, turn) as { turn: number; reveal_commit: string } | undefined;
+    if (!r) return { revealCommit: null, laterTurnIndexed: false };
+    if (r.turn === turn) return { revealCommit: BigInt(r.reveal_commit), laterTurnIndexed: false };
+    return { revealCommit: null, laterTurnIndexed: true };
+  }
+
+  async getTurnCursor(): Promise<number | null> {
+    const r = this.#db.prepare('SELECT block FROM turn_cursor WHERE id = 0').get() as
+      | { block: number }
+      | undefined;
+    return r ? r.block : null;
   }
 
   /**

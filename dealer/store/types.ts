@@ -24,6 +24,11 @@ export interface GameRecord {
    * `share-not-opened:1` (a sealed share the contract accepted did not open: a dealer bug, logged as an error).
    */
   fault: string | null;
+  /**
+   * The block of its `GameCreated` log: the lower bound of every log search for the game. Null only for a game
+   * tracked before this was recorded, until the watcher's one-time backfill fills it in.
+   */
+  createdBlock: number | null;
 }
 
 /** The secrets of one dealt game. Encrypted at rest; never logged. */
@@ -56,7 +61,45 @@ export interface ServedReveal {
   blinding: bigint;
 }
 
-export type NewGame = Pick<GameRecord, 'gameId' | 'contract' | 'ruleset' | 'players'>;
+export type NewGame = Pick<GameRecord, 'gameId' | 'contract' | 'ruleset' | 'players'> &
+  Partial<Pick<GameRecord, 'createdBlock'>>;
+
+/** One indexed `TurnSubmitted` log of a tracked game: public chain data, stored plain. */
+export interface TurnCommit {
+  gameId: bigint;
+  /** Lowercase 0x address. */
+  player: string;
+  turn: number;
+  revealCommit: bigint;
+  block: number;
+}
+
+/** What the turn index knows of one (game, player, turn). */
+export interface IndexedTurn {
+  /** The turn's revealCommit, if its log is indexed. */
+  revealCommit: bigint | null;
+  /**
+   * (When the turn itself is not indexed.) A later turn of the same player is indexed. The index grows in block order, and a player's turns are
+   * logged in turn order, so then every earlier turn of that player that exists is indexed too: a turn
+   * missing from it never existed.
+   */
+  laterTurnIndexed: boolean;
+}
+
+/**
+ * A player's EIP-712 `RevealReceipt` for a turn it was served (core/reveal-receipt.ts), as the dealer checked it:
+ * signed by `player` over the turn's on-chain `revealCommit`. Not secret (the player handed it over, and a
+ * dispute answer puts it on-chain): stored plain, keyed by (game, player, turn).
+ */
+export interface RevealReceiptRecord {
+  gameId: bigint;
+  /** Lowercase 0x address. */
+  player: string;
+  turn: number;
+  revealCommit: bigint;
+  /** 65 bytes, `r ‖ s ‖ v` with v 27/28 and a low s (the form the contract accepts), lowercase 0x-hex. */
+  signature: string;
+}
 
 /**
  * The dealer's durable state: enough to resume after a crash at any point. Async so a Postgres
@@ -89,6 +132,24 @@ export interface DealerStore {
    */
   recordReveal(r: ServedReveal): Promise<void>;
   getReveal(gameId: bigint, player: string, turn: number): Promise<ServedReveal | null>;
+
+  /**
+   * Keeps a player's receipt for (game, player, turn); the first one stored stays. True when this call
+   * stored it, false when one was already there.
+   */
+  putReceipt(r: RevealReceiptRecord): Promise<boolean>;
+  getReceipt(gameId: bigint, player: string, turn: number): Promise<RevealReceiptRecord | null>;
+
+  /**
+   * Adds `TurnSubmitted` logs to the turn index and, in the same transaction, records that the index is
+   * complete up to block `scannedTo` (the turn cursor). A turn seen again (a re-scanned block, a re-org)
+   * takes the last log seen.
+   */
+  putTurnCommits(turns: readonly TurnCommit[], scannedTo: number): Promise<void>;
+  /** The turn index on (game, player, turn): one indexed lookup, no chain read. */
+  indexedTurn(gameId: bigint, player: string, turn: number): Promise<IndexedTurn>;
+  /** The last block the turn index covers; null before the first scan. */
+  getTurnCursor(): Promise<number | null>;
 
   /** Burns a request nonce. False if it was already used. */
   burnNonce(signer: string, nonce: bigint, expiresAt: number): Promise<boolean>;

@@ -204,7 +204,7 @@ describe('SDK liveness: disputes, force-open and the open map (mock verifiers)',
     for (const bot of b) {
       assert.ok(bot.player.served.length > 0);
       assert.ok(
-        bot.player.served.every((t) => t.terrain === 200),
+        bot.player.served.every((t) => Number(t.terrain) === 200),
         'kept as answered, for the audit',
       );
       assert.equal(

@@ -2,16 +2,18 @@
  * The ethers ChainView against the real ShroudGame on Hardhat's in-process chain: the real dealer
  * (watcher + dealing over EthersChain) finds its game (its tx key as dealer AND its seal key), opens the
  * sealed shares from `SealedReveal` events, posts the root, serves a reveal once a spawn stored a
- * revealCommit, answers a reveal dispute on-chain (the answer verifies against the root), and publishes the
- * secrets at the end. Set-up reuses the contract tests' helpers: the shares are really sealed to the test
- * seal key `SEAL`; only the seal and spawn proofs are MockVerifier "proofs" bound to their signals.
+ * revealCommit, answers a reveal dispute on-chain (the answer verifies against the root; with the
+ * disputer's receipt when it holds one), indexes `TurnSubmitted` logs so old turns cost no RPC call, and
+ * publishes the secrets at the end. Set-up reuses the contract tests' helpers: the shares are really sealed
+ * to the test seal key `SEAL`; only the seal, spawn and turn proofs are MockVerifier "proofs" bound to their
+ * signals.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Contract, Interface, Wallet } from 'ethers';
+import { type Contract, Interface, type Provider, Wallet } from 'ethers';
 import { pino } from 'pino';
 import { verifyRevealedTiles } from '../../client/sdk/tiles.ts';
 import { mulPoint, pointsWithY } from '../../core/babyjub.ts';
@@ -22,6 +24,8 @@ import {
   revealCommitment,
   shippedRuleset,
 } from '../../core/index.ts';
+import { signRevealReceipt } from '../../core/reveal-receipt.ts';
+import { revealDomain } from '../../core/reveal-request.ts';
 import { rulesetHash } from '../../core/ruleset/hash.ts';
 import { generateSealKey, sealContext, sealPublicKey } from '../../core/sealed.ts';
 import { buildApp } from '../../dealer/app.ts';
@@ -53,7 +57,15 @@ import {
   setup,
 } from '../contracts/helpers.ts';
 import { proofFor } from '../contracts/mock-play.ts';
-import { captureLogs, HTTP, signedReveal, tempDir } from './fixture.ts';
+import {
+  captureLogs,
+  HTTP,
+  openSession,
+  sessionReveal,
+  signedReceipt,
+  signedReveal,
+  tempDir,
+} from './fixture.ts';
 
 /** Hardhat account #1 (`env.dealer` in the contract helpers): the dealer's transaction key on the local chain only. */
 const TX_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
@@ -62,10 +74,13 @@ const SEAT0_KEY = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cda
 const CHAIN_ID = 31337n;
 const RULESET = 'tiny';
 const SPAWN_SIGNALS = 5; // report (zone mask + forced lanes), gameId, context (player, seat, opponent mask), newCommit, revealCommit
+const TURN_SIGNALS = 6; // … and oldCommit before newCommit
 const STAKE = 1000n;
 const DEPOSIT = 100n;
 
 const tmp = tempDir();
+const DB = join(tmp.dir, 'dealer.sqlite');
+const AT_REST_KEY = randomBytes(32);
 let env: Env;
 let G: Contract;
 let chain: EthersChain;
@@ -102,15 +117,14 @@ before(async () => {
     )
   ).wait();
   const mock = await env.ethers.deployContract('MockVerifier', [], env.deployer);
-  await (
-    await reg.getFunction('setVerifier')(
-      rulesetHash(r),
-      0,
-      await mock.getAddress(),
-      '0x12345678',
-      SPAWN_SIGNALS,
-    )
-  ).wait();
+  for (const [kind, n] of [
+    [0, SPAWN_SIGNALS],
+    [1, TURN_SIGNALS],
+  ] as const) {
+    await (
+      await reg.getFunction('setVerifier')(rulesetHash(r), kind, await mock.getAddress(), '0x12345678', n)
+    ).wait();
+  }
 
   chain = new EthersChain({
     provider: env.ethers.provider,
@@ -121,7 +135,7 @@ before(async () => {
     reorgDepth: 4,
     logChunk: 7, // small on purpose: exercises the chunked log scan
   });
-  store = new SqliteStore(join(tmp.dir, 'dealer.sqlite'), secretBox(randomBytes(32)));
+  store = new SqliteStore(DB, secretBox(AT_REST_KEY));
   maps = new MapCache(env.h, store);
   watcher = new ChainWatcher(
     {
@@ -149,7 +163,60 @@ const newGame = () =>
     height: board.height,
     stake: STAKE,
     disputeDeposit: DEPOSIT,
+    maxTurns: 40,
   });
+
+/**
+ * A provider that counts the calls made through it per method (`getLogs` is eth_getLogs, `call` eth_call),
+ * with the arguments of each `getLogs`. Its `provider` is itself, so a Contract or Wallet on it goes through it.
+ */
+function countingProvider(inner: Provider) {
+  const calls = new Map<string, number>();
+  const logQueries: { fromBlock?: unknown; toBlock?: unknown }[] = [];
+  const proxy: Provider = new Proxy(inner, {
+    get(target, key) {
+      if (key === 'provider') return proxy;
+      const v = Reflect.get(target, key, target);
+      if (typeof v !== 'function') return v;
+      return (...args: unknown[]) => {
+        calls.set(String(key), (calls.get(String(key)) ?? 0) + 1);
+        if (key === 'getLogs') logQueries.push(args[0] as { fromBlock?: unknown });
+        return v.apply(target, args);
+      };
+    },
+  });
+  return { provider: proxy, count: (m: string) => calls.get(m) ?? 0, logQueries };
+}
+
+/**
+ * The next move of game `t` on the mock verifiers: the seat to move spawns (if it has not) or plays a turn,
+ * storing `revealCommit`. Returns the seat and the on-chain turn number.
+ */
+let commits = 0n;
+async function move(t: Scenario, revealCommit: bigint): Promise<{ seat: number; turn: number }> {
+  const g = await G.getFunction('getGame')(t.id);
+  const seat = Number(g.toMove);
+  const turn = Number(g.turn);
+  const player = t.players[seat]!;
+  const me = await G.getFunction('getSeat')(t.id, seat);
+  const them = await G.getFunction('getSeat')(t.id, 1 - seat);
+  const newCommit = 5000n + commits++;
+  const ctx = packContext(r, BigInt(player.address), BigInt(me.spawned ? turn : seat), [
+    BigInt(them.zoneMask),
+  ]);
+  if (!me.spawned) {
+    const sig = [5n, t.id, ...ctx, newCommit, revealCommit];
+    await (
+      await as(env, player).getFunction('spawn')(t.id, proofFor(sig), [5n], newCommit, revealCommit)
+    ).wait();
+  } else {
+    const sig = [5n, t.id, ...ctx, BigInt(me.stateCommitment), newCommit, revealCommit];
+    await (
+      await as(env, player).getFunction('submitTurn')(t.id, proofFor(sig), [5n], newCommit, revealCommit)
+    ).wait();
+  }
+  return { seat, turn };
+}
 
 describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
   let s: Scenario;
@@ -311,6 +378,7 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
       player: p0.address.toLowerCase(),
       turn: 0,
       answered: false,
+      receipted: false,
       leaves,
       deadline: 0,
     });
@@ -332,16 +400,19 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     );
     assert.equal((await G.getFunction('getDispute')(s.id)).answered, true);
     assert.equal((await chain.dispute(s.id))?.answered, true);
+    // Served, but the player sent no receipt: answered with 0x, so the deposit goes back to the disputer.
+    assert.equal((await G.getFunction('getDispute')(s.id)).receipted, false);
+    assert.equal((await chain.dispute(s.id))?.receipted, false);
     assert.equal((await metrics.disputesAnswered.get()).values[0]?.value, 1);
     // Nothing sent twice: later ticks in the challenge window, or a direct retry, send nothing.
     await watcher.tick();
-    assert.equal(await chain.answerDispute(s.id, answer), null);
+    assert.equal(await chain.answerDispute(s.id, answer, '0x'), null);
     assert.equal((await G.queryFilter(G.filters.DisputeAnswered!(s.id))).length, 1);
     // The disputer accepts: play resumes; the dispute is gone.
     await (await as(env, p0).getFunction('acceptDisputeAnswer')(s.id)).wait();
     assert.equal(await chain.phase(s.id), 'playing');
     assert.equal(await chain.dispute(s.id), null);
-    assert.equal(await chain.answerDispute(s.id, answer), null, 'no dispute: nothing sent');
+    assert.equal(await chain.answerDispute(s.id, answer, '0x'), null, 'no dispute: nothing sent');
   });
 
   it('publishes master_secret and every r_i once the game ended, exactly once', async () => {
@@ -431,6 +502,282 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     await watcher.tick();
     assert.equal((await store.getGame(t.id))?.status, 'forced-open');
     assert.equal(await env.ethers.provider.getTransactionCount(env.dealer.address), nonce);
+  });
+
+  /** Game u: both seats spawn and play; every move's opening by turn (the leaves and blinding behind it). */
+  let u: Scenario;
+  const moves = new Map<number, { seat: number; leaves: number[]; blinding: bigint; revealCommit: bigint }>();
+  const wallet0 = new Wallet(SEAT0_KEY);
+  const post = (app: Awaited<ReturnType<typeof buildApp>>, url: string, body: unknown) =>
+    app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
+
+  it('indexes every TurnSubmitted as the watcher scans: 1,000 requests for old turns cost zero eth_getLogs (and no eth_call)', async () => {
+    u = await newGame();
+    await mine(2);
+    await watcher.tick();
+    const tracked = await store.getGame(u.id);
+    assert.ok(tracked?.createdBlock && tracked.createdBlock > 0, 'creation block stored with the game');
+    await commitAll(env, u);
+    await revealAll(env, u);
+    await watcher.tick();
+    assert.equal((await store.getGame(u.id))?.status, 'dealt');
+    // Turns 0–11: seat 0 spawns at 0 and plays the even turns, seat 1 the odd ones.
+    for (let k = 0; k < 12; k++) {
+      const ls = [leafIndex(board, { col: k % board.width, row: (3 * k) % board.height })];
+      const blinding = 7000n + BigInt(k);
+      const revealCommit = revealCommitment(env.h, ls, r.maxRevealedTiles, blinding);
+      const { seat, turn } = await move(u, revealCommit);
+      assert.equal(turn, k);
+      assert.equal(seat, k % 2);
+      moves.set(turn, { seat, leaves: ls, blinding, revealCommit });
+    }
+    await mine(2);
+    await watcher.tick();
+    assert.equal(await store.getTurnCursor(), await chain.headBlock());
+    const p0 = u.players[0]!.address.toLowerCase();
+    for (const [turn, m] of moves) {
+      const player = u.players[m.seat]!.address.toLowerCase();
+      assert.equal(
+        (await store.indexedTurn(u.id, player, turn)).revealCommit,
+        m.revealCommit,
+        `turn ${turn}`,
+      );
+    }
+    assert.deepEqual(await store.indexedTurn(u.id, p0, 3), { revealCommit: null, laterTurnIndexed: true });
+
+    // A view over a provider that counts every call; the dealer's own store and index.
+    const counted = countingProvider(env.ethers.provider);
+    const view = new EthersChain({
+      provider: counted.provider,
+      chainId: Number(CHAIN_ID),
+      gameContract: await G.getAddress(),
+      txKey: TX_KEY,
+      confirmations: 2,
+      logChunk: 7,
+    });
+    const app = await buildApp({
+      h: env.h,
+      chain: view,
+      store,
+      maps,
+      metrics,
+      chainId: CHAIN_ID,
+      logger: log,
+      http: HTTP,
+      head,
+    });
+    try {
+      const contract = await G.getAddress();
+      const session = await openSession(app, wallet0, { gameId: u.id, contract });
+      assert.equal(session.res.statusCode, 200, session.res.body);
+      const seen = new Map<string, number>();
+      for (let i = 0; i < 1000; i++) {
+        const turn = i % 10; // below seat 0's latest turn (10): its own turns are served, seat 1's never existed for it
+        const m = moves.get(turn)!;
+        const res = await post(
+          app,
+          `/v1/games/${u.id}/session-reveals`,
+          sessionReveal(session, { gameId: u.id, turn, leaves: m.leaves, blinding: m.blinding }),
+        );
+        const k = `${res.statusCode} ${res.statusCode === 200 ? 'ok' : res.json().error}`;
+        seen.set(k, (seen.get(k) ?? 0) + 1);
+      }
+      assert.deepEqual(Object.fromEntries(seen), { '200 ok': 500, '404 unknown-turn': 500 });
+      assert.equal(counted.count('getLogs'), 0, 'no eth_getLogs');
+      assert.equal(counted.count('call'), 0, 'no eth_call either: old turns are answered from the index');
+      // The tiles served for an old turn verify against the on-chain root.
+      const m = moves.get(4)!;
+      const res = await post(
+        app,
+        `/v1/games/${u.id}/reveals`,
+        await signedReveal(wallet0, {
+          gameId: u.id,
+          turn: 4,
+          leaves: m.leaves,
+          blinding: m.blinding,
+          contract,
+        }),
+      );
+      assert.equal(res.statusCode, 200, res.body);
+      const root = BigInt((await G.getFunction('getGame')(u.id)).root);
+      verifyRevealedTiles(env.h, board, root, m.leaves, (res.json() as { tiles: RevealEntry[] }).tiles);
+      assert.equal(counted.count('getLogs'), 0);
+      // The view itself never scans logs for a past turn: it says where it is.
+      assert.equal(await view.revealCommit(u.id, wallet0.address, 4), 'in-logs');
+      assert.equal(await view.revealCommit(u.id, wallet0.address, 10), moves.get(10)!.revealCommit);
+      assert.equal(await view.revealCommit(u.id, wallet0.address, 12), null);
+      assert.equal(counted.count('getLogs'), 0);
+      assert.equal(counted.count('call'), 3, 'the counter sees the calls made through it');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a restarted dealer (new process state, same DB) answers old turns from its store without rescanning from the deployment block', async () => {
+    await mine(3);
+    const gamesCursor = (await store.getCursor())!;
+    const turnCursor = (await store.getTurnCursor())!;
+    const counted = countingProvider(env.ethers.provider);
+    const chain2 = new EthersChain({
+      provider: counted.provider,
+      chainId: Number(CHAIN_ID),
+      gameContract: await G.getAddress(),
+      txKey: TX_KEY,
+      confirmations: 2,
+      reorgDepth: 4,
+      logChunk: 7,
+    });
+    const store2 = new SqliteStore(DB, secretBox(AT_REST_KEY));
+    const maps2 = new MapCache(env.h, store2);
+    const head2 = new ChainHead();
+    const watcher2 = new ChainWatcher(
+      { h: env.h, chain: chain2, store: store2, maps: maps2, sealSecretKey: SEAL.secretKey, log },
+      { pollMs: 1000, startBlock: 0, sealPublicKey: SEAL.publicKey, head: head2 },
+    );
+    const app = await buildApp({
+      h: env.h,
+      chain: chain2,
+      store: store2,
+      maps: maps2,
+      metrics,
+      chainId: CHAIN_ID,
+      logger: log,
+      http: HTTP,
+      head: head2,
+    });
+    try {
+      await watcher2.tick();
+      const from = Math.min(gamesCursor, turnCursor) + 1 - 4;
+      assert.ok(
+        counted.logQueries.length > 0 && counted.logQueries.length <= 4,
+        `${counted.logQueries.length} scans`,
+      );
+      for (const q of counted.logQueries) {
+        assert.ok(
+          Number(q.fromBlock) >= from,
+          `a scan from block ${q.fromBlock}: not from the deployment block`,
+        );
+      }
+      assert.equal(await store2.getTurnCursor(), await chain2.headBlock());
+      const logs = counted.count('getLogs');
+      const calls = counted.count('call');
+      const contract = await G.getAddress();
+      for (const turn of [0, 2, 4, 6, 8]) {
+        const m = moves.get(turn)!;
+        const res = await post(
+          app,
+          `/v1/games/${u.id}/reveals`,
+          await signedReveal(wallet0, {
+            gameId: u.id,
+            turn,
+            leaves: m.leaves,
+            blinding: m.blinding,
+            contract,
+          }),
+        );
+        assert.equal(res.statusCode, 200, res.body);
+      }
+      assert.equal(counted.count('getLogs'), logs, 'no eth_getLogs');
+      assert.equal(counted.count('call'), calls, 'no eth_call');
+    } finally {
+      await app.close();
+      await store2.close();
+    }
+  });
+
+  it('P7 with receipts: a served and receipted turn is answered with the receipt (getDispute.receipted), one without with 0x', async () => {
+    const contract = await G.getAddress();
+    const app = await buildApp({
+      h: env.h,
+      chain,
+      store,
+      maps,
+      metrics,
+      chainId: CHAIN_ID,
+      logger: log,
+      http: HTTP,
+      head,
+    });
+    try {
+      // Seat 0 is served its latest turn (10) and, having verified the tiles, hands over its receipt.
+      const m = moves.get(10)!;
+      const served = await post(
+        app,
+        `/v1/games/${u.id}/reveals`,
+        await signedReveal(wallet0, {
+          gameId: u.id,
+          turn: 10,
+          leaves: m.leaves,
+          blinding: m.blinding,
+          contract,
+        }),
+      );
+      assert.equal(served.statusCode, 200, served.body);
+      const receipt = await signedReceipt(wallet0, {
+        gameId: u.id,
+        turn: 10,
+        revealCommit: m.revealCommit,
+        contract,
+      });
+      const kept = await post(app, `/v1/games/${u.id}/receipts`, receipt);
+      assert.equal(kept.statusCode, 200, kept.body);
+      assert.equal(kept.json().stored, 'new');
+      // The SDK's own signer gives the same receipt.
+      assert.equal(
+        await signRevealReceipt(u.players[0]!, revealDomain(CHAIN_ID, contract), {
+          gameId: u.id,
+          turn: 10,
+          revealCommit: m.revealCommit,
+        }),
+        receipt.signature,
+      );
+    } finally {
+      await app.close();
+    }
+    // Seat 0 disputes it anyway (a false dispute): the answer carries the receipt.
+    const p0 = u.players[0]!;
+    const m10 = moves.get(10)!;
+    await (
+      await as(env, p0).getFunction('openDispute')(u.id, m10.leaves, m10.blinding, { value: DEPOSIT })
+    ).wait();
+    await watcher.tick();
+    const d0 = await G.getFunction('getDispute')(u.id);
+    assert.equal(d0.answered, true);
+    assert.equal(d0.receipted, true, 'the contract accepted the receipt: the deposit is the dealer’s');
+    assert.equal((await chain.dispute(u.id))?.receipted, true);
+    const answered = await G.queryFilter(G.filters.DisputeAnswered!(u.id));
+    const answer = [...(G.interface.parseLog(answered.at(-1)!)!.args.answer as bigint[])];
+    const root = BigInt((await G.getFunction('getGame')(u.id)).root);
+    verifyRevealedTiles(env.h, board, root, m10.leaves, decodeDisputeAnswer(answer, m10.leaves, board));
+    await (await as(env, p0).getFunction('acceptDisputeAnswer')(u.id)).wait();
+    assert.equal(await chain.phase(u.id), 'playing');
+
+    // Seat 1 disputes its latest turn (11), for which the dealer holds no receipt: answered with 0x.
+    const p1 = u.players[1]!;
+    const m11 = moves.get(11)!;
+    await (
+      await as(env, p1).getFunction('openDispute')(u.id, m11.leaves, m11.blinding, { value: DEPOSIT })
+    ).wait();
+    await watcher.tick();
+    const d1 = await G.getFunction('getDispute')(u.id);
+    assert.equal(d1.answered, true);
+    assert.equal(d1.receipted, false, 'no receipt: the deposit goes back to the disputer');
+    await (await as(env, p1).getFunction('acceptDisputeAnswer')(u.id)).wait();
+    const lines = logs.lines
+      .filter((l) => l.includes('reveal dispute answered') && l.includes(u.id.toString()))
+      .map((l) => JSON.parse(l) as { receipted: boolean; turn: number });
+    assert.deepEqual(
+      lines.map((l) => [l.turn, l.receipted]),
+      [
+        [10, true],
+        [11, false],
+      ],
+    );
   });
 
   it('write failures carry no calldata (the master secret must never reach a log)', async () => {

@@ -15,6 +15,7 @@ import {
   shareCommitment,
   shippedRuleset,
 } from '../../core/index.ts';
+import { signRevealReceipt } from '../../core/reveal-receipt.ts';
 import {
   sessionKeyHash,
   sessionMacKey,
@@ -30,7 +31,7 @@ import { type DealingDeps, dealGame } from '../../dealer/dealing.ts';
 import { MapCache } from '../../dealer/maps.ts';
 import { createMetrics } from '../../dealer/metrics.ts';
 import { randomFieldElement } from '../../dealer/random.ts';
-import type { RevealRequestBody, SessionRevealBody } from '../../dealer/reveals.ts';
+import type { ReceiptBody, RevealRequestBody, SessionRevealBody } from '../../dealer/reveals.ts';
 import { secretBox } from '../../dealer/store/secret-box.ts';
 import { SqliteStore } from '../../dealer/store/sqlite.ts';
 
@@ -119,12 +120,14 @@ export async function startDealer(
     dbPath?: string;
     /** Milliseconds for the per-player rate limiter (default: the wall clock). */
     nowMs?: () => number;
+    /** The keys of an earlier dealer on the same DB (a restart); fresh ones by default. */
+    keys?: { seal: ReturnType<typeof generateSealKey>; atRestKey: Buffer };
   } = {},
 ) {
   const h = await loadHasher();
   const tmp = tempDir();
-  const seal = generateSealKey();
-  const atRestKey = randomBytes(32);
+  const seal = opts.keys?.seal ?? generateSealKey();
+  const atRestKey = opts.keys?.atRestKey ?? randomBytes(32);
   const chain = opts.chain ?? new FakeChain({ chainId: CHAIN_ID });
   const store = new SqliteStore(opts.dbPath ?? join(tmp.dir, 'dealer.sqlite'), secretBox(atRestKey));
   const maps = new MapCache(h, store);
@@ -260,6 +263,35 @@ export async function signedReveal(
     blinding: msg.blinding.toString(),
     nonce: msg.nonce.toString(),
     expiry: msg.expiry,
+    signature,
+  };
+}
+
+/** A `POST /receipts` body: `signer`'s EIP-712 RevealReceipt (as the SDK's sendReceipt signs it). */
+export async function signedReceipt(
+  signer: Wallet,
+  o: {
+    gameId: bigint;
+    turn: number;
+    revealCommit: bigint;
+    player?: string;
+    contract?: string;
+    chainId?: bigint;
+  },
+): Promise<ReceiptBody> {
+  const signature = await signRevealReceipt(
+    signer,
+    revealDomain(o.chainId ?? CHAIN_ID, o.contract ?? CONTRACT),
+    {
+      gameId: o.gameId,
+      turn: o.turn,
+      revealCommit: o.revealCommit,
+    },
+  );
+  return {
+    player: o.player ?? signer.address,
+    turn: o.turn,
+    revealCommit: o.revealCommit.toString(),
     signature,
   };
 }

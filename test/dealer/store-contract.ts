@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { afterEach, it } from 'node:test';
-import type { DealerStore, ServedReveal } from '../../dealer/store/types.ts';
+import type { DealerStore, NewGame, RevealReceiptRecord, ServedReveal } from '../../dealer/store/types.ts';
 import { CONTRACT } from './fixture.ts';
 
 /** One fresh database and the first store opened on it. */
@@ -27,9 +27,10 @@ export interface StoreBackend {
   fresh(): Promise<StoreUnderTest>;
   /**
    * A database at the schema from before served openings were encrypted, holding `reveals` in plaintext
-   * as that schema stored them; then the store opened on it (which migrates).
+   * as that schema stored them, and `games` (tracked before creation blocks were stored); then the store
+   * opened on it (which migrates).
    */
-  legacy(reveals: readonly ServedReveal[]): Promise<StoreUnderTest>;
+  legacy(reveals: readonly ServedReveal[], games?: readonly NewGame[]): Promise<StoreUnderTest>;
   /** Closes every store opened since the last cleanup (and deletes what it can: SQLite files). */
   cleanup(): Promise<void>;
 }
@@ -135,8 +136,14 @@ export function storeContract(backend: () => StoreBackend): void {
 
   it('game records, cursor and served reveals survive a reopen', async () => {
     const s = await fresh();
-    await s.store.addGame({ gameId: 9n, contract: CONTRACT, ruleset: 'duel', players: ['0xa', '0xb'] });
-    await s.store.addGame({ gameId: 9n, contract: CONTRACT, ruleset: 'tiny', players: [] }); // no overwrite
+    await s.store.addGame({
+      gameId: 9n,
+      contract: CONTRACT,
+      ruleset: 'duel',
+      players: ['0xa', '0xb'],
+      createdBlock: 1234,
+    });
+    await s.store.addGame({ gameId: 9n, contract: CONTRACT, ruleset: 'tiny', players: [], createdBlock: 1 }); // no overwrite
     await s.store.updateGame(9n, { status: 'dealt', root: 42n, masterCommitment: 43n, rootTx: '0xt' });
     assert.equal(await s.store.getCursor(), null);
     await s.store.setCursor(76);
@@ -155,6 +162,7 @@ export function storeContract(backend: () => StoreBackend): void {
       masterCommitment: 43n,
       rootTx: '0xt',
       fault: null,
+      createdBlock: 1234,
     });
     assert.equal(await again.getCursor(), 77);
     assert.deepEqual(await again.getReveal(9n, '0xa', 3), {
@@ -306,6 +314,138 @@ export function storeContract(backend: () => StoreBackend): void {
     const g = (await store.getGame(2n))!;
     assert.equal(g.root, null);
     assert.equal(g.status, 'dealt', 'fields not in the patch are kept');
+  });
+
+  const receipt = (turn: number, o: Partial<RevealReceiptRecord> = {}): RevealReceiptRecord => ({
+    gameId: 2n ** 255n + 7n,
+    player: '0x00000000000000000000000000000000000000aa',
+    turn,
+    revealCommit: 2n ** 253n + BigInt(turn),
+    signature: `0x${'ab'.repeat(64)}1b`,
+    ...o,
+  });
+
+  it('keeps reveal receipts plainly, keyed by (game, player, turn); the first one stored stays', async () => {
+    const s = await fresh();
+    const r = receipt(3);
+    assert.equal(await s.store.getReceipt(r.gameId, r.player, 3), null);
+    assert.equal(await s.store.putReceipt(r), true);
+    assert.equal(
+      await s.store.putReceipt({ ...r, signature: `0x${'cd'.repeat(64)}1c` }),
+      false,
+      'first wins',
+    );
+    assert.equal(await s.store.putReceipt(receipt(4)), true);
+    assert.equal(
+      await s.store.putReceipt(receipt(3, { player: '0x00000000000000000000000000000000000000bb' })),
+      true,
+    );
+    assert.deepEqual(await s.store.getReceipt(r.gameId, r.player, 3), r);
+    assert.equal(await s.store.getReceipt(r.gameId, r.player, 5), null);
+    assert.equal(await s.store.getReceipt(r.gameId + 1n, r.player, 3), null);
+    // Plain columns (nothing secret in a receipt), one row per (game, player, turn).
+    const rows = await s.rows('reveal_receipts');
+    assert.equal(rows.length, 3);
+    assert.ok(
+      rows.some(
+        (row) => row.signature === r.signature && String(row.reveal_commit) === r.revealCommit.toString(),
+      ),
+    );
+    await s.store.close();
+    const again = await s.open();
+    assert.deepEqual(await again.getReceipt(r.gameId, r.player, 3), r, 'survives a reopen');
+    assert.deepEqual(await again.getReceipt(r.gameId, r.player, 4), receipt(4));
+  });
+
+  it('indexes turns: found by (game, player, turn); a later indexed turn settles an earlier missing one; the cursor moves with the logs', async () => {
+    const s = await fresh();
+    const gameId = 2n ** 255n + 1n;
+    const a = '0x00000000000000000000000000000000000000aa';
+    const b = '0x00000000000000000000000000000000000000bb';
+    const t = (player: string, turn: number, block: number, revealCommit = 1000n + BigInt(turn)) => ({
+      gameId,
+      player,
+      turn,
+      revealCommit,
+      block,
+    });
+    assert.equal(await s.store.getTurnCursor(), null);
+    assert.deepEqual(await s.store.indexedTurn(gameId, a, 0), {
+      revealCommit: null,
+      laterTurnIndexed: false,
+    });
+    await s.store.putTurnCommits([t(a, 0, 10), t(b, 0, 11), t(a, 2, 12)], 20);
+    assert.equal(await s.store.getTurnCursor(), 20);
+    assert.deepEqual(await s.store.indexedTurn(gameId, a, 0), {
+      revealCommit: 1000n,
+      laterTurnIndexed: false,
+    });
+    assert.deepEqual(await s.store.indexedTurn(gameId, a, 2), {
+      revealCommit: 1002n,
+      laterTurnIndexed: false,
+    });
+    assert.deepEqual(await s.store.indexedTurn(gameId, a, 1), { revealCommit: null, laterTurnIndexed: true });
+    assert.deepEqual(await s.store.indexedTurn(gameId, a, 3), {
+      revealCommit: null,
+      laterTurnIndexed: false,
+    });
+    assert.deepEqual(await s.store.indexedTurn(gameId, b, 1), {
+      revealCommit: null,
+      laterTurnIndexed: false,
+    });
+    assert.deepEqual(
+      await s.store.indexedTurn(gameId + 1n, a, 0),
+      { revealCommit: null, laterTurnIndexed: false },
+      'other games apart',
+    );
+    // Turn numbers order as numbers (10 > 9), up to uint32.
+    await s.store.putTurnCommits([t(b, 10, 21), t(b, 4294967295, 22, 2n ** 253n)], 30);
+    assert.deepEqual(await s.store.indexedTurn(gameId, b, 9), { revealCommit: null, laterTurnIndexed: true });
+    assert.deepEqual(await s.store.indexedTurn(gameId, b, 4294967295), {
+      revealCommit: 2n ** 253n,
+      laterTurnIndexed: false,
+    });
+    // A re-scanned block (or a re-org) gives the last log seen; an empty scan still moves the cursor.
+    await s.store.putTurnCommits([t(a, 2, 31, 77n)], 31);
+    await s.store.putTurnCommits([], 40);
+    await s.store.close();
+    const again = await s.open();
+    assert.equal(await again.getTurnCursor(), 40, 'survives a reopen');
+    assert.deepEqual(await again.indexedTurn(gameId, a, 2), { revealCommit: 77n, laterTurnIndexed: false });
+    assert.equal(await s.count('turn_commits'), 5);
+  });
+
+  it('stores creation blocks: given with the game, patched later, kept through a reopen', async () => {
+    const s = await fresh();
+    await s.store.addGame({ gameId: 1n, contract: CONTRACT, ruleset: 'duel', players: [], createdBlock: 5 });
+    await s.store.addGame({ gameId: 2n, contract: CONTRACT, ruleset: 'duel', players: [] });
+    assert.equal((await s.store.getGame(2n))?.createdBlock, null);
+    await s.store.updateGame(2n, { createdBlock: 2 ** 40 });
+    await s.store.updateGame(1n, { status: 'dealt' });
+    await s.store.close();
+    const again = await s.open();
+    assert.deepEqual(
+      (await again.listGames()).map((g) => [g.gameId, g.createdBlock]),
+      [
+        [1n, 5],
+        [2n, 2 ** 40],
+      ],
+    );
+  });
+
+  it('migrates an older database: tracked games get no creation block (the watcher backfills it), the turn index and receipts start empty', async () => {
+    const s = await backend().legacy(
+      [],
+      [{ gameId: 2n ** 255n + 3n, contract: CONTRACT, ruleset: 'duel', players: ['0xa'] }],
+    );
+    const g = await s.store.getGame(2n ** 255n + 3n);
+    assert.equal(g?.status, 'dealt');
+    assert.equal(g?.createdBlock, null);
+    assert.equal(await s.store.getTurnCursor(), null);
+    assert.equal(await s.count('turn_commits'), 0);
+    assert.equal(await s.count('reveal_receipts'), 0);
+    await s.store.updateGame(2n ** 255n + 3n, { createdBlock: 99 });
+    assert.equal((await s.store.getGame(2n ** 255n + 3n))?.createdBlock, 99);
   });
 
   it('pings while open, refuses once closed; closing twice is harmless', async () => {

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { MIGRATIONS as PG_MIGRATIONS, PostgresStore } from '../../dealer/store/postgres.ts';
 import { secretBox } from '../../dealer/store/secret-box.ts';
 import { MIGRATIONS as SQLITE_MIGRATIONS, SqliteStore } from '../../dealer/store/sqlite.ts';
-import type { DealerStore, ServedReveal } from '../../dealer/store/types.ts';
+import type { DealerStore, NewGame, ServedReveal } from '../../dealer/store/types.ts';
 import { tempDir } from './fixture.ts';
 import { type PgServer, postgresSkip, startPostgres } from './postgres-server.ts';
 import { type StoreBackend, type StoreUnderTest, storeContract } from './store-contract.ts';
@@ -80,7 +80,7 @@ function sqliteBackend(): StoreBackend {
   };
   return {
     fresh: async () => underTest(newPath(), randomBytes(32)),
-    async legacy(reveals: readonly ServedReveal[]) {
+    async legacy(reveals: readonly ServedReveal[], games: readonly NewGame[] = []) {
       const path = newPath();
       const db = new DatabaseSync(path);
       db.exec('PRAGMA journal_mode = WAL');
@@ -94,6 +94,12 @@ function sqliteBackend(): StoreBackend {
       );
       for (const r of reveals) {
         insert.run(r.gameId.toString(), r.player, r.turn, JSON.stringify(r.leaves), r.blinding.toString(), 1);
+      }
+      for (const g of games) {
+        db.prepare(
+          `INSERT INTO games (game_id, contract, ruleset, players, status, updated_at)
+           VALUES (?, ?, ?, ?, 'dealt', 1)`,
+        ).run(g.gameId.toString(), g.contract, g.ruleset, JSON.stringify(g.players));
       }
       db.close();
       return underTest(path, randomBytes(32));
@@ -149,7 +155,7 @@ function postgresBackend(server: () => PgServer): StoreBackend {
   };
   return {
     fresh: async () => underTest(await server().createDatabase(), randomBytes(32)),
-    async legacy(reveals: readonly ServedReveal[]) {
+    async legacy(reveals: readonly ServedReveal[], games: readonly NewGame[] = []) {
       const url = await server().createDatabase();
       await query(
         url,
@@ -165,6 +171,14 @@ function postgresBackend(server: () => PgServer): StoreBackend {
           `INSERT INTO served_reveals (game_id, player, turn, leaves, blinding, served_at)
            VALUES ($1, $2, $3, $4, $5, 1)`,
           [r.gameId.toString(), r.player, r.turn, JSON.stringify(r.leaves), r.blinding.toString()],
+        );
+      }
+      for (const g of games) {
+        await query(
+          url,
+          `INSERT INTO games (game_id, contract, ruleset, players, status, updated_at)
+           VALUES ($1, $2, $3, $4, 'dealt', 1)`,
+          [g.gameId.toString(), g.contract, g.ruleset, JSON.stringify(g.players)],
         );
       }
       return underTest(url, randomBytes(32));
@@ -190,7 +204,7 @@ describe('SQLite store', () => {
         .prepare('SELECT version FROM schema_migrations')
         .all()
         .map((r) => r.version),
-      [1, 2, 3],
+      [1, 2, 3, 4, 5],
     );
     db.close();
     t.cleanup();
