@@ -15,6 +15,20 @@ export default defineConfig({
     settings: { optimizer: { enabled: true, runs: 200 }, viaIR: false, evmVersion: 'cancun' },
   },
   paths: { sources: './contracts', artifacts: './artifacts', cache: './cache' },
+  /**
+   * Solidity tests (test/contracts/invariants/: `npm run test:sol`, also run by `npm test`). Invariant campaigns
+   * sized for about a minute on 2 cores, with Hardhat's fixed default seed (reproducible); SHROUD_INVARIANT_RUNS,
+   * SHROUD_INVARIANT_DEPTH and SHROUD_FUZZ_SEED run longer or other campaigns.
+   */
+  test: {
+    solidity: {
+      fuzz: { seed: process.env['SHROUD_FUZZ_SEED'] },
+      invariant: {
+        runs: Number(process.env['SHROUD_INVARIANT_RUNS'] ?? 64),
+        depth: Number(process.env['SHROUD_INVARIANT_DEPTH'] ?? 200),
+      },
+    },
+  },
   networks: {
     /** The in-process EDR chain (tests, `deploy:local`). */
     local: { type: 'edr-simulated', chainType: 'l1' },
