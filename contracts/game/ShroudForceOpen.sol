@@ -179,9 +179,12 @@ library ShroudForceOpen {
         }
         emit IShroudGame.OpenRootDecided(gameId, leafIndex, loser, proposalStands);
         ShroudTurns.forfeit(s, gameId, loser, true);
-        // Unless that ended the game, a fresh window: to challenge the standing proposal, or to propose anew.
+        // Unless that ended the game, a fresh window: to challenge the standing proposal, or to propose anew. A
+        // finished game keeps no proposal.
         if (g.phase == IShroudGame.Phase.OpenRoot) {
             g.enter(gameId, IShroudGame.Phase.OpenRoot, g.durations.disputeSeconds);
+        } else {
+            delete s.openRoots[gameId];
         }
     }
 

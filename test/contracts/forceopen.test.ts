@@ -9,16 +9,7 @@ import { before, describe, it } from 'node:test';
 import type { Contract } from 'ethers';
 import { commitOpenMap, FIELD_MODULUS, generateMap, leafCoord } from '../../core/index.ts';
 import { zoneRoots } from '../../core/mapproof/witness.ts';
-import {
-  as,
-  DURATIONS,
-  type Env,
-  expectRevert,
-  increaseTime,
-  Phase,
-  phaseOf,
-  setup,
-} from './helpers.ts';
+import { as, DURATIONS, type Env, expectRevert, increaseTime, Phase, phaseOf, setup } from './helpers.ts';
 import { mockPlay, type Playing } from './mock-play.ts';
 
 const LEAVES = [0, 1, 9];
@@ -104,7 +95,8 @@ describe('ShroudGame force-open: the share window and the open map root', () => 
     const ev = (await eventsOf(propose(s, 1, d))).find((e) => e.name === 'OpenRootProposed')!;
     assert.equal(ev.args['root'], d.root, 'the contract computes the same root from the zone roots');
     // A "challenge" agreeing with the proposal is no challenge.
-    for (const z of [0, s.board.zoneCount - 1]) await expectRevert(challenge(s, 0, d, z, zoneOf(d, z)), G, 'NoFraud');
+    for (const z of [0, s.board.zoneCount - 1])
+      await expectRevert(challenge(s, 0, d, z, zoneOf(d, z)), G, 'NoFraud');
     await expectRevert(as(env, env.other).getFunction('claimOpenRootTimeout')(s.id), G, 'DeadlineNotPassed');
     await increaseTime(env, DURATIONS.disputeSeconds + 1);
     await (await as(env, env.other).getFunction('claimOpenRootTimeout')(s.id)).wait();
@@ -133,11 +125,10 @@ describe('ShroudGame force-open: the share window and the open map root', () => 
     const decided = (await eventsOf(answer(s, lie, zoneOf(honest, zone), zoneOf(lie, zone)))).find(
       (e) => e.name === 'OpenRootDecided',
     )!;
-    assert.deepEqual([decided.args['leafIndex'], decided.args['loser'], decided.args['proposalStands']], [
-      BigInt(leaf),
-      0n,
-      false,
-    ]);
+    assert.deepEqual(
+      [decided.args['leafIndex'], decided.args['loser'], decided.args['proposalStands']],
+      [BigInt(leaf), 0n, false],
+    );
     const seat0 = await G.getFunction('getSeat')(s.id, 0);
     assert.equal(seat0.atFault, true);
     assert.equal(seat0.forfeited, true);
@@ -157,6 +148,9 @@ describe('ShroudGame force-open: the share window and the open map root', () => 
     )!;
     assert.deepEqual([decided.args['loser'], decided.args['proposalStands']], [1n, true]);
     assert.equal((await G.getFunction('getSeat')(s.id, 1)).atFault, true);
+    // One seat left: the game settled, and a finished game keeps no proposal.
+    assert.equal(await phaseOf(env, s.id), Phase.Settled);
+    assert.equal((await G.getFunction('getOpenRoot')(s.id)).proposed, false);
   });
 
   it('P7: a challenge nobody answers sinks the proposal: its proposer forfeits', async () => {
@@ -187,7 +181,11 @@ describe('ShroudGame force-open: the share window and the open map root', () => 
     await expectRevert(challenge(s, 1, d, 0, zoneOf(d, 0)), G, 'NoProposal');
     await expectRevert(as(env, env.other).getFunction('proposeOpenRoot')(s.id, d.zoneRoots), G, 'NotPlayer');
     await expectRevert(propose(s, 0, { ...d, zoneRoots: d.zoneRoots.slice(1) }), G, 'WrongLength');
-    await expectRevert(propose(s, 0, { ...d, zoneRoots: [FIELD_MODULUS, ...d.zoneRoots.slice(1)] }), G, 'NotInField');
+    await expectRevert(
+      propose(s, 0, { ...d, zoneRoots: [FIELD_MODULUS, ...d.zoneRoots.slice(1)] }),
+      G,
+      'NotInField',
+    );
     await (await propose(s, 0, d)).wait();
     await expectRevert(propose(s, 1, d), G, 'AlreadyProposed');
     const wrong = lieAt(s, d, 2, 7n);
@@ -197,7 +195,11 @@ describe('ShroudGame force-open: the share window and the open map root', () => 
       G,
       'NotPlayer',
     );
-    await expectRevert(challenge(s, 1, { ...d, zoneRoots: [...d.zoneRoots].reverse() }, 0, zoneOf(wrong, 0)), G, 'ProposalMismatch');
+    await expectRevert(
+      challenge(s, 1, { ...d, zoneRoots: [...d.zoneRoots].reverse() }, 0, zoneOf(wrong, 0)),
+      G,
+      'ProposalMismatch',
+    );
     await expectRevert(challenge(s, 1, d, s.board.zoneCount, zoneOf(wrong, 0)), G, 'BadLeafIndex');
     const bigLeaf = zoneOf(wrong, 0);
     bigLeaf[1] = FIELD_MODULUS;
@@ -220,7 +222,8 @@ describe('ShroudGame force-open: the share window and the open map root', () => 
     const window = BigInt(Math.max(DURATIONS.revealSeconds, DURATIONS.turnSeconds));
     assert.ok(BigInt(g[3]) - now >= window - 2n, 'max(revealSeconds, turnSeconds)');
     // Seats 0 and 1 reveal; seat 2, gone, does not: the game cannot be opened and is cancelled, nobody blamed.
-    for (const i of [0, 1]) await (await as(env, s.players[i]!).getFunction('revealShare')(s.id, s.shares[i])).wait();
+    for (const i of [0, 1])
+      await (await as(env, s.players[i]!).getFunction('revealShare')(s.id, s.shares[i])).wait();
     await increaseTime(env, Number(window) + 1);
     const ev = (await eventsOf(as(env, env.other).getFunction('cancelMissed')(s.id))).find(
       (e) => e.name === 'GameCancelled',
