@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.28;
 
+/// @title IMapGen
 /// @notice The single-tile generator (MapGen.sol): what fraud proofs and open-root challenges recompute.
 interface IMapGen {
     /// @notice One tile of `Gen(seed)`.

@@ -370,9 +370,13 @@ interface IShroudGame {
 
     // ---------------------------------------------------------------- play
 
+    /// @notice The caller's first turn: places its units in its start area, hidden, with a spawn proof, its vision
+    ///         report and the reveal commitment the dealer serves against.
     function spawn(uint256 gameId, Proof calldata proof, uint256[] calldata report, uint256 newCommit, uint256 revealCommit_)
         external;
 
+    /// @notice The caller's move: a turn proof from its stored unit commitment to `newCommit`, the vision report it
+    ///         proves and the reveal commitment the dealer serves against.
     function submitTurn(
         uint256 gameId,
         Proof calldata proof,
@@ -381,6 +385,8 @@ interface IShroudGame {
         uint256 revealCommit_
     ) external;
 
+    /// @notice During the caller's turn, one of its hidden units attacks the tile (`targetCol`, `targetRow`) of
+    ///         `defender`, with an attack proof; the nullifier lets each unit attack once a turn.
     function attack(
         uint256 gameId,
         Proof calldata proof,
@@ -390,6 +396,8 @@ interface IShroudGame {
         uint256 defender
     ) external;
 
+    /// @notice The defender proves whether one of its units stands on the attacked tile (with its type and HP) and
+    ///         commits to its units after the combat; the attacker's turn then goes on.
     function respondCombat(
         uint256 gameId,
         Proof calldata proof,
@@ -399,10 +407,13 @@ interface IShroudGame {
         uint256 newCommit
     ) external;
 
+    /// @notice Past the combat deadline without an answer: the defender forfeits, at fault.
     function claimCombatTimeout(uint256 gameId) external;
 
+    /// @notice The caller leaves the game during play (not at fault).
     function forfeit(uint256 gameId) external;
 
+    /// @notice Past the turn deadline: the seat to move forfeits, at fault.
     function claimTurnTimeout(uint256 gameId) external;
 
     // ---------------------------------------------------------------- reveal disputes (P7 after the root)
@@ -432,15 +443,25 @@ interface IShroudGame {
 
     // ---------------------------------------------------------------- force-open (P7)
 
+    /// @notice No root by the root deadline: the dealer failed. Slashes its bond and opens the window in which
+    ///         every player reveals its share.
     function startForceOpen(uint256 gameId) external;
 
+    /// @notice During force-open, reveals the caller's share; it must open the caller's commitment `C_i`. With the
+    ///         last share the seed is public and play resumes (after an open root, for passability rulesets).
     function revealShare(uint256 gameId, uint256 share) external;
 
+    /// @notice A seat proposes the salt-0 map root of `Gen(seed)` as its zone roots; it is adopted unless
+    ///         challenged in time.
     function proposeOpenRoot(uint256 gameId, uint256[] calldata zoneRoots) external;
 
+    /// @notice Another seat disagrees on zone `zone`: it posts that zone's 64 leaves as it computes them, which
+    ///         must hash to another root than the proposal's.
     function challengeOpenRoot(uint256 gameId, uint256[] calldata zoneRoots, uint256 zone, uint256[64] calldata leaves)
         external;
 
+    /// @notice Anyone shows the proposal's leaves of the challenged zone; the first leaf where they differ from the
+    ///         challenger's is regenerated from `Gen(seed)`, and whoever posted a wrong one forfeits at fault.
     function answerOpenRootChallenge(
         uint256 gameId,
         uint256[] calldata zoneRoots,
@@ -448,22 +469,33 @@ interface IShroudGame {
         uint256[64] calldata proposerLeaves
     ) external;
 
+    /// @notice Past the open-root deadline: an unchallenged proposal is adopted; an unanswered challenge sinks it
+    ///         (its proposer forfeits); without a proposal the game is cancelled.
     function claimOpenRootTimeout(uint256 gameId) external;
 
     // ---------------------------------------------------------------- secrets, audit, settlement
 
+    /// @notice After play, the master secret and every share (checked against their commitments) are published so
+    ///         anyone can audit the map. Anyone may call.
     function publishSecrets(uint256 gameId, uint256 masterSecret, uint256[] calldata shares) external;
 
+    /// @notice Past the secrets deadline without them: the dealer failed and its bond is slashed.
     function claimSecretsTimeout(uint256 gameId) external;
 
+    /// @notice During the audit window, anyone shows a leaf of the root that differs from `Gen(seed)`, carries a
+    ///         wrong salt, or fills an off-board slot: the dealer's bond is slashed and the game settles.
     function proveFraud(uint256 gameId, uint256 leafIndex, uint256[5] calldata tile, uint256[] calldata path) external;
 
+    /// @notice The audit window closed with no fraud proven: stakes, bond and escrow become withdrawable credit.
     function settle(uint256 gameId) external;
 
+    /// @notice Sends the caller their credit.
     function withdraw() external;
 
     // ---------------------------------------------------------------- views
 
+    /// @notice A game's dealer, phase, seats, deadline, turn, seat to move, root, master commitment, seed, bond and
+    ///         open-map flag.
     function getGame(uint256 gameId)
         external
         view
@@ -481,6 +513,7 @@ interface IShroudGame {
             bool openMap
         );
 
+    /// @notice A game's board, tree depth, ruleset hash, stake, durations, dealer seal key and dispute deposit.
     function getGameConfig(uint256 gameId)
         external
         view
@@ -494,22 +527,31 @@ interface IShroudGame {
             uint256 disputeDeposit
         );
 
+    /// @notice One seat of a game.
     function getSeat(uint256 gameId, uint256 seat) external view returns (Seat memory);
 
+    /// @notice The game's pending combat, if any.
     function getCombat(uint256 gameId) external view returns (Combat memory);
 
+    /// @notice The game's open dispute, if any.
     function getDispute(uint256 gameId) external view returns (Dispute memory);
 
+    /// @notice The game's open-root proposal and challenge, if any.
     function getOpenRoot(uint256 gameId) external view returns (OpenRoot memory);
 
+    /// @notice The reveal commitment `player` posted for `turn` (zero if none).
     function revealCommit(uint256 gameId, address player, uint256 turn) external view returns (uint256);
 
+    /// @notice The id of the `counter`-th game created.
     function gameIdOf(uint256 counter) external view returns (uint256);
 
+    /// @notice How many games were created.
     function gameCount() external view returns (uint256);
 
+    /// @notice What `account` can withdraw.
     function credit(address account) external view returns (uint256);
 
+    /// @notice `player`'s seat in the game plus one (zero if not seated).
     function seatPlusOne(uint256 gameId, address player) external view returns (uint256);
 
     /// @notice The floors and ceilings every game's durations must respect.

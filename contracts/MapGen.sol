@@ -16,6 +16,7 @@ contract MapGen is IMapGen {
 
     /// @notice Board kinds, as stored in a game: 0 hex (odd-r offset), 1 square.
     uint8 public constant KIND_HEX = 0;
+    /// @notice See `KIND_HEX`.
     uint8 public constant KIND_SQUARE = 1;
 
     int256 private constant CELL = G.GEN_CELL;
@@ -47,6 +48,7 @@ contract MapGen is IMapGen {
     /// @notice The circomlibjs Poseidon contract with two inputs.
     address public immutable poseidon2;
 
+    /// @notice Wires the Poseidon hasher the generator uses.
     /// @param poseidon2_ Address of the circomlibjs `poseidon(uint256[2])` contract.
     constructor(address poseidon2_) {
         poseidon2 = poseidon2_;

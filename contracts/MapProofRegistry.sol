@@ -48,6 +48,7 @@ contract MapProofRegistry {
 
     mapping(uint256 gameId => Record) internal records;
 
+    /// @notice Wires the game and registry whose maps it proves.
     /// @param game_ The ShroudGame.
     /// @param registry_ The VerifierRegistry the game uses.
     constructor(IShroudGame game_, VerifierRegistry registry_) {

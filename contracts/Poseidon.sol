@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.28;
 
+// Raw static calls to the hashers: Merkle paths make this the hottest code of disputes and fraud proofs.
+// solhint-disable no-inline-assembly
+
 /// @title Poseidon
 /// @notice Calls the circomlibjs Poseidon contracts (BN254, circomlib parameters), one per arity, deployed from
 ///         `poseidonContract.createCode(n)`. Their ABI is `poseidon(uint256[n]) returns (uint256)`.

@@ -33,11 +33,17 @@ import {ShroudTurns} from "./game/ShroudTurns.sol";
 ///      Each ruleset's play verifiers are copied from the write-once registry at the ruleset's first game, so proofs
 ///      are checked with one direct static call.
 contract ShroudGame is IShroudGame {
+    /// @notice circomlibjs Poseidon contracts for 1 to 6 inputs (`poseidonN` hashes N inputs).
     address public immutable poseidon1;
+    /// @notice See `poseidon1`.
     address public immutable poseidon2;
+    /// @notice See `poseidon1`.
     address public immutable poseidon3;
+    /// @notice See `poseidon1`.
     address public immutable poseidon4;
+    /// @notice See `poseidon1`.
     address public immutable poseidon5;
+    /// @notice See `poseidon1`.
     address public immutable poseidon6;
     /// @notice The single-tile generator used by fraud proofs and open-root challenges.
     address public immutable mapGen;
@@ -55,6 +61,7 @@ contract ShroudGame is IShroudGame {
 
     Store internal s;
 
+    /// @notice Wires the hashers, the tile generator, the verifier registry and the seal verifier; all immutable.
     /// @param hashers circomlibjs Poseidon contracts for 1 to 6 inputs (index = arity − 1).
     /// @param mapGen_ The MapGen contract.
     /// @param registry_ The verifier registry.

@@ -9,11 +9,17 @@ pragma solidity 0.8.28;
 ///      `selector(uint256[2] a, uint256[2][2] b, uint256[2] c, uint256[nPublic] signals) returns (bool)`, e.g. the
 ///      snarkjs-exported `verifyProof` with the circuit's public-signal count.
 contract VerifierRegistry {
+    /// @notice Circuit id of the spawn circuit.
     uint8 public constant SPAWN = 0;
+    /// @notice Circuit id of the turn circuit.
     uint8 public constant TURN = 1;
+    /// @notice Circuit id of the attack circuit.
     uint8 public constant ATTACK = 2;
+    /// @notice Circuit id of the combat circuit.
     uint8 public constant COMBAT = 3;
+    /// @notice Circuit id of the map-root circuit (its verifier lives in MapProofRegistry).
     uint8 public constant MAPROOT = 4;
+    /// @notice How many circuit ids there are.
     uint8 public constant CIRCUITS = 5;
     /// @notice A dispute recomputes `Poseidon(blinding, words…)` with at most 5 words of 14 leaves.
     uint8 public constant MAX_REVEALED_TILES = 70;
@@ -64,6 +70,7 @@ contract VerifierRegistry {
     mapping(bytes32 rulesetHash => Ruleset) internal rulesets;
     mapping(bytes32 rulesetHash => mapping(uint256 circuit => Verifier)) internal verifiers;
 
+    /// @notice Sets the account allowed to register rulesets.
     /// @param owner_ The registering account.
     constructor(address owner_) {
         if (owner_ == address(0)) revert ZeroAddress();

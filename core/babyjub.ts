@@ -116,5 +116,10 @@ export function pointsWithY(y: bigint): Point[] {
   if (den === 0n) return [];
   const x = sqrtMod(mod((1n - y2) * inverse(den)));
   if (x === null) return [];
-  return x === 0n ? [[0n, y]] : [[x, y], [mod(-x), y]];
+  return x === 0n
+    ? [[0n, y]]
+    : [
+        [x, y],
+        [mod(-x), y],
+      ];
 }

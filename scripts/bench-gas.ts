@@ -243,11 +243,14 @@ async function forceOpenGas(
     lie[bad % 64] = 1n;
     const lieRoots = zoneRootList.slice();
     let level = lie.slice();
-    while (level.length > 1) level = level.flatMap((_, j) => (j % 2 ? [] : [h.hash([level[j]!, level[j + 1]!])]));
+    while (level.length > 1)
+      level = level.flatMap((_, j) => (j % 2 ? [] : [h.hash([level[j]!, level[j + 1]!])]));
     lieRoots[zone] = level[0]!;
     const truth = leaves.slice(zone * 64, zone * 64 + 64);
     out[`open_root_zones_${b.name}`] = board.zoneCount;
-    out[`gas_propose_open_root_${b.name}`] = await gasOf(as(players[0]!).getFunction('proposeOpenRoot')(id, lieRoots));
+    out[`gas_propose_open_root_${b.name}`] = await gasOf(
+      as(players[0]!).getFunction('proposeOpenRoot')(id, lieRoots),
+    );
     out[`gas_challenge_open_root_${b.name}`] = await gasOf(
       as(players[1]!).getFunction('challengeOpenRoot')(id, lieRoots, zone, truth),
     );

@@ -197,7 +197,15 @@ export type GameEvent =
       tx: string;
       block: number;
     }
-  | { kind: 'OpenRootChallenged'; seat: number; zone: number; leaves: bigint[]; deadline: number; tx: string; block: number }
+  | {
+      kind: 'OpenRootChallenged';
+      seat: number;
+      zone: number;
+      leaves: bigint[];
+      deadline: number;
+      tx: string;
+      block: number;
+    }
   | { kind: 'OpenRootAdopted'; root: bigint; tx: string; block: number }
   | { kind: 'GameEnded'; turn: number; tx: string; block: number }
   | {

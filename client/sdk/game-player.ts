@@ -7,11 +7,11 @@
  */
 import { answerStride, decodeDisputeAnswer } from '../../core/dispute.ts';
 import { InputError } from '../../core/errors.ts';
+import { FIELD_MODULUS } from '../../core/field.ts';
 import { generateMap } from '../../core/generator/index.ts';
 import { type Board, type Coord, leafCoord, leafIndex, tileIndex, zoneOf } from '../../core/geometry.ts';
 import { zoneRoots as zoneRootsOf } from '../../core/mapproof/witness.ts';
 import { commitOpenMap, type MapCommitment } from '../../core/maptree.ts';
-import { FIELD_MODULUS } from '../../core/field.ts';
 import { merklePath, rootFromPath } from '../../core/merkle.ts';
 import type { Hasher } from '../../core/poseidon.ts';
 import type { ServedTile } from '../../core/reveal-request.ts';
@@ -518,7 +518,9 @@ export class GamePlayer {
     this.#unserved = null;
     if (leaves.length === 0) return [];
     const open = await this.#openMap();
-    const tiles = open ? this.#openTiles(open, leaves) : await this.#fetch(turn, leaves, blinding, revealCommit);
+    const tiles = open
+      ? this.#openTiles(open, leaves)
+      : await this.#fetch(turn, leaves, blinding, revealCommit);
     if (tiles === null) {
       this.#unserved = { turn, leaves: [...leaves], blinding };
       return null;
@@ -673,7 +675,12 @@ export class GamePlayer {
           (e) => e.kind === 'OpenRootChallenged' && e.zone === proposal.zone,
         );
         if (ch?.kind === 'OpenRootChallenged') {
-          await this.chain.answerOpenRootChallenge(this.gameId, myRoots, ch.leaves, zoneLeaves(proposal.zone));
+          await this.chain.answerOpenRootChallenge(
+            this.gameId,
+            myRoots,
+            ch.leaves,
+            zoneLeaves(proposal.zone),
+          );
           return { kind: 'challenged', index: proposal.zone * 64 };
         }
       }

@@ -164,22 +164,22 @@ library ShroudCeremony {
         uint256 rhs = addmod(1, mulmod(BABYJUB_D, mulmod(xx, yy, p), p), p);
         if (lhs != rhs) return false;
         // 8·P in projective coordinates (X : Y : Z), three doublings; the identity is (0 : Z : Z).
-        (uint256 X, uint256 Y, uint256 Z) = _double(x, y, 1);
-        (X, Y, Z) = _double(X, Y, Z);
-        (X, Y, Z) = _double(X, Y, Z);
-        return !(X == 0 && Y == Z);
+        (uint256 px, uint256 py, uint256 pz) = _double(x, y, 1);
+        (px, py, pz) = _double(px, py, pz);
+        (px, py, pz) = _double(px, py, pz);
+        return !(px == 0 && py == pz);
     }
 
     /// Projective twisted-Edwards doubling (dbl-2008-bbjlp), complete on Baby Jubjub.
-    function _double(uint256 X, uint256 Y, uint256 Z) private pure returns (uint256, uint256, uint256) {
+    function _double(uint256 px, uint256 py, uint256 pz) private pure returns (uint256, uint256, uint256) {
         uint256 p = Poseidon.FIELD_MODULUS;
-        uint256 s = addmod(X, Y, p);
-        uint256 c = mulmod(X, X, p);
-        uint256 d = mulmod(Y, Y, p);
-        s = addmod(mulmod(s, s, p), p - addmod(c, d, p), p); // 2XY
-        c = mulmod(BABYJUB_A, c, p); // aX²
+        uint256 s = addmod(px, py, p);
+        uint256 c = mulmod(px, px, p);
+        uint256 d = mulmod(py, py, p);
+        s = addmod(mulmod(s, s, p), p - addmod(c, d, p), p); // 2·px·py
+        c = mulmod(BABYJUB_A, c, p); // a·px²
         uint256 f = addmod(c, d, p);
-        uint256 j = addmod(f, p - mulmod(2, mulmod(Z, Z, p), p), p);
+        uint256 j = addmod(f, p - mulmod(2, mulmod(pz, pz, p), p), p);
         return (mulmod(s, j, p), mulmod(f, addmod(c, p - d, p), p), mulmod(f, j, p));
     }
 

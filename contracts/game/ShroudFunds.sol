@@ -2,7 +2,6 @@
 pragma solidity 0.8.28;
 
 import {IShroudGame} from "../IShroudGame.sol";
-import {ShroudPhases} from "./ShroudPhases.sol";
 import {Store} from "./ShroudStore.sol";
 
 /// @title ShroudFunds

@@ -8,6 +8,7 @@ import {Poseidon} from "../Poseidon.sol";
 contract PoseidonHarness {
     address[6] private hashers;
 
+    /// @notice Wires the hashers.
     /// @param hashers_ circomlibjs Poseidon contracts for 1 to 6 inputs.
     constructor(address[6] memory hashers_) {
         hashers = hashers_;

@@ -6,7 +6,13 @@ import { after, before, describe, test } from 'node:test';
 import * as snarkjs from 'snarkjs';
 import { releaseSnarkjsThreads } from '../../client/sdk/snark-threads.ts';
 import { BASE8, mulPoint, type Point, SUBGROUP_ORDER } from '../../core/babyjub.ts';
-import { generateSealKey, type SealContext, type SealKeyPair, sealContext, sealShare } from '../../core/sealed.ts';
+import {
+  generateSealKey,
+  type SealContext,
+  type SealKeyPair,
+  sealContext,
+  sealShare,
+} from '../../core/sealed.ts';
 import type { CircuitInput } from '../../core/witness/inputs.ts';
 import { buildSealCircuit, inspectFindings } from '../../scripts/circuits/build.ts';
 import { readSealArtifacts, selectorFor } from '../../scripts/contracts/rulesets.ts';
@@ -80,7 +86,10 @@ describe('seal circuit (SealedShare)', () => {
       // The context pins the key: another key (even one consistent with its own context) fails here.
       ['another dealer key', { ...base, dealerKey: pt(other) }],
       ['sealContext of another key', { ...base, sealContext: str(sealContext(c.h, ctx.gameId, other)) }],
-      ['sealContext of another game', { ...base, sealContext: str(sealContext(c.h, ctx.gameId + 1n, key.publicKey)) }],
+      [
+        'sealContext of another game',
+        { ...base, sealContext: str(sealContext(c.h, ctx.gameId + 1n, key.publicKey)) },
+      ],
       ['gameId + 1', { ...base, gameId: str(ctx.gameId + 1n) }],
       ['another player', { ...base, player: str(ctx.player ^ 1n) }],
       ['ephemeralSecret + 2^253', { ...base, ephemeralSecret: str(e + (1n << 253n)) }],

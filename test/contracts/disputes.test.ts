@@ -117,7 +117,11 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
   async function receiptOf(s: Playing, seat: number, turn = 0n, revealCommit?: bigint): Promise<string> {
     const rc = revealCommit ?? ((await G.getFunction('getSeat')(s.id, seat)).revealCommit as bigint);
     const domain = revealDomain(31337n, await G.getAddress());
-    return signRevealReceipt(s.players[seat]!, domain, { gameId: s.id, turn: Number(turn), revealCommit: rc });
+    return signRevealReceipt(s.players[seat]!, domain, {
+      gameId: s.id,
+      turn: Number(turn),
+      revealCommit: rc,
+    });
   }
 
   it('P7: an answered dispute resumes play with its time; without a receipt the deposit goes back to the disputer', async () => {
@@ -127,7 +131,11 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
       BigInt((await env.ethers.provider.getBlock('latest'))!.timestamp);
     await (await open(s)).wait();
     const answer = answerOf(s);
-    await expectRevert(as(env, s.players[0]!).getFunction('answerDispute')(s.id, answer, '0x'), G, 'NotDealer');
+    await expectRevert(
+      as(env, s.players[0]!).getFunction('answerDispute')(s.id, answer, '0x'),
+      G,
+      'NotDealer',
+    );
     await expectRevert(
       as(env, env.dealer).getFunction('answerDispute')(s.id, answer.slice(1), '0x'),
       G,
@@ -136,7 +144,11 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
     const events = await eventsOf(as(env, env.dealer).getFunction('answerDispute')(s.id, answer, '0x'));
     const ans = events.find((e) => e.name === 'DisputeAnswered')!;
     assert.deepEqual([...(ans.args['answer'] as bigint[])], answer);
-    await expectRevert(as(env, env.dealer).getFunction('answerDispute')(s.id, answer, '0x'), G, 'AlreadyAnswered');
+    await expectRevert(
+      as(env, env.dealer).getFunction('answerDispute')(s.id, answer, '0x'),
+      G,
+      'AlreadyAnswered',
+    );
     // Still paused during the challenge window, unless the disputer accepts.
     await expectRevert(as(env, s.players[1]!).getFunction('acceptDisputeAnswer')(s.id), G, 'NotDisputer');
     await expectRevert(
@@ -161,7 +173,7 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
     await expectRevert(open(s), G, 'NothingToDispute');
   });
 
-  it('P7: a false dispute (the dealer shows the disputer\'s receipt) costs the deposit, paid to the dealer at settlement', async () => {
+  it("P7: a false dispute (the dealer shows the disputer's receipt) costs the deposit, paid to the dealer at settlement", async () => {
     const s = await spawned();
     await (await open(s)).wait();
     const answer = answerOf(s);
@@ -175,7 +187,9 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
     for (const r of bad) {
       await expectRevert(as(env, env.dealer).getFunction('answerDispute')(s.id, answer, r), G, 'BadReceipt');
     }
-    await (await as(env, env.dealer).getFunction('answerDispute')(s.id, answer, await receiptOf(s, 0))).wait();
+    await (
+      await as(env, env.dealer).getFunction('answerDispute')(s.id, answer, await receiptOf(s, 0))
+    ).wait();
     assert.equal((await G.getFunction('getDispute')(s.id)).receipted, true);
     const c0 = await credit(s.players[0]!);
     await (await as(env, s.players[0]!).getFunction('acceptDisputeAnswer')(s.id)).wait();
@@ -280,7 +294,9 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
   it('funds: a dealer that answered a dispute and failed later is not paid that deposit', async () => {
     const s = await spawned();
     await (await open(s)).wait();
-    await (await as(env, env.dealer).getFunction('answerDispute')(s.id, answerOf(s), await receiptOf(s, 0))).wait();
+    await (
+      await as(env, env.dealer).getFunction('answerDispute')(s.id, answerOf(s), await receiptOf(s, 0))
+    ).wait();
     await (await as(env, s.players[0]!).getFunction('acceptDisputeAnswer')(s.id)).wait();
     assert.equal((await G.getFunction('getSeat')(s.id, 0)).escrow, DEPOSIT, 'held for the dealer');
     await endByForfeit(env, s);

@@ -129,11 +129,20 @@ export async function mockPlay(env: Env, name: string, passability = false) {
   }
 
   /** The signals the contract must build for a spawn by `seat` (over: fields to falsify). */
-  async function spawnSignals(s: Scenario, seat: number, m: Move, over: Partial<Record<string, bigint>> = {}) {
+  async function spawnSignals(
+    s: Scenario,
+    seat: number,
+    m: Move,
+    over: Partial<Record<string, bigint>> = {},
+  ) {
     return [
       ...m.report,
       over['gameId'] ?? s.id,
-      contextWord(over['player'] ?? addr(s, seat), over['seat'] ?? BigInt(seat), await oppMasks(s, seat, over)),
+      contextWord(
+        over['player'] ?? addr(s, seat),
+        over['seat'] ?? BigInt(seat),
+        await oppMasks(s, seat, over),
+      ),
       m.newCommit,
       m.revealCommit,
     ];
@@ -142,7 +151,11 @@ export async function mockPlay(env: Env, name: string, passability = false) {
     return [
       ...m.report,
       over['gameId'] ?? s.id,
-      contextWord(over['player'] ?? addr(s, seat), over['turn'] ?? (await turnOf(s)), await oppMasks(s, seat, over)),
+      contextWord(
+        over['player'] ?? addr(s, seat),
+        over['turn'] ?? (await turnOf(s)),
+        await oppMasks(s, seat, over),
+      ),
       over['oldCommit'] ?? (await commitOf(s, seat)),
       m.newCommit,
       m.revealCommit,
