@@ -89,6 +89,8 @@ export interface GeneratedVerifier {
   contract: string;
   nPublic: number;
   selector: string;
+  /** The keys come from the INSECURE development ptau: deployable on the local chain (31337) only. */
+  devKeys: boolean;
   vkey: string;
   zkey: string;
   wasm: string;
