@@ -73,7 +73,7 @@ async function live(): Promise<Live> {
   const built =
     v && (['spawn', 'turn', 'attack', 'combat'] as const).every((c) => v[c] && existsSync(v[c]!.zkey));
   if (!built || !existsSync(path.join(ROOT, 'artifacts', 'contracts', 'generated'))) {
-    await buildCircuitsAndVerifiers('tiny', undefined, () => {});
+    await buildCircuitsAndVerifiers('tiny', undefined);
     await compileContracts(logDir);
   }
   const chain = await startChain(logDir);
