@@ -50,6 +50,23 @@ export function parseCli<T extends ParseArgsOptionsConfig>(spec: CliSpec<T>, arg
   }
 }
 
+/**
+ * For top-level scripts that do not run under runCli (the dealer, the CLI player): parses argv and
+ * hands the values to `then` (which may check files); a usage error exits 2 right here.
+ */
+export function cliArgs<T extends ParseArgsOptionsConfig, R>(
+  spec: CliSpec<T>,
+  then: (parsed: ReturnType<typeof parseCli<T>>) => R,
+  argv = process.argv.slice(2),
+): R {
+  try {
+    return then(parseCli(spec, argv));
+  } catch (e) {
+    if (e instanceof UsageError) exitUsage(spec.name, e.message);
+    throw e;
+  }
+}
+
 /** node:util's messages, shortened to one line that names the flag. */
 export function parseErrorLine(e: Error & { code?: string }): string {
   const flag = /'(-{1,2}[^'\s]+)/.exec(e.message)?.[1];
