@@ -62,7 +62,7 @@ describe('Groth16 pipeline on tiny rulesets', () => {
       if (saved === undefined) delete process.env.SHROUD_PTAU_DIR;
       else process.env.SHROUD_PTAU_DIR = saved;
     });
-    // Nothing pointed at: a development ptau under build/circuits/ptau, never ../shared.
+    // Nothing pointed at: a development ptau under build/circuits/ptau, never a folder outside the clone.
     const dev = await resolvePtau(12, {});
     assert.equal(path.dirname(dev.file), DEV_PTAU_DIR);
     assert.equal(dev.dev, true);
