@@ -13,7 +13,9 @@
  * phase2`; `test/circuits/devptau.test.ts` checks it against snarkjs.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Curve } from 'ffjavascript';
 import { FixedBaseMul, type Group, scalarsLE } from './fixedbase.ts';
 import { type Contribution, type SnarkFd, snarkjsInternals } from './snarkjs-internals.ts';
@@ -36,7 +38,7 @@ export interface DevPtauOptions {
 /** Writes the development ptau of `power` to `file` (atomically: a temp file, then a rename). */
 export async function generateDevPtau(power: number, file: string, o: DevPtauOptions = {}): Promise<void> {
   if (!Number.isInteger(power) || power < 1 || power > 20) throw new Error(`dev ptau power ${power}: 1..20`);
-  o.log?.(`INSECURE development setup: the toxic waste is public (power ${power}, ${devPtauName(power)})`);
+  o.log?.(`INSECURE development setup: the toxic waste is public (power ${power}, ${path.basename(file)})`);
   const snark = await snarkjsInternals();
   const curve = await snark.getCurve();
   const fb = FixedBaseMul.create(curve.tm.code!, { g1: curve.G1.g, g2: curve.G2.g });
@@ -297,4 +299,36 @@ export function isDevPtau(file: string): boolean {
   } finally {
     closeSync(fd);
   }
+}
+
+const USAGE = `usage: node scripts/circuits/devptau.ts --power N [--out FILE]
+
+Writes an INSECURE development powers of tau of power N (2^N constraints) to FILE (default
+build/circuits/ptau/potN.dev.ptau, where the circuit build looks for one). Its secrets come from a
+public beacon: for local chains and tests only. Prints the time it took.`;
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { intFlag, outputFile, parseCli, runCli, UsageError } = await import('../lib/cli.ts');
+  await runCli('devptau', async () => {
+    const { values } = parseCli({
+      name: 'devptau',
+      usage: USAGE,
+      options: { power: { type: 'string' }, out: { type: 'string' } },
+    });
+    if (!values.power) throw new UsageError('--power is required (see --help)');
+    const power = intFlag('power', values.power, 1, 20);
+    const dir = path.join(
+      path.dirname(fileURLToPath(import.meta.url)),
+      '..',
+      '..',
+      'build',
+      'circuits',
+      'ptau',
+    );
+    if (!values.out) mkdirSync(dir, { recursive: true });
+    const file = outputFile('out', values.out ?? path.join(dir, devPtauName(power)));
+    const t0 = Date.now();
+    await generateDevPtau(power, file, { log: (m) => console.error(m) });
+    console.log(`${file}: power ${power} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  });
 }

@@ -30,6 +30,7 @@ const CLIS: Record<string, string> = {
   'circuits:build': 'scripts/circuits/build.ts',
   'circuits bench': 'scripts/circuits/bench.ts',
   verifiers: 'scripts/contracts/verifiers.ts',
+  devptau: 'scripts/circuits/devptau.ts',
 };
 
 interface Run {
@@ -141,6 +142,8 @@ describe('CLI convention', () => {
       ['circuits:build', [], /--ruleset is required/],
       ['verifiers', ['--ruleset', 'tiny', '--ptau-dir', '/nonexistent'], /--ptau-dir .*no such folder/],
       ['circuits bench', ['--ruleset', 'nope'], /--ruleset nope: unknown/],
+      ['devptau', ['--power', '99'], /--power must be an integer in 1\.\.20/],
+      ['devptau', ['--power', '4', '--out', '/nonexistent/p.ptau'], /--out .*does not exist/],
     ];
     await pairs(cases, async ([cli, args, what, env]) => {
       usageError(await run(CLIS[cli]!, args, env), cli, what);
