@@ -117,7 +117,7 @@ export async function runDeploy(o: DeployCliOptions): Promise<Deployed & { file:
     await ensureBuilt(o.rulesets, { progress: consoleProgress({ out: process.stderr }) });
   } else if (missing.length > 0) {
     throw new UsageError(
-      `no generated verifiers for ${missing.join(', ')}: run ${verifiersCommand(missing)} first`,
+      `no generated verifiers for ${missing.join(', ')}: run ${verifiersCommand(missing)} --ptau-dir DIR first (DIR: a real ceremony's powers of tau)`,
     );
   } else buildContracts();
   const { network } = await import('hardhat');
