@@ -426,13 +426,20 @@ export class GameChain {
   }
 
   /** The pending combat (meaningful in phase Combat). */
-  async combat(gameId: bigint): Promise<{ attacker: number; defender: number; col: number; row: number }> {
+  /**
+   * The game's combat record. `pending` is false once it is resolved: the contract deletes the record, and
+   * its zeros would otherwise read as "seat 0 attacked by seat 0" (a seat never attacks itself).
+   */
+  async combat(
+    gameId: bigint,
+  ): Promise<{ attacker: number; defender: number; col: number; row: number; pending: boolean }> {
     const c = await this.#call('getCombat', gameId);
     return {
       attacker: Number(c.attacker),
       defender: Number(c.defender),
       col: Number(c.col),
       row: Number(c.row),
+      pending: Number(c.attacker) !== Number(c.defender),
     };
   }
 

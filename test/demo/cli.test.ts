@@ -204,8 +204,12 @@ describe('live chain + dealer (tiny)', () => {
       const atk = await a.attack(1, { col: 9, row: 5 });
       assert.equal(atk.defender, 1);
       assert.equal(await b.mustRespond(), true);
+      assert.equal((await a.chain.combat(gameId)).pending, true);
       const hit = await b.respondCombat();
       assert.equal(hit.present, true);
+      // The contract deletes the resolved record; its zeros must not read as a combat against seat 0.
+      assert.equal((await a.chain.combat(gameId)).pending, false);
+      assert.equal(await a.mustRespond(), false);
       assert.equal(r.unitTypes[hit.unitType]!.name, 'infantry');
       assert.equal(hit.hpBefore, r.unitTypes[hit.unitType]!.hp);
       assert.equal(b.units[1]!.hp, hit.hpBefore - (await b.chain.damage(gameId)), 'the defender lost hp');
