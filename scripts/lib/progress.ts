@@ -58,10 +58,20 @@ export function consoleProgress(o: ConsoleProgressOptions = {}): Progress {
   const heartbeat = o.heartbeatMs ?? 30_000;
   let drawn = false;
 
-  const status = () => {
+  const timing = () => {
     if (!current) return '';
     const el = Date.now() - current.start;
-    return `${prefix}${current.label}: ${fmtDuration(el)} elapsed, ${remaining(el, current.fraction, current.expected)}`;
+    return `${fmtDuration(el)} elapsed, ${remaining(el, current.fraction, current.expected)}`;
+  };
+  const status = () => (current ? `${prefix}${current.label}: ${timing()}` : '');
+  /** The live line fits the terminal by shortening the label, never the timing. */
+  const liveStatus = () => {
+    if (!current) return '';
+    const t = timing();
+    const room = (out.columns ?? 120) - 1 - prefix.length - t.length - 2;
+    const label =
+      current.label.length <= room ? current.label : `${current.label.slice(0, Math.max(0, room - 1))}…`;
+    return `${prefix}${label}: ${t}`;
   };
   const clear = () => {
     if (drawn) out.write('\r\x1b[2K');
@@ -70,7 +80,7 @@ export function consoleProgress(o: ConsoleProgressOptions = {}): Progress {
   const draw = () => {
     if (!live || !current) return;
     clear();
-    out.write(status().slice(0, (out.columns ?? 120) - 1));
+    out.write(liveStatus());
     drawn = true;
   };
   // Live: redraw twice a second. Plain: a line every `heartbeat` of the step's own time.
