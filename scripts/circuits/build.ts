@@ -26,7 +26,7 @@ import { inputDir, inputFile, parseCli, runCli, UsageError } from '../lib/cli.ts
 import { consoleProgress, type Progress, type Step, silentProgress } from '../lib/progress.ts';
 import { ALL_CIRCUITS, CIRCUITS, type CircuitName, mainSource } from './generate.ts';
 import { withLock } from './lock.ts';
-import { type PtauChoice, type ResolvedPtau, resolvePtau } from './ptau.ts';
+import { type PtauChoice, type ResolvedPtau, resolvePtau, userPtauDir } from './ptau.ts';
 import { expectedMs, ptauModelMs, recordMs, setupModelMs } from './timings.ts';
 
 export { readPtauPower, resolvePtau } from './ptau.ts';
@@ -331,7 +331,15 @@ export async function buildCircuits(opts: BuildOptions): Promise<Record<string, 
         const zkey = path.join(dir, `${name}.zkey`);
         let record = readJson<SetupRecord>(path.join(dir, 'setup.json'));
         // A record without devSetup predates it: set up again rather than guess where its keys come from.
-        if (opts.force || record?.hash !== hash || record.devSetup === undefined || !existsSync(zkey)) {
+        // Keys from the development ptau are redone when the user now points at a ptau of their own.
+        const userPtau = Boolean(opts.ptau || userPtauDir(opts.ptauDir));
+        if (
+          opts.force ||
+          record?.hash !== hash ||
+          record.devSetup === undefined ||
+          (record.devSetup && userPtau) ||
+          !existsSync(zkey)
+        ) {
           const ptau = await resolvePtau(info.power, opts, {
             log: (m) => progress.line(`· ${m}`),
             onDevProgress: devPtauProgress(progress),
