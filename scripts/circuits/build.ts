@@ -379,9 +379,11 @@ async function timed<T>(
   key = label,
 ): Promise<T> {
   const step = progress.step(label, expected ?? expectedMs(key));
+  const t0 = Date.now();
   try {
     const v = await fn((f) => step.fraction(f));
-    recordMs(key, step.done());
+    step.done();
+    recordMs(key, Date.now() - t0);
     return v;
   } catch (e) {
     step.fail();

@@ -1,7 +1,7 @@
 /**
  * Expected durations of the long build steps, for the progress display: this machine's own last
- * run (`build/timings.json`), else the reference run shipped with the repo (timings.reference.json,
- * measured on 2 idle cores), else a rough model from the constraint count.
+ * run (`build/timings.json`), else the reference run shipped with the repo (timings.reference.json:
+ * a fresh clone's demo and test run on 2 idle cores), else a rough model from the constraint count.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,8 +26,8 @@ export function expectedMs(key: string, model?: () => number): number | undefine
 
 /** Groth16 setup (new, contribute, beacon, verify, export) grows about linearly with constraints. */
 export const setupModelMs = (constraints: number) => 4000 + 3.5 * constraints;
-/** A development ptau: ~15 s at power 14, ×3 per two powers. */
-export const ptauModelMs = (power: number) => 15_000 * 1.75 ** (power - 14);
+/** A development ptau: ~10 s at power 14, twice the points (and time) per power. */
+export const ptauModelMs = (power: number) => 10_400 * 2 ** (power - 14);
 
 /** Records a step's duration for the next estimate (best effort: a read-only build dir is fine). */
 export function recordMs(key: string, ms: number): void {
