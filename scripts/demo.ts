@@ -145,7 +145,7 @@ async function play(o: { turns: number; rulesetName: string; outDir: string; pta
     for (const v of result.viewers) progress.line(`viewer: ${rel(v)}`);
     await stopAll();
     progress.line(
-      `demo ok: ${o.turns} turns per player after the spawns (${result.turns} proven turns on-chain), ${result.attacks} attacks, ${result.servedTiles} tiles served and audited${ruleset.provePassability ? `, ${result.passableMoves} moves proven passable` : ''} in ${elapsed()}`,
+      `demo ok: ${o.turns} turns per player after the spawns (${result.turns} proven turns on-chain), ${result.attacks} attack${result.attacks === 1 ? '' : 's'}, ${result.servedTiles} tiles served and audited${ruleset.provePassability ? `, ${result.passableMoves} moves proven passable` : ''} in ${elapsed()}`,
     );
     process.exit(0);
   } catch (e) {
