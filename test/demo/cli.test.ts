@@ -127,7 +127,10 @@ describe('live chain + dealer (tiny)', () => {
     const args = ['--rpc', env.url, '--contract', env.game, '--dealer', env.dealerUrl, '--game', `${gameId}`];
     const players = keys.map((k, i) => runCli([...args, '--seed', `cli-${i}`], k));
     // A player that fails leaves the other waiting for a phase that never comes: stop it at once.
-    for (const p of players) void p.done.then((r) => r.code !== 0 && players.forEach((q) => q.kill()));
+    for (const p of players)
+      void p.done.then((r) => {
+        if (r.code !== 0) for (const q of players) q.kill();
+      });
     const runs = await Promise.all(players.map((p) => p.done));
     const report = runs.map((r, i) => `player ${i} (exit ${r.code}):\n${r.out}`).join('\n');
     for (const [i, r] of runs.entries()) {

@@ -83,7 +83,9 @@ describe('npm run demo', () => {
     assert.match(r.stdout, /^demo ok: 3 turns per player after the spawns \(8 proven turns on-chain\)/m);
     assert.match(r.stdout, /^· first verified turn after /m);
     // No third-party output (snarkjs, circom, hardhat) reaches the terminal.
-    assert.doesNotMatch(`${r.stdout}${r.stderr}`, /\[DEBUG\]|\[INFO\]|snarkJS|\x1b\[/);
+    const all = `${r.stdout}${r.stderr}`;
+    assert.doesNotMatch(all, /\[DEBUG\]|\[INFO\]|snarkJS/);
+    assert.ok(!all.includes(`${String.fromCharCode(27)}[`), 'no colour codes');
     for (const seat of [0, 1]) {
       const viewer = path.join(out, `viewer-seat${seat}`, 'index.html');
       assert.ok(existsSync(viewer), `${viewer} written`);
