@@ -12,10 +12,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { loadHasher, shippedRuleset, shippedRulesetNames } from '../core/index.ts';
 import { rulesetHash } from '../core/ruleset/hash.ts';
+import { cliArgs, inputDir, intFlag, required, UsageError } from '../scripts/lib/cli.ts';
 import { BotPlayer } from './bot-player.ts';
 import { GameChain } from './sdk/chain.ts';
 import { DealerClient } from './sdk/dealer-client.ts';
@@ -23,17 +23,23 @@ import { GamePlayer } from './sdk/game-player.ts';
 import { SnarkjsProver } from './sdk/prover.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const USAGE =
-  'usage: SHROUD_PLAYER_KEY=0x… node client/cli.ts --rpc URL --contract 0xGAME --dealer URL --game ID [--artifacts DIR] [--seal-artifacts DIR] [--seed S] [--poll-ms N]';
+const USAGE = `usage: SHROUD_PLAYER_KEY=0x… node client/cli.ts --rpc URL --contract 0xGAME --dealer URL --game ID [--artifacts DIR] [--seal-artifacts DIR] [--seed S] [--poll-ms N]
+
+Joins game ID as the player of SHROUD_PLAYER_KEY and plays it with the exploring bot to the end.
+  --artifacts DIR  proving keys (default contracts/generated/<ruleset>, matching the deployed verifiers)
+  --seal-artifacts DIR  the sealed-share proving key (default contracts/generated/seal)
+  --seed S         the bot's random seed (default: the player's address)
+  --poll-ms N      how often to poll the chain while waiting (default 500)`;
 
 function die(msg: string, code = 1): never {
   console.error(`player: ${msg}`);
   process.exit(code);
 }
 
-let values: Record<string, string | boolean | undefined>;
-try {
-  ({ values } = parseArgs({
+const { key, rpc, contract, dealerUrl, gameId, pollMs, values } = cliArgs(
+  {
+    name: 'player',
+    usage: USAGE,
     options: {
       rpc: { type: 'string' },
       contract: { type: 'string' },
@@ -43,24 +49,27 @@ try {
       'seal-artifacts': { type: 'string' },
       seed: { type: 'string' },
       'poll-ms': { type: 'string', default: '500' },
-      help: { type: 'boolean', short: 'h' },
     },
-  }));
-} catch (e) {
-  die(`${(e as Error).message}\n${USAGE}`, 2);
-}
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
-const need = (k: string) =>
-  typeof values[k] === 'string' ? (values[k] as string) : die(`--${k} is required\n${USAGE}`, 2);
-const key = process.env.SHROUD_PLAYER_KEY ?? die(`SHROUD_PLAYER_KEY is required\n${USAGE}`, 2);
-const rpc = need('rpc');
-const contract = need('contract');
-const dealerUrl = need('dealer');
-const gameId = BigInt(need('game'));
-const pollMs = Number(values['poll-ms']);
+  },
+  ({ values }) => {
+    const game = required('game', values.game);
+    if (!/^(0x[0-9a-f]+|\d+)$/i.test(game))
+      throw new UsageError(`--game ${game}: not a decimal or 0x-hex id`);
+    if (values.artifacts) inputDir('artifacts', values.artifacts);
+    if (values['seal-artifacts']) inputDir('seal-artifacts', values['seal-artifacts']);
+    const key = process.env.SHROUD_PLAYER_KEY;
+    if (!key) throw new UsageError('SHROUD_PLAYER_KEY is required (see --help)');
+    return {
+      key,
+      rpc: required('rpc', values.rpc),
+      contract: required('contract', values.contract),
+      dealerUrl: required('dealer', values.dealer),
+      gameId: BigInt(game),
+      pollMs: intFlag('poll-ms', values['poll-ms']!, 10, 60_000),
+      values,
+    };
+  },
+);
 
 const provider = new JsonRpcProvider(rpc, undefined, { cacheTimeout: -1, pollingInterval: 500 });
 try {

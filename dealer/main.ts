@@ -4,10 +4,10 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { loadHasher } from '../core/index.ts';
 import { generateSealKey, sealPublicKey } from '../core/sealed.ts';
+import { cliArgs, inputFile } from '../scripts/lib/cli.ts';
 import { buildApp, REDACT_PATHS } from './app.ts';
 import { EthersChain } from './chain/ethers.ts';
 import { FakeChain } from './chain/fake.ts';
@@ -25,10 +25,27 @@ import { secretBox } from './store/secret-box.ts';
 import type { DealerStore } from './store/types.ts';
 import { ChainWatcher } from './watcher.ts';
 
-const { values } = parseArgs({
-  options: { config: { type: 'string' }, 'new-seal-key': { type: 'boolean' } },
-});
-if (values['new-seal-key']) {
+const USAGE = `usage: npm run dealer -- [--config FILE] | --new-seal-key
+
+The dealer-prover service. FILE defaults to dealer/config.default.json (the local chain 31337, its
+demo keys); every setting can also come from the environment, which wins: SHROUD_RPC_URL,
+SHROUD_CHAIN_ID, SHROUD_GAME_CONTRACT, SHROUD_DEALER_KEY, SHROUD_TX_KEY (required), SHROUD_MASTER_KEY,
+SHROUD_DB, SHROUD_DB_DRIVER, SHROUD_DB_URL, SHROUD_DEALER_PORT, … (dealer/config.ts).
+  --new-seal-key  print a fresh Baby Jubjub seal secret (keys.dealerKey) and its public sealKey, then exit`;
+const { configFile, newSealKey } = cliArgs(
+  {
+    name: 'dealer',
+    usage: USAGE,
+    options: { config: { type: 'string' }, 'new-seal-key': { type: 'boolean' } },
+  },
+  ({ values }) => ({
+    newSealKey: values['new-seal-key'] === true,
+    configFile: values.config
+      ? inputFile('config', values.config)
+      : fileURLToPath(new URL('./config.default.json', import.meta.url)),
+  }),
+);
+if (newSealKey) {
   // A fresh seal secret for keys.dealerKey (SHROUD_DEALER_KEY), and the public sealKey games will name.
   const k = generateSealKey();
   process.stdout.write(
@@ -39,7 +56,6 @@ if (values['new-seal-key']) {
   );
   process.exit(0);
 }
-const configFile = values.config ?? fileURLToPath(new URL('./config.default.json', import.meta.url));
 
 let config: ReturnType<typeof loadConfig>;
 let policy: ReturnType<typeof checkStartupPolicy>;
@@ -48,7 +64,7 @@ try {
   policy = checkStartupPolicy(config);
 } catch (e) {
   if (e instanceof ConfigError) {
-    process.stderr.write(`${e.message}\n`);
+    process.stderr.write(`dealer: ${e.message}\n`);
     process.exit(2);
   }
   throw e;

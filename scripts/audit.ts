@@ -13,13 +13,14 @@
  * Exit codes: 0 clean, 4 a mismatch was found (root or tiles), 2 usage, 1 other errors.
  * The logic lives in scripts/audit/audit.ts.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { Contract, JsonRpcProvider, Wallet } from 'ethers';
 import { readDeployment } from '../contracts/deployer.ts';
 import { type AuditReport, formatReport, parseServedTiles, runAudit } from './audit/audit.ts';
+import { buildContracts } from './contracts/ensure.ts';
+import { inputFile, parseCli, runCli, UsageError } from './lib/cli.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -34,23 +35,44 @@ export interface AuditCliOptions {
   json: boolean;
 }
 
+export const AUDIT_USAGE = `usage: npm run audit -- --game ID [--rpc URL] [--contract ADDR | --deployment FILE] [--tiles FILE] [--fraud-key KEY] [--from-block N] [--json]
+
+Recomputes a finished game's map from the secrets the dealer published and checks the posted root;
+with --tiles, checks each served tile; with --fraud-key, submits a fraud proof for the first bad one.
+  --game ID          the game id (decimal or 0x-hex)
+  --rpc URL          default http://127.0.0.1:8545
+  --contract ADDR    the ShroudGame address, or --deployment FILE (default deployments/<chainId>.json)
+  --tiles FILE       served tiles (JSON array of {leaf, terrain, feature, resource, rivers, salt, path})
+  --fraud-key KEY    a key to submit proveFraud with
+  --from-block N     first block to scan for events (default 0)
+  --json             print the report as JSON
+Exit status: 0 clean, 4 a mismatch was found, 2 usage, 1 other errors.`;
+
+/** Parses the CLI arguments (throws a UsageError naming the flag). */
 export function parseAuditArgs(argv: readonly string[]): AuditCliOptions {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      game: { type: 'string' },
-      rpc: { type: 'string', default: 'http://127.0.0.1:8545' },
-      contract: { type: 'string' },
-      deployment: { type: 'string' },
-      tiles: { type: 'string' },
-      'fraud-key': { type: 'string' },
-      'from-block': { type: 'string', default: '0' },
-      json: { type: 'boolean', default: false },
+  const { values } = parseCli(
+    {
+      name: 'audit',
+      usage: AUDIT_USAGE,
+      options: {
+        game: { type: 'string' },
+        rpc: { type: 'string', default: 'http://127.0.0.1:8545' },
+        contract: { type: 'string' },
+        deployment: { type: 'string' },
+        tiles: { type: 'string' },
+        'fraud-key': { type: 'string' },
+        'from-block': { type: 'string', default: '0' },
+        json: { type: 'boolean', default: false },
+      },
     },
-    strict: true,
-  });
-  if (!values.game || !/^(0x[0-9a-f]+|\d+)$/i.test(values.game)) throw new Error('--game ID is required');
-  if (values.contract && values.deployment) throw new Error('give --contract or --deployment, not both');
+    [...argv],
+  );
+  if (!values.game) throw new UsageError('--game ID is required (see --help)');
+  if (!/^(0x[0-9a-f]+|\d+)$/i.test(values.game))
+    throw new UsageError(`--game ${values.game}: not a decimal or 0x-hex id`);
+  if (values.contract && values.deployment) throw new UsageError('give --contract or --deployment, not both');
+  if (!/^\d+$/.test(values['from-block']!))
+    throw new UsageError(`--from-block ${values['from-block']}: not a block number`);
   return {
     gameId: BigInt(values.game),
     rpc: values.rpc!,
@@ -63,9 +85,10 @@ export function parseAuditArgs(argv: readonly string[]): AuditCliOptions {
   };
 }
 
-/** ShroudGame's ABI from the Hardhat artifacts (`hardhat build`). */
+/** ShroudGame's ABI from the Hardhat artifacts (compiled here first when missing). */
 export function shroudGameAbi(): unknown[] {
   const f = path.join(ROOT, 'artifacts', 'contracts', 'ShroudGame.sol', 'ShroudGame.json');
+  if (!existsSync(f)) buildContracts();
   return (JSON.parse(readFileSync(f, 'utf8')) as { abi: unknown[] }).abi;
 }
 
@@ -114,22 +137,12 @@ export function foundFraud(r: AuditReport): boolean {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  let o: AuditCliOptions;
-  try {
-    o = parseAuditArgs(process.argv.slice(2));
-  } catch (e) {
-    console.error(e instanceof Error ? e.message : e);
-    console.error(
-      'usage: npm run audit -- --game ID [--rpc URL] [--contract ADDR | --deployment FILE] [--tiles FILE] [--fraud-key KEY] [--json]',
-    );
-    process.exit(2);
-  }
-  try {
+  await runCli('audit', async () => {
+    const o = parseAuditArgs(process.argv.slice(2));
+    if (o.tiles) inputFile('tiles', o.tiles);
+    if (o.deployment) inputFile('deployment', o.deployment);
     const r = await auditFromCli(o);
     console.log(o.json ? jsonOf(r) : formatReport(r));
     process.exit(foundFraud(r) ? 4 : 0);
-  } catch (e) {
-    console.error(e instanceof Error ? e.message : e);
-    process.exit(1);
-  }
+  });
 }

@@ -15,6 +15,7 @@ import type { Groth16Proof } from '../core/mapproof/types.ts';
 import { ProverPool } from '../dealer/mapproof/pool.ts';
 import { proveMap } from '../dealer/mapproof/prove.ts';
 import { buildCircuits } from './circuits/build.ts';
+import { consoleProgress } from './lib/progress.ts';
 import { round } from './lib/stats.ts';
 
 /**
@@ -33,6 +34,7 @@ export async function benchMapProof(
     ruleset: r,
     circuits: ['mapchunk', 'maproot'],
     ...(opts.ptauDir ? { ptauDir: opts.ptauDir } : {}),
+    progress: consoleProgress({ out: process.stderr }),
   });
   const artifacts = {
     mapchunk: { wasm: arts.mapchunk!.wasm, zkey: arts.mapchunk!.zkey! },

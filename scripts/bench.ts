@@ -1,40 +1,74 @@
 import { writeFileSync } from 'node:fs';
-import { cliArgs, die } from './lib/args.ts';
+import { shippedRulesetNames } from '../core/ruleset/shipped.ts';
+import { inputDir, outputFile, parseCli, runCli, UsageError } from './lib/cli.ts';
+import { consoleProgress } from './lib/progress.ts';
 
-const USAGE =
-  'npm run bench -- <core|circuits|gas|dealer|mapproof> [--ruleset R] [--ptau-dir DIR] --json FILE';
+const USAGE = `usage: npm run bench -- <core|circuits|gas|dealer|mapproof> [--ruleset R] [--ptau-dir DIR] [--json FILE]
+
+Runs one benchmark suite and prints (and with --json writes) a flat JSON of numeric metrics.
+  --ruleset R      circuits (default tiny) and mapproof (default duel)
+  --ptau-dir DIR   prepared powers of tau (also $SHROUD_PTAU_DIR); default: INSECURE development ones
+  --json FILE      also write the metrics to FILE
+Suites build what they need first (circuits, keys, verifiers, contracts), with progress on stderr.`;
+
+type Opts = { ruleset?: string; ptauDir?: string };
 
 /** Each suite returns a flat object of numeric metrics; loaded lazily so one suite's deps never slow another. */
-const SUITES: Record<string, (o: { ruleset?: string; ptauDir?: string }) => Promise<Record<string, number>>> =
-  {
-    core: async () => (await import('./bench-core.ts')).benchCore(),
-    circuits: async (o) =>
-      (await import('./circuits/bench.ts')).benchCircuits({
-        ruleset: o.ruleset ?? 'tiny',
-        ptauDir: o.ptauDir,
-      }),
-    gas: async () => (await import('./bench-gas.ts')).benchGas(),
-    dealer: async () => (await import('./bench-dealer.ts')).benchDealer(),
-    mapproof: async (o) =>
-      (await import('./bench-mapproof.ts')).benchMapProof({
-        ruleset: o.ruleset ?? 'duel',
-        ptauDir: o.ptauDir,
-      }),
-  };
+const SUITES: Record<string, (o: Opts) => Promise<Record<string, number>>> = {
+  core: async () => (await import('./bench-core.ts')).benchCore(),
+  circuits: async (o) =>
+    (await import('./circuits/bench.ts')).benchCircuits({
+      ruleset: o.ruleset ?? 'tiny',
+      ptauDir: o.ptauDir,
+    }),
+  gas: async (o) => {
+    // Real duel proofs need the duel verifiers and the compiled contracts (development keys: in-process chain).
+    const { ensureBuilt } = await import('./contracts/ensure.ts');
+    await ensureBuilt(['duel'], {
+      ...(o.ptauDir ? { ptauDir: o.ptauDir } : {}),
+      progress: consoleProgress({ out: process.stderr }),
+    });
+    return (await import('./bench-gas.ts')).benchGas();
+  },
+  dealer: async () => (await import('./bench-dealer.ts')).benchDealer(),
+  mapproof: async (o) =>
+    (await import('./bench-mapproof.ts')).benchMapProof({
+      ruleset: o.ruleset ?? 'duel',
+      ptauDir: o.ptauDir,
+    }),
+};
 
-const { values, positionals } = cliArgs(USAGE, {
-  ruleset: { type: 'string' },
-  'ptau-dir': { type: 'string' },
-  json: { type: 'string' },
+await runCli('bench', async () => {
+  const { values, positionals } = parseCli({
+    name: 'bench',
+    usage: USAGE,
+    positionals: true,
+    options: {
+      ruleset: { type: 'string' },
+      'ptau-dir': { type: 'string' },
+      json: { type: 'string' },
+    },
+  });
+  const suite = positionals[0];
+  if (!suite) throw new UsageError(`a suite is required: ${Object.keys(SUITES).join(', ')} (see --help)`);
+  if (!(suite in SUITES))
+    throw new UsageError(`unknown suite "${suite}"; suites: ${Object.keys(SUITES).join(', ')}`);
+  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}" (see --help)`);
+  if (values.ruleset && !shippedRulesetNames.includes(values.ruleset))
+    throw new UsageError(`--ruleset ${values.ruleset}: unknown; shipped: ${shippedRulesetNames.join(', ')}`);
+  if (values.json) outputFile('json', values.json);
+  const ptauDir = values['ptau-dir'] ? inputDir('ptau-dir', values['ptau-dir']) : undefined;
+  const metrics = await SUITES[suite]!({
+    ...(values.ruleset ? { ruleset: values.ruleset } : {}),
+    ...(ptauDir ? { ptauDir } : {}),
+  });
+  for (const [k, v] of Object.entries(metrics)) {
+    if (typeof v !== 'number' || !Number.isFinite(v))
+      throw new Error(`metric ${k} is not a finite number: ${v}`);
+  }
+  const json = `${JSON.stringify(metrics, null, 2)}\n`;
+  if (values.json) writeFileSync(values.json, json);
+  process.stdout.write(json);
 });
-const suite = positionals[0];
-if (!suite || !(suite in SUITES)) die(`unknown suite "${suite ?? ''}"; ${USAGE}`);
-const metrics = await SUITES[suite]!({ ruleset: values.ruleset, ptauDir: values['ptau-dir'] });
-for (const [k, v] of Object.entries(metrics)) {
-  if (typeof v !== 'number' || !Number.isFinite(v)) die(`metric ${k} is not a finite number: ${v}`);
-}
-const json = `${JSON.stringify(metrics, null, 2)}\n`;
-if (values.json) writeFileSync(values.json, json);
-process.stdout.write(json);
 // Suites may leave handles open (an in-process chain, prover threads): the report is written, so end here.
 process.exit(0);

@@ -3,29 +3,41 @@
  *
  *   npm run demo -- [--turns N (10)] [--out DIR (./demo-out)] [--ruleset NAME (duel)] [--ptau-dir DIR]
  *
- * Builds the ruleset's circuits and verifiers (cached), compiles the contracts, starts `hardhat node` on a
- * free port, deploys, starts the dealer, creates a game as the dealer and plays two bots to the turn limit:
- * each turn is planned by the bot, proven, submitted, and its revealed tiles fetched from the dealer and
- * verified against the on-chain root. At the end the dealer publishes its secrets and the demo audits the
+ * Builds the ruleset's play circuits and verifiers (cached; the long steps under a progress display with
+ * estimates, third-party output in log files), compiles the contracts, starts `hardhat node` on a free port,
+ * deploys, starts the dealer, creates a game as the dealer and plays two bots: each spawns, then plays N
+ * turns; each turn is planned by the bot, proven, submitted, and its revealed tiles fetched from the dealer
+ * and verified against the on-chain root. At the end the dealer publishes its secrets and the demo audits the
  * root and every served tile, then writes one viewer page per player. Every child process is stopped on
- * success, failure and Ctrl-C; any failure exits non-zero.
+ * success, failure and Ctrl-C; a usage error exits 2, any other failure 1.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadHasher } from '../core/index.ts';
 import { shippedRuleset, shippedRulesetNames } from '../core/ruleset/shipped.ts';
 import { generateSealKey } from '../core/sealed.ts';
+import { userPtauDir } from './circuits/ptau.ts';
 import { playDemoGame } from './demo/game.ts';
 import { installCleanup, stopAll } from './demo/procs.ts';
 import {
   buildCircuitsAndVerifiers,
   compileContracts,
   deploy,
-  ptauDirFor,
   startChain,
   startDealer,
 } from './demo/setup.ts';
+import { inputDir, intFlag, outputDir, parseCli, runCli, UsageError } from './lib/cli.ts';
+import { consoleProgress, fmtDuration, type Progress } from './lib/progress.ts';
+
+const USAGE = `usage: npm run demo -- [--turns N] [--ruleset NAME] [--out DIR] [--ptau-dir DIR]
+
+Plays a game between two bots on a local chain with real proofs, audits the dealer, writes viewers.
+  --turns N        turns per player after the spawns (default 10): 2 × (1 + N) proven turns on-chain
+  --ruleset NAME   ${shippedRulesetNames.filter((n) => shippedRuleset(n).players.min === 2).join(', ')} (default duel)
+  --out DIR        viewers, logs and the dealer's database (default ./demo-out)
+  --ptau-dir DIR   prepared powers of tau (also $SHROUD_PTAU_DIR); default: an INSECURE development
+                   ptau made in build/circuits/ptau (fine for the local chain)
+The first run builds the circuits and keys (about 3 minutes on 2 cores; cached in build/).`;
 
 // The viewer bundler uses node:module's stripTypeScriptTypes; its "experimental" warning is noise here.
 const emitWarning = process.emitWarning.bind(process);
@@ -40,119 +52,120 @@ const rel = (p: string) => {
   const r = path.relative(process.cwd(), p);
   return r && !r.startsWith('..') ? r : p;
 };
-const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
-const log = (m: string) => console.log(`· ${m}`);
+const elapsed = () => fmtDuration(Date.now() - started);
 
-function fail(message: string, code = 1): never {
-  console.error(`demo failed: ${message}`);
-  process.exit(code);
-}
-
-let args: ReturnType<typeof parse>;
-function parse() {
-  const { values } = parseArgs({
+await runCli('demo', async () => {
+  const { values } = parseCli({
+    name: 'demo',
+    usage: USAGE,
     options: {
       turns: { type: 'string', default: '10' },
       out: { type: 'string', default: './demo-out' },
       ruleset: { type: 'string', default: 'duel' },
       'ptau-dir': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     },
-    strict: true,
   });
-  return values;
-}
-try {
-  args = parse();
-} catch (e) {
-  fail(
-    `${(e as Error).message}\nusage: npm run demo -- [--turns N] [--out DIR] [--ruleset NAME] [--ptau-dir DIR]`,
-    2,
-  );
-}
-if (args.help) {
-  console.log(
-    'usage: npm run demo -- [--turns N (10)] [--out DIR (./demo-out)] [--ruleset NAME (duel)] [--ptau-dir DIR]',
-  );
-  process.exit(0);
-}
-const turns = Number(args.turns);
-if (!Number.isInteger(turns) || turns < 1 || turns > 500)
-  fail(`--turns must be an integer in 1..500, got "${args.turns}"`, 2);
-const rulesetName = args.ruleset!;
-if (!shippedRulesetNames.includes(rulesetName)) {
-  fail(`unknown ruleset "${rulesetName}" (--ruleset); shipped: ${shippedRulesetNames.join(', ')}`, 2);
-}
-const ruleset = shippedRuleset(rulesetName);
-if (ruleset.players.min !== 2)
-  fail(`the demo plays two bots; ruleset ${rulesetName} needs ${ruleset.players.min} players`, 2);
-const outDir = path.resolve(args.out!);
-const logDir = path.join(outDir, 'logs');
-// Every child inherits this marker, so a test (or a user) can find any process a run left behind.
-process.env.SHROUD_DEMO_OUT = outDir;
-mkdirSync(logDir, { recursive: true });
-
-installCleanup((signal) =>
-  console.error(`\ndemo interrupted (${signal}): stopping the chain and the dealer…`),
-);
-process.on('unhandledRejection', (e) => {
-  console.error(`demo failed: ${(e as Error)?.stack ?? e}`);
-  void stopAll().finally(() => process.exit(1));
+  const turns = intFlag('turns', values.turns!, 1, 500);
+  const rulesetName = values.ruleset!;
+  if (!shippedRulesetNames.includes(rulesetName))
+    throw new UsageError(`--ruleset ${rulesetName}: unknown; shipped: ${shippedRulesetNames.join(', ')}`);
+  const ruleset = shippedRuleset(rulesetName);
+  if (ruleset.players.min !== 2)
+    throw new UsageError(
+      `--ruleset ${rulesetName}: the demo plays two bots; it needs ${ruleset.players.min} players`,
+    );
+  const outDir = path.resolve(outputDir('out', values.out!));
+  const envDir = userPtauDir();
+  if (!values['ptau-dir'] && envDir && !existsSync(envDir))
+    throw new UsageError(`SHROUD_PTAU_DIR=${process.env.SHROUD_PTAU_DIR}: no such folder`);
+  const ptauDir = values['ptau-dir'] ? path.resolve(inputDir('ptau-dir', values['ptau-dir'])) : envDir;
+  await play({ turns, rulesetName, outDir, ptauDir });
 });
 
-try {
-  const ptauDir = ptauDirFor(args['ptau-dir']);
-  log(
-    `ruleset ${rulesetName}: building circuits and verifiers (cached under build/circuits/${rulesetName})${ptauDir ? ` with ptau from ${ptauDir}` : ''}…`,
+async function play(o: { turns: number; rulesetName: string; outDir: string; ptauDir: string | undefined }) {
+  const ruleset = shippedRuleset(o.rulesetName);
+  const logDir = path.join(o.outDir, 'logs');
+  // Every child inherits this marker, so a test (or a user) can find any process a run left behind.
+  process.env.SHROUD_DEMO_OUT = o.outDir;
+  mkdirSync(logDir, { recursive: true });
+  const progress = consoleProgress();
+  const log = (m: string) => progress.line(`· ${m}`);
+
+  installCleanup((signal) =>
+    console.error(`\ndemo interrupted (${signal}): stopping the chain and the dealer…`),
   );
-  const artifacts = await buildCircuitsAndVerifiers(rulesetName, ptauDir, (m) => {
-    if (/^\S/.test(m) || /generating|contribute|beacon|phase2|setup/i.test(m)) log(`  ${m.trim()}`);
+  process.on('unhandledRejection', (e) => {
+    console.error(`demo: ${(e as Error)?.message ?? e}`);
+    void stopAll().finally(() => process.exit(1));
   });
-  log(`compiling contracts (hardhat build)… [${elapsed()}]`);
-  await compileContracts(logDir);
-  log(`starting a local chain (hardhat node)… [${elapsed()}]`);
-  const chain = await startChain(logDir);
-  log(`chain at ${chain.url}; deploying Shroud with ruleset ${rulesetName}…`);
-  const deployment = await deploy(chain.url, rulesetName);
-  log(`ShroudGame at ${deployment.shroudGame} (block ${deployment.blockNumber}) [${elapsed()}]`);
-  // A fresh Baby Jubjub seal key per demo (the dealer's secret; players seal their shares to its public key).
-  const dealerKey = `0x${generateSealKey().secretKey.toString(16).padStart(64, '0')}`;
-  const dealer = await startDealer({
-    outDir,
-    logDir,
-    rpcUrl: chain.url,
-    gameContract: deployment.shroudGame,
-    startBlock: deployment.blockNumber,
-    dealerKey,
-  });
-  log(
-    `dealer at ${dealer.url} (db ${rel(dealer.db)}, log ${rel(path.join(logDir, 'dealer.log'))}) [${elapsed()}]`,
-  );
-  const h = await loadHasher();
-  const result = await playDemoGame({
-    h,
-    ruleset,
-    artifacts,
-    rpcUrl: chain.url,
-    gameContract: deployment.shroudGame,
-    dealerUrl: dealer.url,
-    dealerKey,
-    turns,
-    outDir,
-    log,
-    print: (l) => console.log(l),
-  });
-  for (const v of result.viewers) console.log(`viewer: ${rel(v)}`);
-  await stopAll();
-  console.log(
-    `demo ok: ${result.summaries.filter((l) => / turn /.test(l) && !/attack|combat/.test(l)).length} turns, ${result.attacks} attacks, ${result.servedTiles} tiles served and audited${ruleset.provePassability ? `, ${result.passableMoves} moves proven passable` : ''} in ${elapsed()}`,
-  );
-  process.exit(0);
-} catch (e) {
-  const err = e as Error;
-  console.error(`demo failed: ${err?.message ?? err}`);
-  if (process.env.SHROUD_DEMO_DEBUG) console.error(err?.stack);
-  console.error(`logs: ${rel(logDir)}`);
-  await stopAll();
-  process.exit(1);
+
+  try {
+    log(
+      `ruleset ${o.rulesetName}: circuits and verifiers (cached under build/circuits/${o.rulesetName}, tool output in <circuit>/build.log)${o.ptauDir ? ` with ptau from ${o.ptauDir}` : ''}`,
+    );
+    const artifacts = await buildCircuitsAndVerifiers(o.rulesetName, o.ptauDir, progress);
+    await step(progress, 'compiling contracts (hardhat build)', () => compileContracts(logDir));
+    const chain = await step(progress, 'starting a local chain (hardhat node)', () => startChain(logDir));
+    const deployment = await step(progress, `deploying Shroud with ruleset ${o.rulesetName}`, () =>
+      deploy(chain.url, o.rulesetName),
+    );
+    log(`chain at ${chain.url}; ShroudGame at ${deployment.shroudGame} (block ${deployment.blockNumber})`);
+    // A fresh Baby Jubjub seal key per demo (the dealer's secret; players seal their shares to its public key).
+    const dealerKey = `0x${generateSealKey().secretKey.toString(16).padStart(64, '0')}`;
+    const dealer = await step(progress, 'starting the dealer', () =>
+      startDealer({
+        outDir: o.outDir,
+        logDir,
+        rpcUrl: chain.url,
+        gameContract: deployment.shroudGame,
+        startBlock: deployment.blockNumber,
+        dealerKey,
+      }),
+    );
+    log(
+      `dealer at ${dealer.url} (db ${rel(dealer.db)}, log ${rel(path.join(logDir, 'dealer.log'))}) [${elapsed()}]`,
+    );
+    const h = await loadHasher();
+    let first = true;
+    const result = await playDemoGame({
+      h,
+      ruleset,
+      artifacts,
+      rpcUrl: chain.url,
+      gameContract: deployment.shroudGame,
+      dealerUrl: dealer.url,
+      dealerKey,
+      turns: o.turns,
+      outDir: o.outDir,
+      log,
+      print: (l) => progress.line(l),
+      onTurnVerified: () => {
+        if (first) log(`first verified turn after ${elapsed()}`);
+        first = false;
+      },
+    });
+    for (const v of result.viewers) progress.line(`viewer: ${rel(v)}`);
+    await stopAll();
+    progress.line(
+      `demo ok: ${o.turns} turns per player after the spawns (${result.turns} proven turns on-chain), ${result.attacks} attack${result.attacks === 1 ? '' : 's'}, ${result.servedTiles} tiles served and audited${ruleset.provePassability ? `, ${result.passableMoves} moves proven passable` : ''} in ${elapsed()}`,
+    );
+    process.exit(0);
+  } catch (e) {
+    console.error(`demo: logs in ${rel(logDir)}`);
+    await stopAll();
+    throw e;
+  }
+}
+
+/** A short step under the progress display (elapsed time; no estimate needed). */
+async function step<T>(progress: Progress, label: string, fn: () => Promise<T>): Promise<T> {
+  const s = progress.step(label);
+  try {
+    const v = await fn();
+    s.done();
+    return v;
+  } catch (e) {
+    s.fail();
+    throw e;
+  }
 }

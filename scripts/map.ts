@@ -10,24 +10,33 @@ import {
   InputError,
   loadHasher,
   shippedRuleset,
+  shippedRulesetNames,
   type Tile,
   tileIndex,
   toField,
   type ValidRuleset,
   validateRuleset,
 } from '../core/index.ts';
-import { cliArgs, die } from './lib/args.ts';
+import { inputFile, outputFile, parseCli, runCli, UsageError } from './lib/cli.ts';
 
-const USAGE =
-  'npm run map -- --ruleset <name|file.json> --seed <hex> [--svg FILE] [--json FILE] [--revealed FILE] [--no-color]';
+const USAGE = `usage: npm run map -- --ruleset <name|file.json> --seed <hex> [--svg FILE] [--json FILE] [--revealed FILE] [--no-color]
+
+Generates a map and prints it in colour with a summary.
+  --ruleset    a shipped ruleset (${shippedRulesetNames.join(', ')}) or a ruleset JSON file
+  --seed       hex (with or without 0x), below the BN254 field modulus
+  --svg FILE   also write an SVG picture
+  --json FILE  also write the tiles as JSON
+  --revealed   a player's view: [[col,row],…] or {"visible": […], "explored": […]}; the rest is drawn black
+  --no-color   skip the terminal picture`;
 
 /** `--ruleset` is a shipped name or a path to a ruleset JSON file. */
 function loadRuleset(arg: string): ValidRuleset {
   if (!arg.endsWith('.json')) return shippedRuleset(arg);
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(arg, 'utf8'));
+    json = JSON.parse(readFileSync(inputFile('ruleset', arg), 'utf8'));
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     throw new InputError('ruleset', `cannot read ${arg}: ${(e as Error).message}`);
   }
   return validateRuleset(json);
@@ -38,7 +47,13 @@ function loadRuleset(arg: string): ValidRuleset {
  * revealed `[col,row]` pairs (all visible). Everything else stays undiscovered.
  */
 function loadView(r: ValidRuleset, file: string): TileView[] {
-  const raw = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(inputFile('revealed', file), 'utf8'));
+  } catch (e) {
+    if (e instanceof SyntaxError) throw new InputError('revealed', `${file} is not JSON: ${e.message}`);
+    throw e;
+  }
   const spec = (Array.isArray(raw) ? { visible: raw } : raw) as { visible?: unknown; explored?: unknown };
   const view: TileView[] = new Array(r.board.width * r.board.height).fill('undiscovered');
   for (const key of ['explored', 'visible'] as const) {
@@ -71,41 +86,51 @@ function summary(r: ValidRuleset, seed: bigint, tiles: Tile[]): string {
   ].join('\n');
 }
 
-const { values } = cliArgs(USAGE, {
-  ruleset: { type: 'string' },
-  seed: { type: 'string' },
-  svg: { type: 'string' },
-  json: { type: 'string' },
-  revealed: { type: 'string' },
-  'no-color': { type: 'boolean' },
+await runCli('map', async () => {
+  const { values } = parseCli({
+    name: 'map',
+    usage: USAGE,
+    options: {
+      ruleset: { type: 'string' },
+      seed: { type: 'string' },
+      svg: { type: 'string' },
+      json: { type: 'string' },
+      revealed: { type: 'string' },
+      'no-color': { type: 'boolean' },
+    },
+  });
+  try {
+    if (!values.ruleset) throw new UsageError('--ruleset is required (see --help)');
+    if (!values.seed) throw new UsageError('--seed is required (see --help)');
+    // Check the outputs before the work, so a typo costs nothing.
+    if (values.svg) outputFile('svg', values.svg);
+    if (values.json) outputFile('json', values.json);
+    const r = loadRuleset(values.ruleset);
+    const seed = toField(values.seed.startsWith('0x') ? values.seed : `0x${values.seed}`, 'seed');
+    const h = await loadHasher();
+    const tiles = generateMap(h, r.board, seed);
+    const view = values.revealed ? loadView(r, values.revealed) : undefined;
+    if (!values['no-color']) console.log(renderAnsi(r.board, tiles, view));
+    console.log(summary(r, seed, tiles));
+    if (values.svg) {
+      writeFileSync(values.svg, renderSvg(r.board, tiles, { size: 12, view }));
+      console.log(`wrote ${values.svg}`);
+    }
+    if (values.json) {
+      const shown = view ? tiles.map((t, i) => (view[i] === 'undiscovered' ? null : t)) : tiles;
+      const doc = {
+        ruleset: r.name,
+        seed: `0x${seed.toString(16)}`,
+        width: r.board.width,
+        height: r.board.height,
+        tiles: shown,
+      };
+      writeFileSync(values.json, `${JSON.stringify(doc)}\n`);
+      console.log(`wrote ${values.json}`);
+    }
+  } catch (e) {
+    // Bad input (a ruleset field, the seed, a view entry) is a usage error naming what is wrong.
+    if (e instanceof InputError) throw new UsageError(e.message);
+    throw e;
+  }
 });
-try {
-  if (!values.ruleset) throw new InputError('ruleset', `required; ${USAGE}`);
-  if (!values.seed) throw new InputError('seed', `required; ${USAGE}`);
-  const r = loadRuleset(values.ruleset);
-  const seed = toField(values.seed.startsWith('0x') ? values.seed : `0x${values.seed}`, 'seed');
-  const h = await loadHasher();
-  const tiles = generateMap(h, r.board, seed);
-  const view = values.revealed ? loadView(r, values.revealed) : undefined;
-  if (!values['no-color']) console.log(renderAnsi(r.board, tiles, view));
-  console.log(summary(r, seed, tiles));
-  if (values.svg) {
-    writeFileSync(values.svg, renderSvg(r.board, tiles, { size: 12, view }));
-    console.log(`wrote ${values.svg}`);
-  }
-  if (values.json) {
-    const shown = view ? tiles.map((t, i) => (view[i] === 'undiscovered' ? null : t)) : tiles;
-    const doc = {
-      ruleset: r.name,
-      seed: `0x${seed.toString(16)}`,
-      width: r.board.width,
-      height: r.board.height,
-      tiles: shown,
-    };
-    writeFileSync(values.json, `${JSON.stringify(doc)}\n`);
-    console.log(`wrote ${values.json}`);
-  }
-} catch (e) {
-  if (e instanceof InputError || e instanceof SyntaxError) die(e.message);
-  throw e;
-}

@@ -36,4 +36,14 @@ declare module 'snarkjs' {
     exportJson(wtns: Wtns): Promise<bigint[]>;
     check(r1cs: string, wtns: Wtns, logger?: unknown): Promise<boolean>;
   };
+  /** Powers-of-tau and zkey tools (the development ptau test checks its files with them). */
+  export const powersOfTau: {
+    preparePhase2(oldPtau: string, newPtau: string, logger?: unknown): Promise<void>;
+    verify(ptau: string, logger?: unknown): Promise<boolean>;
+  };
+  export const zKey: {
+    newZKey(r1cs: string, ptau: string, zkey: string, logger?: unknown): Promise<unknown>;
+    verifyFromR1cs(r1cs: string, ptau: string, zkey: string, logger?: unknown): Promise<boolean>;
+    exportVerificationKey(zkey: string, logger?: unknown): Promise<object>;
+  };
 }

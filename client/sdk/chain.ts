@@ -339,6 +339,9 @@ function durationsOf(d: Record<string, unknown>): Durations {
   return Object.fromEntries(DURATION_FIELDS.map((f) => [f, Number(d[f])])) as unknown as Durations;
 }
 
+/** Gas limit for an estimate: +25% covers the state changes a concurrent transaction can cause. */
+export const withHeadroom = (estimate: bigint): bigint => estimate + estimate / 4n;
+
 /**
  * A player's handle on the game contract. Reads need only a provider-backed runner; writes need a Signer.
  * Every write waits for one confirmation and returns the gas used and the game's events it emitted.
@@ -641,13 +644,20 @@ export class GameChain {
   }
 
   /** The pending combat (meaningful in phase Combat). */
-  async combat(gameId: bigint): Promise<{ attacker: number; defender: number; col: number; row: number }> {
+  /**
+   * The game's combat record. `pending` is false once it is resolved: the contract deletes the record, and
+   * its zeros would otherwise read as "seat 0 attacked by seat 0" (a seat never attacks itself).
+   */
+  async combat(
+    gameId: bigint,
+  ): Promise<{ attacker: number; defender: number; col: number; row: number; pending: boolean }> {
     const c = await this.#call('getCombat', gameId);
     return {
       attacker: Number(c.attacker),
       defender: Number(c.defender),
       col: Number(c.col),
       row: Number(c.row),
+      pending: Number(c.attacker) !== Number(c.defender),
     };
   }
 
@@ -819,7 +829,13 @@ export class GameChain {
   async #send(fn: string, args: unknown[], value?: bigint): Promise<TxResult> {
     let receipt: ContractTransactionReceipt | null;
     try {
-      const tx = await this.contract.getFunction(fn)(...args, ...(value ? [{ value }] : []));
+      const f = this.contract.getFunction(fn);
+      const overrides = value ? { value } : {};
+      // An estimate holds for the state it was made on. Another player's transaction mined first can make
+      // this one dearer: the last commit or sealed reveal also closes the phase (71.6k gas, not 64.2k), so
+      // two players committing at once ran the second out of gas (ethers: "could not coalesce error").
+      const gasLimit = withHeadroom(await f.estimateGas(...args, overrides));
+      const tx = await f(...args, { ...overrides, gasLimit });
       receipt = await tx.wait(1);
     } catch (e) {
       throw new ChainError(fn, this.revertName(e), e);

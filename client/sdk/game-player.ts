@@ -362,13 +362,16 @@ export class GamePlayer {
   async mustRespond(): Promise<boolean> {
     const g = await this.chain.game(this.gameId);
     if (g.phase !== 'Combat') return false;
-    return (await this.chain.combat(this.gameId)).defender === this.seat;
+    // The phase read may be stale by now: only the combat record, read at once, says who must answer.
+    const c = await this.chain.combat(this.gameId);
+    return c.pending && c.defender === this.seat;
   }
 
   /** Answers the pending combat with a proof of presence (the unit is hit) or absence (it fizzles). */
   async respondCombat(): Promise<CombatReport> {
     const model = this.#need();
     const c = await this.chain.combat(this.gameId);
+    if (!c.pending) throw new Error('no combat is pending');
     if (c.defender !== this.seat)
       throw new Error(`the pending combat names seat ${c.defender}, not ${this.seat}`);
     const { turn } = await this.chain.game(this.gameId);

@@ -57,7 +57,8 @@ export class ProverPool {
           new Promise<void>((resolve) => {
             if (w.exitCode !== null || w.signalCode !== null) return resolve();
             w.once('exit', () => resolve());
-            w.disconnect();
+            // Ctrl-C reaches the workers too (one process group): one may have dropped its channel already.
+            if (w.connected) w.disconnect();
           }),
       ),
     );

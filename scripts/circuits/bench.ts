@@ -12,7 +12,7 @@ import * as snarkjs from 'snarkjs';
 import { releaseSnarkjsThreads } from '../../client/sdk/snark-threads.ts';
 import { type Coord, tilesInRange } from '../../core/geometry.ts';
 import { loadHasher } from '../../core/poseidon.ts';
-import { shippedRuleset } from '../../core/ruleset/shipped.ts';
+import { shippedRuleset, shippedRulesetNames } from '../../core/ruleset/shipped.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import type { Unit } from '../../core/state.ts';
 import {
@@ -23,6 +23,8 @@ import {
   spawnWitness,
   turnWitness,
 } from '../../core/witness/inputs.ts';
+import { inputDir, outputFile, parseCli, runCli, UsageError } from '../lib/cli.ts';
+import { consoleProgress } from '../lib/progress.ts';
 import { buildCircuits } from './build.ts';
 import { CIRCUITS, MAP_CIRCUITS } from './generate.ts';
 
@@ -124,9 +126,10 @@ export async function benchCircuits(opts: BenchOptions): Promise<Record<string, 
   const inputs = await workloads(r);
   const out: Record<string, number> = {};
   const log = (m: string) => console.error(m);
+  const progress = consoleProgress({ out: process.stderr });
   try {
     // Map-proof circuits: constraint counts here (compile only); proving time is the mapproof suite's.
-    const map = await buildCircuits({ ruleset: r, circuits: MAP_CIRCUITS, setup: false, log });
+    const map = await buildCircuits({ ruleset: r, circuits: MAP_CIRCUITS, setup: false, log, progress });
     for (const name of MAP_CIRCUITS) {
       out[`${name}_${r.name.replace(/-/g, '_')}_constraints`] = map[name]!.constraints;
     }
@@ -137,6 +140,7 @@ export async function benchCircuits(opts: BenchOptions): Promise<Record<string, 
           circuits: [name],
           ...(opts.ptauDir ? { ptauDir: opts.ptauDir } : {}),
           log,
+          progress,
         })
       )[name]!;
       const key = `${name}_${r.name.replace(/-/g, '_')}`;
@@ -179,22 +183,39 @@ export async function benchCircuits(opts: BenchOptions): Promise<Record<string, 
   return out;
 }
 
+const USAGE = `usage: node scripts/circuits/bench.ts --ruleset NAME [--ptau-dir DIR] [--circuits a,b] [--json FILE]
+
+Per circuit of one ruleset: constraints, public signals, median witness, proof and verification times
+(the \`circuits\` suite of \`npm run bench\`).`;
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const argv = process.argv.slice(2);
-  const get = (k: string) => {
-    const i = argv.indexOf(k);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const ruleset = get('--ruleset') ?? 'tiny';
-  const ptauDir = get('--ptau-dir');
-  const circuits = get('--circuits')?.split(',') as GameCircuit[] | undefined;
-  const res = await benchCircuits({
-    ruleset,
-    ...(ptauDir ? { ptauDir } : {}),
-    ...(circuits ? { circuits } : {}),
+  await runCli('circuits bench', async () => {
+    const { values } = parseCli({
+      name: 'circuits bench',
+      usage: USAGE,
+      options: {
+        ruleset: { type: 'string', default: 'tiny' },
+        'ptau-dir': { type: 'string' },
+        circuits: { type: 'string' },
+        json: { type: 'string' },
+      },
+    });
+    const ruleset = values.ruleset!;
+    if (!shippedRulesetNames.includes(ruleset))
+      throw new UsageError(`--ruleset ${ruleset}: unknown; shipped: ${shippedRulesetNames.join(', ')}`);
+    const circuits = values.circuits?.split(',') as GameCircuit[] | undefined;
+    for (const c of circuits ?? [])
+      if (!CIRCUITS.includes(c))
+        throw new UsageError(`--circuits ${c}: unknown; circuits: ${CIRCUITS.join(', ')}`);
+    if (values.json) outputFile('json', values.json);
+    const ptauDir = values['ptau-dir'] ? inputDir('ptau-dir', values['ptau-dir']) : undefined;
+    const res = await benchCircuits({
+      ruleset,
+      ...(ptauDir ? { ptauDir } : {}),
+      ...(circuits ? { circuits } : {}),
+    });
+    const json = JSON.stringify(res, null, 2);
+    if (values.json) writeFileSync(values.json, `${json}\n`);
+    console.log(json);
   });
-  const json = JSON.stringify(res, null, 2);
-  const file = get('--json');
-  if (file) writeFileSync(file, `${json}\n`);
-  console.log(json);
 }

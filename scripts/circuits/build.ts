@@ -3,52 +3,51 @@
  * (`--O2 --inspect`, which must be clean), then Groth16 phase 2 on a prepared ptau (one random
  * contribution and a beacon), `zkey verify`, and export the verification key and the Solidity
  * verifier. Everything is cached by a hash of the sources and the ruleset under
- * `build/circuits/<ruleset>/`; the ruleset-independent `seal` circuit (`buildSealCircuit`) under
- * `build/circuits/_global/seal/`.
- *
- *   npm run circuits:build -- --ruleset tiny [--circuits turn,spawn,seal] [--ptau FILE | --ptau-dir DIR]
- *                              [--no-setup] [--force]
- *   npm run circuits:build -- --circuits seal          (global circuits only: no --ruleset needed)
+ * `build/circuits/<ruleset>/` (the ruleset-independent `seal` circuit, `buildSealCircuit`, under
+ * `build/circuits/_global/seal/`); circom's and snarkjs's output goes to `<circuit>/build.log` there.
+ * The ptau is the user's (`--ptau`, `--ptau-dir`, `SHROUD_PTAU_DIR`) or an INSECURE development one
+ * (ptau.ts); setup.json records which (`devSetup`).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import {
-  closeSync,
+  appendFileSync,
   copyFileSync,
   existsSync,
   mkdirSync,
-  openSync,
-  readdirSync,
   readFileSync,
-  readSync,
-  renameSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { shippedRuleset } from '../../core/ruleset/shipped.ts';
+import { shippedRuleset, shippedRulesetNames } from '../../core/ruleset/shipped.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
+import { inputDir, inputFile, parseCli, runCli, UsageError } from '../lib/cli.ts';
+import { consoleProgress, type Progress, type Step, silentProgress } from '../lib/progress.ts';
 import { ALL_CIRCUITS, CIRCUITS, type CircuitName, mainSource } from './generate.ts';
 import { GLOBAL_CIRCUITS, type GlobalCircuitName, globalMainSource, isGlobalCircuit } from './global.ts';
+import { withLock } from './lock.ts';
+import { type PtauChoice, type ResolvedPtau, resolvePtau, userPtauDir } from './ptau.ts';
+import { expectedMs, ptauModelMs, recordMs, setupModelMs } from './timings.ts';
+
+export { readPtauPower, resolvePtau } from './ptau.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SNARKJS = path.join(ROOT, 'node_modules', 'snarkjs', 'build', 'cli.cjs');
 const CIRCOM = path.join(ROOT, 'node_modules', 'circom2', 'cli.js');
 
-export interface BuildOptions {
+export interface BuildOptions extends PtauChoice {
   ruleset: string | ValidRuleset;
   /** Per-ruleset circuits; a global one (`seal`) is built by `buildSealCircuit` and keyed by its name. */
   circuits?: readonly (CircuitName | GlobalCircuitName)[];
-  /** A prepared (phase 2) ptau file. */
-  ptau?: string;
-  /** A folder of prepared ptau files; the smallest that fits is used. */
-  ptauDir?: string;
   /** Run the Groth16 setup (default true); false stops after compiling. */
   setup?: boolean;
   force?: boolean;
+  /** Short notes (cache hits); default stderr. */
   log?: (msg: string) => void;
+  /** The long steps (compile, setup, ptau) with elapsed time and estimates; default silent. */
+  progress?: Progress;
 }
 
 export interface CircuitInfo {
@@ -83,6 +82,8 @@ export interface CircuitArtifacts extends CircuitInfo {
   vkey?: string;
   verifier?: string;
   ptau?: string;
+  /** The keys come from the INSECURE development ptau (local chains only). */
+  devSetup?: boolean;
 }
 
 /** Reads the header of an .r1cs file (iden3 binary format, section 1). */
@@ -119,131 +120,33 @@ export function readR1csInfo(file: string): CircuitInfo {
   throw new Error(`${file}: no header section`);
 }
 
-/** The power of a .ptau file, from its header section. */
-export function readPtauPower(file: string): number {
-  const fd = openSync(file, 'r');
-  try {
-    const head = Buffer.alloc(4096);
-    readSync(fd, head, 0, head.length, 0);
-    if (head.toString('latin1', 0, 4) !== 'ptau') throw new Error(`${file} is not a ptau file`);
-    const nSections = head.readUInt32LE(8);
-    let off = 12;
-    for (let i = 0; i < nSections; i++) {
-      const type = head.readUInt32LE(off);
-      const size = Number(head.readBigUInt64LE(off + 4));
-      const p = off + 12;
-      if (type === 1) {
-        const n8 = head.readUInt32LE(p);
-        return head.readUInt32LE(p + 4 + n8);
-      }
-      off = p + size;
-    }
-  } finally {
-    closeSync(fd);
-  }
-  throw new Error(`${file}: no ptau header`);
-}
-
-/** Default folder of shared development ptau files: `$SHROUD_PTAU_DIR` or `../shared/ptau`. */
-export function defaultPtauDir(): string {
-  return path.resolve(ROOT, process.env.SHROUD_PTAU_DIR ?? path.join('..', 'shared', 'ptau'));
-}
-
-function run(cmd: string, args: string[], log: (m: string) => void, what: string): string {
-  const res = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  const out = `${res.stdout ?? ''}${res.stderr ?? ''}`;
-  if (res.status !== 0) {
-    throw new Error(`${what} failed (exit ${res.status ?? res.signal}):\n${out.slice(-4000)}`);
-  }
-  log(`  ${what}: ok`);
-  return out;
-}
-
-const snark = (args: string[], log: (m: string) => void, what: string): string =>
-  run(process.execPath, [SNARKJS, ...args], log, what);
-
 /**
- * Picks the ptau: an explicit file (which must be big enough), else the smallest fitting file of
- * the folder, else one generated under build/circuits/ptau (slow; progress is shown).
+ * Runs a tool as a child process (asynchronously, so progress keeps ticking). Its output goes to the
+ * circuit's log file, never to the terminal; a failure names the log.
  */
-export function resolvePtau(power: number, opts: Partial<BuildOptions>, log: (m: string) => void): string {
-  if (opts.ptau) {
-    const file = path.resolve(opts.ptau);
-    const p = readPtauPower(file);
-    if (p < power)
-      throw new Error(
-        `ptau ${file} has power ${p}; this circuit needs power ${power} (2^${power} constraints)`,
+function run(cmd: string, args: string[], logFile: string, what: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    p.stdout.on('data', (d: Buffer) => chunks.push(d));
+    p.stderr.on('data', (d: Buffer) => chunks.push(d));
+    p.once('error', reject);
+    p.once('close', (code, signal) => {
+      const out = Buffer.concat(chunks).toString('utf8');
+      appendFileSync(logFile, `$ ${what}\n${out}\n`);
+      if (code === 0) return resolve(out);
+      const last = out.trim().split('\n').at(-1) ?? '';
+      reject(
+        new Error(
+          `${what} failed (exit ${code ?? signal}): ${last.slice(0, 300)}; log ${path.relative(ROOT, logFile)}`,
+        ),
       );
-    return file;
-  }
-  const dirs = opts.ptauDir
-    ? [path.resolve(opts.ptauDir)]
-    : [defaultPtauDir(), path.join(ROOT, 'build', 'circuits', 'ptau')];
-  // The first folder holding a fitting file wins (shared files before generated ones).
-  for (const dir of dirs) {
-    if (!existsSync(dir)) continue;
-    let best: { file: string; power: number } | undefined;
-    for (const f of readdirSync(dir)) {
-      if (!f.endsWith('.ptau')) continue;
-      const file = path.join(dir, f);
-      const p = readPtauPower(file);
-      if (p >= power && (!best || p < best.power)) best = { file, power: p };
-    }
-    if (best) return best.file;
-  }
-  if (opts.ptauDir) {
-    throw new Error(`no ptau in ${opts.ptauDir} has power ≥ ${power} (this circuit needs 2^${power})`);
-  }
-  return generatePtau(power, log);
+    });
+  });
 }
 
-/** A small development ptau: new, one random contribution, a beacon, prepare phase2. */
-export function generatePtau(power: number, log: (m: string) => void): string {
-  const dir = path.join(ROOT, 'build', 'circuits', 'ptau');
-  mkdirSync(dir, { recursive: true });
-  const final = path.join(dir, `pot${power}.ptau`);
-  if (existsSync(final)) return final;
-  log(`generating a development powers of tau of power ${power} (not for production)…`);
-  const t = (s: string) => path.join(dir, `pot${power}_${s}.ptau`);
-  const live = (args: string[], what: string) => {
-    log(`  ${what}…`);
-    const res = spawnSync(process.execPath, [SNARKJS, ...args], {
-      cwd: ROOT,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    if (res.status !== 0) throw new Error(`${what} failed`);
-  };
-  live(['powersoftau', 'new', 'bn128', String(power), t('0'), '-v'], 'powersoftau new');
-  live(
-    [
-      'powersoftau',
-      'contribute',
-      t('0'),
-      t('1'),
-      '--name=shroud dev',
-      `-e=${randomBytes(32).toString('hex')}`,
-      '-v',
-    ],
-    'contribute',
-  );
-  live(
-    [
-      'powersoftau',
-      'beacon',
-      t('1'),
-      t('2'),
-      randomBytes(32).toString('hex'),
-      '10',
-      '-n=shroud dev beacon',
-      '-v',
-    ],
-    'beacon',
-  );
-  live(['powersoftau', 'prepare', 'phase2', t('2'), t('p'), '-v'], 'prepare phase2');
-  renameSync(t('p'), final);
-  for (const s of ['0', '1', '2']) rmSync(t(s), { force: true });
-  return final;
-}
+const snark = (args: string[], logFile: string, what: string): Promise<string> =>
+  run(process.execPath, [SNARKJS, ...args], logFile, what);
 
 const INCLUDE_DIRS = [ROOT, path.join(ROOT, 'node_modules', 'circomlib', 'circuits')];
 
@@ -284,28 +187,6 @@ function sourcesHash(mainSrc: string, generators: readonly string[] = RULESET_GE
   return h.digest('hex');
 }
 
-/** Serialises concurrent builds of one circuit (tests run in parallel processes). */
-async function withLock<T>(dir: string, fn: () => Promise<T>): Promise<T> {
-  const lock = `${dir}.lock`;
-  mkdirSync(path.dirname(lock), { recursive: true });
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > 15 * 60_000) rmSync(lock, { recursive: true, force: true });
-      } catch {}
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
-
 /**
  * Warnings circom --inspect prints for circomlib's own templates, harmless and not fixable without
  * forking them: EscalarMulFix and EscalarMulAny leave the last segment's `dbl` output (the point
@@ -324,19 +205,18 @@ export function inspectFindings(out: string): string {
     .join('\n\n');
 }
 
-function compile(
+async function compile(
   name: CircuitName | GlobalCircuitName,
   label: string,
   src: string,
   dir: string,
   hash: string,
-  log: (m: string) => void,
-): void {
+): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const main = path.join(path.dirname(dir), `${name}.circom`);
   writeFileSync(main, src);
-  const out = run(
+  const out = await run(
     process.execPath,
     [
       CIRCOM,
@@ -353,59 +233,89 @@ function compile(
       '-l',
       path.join('node_modules', 'circomlib', 'circuits'),
     ],
-    log,
+    logOf(dir),
     `circom ${label}`,
   );
   // --inspect must be clean: any warning or error (but the known circomlib ones) fails the build.
-  const findings = inspectFindings(out);
-  if (/warning|error/i.test(findings))
-    throw new Error(`circom --inspect is not clean for ${label}:\n${findings.slice(0, 4000)}`);
+  if (/warning|error/i.test(inspectFindings(out)))
+    throw new Error(`circom --inspect is not clean for ${label}; log ${path.relative(ROOT, logOf(dir))}`);
   const js = path.join(dir, `${name}_js`);
   copyFileSync(path.join(js, 'witness_calculator.js'), path.join(js, 'witness_calculator.cjs'));
   writeFileSync(path.join(dir, 'compile.json'), JSON.stringify({ hash }, null, 2));
 }
 
-function setup(
+/** Where a circuit's compiler and snarkjs output go: `build/circuits/<ruleset>/<circuit>/build.log`. */
+export const logOf = (dir: string) => path.join(dir, 'build.log');
+
+/** What setup.json records; `devSetup` says the keys come from the public development beacon. */
+export interface SetupRecord {
+  hash: string;
+  ptau: string;
+  devSetup: boolean;
+}
+
+/** Phase 2 steps with their share of the time (measured on duel/turn), for the progress fraction. */
+const SETUP_STEPS = { setup: 0.38, contribute: 0.07, beacon: 0.07, verify: 0.42, export: 0.06 } as const;
+
+async function setup(
   name: CircuitName | GlobalCircuitName,
   dir: string,
   hash: string,
-  ptau: string,
-  log: (m: string) => void,
-): void {
+  ptau: ResolvedPtau,
+  onFraction: (f: number) => void,
+): Promise<SetupRecord> {
   const r1cs = path.join(dir, `${name}.r1cs`);
   const z0 = path.join(dir, `${name}_0.zkey`);
   const z1 = path.join(dir, `${name}_1.zkey`);
   const zkey = path.join(dir, `${name}.zkey`);
-  snark(['groth16', 'setup', r1cs, ptau, z0], log, `groth16 setup (${path.basename(ptau)})`);
-  snark(
+  const log = logOf(dir);
+  let done = 0;
+  const step = async (share: number, args: string[], what: string) => {
+    const out = await snark(args, log, what);
+    done += share;
+    onFraction(done);
+    return out;
+  };
+  await step(
+    SETUP_STEPS.setup,
+    ['groth16', 'setup', r1cs, ptau.file, z0],
+    `groth16 setup (${path.basename(ptau.file)})`,
+  );
+  await step(
+    SETUP_STEPS.contribute,
     ['zkey', 'contribute', z0, z1, '--name=shroud build', `-e=${randomBytes(32).toString('hex')}`],
-    log,
     'zkey contribute',
   );
   // Development beacon derived from the circuit hash; a production ceremony uses a public random beacon.
   const beacon = createHash('sha256').update(`shroud beacon ${hash}`).digest('hex');
-  snark(['zkey', 'beacon', z1, zkey, beacon, '10', '-n=shroud beacon'], log, 'zkey beacon');
-  const verify = snark(['zkey', 'verify', r1cs, ptau, zkey], log, 'zkey verify');
+  await step(
+    SETUP_STEPS.beacon,
+    ['zkey', 'beacon', z1, zkey, beacon, '10', '-n=shroud beacon'],
+    'zkey beacon',
+  );
+  const verify = await step(SETUP_STEPS.verify, ['zkey', 'verify', r1cs, ptau.file, zkey], 'zkey verify');
   if (!/ZKey Ok!/.test(verify))
-    throw new Error(`zkey verify did not report "ZKey Ok!":\n${verify.slice(-2000)}`);
-  snark(
+    throw new Error(`zkey verify did not report "ZKey Ok!"; log ${path.relative(ROOT, log)}`);
+  await snark(
     ['zkey', 'export', 'verificationkey', zkey, path.join(dir, `${name}.vkey.json`)],
     log,
-    'export verification key',
+    'export vkey',
   );
-  snark(
+  await snark(
     ['zkey', 'export', 'solidityverifier', zkey, path.join(dir, `${name}Verifier.sol`)],
     log,
     'export Solidity verifier',
   );
   rmSync(z0, { force: true });
   rmSync(z1, { force: true });
-  writeFileSync(path.join(dir, 'setup.json'), JSON.stringify({ hash, ptau: path.basename(ptau) }, null, 2));
+  const record: SetupRecord = { hash, ptau: path.basename(ptau.file), devSetup: ptau.dev };
+  writeFileSync(path.join(dir, 'setup.json'), JSON.stringify(record, null, 2));
+  return record;
 }
 
-function readJson(file: string): { hash?: string } | undefined {
+function readJson<T>(file: string): Partial<T> | undefined {
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    return JSON.parse(readFileSync(file, 'utf8')) as Partial<T>;
   } catch {
     return undefined;
   }
@@ -418,61 +328,6 @@ interface OneBuild {
   src: string;
   /** Cache key: hashes of the included sources, the main source and (per ruleset) the ruleset JSON. */
   hash: string;
-}
-
-/** Compiles and sets up one circuit under build/circuits/<group>/<name>/, reusing what the cache holds. */
-async function buildOne(
-  b: OneBuild,
-  opts: GlobalBuildOptions,
-  log: (m: string) => void,
-): Promise<CircuitArtifacts> {
-  const { name, group, src, hash } = b;
-  const label = `${group}/${name}`;
-  const dir = path.join(ROOT, 'build', 'circuits', group, name);
-  return withLock(dir, async () => {
-    const r1cs = path.join(dir, `${name}.r1cs`);
-    const wasm = path.join(dir, `${name}_js`, `${name}.wasm`);
-    const wc = path.join(dir, `${name}_js`, 'witness_calculator.cjs');
-    if (
-      opts.force ||
-      readJson(path.join(dir, 'compile.json'))?.hash !== hash ||
-      !existsSync(wasm) ||
-      !existsSync(wc)
-    ) {
-      log(`compiling ${label}…`);
-      compile(name, label, src, dir, hash, log);
-    } else log(`${label}: compiled (cached ${hash.slice(0, 12)})`);
-    const info = readR1csInfo(r1cs);
-    const art: CircuitArtifacts = {
-      name,
-      ruleset: group,
-      hash,
-      dir,
-      r1cs,
-      wasm,
-      witnessCalculator: wc,
-      ...info,
-    };
-    if (opts.setup !== false) {
-      const zkey = path.join(dir, `${name}.zkey`);
-      const done = readJson(path.join(dir, 'setup.json')) as { hash?: string; ptau?: string } | undefined;
-      if (opts.force || done?.hash !== hash || !existsSync(zkey)) {
-        const ptau = resolvePtau(info.power, opts, log);
-        log(
-          `trusted setup ${label}: ${info.constraints} constraints, power ${info.power}, ${path.basename(ptau)}`,
-        );
-        setup(name, dir, hash, ptau, log);
-        art.ptau = ptau;
-      } else {
-        log(`${label}: zkey (cached)`);
-        art.ptau = done.ptau;
-      }
-      art.zkey = zkey;
-      art.vkey = path.join(dir, `${name}.vkey.json`);
-      art.verifier = path.join(dir, `${name}Verifier.sol`);
-    }
-    return art;
-  });
 }
 
 const cacheHash = (src: string, extra = '', generators?: readonly string[]): string =>
@@ -490,15 +345,13 @@ const cacheHash = (src: string, extra = '', generators?: readonly string[]): str
  */
 export function buildSealCircuit(opts: GlobalBuildOptions = {}): Promise<CircuitArtifacts> {
   const src = globalMainSource('seal');
-  const log = opts.log ?? ((m: string) => console.error(m));
   const hash = cacheHash(src, '', [path.join(ROOT, 'scripts', 'circuits', 'global.ts')]);
-  return buildOne({ name: 'seal', group: GLOBAL_DIR, src, hash }, opts, log);
+  return buildOne({ name: 'seal', group: GLOBAL_DIR, src, hash }, opts);
 }
 
 /** Builds (or reuses from cache) the circuits of one ruleset (and `seal` when listed). */
 export async function buildCircuits(opts: BuildOptions): Promise<Record<string, CircuitArtifacts>> {
   const r = typeof opts.ruleset === 'string' ? shippedRuleset(opts.ruleset) : opts.ruleset;
-  const log = opts.log ?? ((m: string) => console.error(m));
   const names = opts.circuits ?? CIRCUITS;
   const out: Record<string, CircuitArtifacts> = {};
   for (const name of names) {
@@ -515,10 +368,124 @@ export async function buildCircuits(opts: BuildOptions): Promise<Record<string, 
     out[name] = await buildOne(
       { name, group: r.name, src, hash: cacheHash(src, JSON.stringify(plain)) },
       opts,
-      log,
     );
   }
   return out;
+}
+
+/** Compiles and sets up one circuit under build/circuits/<group>/<name>/, reusing what the cache holds. */
+async function buildOne(b: OneBuild, opts: GlobalBuildOptions): Promise<CircuitArtifacts> {
+  const { name, group, src, hash } = b;
+  const log = opts.log ?? ((m: string) => console.error(m));
+  const progress = opts.progress ?? silentProgress;
+  const dir = path.join(ROOT, 'build', 'circuits', group, name);
+  const id = `${group}/${name}`;
+  return withLock(dir, async () => {
+    const r1cs = path.join(dir, `${name}.r1cs`);
+    const wasm = path.join(dir, `${name}_js`, `${name}.wasm`);
+    const wc = path.join(dir, `${name}_js`, 'witness_calculator.cjs');
+    if (
+      opts.force ||
+      readJson<{ hash: string }>(path.join(dir, 'compile.json'))?.hash !== hash ||
+      !existsSync(wasm) ||
+      !existsSync(wc)
+    ) {
+      await timed(progress, `compile ${id}`, undefined, () => compile(name, id, src, dir, hash));
+    } else log(`${id}: compiled (cached ${hash.slice(0, 12)})`);
+    const info = readR1csInfo(r1cs);
+    const art: CircuitArtifacts = {
+      name,
+      ruleset: group,
+      hash,
+      dir,
+      r1cs,
+      wasm,
+      witnessCalculator: wc,
+      ...info,
+    };
+    if (opts.setup !== false) {
+      const zkey = path.join(dir, `${name}.zkey`);
+      let record = readJson<SetupRecord>(path.join(dir, 'setup.json'));
+      // A record without devSetup predates it: set up again rather than guess where its keys come from.
+      // Keys from the development ptau are redone when the user now points at a ptau of their own.
+      const userPtau = Boolean(opts.ptau || userPtauDir(opts.ptauDir));
+      if (
+        opts.force ||
+        record?.hash !== hash ||
+        record.devSetup === undefined ||
+        (record.devSetup && userPtau) ||
+        !existsSync(zkey)
+      ) {
+        const ptau = await resolvePtau(info.power, opts, {
+          log: (m) => progress.line(`· ${m}`),
+          onDevProgress: devPtauProgress(progress),
+        });
+        record = await timed(
+          progress,
+          `setup ${id} (${info.constraints.toLocaleString('en-US')} constraints, ${path.basename(ptau.file)})`,
+          expectedMs(`setup ${id}`, () => setupModelMs(info.constraints)),
+          (f) => setup(name, dir, hash, ptau, f),
+          `setup ${id}`,
+        );
+        art.ptau = ptau.file;
+      } else {
+        log(`${id}: zkey (cached)`);
+        art.ptau = record.ptau;
+      }
+      art.devSetup = record.devSetup;
+      art.zkey = zkey;
+      art.vkey = path.join(dir, `${name}.vkey.json`);
+      art.verifier = path.join(dir, `${name}Verifier.sol`);
+    }
+    return art;
+  });
+}
+
+/**
+ * Runs one long step under the progress display and records its duration for the next estimate.
+ * `key` defaults to the label (labels with details pass a stable key).
+ */
+async function timed<T>(
+  progress: Progress,
+  label: string,
+  expected: number | undefined,
+  fn: (fraction: (f: number) => void) => T | Promise<T>,
+  key = label,
+): Promise<T> {
+  const step = progress.step(label, expected ?? expectedMs(key));
+  const t0 = Date.now();
+  try {
+    const v = await fn((f) => step.fraction(f));
+    step.done();
+    recordMs(key, Date.now() - t0);
+    return v;
+  } catch (e) {
+    step.fail();
+    throw e;
+  }
+}
+
+/** A progress step for a development ptau being generated (opened on the first report). */
+function devPtauProgress(progress: Progress): (done: number, power: number) => void {
+  let step: Step | undefined;
+  let power = 0;
+  let started = 0;
+  return (done, p) => {
+    if (!step) {
+      power = p;
+      started = Date.now();
+      step = progress.step(
+        `development ptau, power ${p}`,
+        expectedMs(`ptau ${p}`, () => ptauModelMs(p)),
+      );
+    }
+    step.fraction(done);
+    if (done >= 1) {
+      step.done();
+      recordMs(`ptau ${power}`, Date.now() - started);
+      step = undefined;
+    }
+  };
 }
 
 /** The JSON table printed by the CLI: constraints, wires and public signals per circuit. */
@@ -540,43 +507,59 @@ export function summary(
   return t;
 }
 
-function parseArgs(argv: string[]): BuildOptions & { rulesets: string[] } {
-  const rulesets: string[] = [];
-  const o: BuildOptions & { rulesets: string[] } = { ruleset: '', rulesets };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const next = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
-    if (a === '--ruleset') rulesets.push(...next().split(','));
-    else if (a === '--ptau') o.ptau = next();
-    else if (a === '--ptau-dir') o.ptauDir = next();
-    else if (a === '--circuits') o.circuits = next().split(',') as (CircuitName | GlobalCircuitName)[];
-    else if (a === '--no-setup') o.setup = false;
-    else if (a === '--force') o.force = true;
-    else throw new Error(`unknown argument ${a}`);
-  }
-  const globalOnly = o.circuits?.every(isGlobalCircuit) ?? false;
-  if (rulesets.length === 0 && !globalOnly)
-    throw new Error(
-      'usage: circuits:build --ruleset NAME [--circuits a,b] [--ptau FILE | --ptau-dir DIR] [--no-setup] [--force]\n' +
-        '       circuits:build --circuits seal [...]   (ruleset-independent: no --ruleset needed; listed with\n' +
-        '                                            --ruleset it is built once, as _global/seal)',
-    );
-  return o;
-}
+const USAGE = `usage: npm run circuits:build -- --ruleset NAME[,NAME…] [--circuits a,b] [--ptau FILE | --ptau-dir DIR] [--no-setup] [--force]
+       npm run circuits:build -- --circuits seal [...]   (ruleset-independent: no --ruleset needed)
+
+Compiles the ruleset's circuits and runs their Groth16 setup, cached under build/circuits/<ruleset>/
+(compiler and snarkjs output in <circuit>/build.log). Prints constraints and signals per circuit.
+  --ruleset     shipped rulesets: ${shippedRulesetNames.join(', ')} (repeatable)
+  --circuits    a subset of: ${[...ALL_CIRCUITS, ...GLOBAL_CIRCUITS].join(', ')} (default: ${CIRCUITS.join(', ')});
+                seal, the sealed-share circuit, is built once under _global/seal
+  --ptau        a prepared powers-of-tau file (phase 2)
+  --ptau-dir    a folder of them (the smallest that fits); also $SHROUD_PTAU_DIR
+                (neither: an INSECURE development ptau is made in build/circuits/ptau, local chains only)
+  --no-setup    compile only
+  --force       rebuild even when cached`;
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  try {
-    const o = parseArgs(process.argv.slice(2));
+  await runCli('circuits:build', async () => {
+    const { values } = parseCli({
+      name: 'circuits:build',
+      usage: USAGE,
+      options: {
+        ruleset: { type: 'string', multiple: true },
+        circuits: { type: 'string' },
+        ptau: { type: 'string' },
+        'ptau-dir': { type: 'string' },
+        'no-setup': { type: 'boolean' },
+        force: { type: 'boolean' },
+      },
+    });
+    const rulesets = (values.ruleset ?? []).flatMap((r) => r.split(',')).filter(Boolean);
+    const circuits = values.circuits?.split(',').filter(Boolean) as
+      | (CircuitName | GlobalCircuitName)[]
+      | undefined;
+    const globalOnly = circuits?.every(isGlobalCircuit) === true;
+    if (rulesets.length === 0 && !globalOnly) throw new UsageError('--ruleset is required (see --help)');
+    for (const r of rulesets)
+      if (!shippedRulesetNames.includes(r))
+        throw new UsageError(`--ruleset ${r}: unknown; shipped: ${shippedRulesetNames.join(', ')}`);
+    for (const c of circuits ?? [])
+      if (!ALL_CIRCUITS.includes(c as CircuitName) && !isGlobalCircuit(c))
+        throw new UsageError(
+          `--circuits ${c}: unknown; circuits: ${[...ALL_CIRCUITS, ...GLOBAL_CIRCUITS].join(', ')}`,
+        );
+    const o: Omit<BuildOptions, 'ruleset'> = {
+      ...(circuits ? { circuits } : {}),
+      ...(values.ptau ? { ptau: inputFile('ptau', values.ptau) } : {}),
+      ...(values['ptau-dir'] ? { ptauDir: inputDir('ptau-dir', values['ptau-dir']) } : {}),
+      ...(values['no-setup'] ? { setup: false } : {}),
+      ...(values.force ? { force: true } : {}),
+      progress: consoleProgress({ out: process.stderr }),
+    };
     const table: Record<string, Record<string, number | string>> = {};
-    if (o.rulesets.length === 0) Object.assign(table, summary({ seal: await buildSealCircuit(o) }));
-    for (const rs of o.rulesets) Object.assign(table, summary(await buildCircuits({ ...o, ruleset: rs })));
+    if (rulesets.length === 0) Object.assign(table, summary({ seal: await buildSealCircuit(o) }));
+    for (const rs of rulesets) Object.assign(table, summary(await buildCircuits({ ...o, ruleset: rs })));
     console.log(JSON.stringify(table, null, 2));
-  } catch (e) {
-    console.error(e instanceof Error ? e.message : e);
-    process.exit(1);
-  }
+  });
 }

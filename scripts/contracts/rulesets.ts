@@ -93,6 +93,8 @@ export interface GeneratedVerifier {
   contract: string;
   nPublic: number;
   selector: string;
+  /** The keys come from the INSECURE development ptau: deployable on the local chain (31337) only. */
+  devKeys: boolean;
   vkey: string;
   zkey: string;
   wasm: string;
@@ -123,6 +125,8 @@ export interface SealArtifacts {
   vkey: string;
   zkey: string;
   wasm: string;
+  /** True when the keys come from the INSECURE development ptau (deployable on the local chain only). */
+  devKeys: boolean;
 }
 
 /** The generated seal verifier (contracts/generated/seal.json, written by verifiers.ts); throws when absent. */

@@ -8,8 +8,9 @@
  * `contracts/generated/<Ruleset><Name>Verifier.sol`, renaming `contract Groth16Verifier` so Hardhat can
  * compile several of them side by side. Verifiers are not committed: each build's phase-2 contribution is
  * random, so a verifier only matches the zkey it was exported with. Writes `contracts/generated/manifest.json`
- * (contract names, public-signal counts, selectors, ruleset hashes) for the deployer, with a copy of each circuit's
- * zkey, wasm and vkey under `contracts/generated/<ruleset>/` (the proving artifacts matching the verifier).
+ * (contract names, public-signal counts, selectors, ruleset hashes, and `devKeys` when the keys come from the
+ * INSECURE development ptau) for the deployer, with a copy of each circuit's zkey, wasm and vkey under
+ * `contracts/generated/<ruleset>/` (the proving artifacts matching the verifier).
  *
  * It always builds the ruleset-independent sealed-share circuit too (`buildSealCircuit`, cached under
  * build/circuits/_global/seal/): `contracts/generated/SealVerifier.sol`, its zkey, wasm and vkey under
@@ -19,8 +20,12 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { shippedRulesetNames } from '../../core/ruleset/shipped.ts';
 import { buildCircuits, buildSealCircuit, type CircuitArtifacts } from '../circuits/build.ts';
 import type { CircuitName } from '../circuits/generate.ts';
+import { inputDir, parseCli, runCli, UsageError } from '../lib/cli.ts';
+import type { Progress } from '../lib/progress.ts';
+import { consoleProgress } from '../lib/progress.ts';
 import {
   GENERATED_DIR,
   type GeneratedRuleset,
@@ -32,6 +37,7 @@ import {
   type SealArtifacts,
   selectorFor,
   VERIFIED_CIRCUITS,
+  type VerifiedCircuit,
   verifierContractName,
 } from './rulesets.ts';
 
@@ -54,9 +60,12 @@ export function publicSignalCount(source: string): number {
 export interface GenerateOptions {
   rulesets: readonly string[];
   ptauDir?: string;
+  /** The circuits to build (default: every verified one); the manifest keeps earlier entries of the others. */
+  circuits?: readonly VerifiedCircuit[];
   log?: (m: string) => void;
   /** Output folder (default contracts/generated). */
   outDir?: string;
+  progress?: Progress;
 }
 
 /** Writes SealVerifier.sol, the matching zkey/wasm/vkey under seal/, and seal.json into `dir`. */
@@ -82,6 +91,7 @@ export function writeSealVerifier(art: CircuitArtifacts, dir = GENERATED_DIR): S
     vkey: copy(art.vkey, '.vkey.json'),
     zkey: copy(art.zkey, '.zkey'),
     wasm: copy(art.wasm, '.wasm'),
+    devKeys: art.devSetup === true,
   };
   writeFileSync(path.join(dir, 'seal.json'), `${JSON.stringify(entry, null, 2)}\n`);
   return entry;
@@ -95,19 +105,27 @@ export async function generateVerifiers(o: GenerateOptions): Promise<Record<stri
   const log = o.log ?? ((m: string) => console.error(m));
   const outDir = o.outDir ?? GENERATED_DIR;
   mkdirSync(outDir, { recursive: true });
-  const seal = await buildSealCircuit({ ...(o.ptauDir ? { ptauDir: o.ptauDir } : {}), log });
+  const seal = await buildSealCircuit({
+    ...(o.ptauDir ? { ptauDir: o.ptauDir } : {}),
+    log,
+    ...(o.progress ? { progress: o.progress } : {}),
+  });
   writeSealVerifier(seal, outDir);
   log(`${SEAL_CONTRACT}: ${SEAL_PUBLIC_SIGNALS} public signals`);
   const manifest = readManifest(outDir);
   for (const name of o.rulesets) {
+    const circuits = o.circuits ?? VERIFIED_CIRCUITS;
     const arts = await buildCircuits({
       ruleset: name,
-      circuits: VERIFIED_CIRCUITS as readonly CircuitName[],
+      circuits: circuits as readonly CircuitName[],
       ...(o.ptauDir ? { ptauDir: o.ptauDir } : {}),
       log,
+      ...(o.progress ? { progress: o.progress } : {}),
     });
-    const entry: GeneratedRuleset = { ...rulesetInfo(name), hash: rulesetHash(name), verifiers: {} };
-    for (const c of VERIFIED_CIRCUITS) {
+    const hash = rulesetHash(name);
+    const kept = manifest[name]?.hash === hash ? manifest[name].verifiers : {};
+    const entry: GeneratedRuleset = { ...rulesetInfo(name), hash, verifiers: { ...kept } };
+    for (const c of circuits) {
       const art = arts[c];
       if (!art?.verifier) throw new Error(`${name}/${c}: no verifier (setup skipped?)`);
       const src = readFileSync(art.verifier, 'utf8');
@@ -129,11 +147,12 @@ export async function generateVerifiers(o: GenerateOptions): Promise<Record<stri
         contract,
         nPublic: n,
         selector: selectorFor(n),
+        devKeys: art.devSetup === true,
         vkey: copy(art.vkey!, '.vkey.json'),
         zkey: copy(art.zkey!, '.zkey'),
         wasm: copy(art.wasm, '.wasm'),
       };
-      log(`${contract}: ${n} public signals`);
+      log(`${contract}: ${n} public signals${art.devSetup ? ' (development keys: local chain only)' : ''}`);
     }
     manifest[name] = entry;
   }
@@ -141,29 +160,33 @@ export async function generateVerifiers(o: GenerateOptions): Promise<Record<stri
   return manifest;
 }
 
+const USAGE = `usage: node scripts/contracts/verifiers.ts --ruleset NAME[,NAME…] [--ptau-dir DIR]
+
+Builds the ruleset's circuits and keys (cached under build/circuits/) and writes their Groth16
+verifiers to contracts/generated/ with manifest.json; then \`npm run contracts:build\` compiles them.
+  --ruleset    shipped rulesets: ${shippedRulesetNames.join(', ')} (repeatable)
+  --ptau-dir   a folder of prepared powers of tau (also $SHROUD_PTAU_DIR); without one the keys come
+               from an INSECURE development ptau and are deployable on the local chain only`;
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const rulesets: string[] = [];
-  let ptauDir: string | undefined;
-  const argv = process.argv.slice(2);
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--ruleset') rulesets.push(...(argv[++i] ?? '').split(',').filter(Boolean));
-    else if (argv[i] === '--ptau-dir') ptauDir = argv[++i];
-    else {
-      console.error(`unknown argument ${argv[i]}`);
-      process.exit(2);
-    }
-  }
-  if (rulesets.length === 0) {
-    console.error(
-      'usage: node scripts/contracts/verifiers.ts --ruleset NAME [--ruleset NAME…] [--ptau-dir DIR]',
-    );
-    process.exit(2);
-  }
-  try {
-    const m = await generateVerifiers({ rulesets, ...(ptauDir ? { ptauDir } : {}) });
-    console.log(JSON.stringify(Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v.hash])), null, 2));
-  } catch (e) {
-    console.error(e instanceof Error ? e.message : e);
-    process.exit(1);
-  }
+  await runCli('verifiers', async () => {
+    const { values } = parseCli({
+      name: 'verifiers',
+      usage: USAGE,
+      options: { ruleset: { type: 'string', multiple: true }, 'ptau-dir': { type: 'string' } },
+    });
+    const rulesets = (values.ruleset ?? []).flatMap((r) => r.split(',')).filter(Boolean);
+    if (rulesets.length === 0) throw new UsageError('--ruleset is required (see --help)');
+    for (const r of rulesets)
+      if (!shippedRulesetNames.includes(r))
+        throw new UsageError(`--ruleset ${r}: unknown; shipped: ${shippedRulesetNames.join(', ')}`);
+    const ptauDir = values['ptau-dir'] ? inputDir('ptau-dir', values['ptau-dir']) : undefined;
+    const m = await generateVerifiers({
+      rulesets,
+      ...(ptauDir ? { ptauDir } : {}),
+      log: () => {},
+      progress: consoleProgress({ out: process.stderr }),
+    });
+    console.log(JSON.stringify(Object.fromEntries(rulesets.map((k) => [k, m[k]!.hash])), null, 2));
+  });
 }

@@ -41,10 +41,14 @@ export interface GameOptions {
   log: Log;
   /** Progress and summary lines (stdout). */
   print: (line: string) => void;
+  /** Called after each spawn or turn whose proof the chain accepted and whose tiles were verified. */
+  onTurnVerified?: () => void;
 }
 
 export interface GameResult {
   gameId: bigint;
+  /** Proven turns on-chain: each player's spawn and moves (2 × (1 + turns) for two players). */
+  turns: number;
   summaries: string[];
   viewers: string[];
   servedTiles: number;
@@ -184,6 +188,7 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
         summaries.push(l);
         o.print(l);
       }
+      if (a.kind === 'spawn' || a.kind === 'turn') o.onTurnVerified?.();
     }
     idle = acted ? 0 : idle + 1;
     if (idle > 20) throw new Error(`no seat can move in phase ${g.phase} at turn ${g.turn}`);
@@ -251,7 +256,15 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
     };
     return writeViewer(path.join(o.outDir, `viewer-seat${b.seat}`), replay);
   });
-  return { gameId, summaries, viewers, servedTiles: checked, attacks, passableMoves: passableMoves.length };
+  return {
+    gameId,
+    turns: done,
+    summaries,
+    viewers,
+    servedTiles: checked,
+    attacks,
+    passableMoves: passableMoves.length,
+  };
 }
 
 /**

@@ -2,13 +2,14 @@
  * The demo's infrastructure steps: circuits + verifiers, contract build, a local Hardhat node, the
  * deployment, and the dealer process. Every process is a child tracked by procs.ts.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JsonRpcProvider } from 'ethers';
 import type { Deployment } from '../../contracts/deployer.ts';
-import type { GeneratedRuleset } from '../contracts/rulesets.ts';
+import { type GeneratedRuleset, PLAY_CIRCUITS } from '../contracts/rulesets.ts';
 import { generateVerifiers } from '../contracts/verifiers.ts';
+import type { Progress } from '../lib/progress.ts';
 import { type Child, freePort, run, startChild, waitUntil } from './procs.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -32,28 +33,23 @@ export const DEV_KEYS = [
 
 export type Log = (m: string) => void;
 
-/** The ptau folder: --ptau-dir, else SHROUD_PTAU_DIR, else ../shared/ptau when present, else none (generated). */
-export function ptauDirFor(flag: string | undefined): string | undefined {
-  if (flag) {
-    if (!existsSync(flag)) throw new Error(`--ptau-dir ${flag}: no such folder`);
-    return path.resolve(flag);
-  }
-  const env = process.env.SHROUD_PTAU_DIR;
-  if (env) {
-    if (!existsSync(env)) throw new Error(`SHROUD_PTAU_DIR=${env}: no such folder`);
-    return path.resolve(env);
-  }
-  const shared = path.resolve(ROOT, '..', 'shared', 'ptau');
-  return existsSync(shared) ? shared : undefined;
-}
-
-/** Circuits (cached under build/circuits/<ruleset>/) and renamed verifiers into contracts/generated/. */
+/**
+ * Circuits (cached under build/circuits/<ruleset>/) and renamed verifiers into contracts/generated/:
+ * the play circuits only (spawn, turn, attack, combat). The map proof's keys are not needed: the
+ * demo's dealer runs with its background map proof off.
+ */
 export async function buildCircuitsAndVerifiers(
   ruleset: string,
   ptauDir: string | undefined,
-  log: Log,
+  progress?: Progress,
 ): Promise<GeneratedRuleset> {
-  const m = await generateVerifiers({ rulesets: [ruleset], ...(ptauDir ? { ptauDir } : {}), log });
+  const m = await generateVerifiers({
+    rulesets: [ruleset],
+    circuits: PLAY_CIRCUITS,
+    ...(ptauDir ? { ptauDir } : {}),
+    log: () => {},
+    ...(progress ? { progress } : {}),
+  });
   const entry = m[ruleset];
   if (!entry) throw new Error(`no verifiers generated for ${ruleset}`);
   return entry;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import * as snarkjs from 'snarkjs';
@@ -13,9 +14,10 @@ import {
   spawnWitness,
   turnWitness,
 } from '../../core/witness/inputs.ts';
-import { buildCircuits, readPtauPower, resolvePtau } from '../../scripts/circuits/build.ts';
+import { buildCircuits } from '../../scripts/circuits/build.ts';
 import type { CircuitName } from '../../scripts/circuits/generate.ts';
-import { P, PTAU_DIR } from './helpers.ts';
+import { DEV_PTAU_DIR, readPtauPower, resolvePtau } from '../../scripts/circuits/ptau.ts';
+import { P } from './helpers.ts';
 
 after(async () => {
   await releaseSnarkjsThreads();
@@ -24,8 +26,9 @@ after(async () => {
 const quiet = { log: () => {}, info: () => {}, debug: () => {}, warn: () => {}, error: () => {} };
 
 async function proveAndVerify(ruleset: string, name: CircuitName, input: unknown, expected: bigint[]) {
-  const art = (await buildCircuits({ ruleset, circuits: [name], ptauDir: PTAU_DIR, log: () => {} }))[name]!;
+  const art = (await buildCircuits({ ruleset, circuits: [name], log: () => {} }))[name]!;
   assert.ok(art.zkey && existsSync(art.zkey) && art.vkey && art.verifier);
+  if (!process.env.SHROUD_PTAU_DIR) assert.equal(art.devSetup, true, 'keys from the development ptau');
   const sol = readFileSync(art.verifier!, 'utf8');
   assert.match(sol, /function verifyProof/);
   const vkey = JSON.parse(readFileSync(art.vkey!, 'utf8'));
@@ -52,19 +55,31 @@ async function proveAndVerify(ruleset: string, name: CircuitName, input: unknown
 }
 
 describe('Groth16 pipeline on tiny rulesets', () => {
-  test('ptau selection: smallest fitting file, loud failure when too small', () => {
-    const pot12 = path.join(PTAU_DIR, 'pot12.ptau');
-    assert.equal(readPtauPower(pot12), 12);
-    assert.equal(
-      path.basename(resolvePtau(12, { ruleset: 'tiny', ptauDir: PTAU_DIR }, () => {})),
-      'pot12.ptau',
-    );
-    assert.equal(
-      path.basename(resolvePtau(13, { ruleset: 'tiny', ptauDir: PTAU_DIR }, () => {})),
-      'pot14.ptau',
-    );
-    assert.throws(() => resolvePtau(14, { ruleset: 'tiny', ptau: pot12 }, () => {}), /needs power 14/);
-    assert.throws(() => resolvePtau(18, { ruleset: 'tiny', ptauDir: PTAU_DIR }, () => {}), /power ≥ 18/);
+  test('ptau selection: development ptau by default, the user folder when given, loud failures', async (t) => {
+    const saved = process.env.SHROUD_PTAU_DIR;
+    delete process.env.SHROUD_PTAU_DIR;
+    t.after(() => {
+      if (saved === undefined) delete process.env.SHROUD_PTAU_DIR;
+      else process.env.SHROUD_PTAU_DIR = saved;
+    });
+    // Nothing pointed at: a development ptau under build/circuits/ptau, never a folder outside the clone.
+    const dev = await resolvePtau(12, {});
+    assert.equal(path.dirname(dev.file), DEV_PTAU_DIR);
+    assert.equal(dev.dev, true);
+    assert.match(path.basename(dev.file), /^pot\d+\.dev\.ptau$/);
+    assert.ok(readPtauPower(dev.file) >= 12);
+    assert.equal((await resolvePtau(dev.power, {})).file, dev.file, 'the cached file is reused');
+    await assert.rejects(resolvePtau(dev.power + 1, { ptau: dev.file }), /needs power/);
+    await assert.rejects(resolvePtau(12, { ptau: '/nonexistent/pot.ptau' }), /no such file/);
+    // A folder given by flag or environment: its smallest fitting file, or an error naming it.
+    const dir = mkdtempSync(path.join(tmpdir(), 'shroud-ptau-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    symlinkSync(dev.file, path.join(dir, 'mine.ptau'));
+    assert.equal((await resolvePtau(10, { ptauDir: dir })).file, path.join(dir, 'mine.ptau'));
+    await assert.rejects(resolvePtau(dev.power + 1, { ptauDir: dir }), /power ≥/);
+    await assert.rejects(resolvePtau(10, { ptauDir: path.join(dir, 'nope') }), /no such folder/);
+    process.env.SHROUD_PTAU_DIR = dir;
+    assert.equal((await resolvePtau(10, {})).file, path.join(dir, 'mine.ptau'));
   });
 
   test('turn, spawn, attack and combat prove and verify (tiny), turn on tiny-square', async () => {

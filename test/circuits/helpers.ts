@@ -8,16 +8,10 @@ import { shippedRuleset } from '../../core/ruleset/shipped.ts';
 import { type ValidRuleset, validateRuleset } from '../../core/ruleset/validate.ts';
 import type { Slots, Unit } from '../../core/state.ts';
 import { assertCanonicalInput, type CircuitInput } from '../../core/witness/inputs.ts';
-import {
-  buildCircuits,
-  buildSealCircuit,
-  type CircuitArtifacts,
-  defaultPtauDir,
-} from '../../scripts/circuits/build.ts';
+import { buildCircuits, buildSealCircuit, type CircuitArtifacts } from '../../scripts/circuits/build.ts';
 import type { CircuitName } from '../../scripts/circuits/generate.ts';
 
 export const P = FIELD_MODULUS;
-export const PTAU_DIR = defaultPtauDir();
 const require = createRequire(import.meta.url);
 
 interface WitnessCalc {

@@ -17,7 +17,7 @@ import type { CircuitInput } from '../../core/witness/inputs.ts';
 import { buildSealCircuit, inspectFindings } from '../../scripts/circuits/build.ts';
 import { readSealArtifacts, selectorFor } from '../../scripts/contracts/rulesets.ts';
 import { generateVerifiers } from '../../scripts/contracts/verifiers.ts';
-import { type LoadedCircuit, loadSeal, P, PTAU_DIR, rejects, str } from './helpers.ts';
+import { type LoadedCircuit, loadSeal, P, rejects, str } from './helpers.ts';
 
 after(async () => {
   await releaseSnarkjsThreads();
@@ -167,7 +167,7 @@ describe('seal circuit: Groth16', () => {
   const quiet = { log: () => {}, info: () => {}, debug: () => {}, warn: () => {}, error: () => {} };
 
   test('proves and verifies; every edited public signal fails', async () => {
-    const art = await buildSealCircuit({ ptauDir: PTAU_DIR, log: () => {} });
+    const art = await buildSealCircuit({ log: () => {} });
     assert.match(readFileSync(art.verifier!, 'utf8'), /uint\[5\] calldata _pubSignals/);
     const vkey = JSON.parse(readFileSync(art.vkey!, 'utf8'));
     assert.equal(vkey.nPublic, 5);
@@ -191,7 +191,6 @@ describe('seal circuit: Groth16', () => {
     try {
       const manifest = await generateVerifiers({
         rulesets: [],
-        ptauDir: PTAU_DIR,
         outDir: out,
         log: () => {},
       });

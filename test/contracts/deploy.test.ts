@@ -6,9 +6,15 @@ import { after, describe, it } from 'node:test';
 import { network } from 'hardhat';
 import { releaseSnarkjsThreads } from '../../client/sdk/snark-threads.ts';
 import { deployShroud, GAME_LIBRARIES, readDeployment, recordDeployment } from '../../contracts/deployer.ts';
-import { parseDeployArgs, runDeploy } from '../../contracts/scripts/deploy.ts';
+import { checkDevKeys, parseDeployArgs, runDeploy } from '../../contracts/scripts/deploy.ts';
 import { benchGas } from '../../scripts/bench-gas.ts';
-import { CIRCUIT_ID, readManifest, rulesetHash } from '../../scripts/contracts/rulesets.ts';
+import {
+  CIRCUIT_ID,
+  type GeneratedRuleset,
+  type GeneratedVerifier,
+  readManifest,
+  rulesetHash,
+} from '../../scripts/contracts/rulesets.ts';
 
 after(async () => {
   await releaseSnarkjsThreads();
@@ -87,6 +93,35 @@ describe('deployment and gas', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('deploy script: verifiers from the development ptau only on chain 31337, unless --allow-dev-keys', () => {
+    const v = (devKeys?: boolean) => ({ turn: { contract: 'X', devKeys } as GeneratedVerifier });
+    const manifest = (devKeys?: boolean) => ({
+      tiny: { verifiers: v(devKeys) } as unknown as GeneratedRuleset,
+    });
+    const realSeal = { devKeys: false };
+    assert.doesNotThrow(() => checkDevKeys(['tiny'], 31337, false, manifest(true), { devKeys: true }));
+    assert.throws(
+      () => checkDevKeys(['tiny'], 11155111, false, manifest(true), realSeal),
+      /ruleset tiny: the turn verifiers come from the INSECURE development ptau .* refused on chain 11155111; .*--allow-dev-keys/,
+    );
+    // Keys of unknown origin (a manifest from before devKeys existed) are refused too.
+    assert.throws(() => checkDevKeys(['tiny'], 5, false, manifest(undefined), realSeal), /INSECURE/);
+    assert.doesNotThrow(() => checkDevKeys(['tiny'], 5, false, manifest(false), realSeal));
+    assert.doesNotThrow(() => checkDevKeys(['tiny'], 5, true, manifest(true), { devKeys: true }));
+    // The seal verifier is checked as well: real ruleset keys do not carry a development seal key.
+    assert.throws(
+      () => checkDevKeys(['tiny'], 5, false, manifest(false), { devKeys: true }),
+      /the seal verifier comes from the INSECURE development ptau .* refused on chain 5/,
+    );
+    assert.throws(
+      () => checkDevKeys(['tiny'], 5, false, manifest(false), {} as { devKeys: boolean }),
+      /seal verifier/,
+    );
+    assert.equal(parseDeployArgs(['--allow-dev-keys']).allowDevKeys, true);
+    // The pretest's verifiers come from the development ptau unless the run points at real ones.
+    if (!process.env.SHROUD_PTAU_DIR) assert.equal(readManifest()['tiny']?.verifiers.turn?.devKeys, true);
   });
 
   it('meets the gas targets: commit ≤ 80k, sealed reveal with its proof ≤ 300k, root ≤ 100k; every contract < 24,576 bytes', async () => {

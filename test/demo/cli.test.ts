@@ -31,29 +31,37 @@ import {
 const tmp = mkdtempSync(path.join(tmpdir(), 'shroud-cli-'));
 after(async () => {
   await stopAll();
-  rmSync(tmp, { recursive: true, force: true });
+  // SHROUD_KEEP_LOGS=1 keeps the chain's and the dealer's logs (under logs/) for a failure to be read.
+  if (process.env.SHROUD_KEEP_LOGS) console.error(`logs kept in ${tmp}`);
+  else rmSync(tmp, { recursive: true, force: true });
 });
 
-function runCli(args: string[], key: string): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [path.join(ROOT, 'client', 'cli.ts'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, SHROUD_PLAYER_KEY: key },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    p.stdout.on('data', (d) => {
-      out += d;
-    });
-    p.stderr.on('data', (d) => {
-      out += d;
-    });
-    const timer = setTimeout(() => p.kill('SIGTERM'), 180_000);
+interface Player {
+  done: Promise<{ code: number | null; out: string }>;
+  kill(): void;
+}
+
+function runCli(args: string[], key: string): Player {
+  const p = spawn(process.execPath, [path.join(ROOT, 'client', 'cli.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, SHROUD_PLAYER_KEY: key },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  p.stdout.on('data', (d) => {
+    out += d;
+  });
+  p.stderr.on('data', (d) => {
+    out += d;
+  });
+  const timer = setTimeout(() => p.kill('SIGTERM'), 180_000);
+  const done = new Promise<{ code: number | null; out: string }>((resolve) =>
     p.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, out });
-    });
-  });
+    }),
+  );
+  return { done, kill: () => p.kill('SIGTERM') };
 }
 
 interface Live {
@@ -73,7 +81,7 @@ async function live(): Promise<Live> {
   const built =
     v && (['spawn', 'turn', 'attack', 'combat'] as const).every((c) => v[c] && existsSync(v[c]!.zkey));
   if (!built || !existsSync(path.join(ROOT, 'artifacts', 'contracts', 'generated'))) {
-    await buildCircuitsAndVerifiers('tiny', undefined, () => {});
+    await buildCircuitsAndVerifiers('tiny', undefined);
     await compileContracts(logDir);
   }
   const chain = await startChain(logDir);
@@ -117,9 +125,16 @@ describe('live chain + dealer (tiny)', () => {
     const keys = [DEV_KEYS[2], DEV_KEYS[3]];
     const gameId = await newGame(env, keys, 6);
     const args = ['--rpc', env.url, '--contract', env.game, '--dealer', env.dealerUrl, '--game', `${gameId}`];
-    const runs = await Promise.all(keys.map((k, i) => runCli([...args, '--seed', `cli-${i}`], k)));
+    const players = keys.map((k, i) => runCli([...args, '--seed', `cli-${i}`], k));
+    // A player that fails leaves the other waiting for a phase that never comes: stop it at once.
+    for (const p of players)
+      void p.done.then((r) => {
+        if (r.code !== 0) for (const q of players) q.kill();
+      });
+    const runs = await Promise.all(players.map((p) => p.done));
+    const report = runs.map((r, i) => `player ${i} (exit ${r.code}):\n${r.out}`).join('\n');
     for (const [i, r] of runs.entries()) {
-      assert.equal(r.code, 0, `player ${i}:\n${r.out}`);
+      assert.equal(r.code, 0, report);
       assert.match(r.out, new RegExp(`seat ${i} of 2`));
       assert.match(r.out, /turn \d+ spawn: .* tiles verified against the on-chain root/);
       assert.match(r.out, /game over: phase (Secrets|Audit) after turn 6/);
@@ -194,8 +209,12 @@ describe('live chain + dealer (tiny)', () => {
       const atk = await a.attack(1, { col: 9, row: 5 });
       assert.equal(atk.defender, 1);
       assert.equal(await b.mustRespond(), true);
+      assert.equal((await a.chain.combat(gameId)).pending, true);
       const hit = await b.respondCombat();
       assert.equal(hit.present, true);
+      // The contract deletes the resolved record; its zeros must not read as a combat against seat 0.
+      assert.equal((await a.chain.combat(gameId)).pending, false);
+      assert.equal(await a.mustRespond(), false);
       assert.equal(r.unitTypes[hit.unitType]!.name, 'infantry');
       assert.equal(hit.hpBefore, r.unitTypes[hit.unitType]!.hp);
       assert.equal(b.units[1]!.hp, hit.hpBefore - (await b.chain.damage(gameId)), 'the defender lost hp');

