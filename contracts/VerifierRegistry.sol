@@ -8,6 +8,10 @@ pragma solidity 0.8.28;
 /// @dev Circuit ids: 0 spawn, 1 turn, 2 attack, 3 combat, 4 maproot (reserved). A verifier is any contract answering
 ///      `selector(uint256[2] a, uint256[2][2] b, uint256[2] c, uint256[nPublic] signals) returns (bool)`, e.g. the
 ///      snarkjs-exported `verifyProof` with the circuit's public-signal count.
+///      Beside each verifier, the registry keeps the SHA-256 of the proving artifacts it was exported with (the zkey
+///      and the witness-generator wasm), keyed by the verifier's address: clients download the artifacts from any
+///      host (the dealer, a CDN) and check them here before their first proof. The sealed-share verifier, which
+///      ShroudGame holds itself, is registered the same way.
 contract VerifierRegistry {
     /// @notice Circuit id of the spawn circuit.
     uint8 public constant SPAWN = 0;
@@ -46,6 +50,12 @@ contract VerifierRegistry {
         uint16 nPublic;
     }
 
+    /// @notice SHA-256 of the proving artifacts matching one verifier (a Groth16 zkey only works with its own vkey).
+    struct Artifacts {
+        bytes32 zkey;
+        bytes32 wasm;
+    }
+
     error NotOwner();
     error ZeroAddress();
     error AlreadyRegistered();
@@ -55,6 +65,7 @@ contract VerifierRegistry {
     error NotAContract(address target);
     error NoVerifier(uint256 circuit);
     error WrongSignalCount(uint256 expected, uint256 got);
+    error BadArtifacts();
 
     /// @notice Ownership moved to `owner`.
     event OwnerChanged(address indexed owner);
@@ -65,10 +76,14 @@ contract VerifierRegistry {
         bytes32 indexed rulesetHash, uint8 indexed circuit, address target, bytes4 selector, uint16 nPublic
     );
 
+    /// @notice The proving artifacts of verifier `verifier` were registered.
+    event ArtifactsRegistered(address indexed verifier, bytes32 zkey, bytes32 wasm);
+
     /// @notice May register rulesets and verifiers.
     address public owner;
     mapping(bytes32 rulesetHash => Ruleset) internal rulesets;
     mapping(bytes32 rulesetHash => mapping(uint256 circuit => Verifier)) internal verifiers;
+    mapping(address verifier => Artifacts) internal artifacts;
 
     /// @notice Sets the account allowed to register rulesets.
     /// @param owner_ The registering account.
@@ -138,6 +153,18 @@ contract VerifierRegistry {
         emit VerifierRegistered(rulesetHash, circuit, target, selector, nPublic);
     }
 
+    /// @notice Registers, once, the SHA-256 of the zkey and wasm a verifier contract was exported with.
+    /// @param verifier The verifier contract (a ruleset circuit's, or the game's sealed-share verifier).
+    /// @param zkey SHA-256 of the Groth16 proving key file.
+    /// @param wasm SHA-256 of the circuit's witness-generator wasm file.
+    function registerArtifacts(address verifier, bytes32 zkey, bytes32 wasm) external onlyOwner {
+        if (verifier.code.length == 0) revert NotAContract(verifier);
+        if (zkey == bytes32(0) || wasm == bytes32(0)) revert BadArtifacts();
+        if (artifacts[verifier].zkey != bytes32(0)) revert AlreadyRegistered();
+        artifacts[verifier] = Artifacts(zkey, wasm);
+        emit ArtifactsRegistered(verifier, zkey, wasm);
+    }
+
     /// @notice Checks a Groth16 proof with the ruleset's verifier for `circuit`: a staticcall of
     ///         `selector ‖ a ‖ b ‖ c ‖ signals` (fixed-size arrays encode inline). True iff the verifier returned true.
     /// @dev Reverts `NoVerifier` when none is registered and `WrongSignalCount` when `signals` has the wrong length.
@@ -173,5 +200,11 @@ contract VerifierRegistry {
     /// @param circuit Circuit id.
     function getVerifier(bytes32 rulesetHash, uint256 circuit) external view returns (Verifier memory) {
         return verifiers[rulesetHash][circuit];
+    }
+
+    /// @notice The proving artifacts registered for `verifier` (zero hashes when none are).
+    /// @param verifier The verifier contract.
+    function artifactsOf(address verifier) external view returns (Artifacts memory) {
+        return artifacts[verifier];
     }
 }

@@ -4,10 +4,13 @@ import { fileURLToPath } from 'node:url';
 import type { HardhatEthers } from '@nomicfoundation/hardhat-ethers/types';
 import { poseidonContract } from 'circomlibjs';
 import type { Contract, Signer } from 'ethers';
+import type { ArtifactHashes } from '../core/artifacts.ts';
 import {
+  artifactHashesOf,
   CIRCUIT_ID,
   PLAY_CIRCUITS,
   readManifest,
+  readSealArtifacts,
   rulesetHash,
   rulesetInfo,
 } from '../scripts/contracts/rulesets.ts';
@@ -32,6 +35,8 @@ export interface Deployment {
   mapProofRegistry: string;
   /** Registered rulesets: hash and verifier address per circuit. */
   rulesets: Record<string, { hash: string; verifiers: Record<string, string> }>;
+  /** SHA-256 of the proving artifacts registered on-chain, per verifier address (the seal verifier's included). */
+  artifacts: Record<string, ArtifactHashes>;
   blockNumber: number;
   deployedAt: string;
 }
@@ -101,6 +106,9 @@ export async function deployShroud(
     opts.sealVerifier && opts.sealVerifier !== 'mock'
       ? opts.sealVerifier
       : await (await deploy(opts.sealVerifier === 'mock' ? 'MockVerifier' : SEAL_VERIFIER)).getAddress();
+  const artifacts: Deployment['artifacts'] = {};
+  if (opts.sealVerifier === undefined)
+    artifacts[sealVerifier] = await registerArtifacts(registry, from, sealVerifier, readSealArtifacts());
   const libraries = {} as Deployment['libraries'];
   for (const name of GAME_LIBRARIES) libraries[name] = await (await deploy(name)).getAddress();
   const game = await deploy(
@@ -110,7 +118,11 @@ export async function deployShroud(
   );
   const mapProofs = await deploy('MapProofRegistry', [await game.getAddress(), await registry.getAddress()]);
   const registered: Deployment['rulesets'] = {};
-  for (const name of rulesets) registered[name] = await registerRuleset(ethers, registry, name, from);
+  for (const name of rulesets) {
+    const r = await registerRuleset(ethers, registry, name, from);
+    registered[name] = { hash: r.hash, verifiers: r.verifiers };
+    Object.assign(artifacts, r.artifacts);
+  }
   const network = await ethers.provider.getNetwork();
   const deployment: Deployment = {
     chainId: Number(network.chainId),
@@ -123,6 +135,7 @@ export async function deployShroud(
     shroudGame: await game.getAddress(),
     mapProofRegistry: await mapProofs.getAddress(),
     rulesets: registered,
+    artifacts,
     blockNumber: await ethers.provider.getBlockNumber(),
     deployedAt: new Date().toISOString(),
   };
@@ -139,7 +152,7 @@ export async function registerRuleset(
   registry: Contract,
   name: string,
   signer?: Signer,
-): Promise<{ hash: string; verifiers: Record<string, string> }> {
+): Promise<{ hash: string; verifiers: Record<string, string>; artifacts: Record<string, ArtifactHashes> }> {
   const from = signer ?? (await ethers.getSigners())[0]!;
   const m = readManifest()[name];
   if (!m)
@@ -163,6 +176,7 @@ export async function registerRuleset(
     )
   ).wait();
   const verifiers: Record<string, string> = {};
+  const artifacts: Record<string, ArtifactHashes> = {};
   for (const c of [...PLAY_CIRCUITS, 'maproot'] as const) {
     const v = m.verifiers[c];
     if (!v) {
@@ -175,8 +189,23 @@ export async function registerRuleset(
     const addr = await contract.getAddress();
     await (await reg.getFunction('setVerifier')(hash, CIRCUIT_ID[c], addr, v.selector, v.nPublic)).wait();
     verifiers[c] = addr;
+    artifacts[addr] = await registerArtifacts(registry, from, addr, v);
   }
-  return { hash, verifiers };
+  return { hash, verifiers, artifacts };
+}
+
+/** Registers the SHA-256 of a verifier's zkey and wasm (checked against the manifest) beside it in the registry. */
+async function registerArtifacts(
+  registry: Contract,
+  from: Signer,
+  verifier: string,
+  files: Parameters<typeof artifactHashesOf>[0],
+): Promise<ArtifactHashes> {
+  const a = await artifactHashesOf(files);
+  await (
+    await (registry.connect(from) as Contract).getFunction('registerArtifacts')(verifier, a.zkey, a.wasm)
+  ).wait();
+  return a;
 }
 
 /** Repository `deployments/` directory. */

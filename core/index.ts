@@ -1,4 +1,5 @@
 /** The protocol core: pure, no I/O. Dealer, client, scripts and tests all import from here. */
+export * from './artifacts.ts';
 export * from './babyjub.ts';
 export * from './commitments.ts';
 export * from './dispute.ts';

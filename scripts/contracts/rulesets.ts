@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { id } from 'ethers';
+import { type ArtifactHashes, artifactSha256 } from '../../core/artifacts.ts';
 import { rulesetHash as canonicalRulesetHash } from '../../core/ruleset/hash.ts';
 import { shippedRuleset } from '../../core/ruleset/shipped.ts';
 
@@ -98,6 +99,9 @@ export interface GeneratedVerifier {
   vkey: string;
   zkey: string;
   wasm: string;
+  /** SHA-256 of the zkey and wasm files (core/artifacts.ts): what the deploy registers beside the verifier. */
+  zkeySha256?: string;
+  wasmSha256?: string;
 }
 
 export interface GeneratedRuleset extends RulesetInfo {
@@ -127,6 +131,9 @@ export interface SealArtifacts {
   wasm: string;
   /** True when the keys come from the INSECURE development ptau (deployable on the local chain only). */
   devKeys: boolean;
+  /** SHA-256 of the zkey and wasm files (core/artifacts.ts). */
+  zkeySha256?: string;
+  wasmSha256?: string;
 }
 
 /** The generated seal verifier (contracts/generated/seal.json, written by verifiers.ts); throws when absent. */
@@ -140,4 +147,23 @@ export function readSealArtifacts(dir = GENERATED_DIR): SealArtifacts {
   if (a.contract !== SEAL_CONTRACT || a.nPublic !== SEAL_PUBLIC_SIGNALS)
     throw new Error(`${f}: expected ${SEAL_CONTRACT} with ${SEAL_PUBLIC_SIGNALS} public signals`);
   return a;
+}
+
+/**
+ * SHA-256 of a generated verifier's zkey and wasm files, as the deploy registers them on-chain. A hash the
+ * manifest recorded (a ceremony's finalize does) must match the file: a swapped file is refused here, not on a
+ * client's first proof.
+ */
+export async function artifactHashesOf(
+  v: Pick<GeneratedVerifier, 'zkey' | 'wasm' | 'zkeySha256' | 'wasmSha256'> & { contract: string },
+): Promise<ArtifactHashes> {
+  const zkey = await artifactSha256(readFileSync(v.zkey));
+  const wasm = await artifactSha256(readFileSync(v.wasm));
+  for (const [kind, got, want] of [
+    ['zkey', zkey, v.zkeySha256],
+    ['wasm', wasm, v.wasmSha256],
+  ] as const)
+    if (want !== undefined && want.toLowerCase() !== got)
+      throw new Error(`${v.contract}: ${kind} ${v[kind]} has SHA-256 ${got}, the manifest records ${want}`);
+  return { zkey, wasm };
 }

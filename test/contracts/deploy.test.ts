@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,12 +8,14 @@ import { network } from 'hardhat';
 import { releaseSnarkjsThreads } from '../../client/sdk/snark-threads.ts';
 import { deployShroud, GAME_LIBRARIES, readDeployment, recordDeployment } from '../../contracts/deployer.ts';
 import { checkDevKeys, parseDeployArgs, runDeploy } from '../../contracts/scripts/deploy.ts';
+import { artifactSha256 } from '../../core/artifacts.ts';
 import { benchGas } from '../../scripts/bench-gas.ts';
 import {
   CIRCUIT_ID,
   type GeneratedRuleset,
   type GeneratedVerifier,
   readManifest,
+  readSealArtifacts,
   rulesetHash,
 } from '../../scripts/contracts/rulesets.ts';
 
@@ -87,7 +90,16 @@ describe('deployment and gas', () => {
         );
         assert.equal(v.target, addr, c);
         assert.equal(Number(v.nPublic), expected[c as keyof typeof expected]!.nPublic, c);
+        // Beside it, the SHA-256 of the zkey and wasm it was exported with (what clients check downloads against).
+        const files = expected[c as keyof typeof expected]!;
+        const a = await registry.getFunction('artifactsOf')(addr);
+        assert.equal(a.zkey, await artifactSha256(readFileSync(files.zkey)), `${c} zkey`);
+        assert.equal(a.wasm, await artifactSha256(readFileSync(files.wasm)), `${c} wasm`);
+        assert.deepEqual(deployment.artifacts[addr], { zkey: a.zkey, wasm: a.wasm });
       }
+      const seal = await registry.getFunction('artifactsOf')(deployment.sealVerifier);
+      assert.equal(seal.zkey, await artifactSha256(readFileSync(readSealArtifacts().zkey)), 'seal zkey');
+      assert.equal(seal.wasm, await artifactSha256(readFileSync(readSealArtifacts().wasm)), 'seal wasm');
       assert.equal(await mapProofs.getFunction('game')(), deployment.shroudGame);
       assert.equal(await mapProofs.getFunction('registry')(), deployment.registry);
     } finally {
