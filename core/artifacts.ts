@@ -19,3 +19,20 @@ export async function artifactSha256(bytes: Uint8Array): Promise<`0x${string}`> 
   for (const b of new Uint8Array(digest)) hex += b.toString(16).padStart(2, '0');
   return hex as `0x${string}`;
 }
+
+/** An artifact's hash as it appears in URLs and file names: 64 lowercase hex digits, no 0x. */
+export const ARTIFACT_HEX_RE = /^[0-9a-f]{64}$/;
+
+/** True for a 0x-prefixed lowercase 32-byte hex hash (the `ArtifactHashes` form). */
+export function isArtifactHash(v: string): v is `0x${string}` {
+  return v.length === 66 && v.startsWith('0x') && ARTIFACT_HEX_RE.test(v.slice(2));
+}
+
+/**
+ * The content-addressed file name of an artifact, `<sha256 hex>.<kind>` (no 0x: `sha256sum` prints the same
+ * digits, so a static host's tree checks with `sha256sum -c`-style tooling). The dealer serves it under
+ * `/v1/artifacts/`; `npm run artifacts:export` writes the same names.
+ */
+export function artifactFileName(hash: `0x${string}`, kind: ArtifactKind): string {
+  return `${hash.slice(2).toLowerCase()}.${kind}`;
+}

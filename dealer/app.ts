@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Hasher } from '../core/index.ts';
 import { MAX_SESSION_SECONDS } from '../core/reveal-session.ts';
+import type { ArtifactCatalog } from './artifacts.ts';
 import type { ChainHead } from './chain/head.ts';
 import type { ChainView } from './chain/types.ts';
 import type { MapProver } from './mapproof/service.ts';
@@ -14,6 +15,7 @@ import type { DealerMetrics } from './metrics.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { DEFAULT_PLAYER_RATE_LIMIT, type PlayerRateLimit, PlayerRateLimiter } from './rate-limit.ts';
 import { type RevealDeps, RevealService } from './reveals.ts';
+import { artifactRoutes } from './routes/artifacts.ts';
 import { mapProofRoutes } from './routes/mapproof.ts';
 import { opsRoutes } from './routes/ops.ts';
 import { receiptRoutes } from './routes/receipts.ts';
@@ -59,6 +61,8 @@ export interface AppDeps {
   head?: ChainHead;
   /** Serves the ZK map proofs when the operator enabled them. */
   mapProver?: MapProver;
+  /** Serves the proving artifacts (`/v1/artifacts`) when the artifacts folder exists. */
+  artifacts?: ArtifactCatalog;
   /** Overrides the reveal signature checker (diagnostics only; never from config). */
   signatures?: RevealDeps['signatures'];
 }
@@ -122,7 +126,7 @@ export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
           title: 'Shroud dealer',
           version: '1',
           description:
-            'Serves the tiles behind opened reveal commitments, and the public zone roots of dealt maps.',
+            'Serves the tiles behind opened reveal commitments, the public zone roots of dealt maps, and the proving artifacts (content-addressed by SHA-256).',
         },
       },
     });
@@ -152,6 +156,7 @@ export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => clearInterval(pruner));
   await app.register(opsRoutes(d.chain, d.store, d.metrics));
   if (d.mapProver) await app.register(mapProofRoutes(d.store, d.mapProver));
+  if (d.artifacts) await app.register(artifactRoutes(d.artifacts));
   await app.register(viewerRoutes());
   return app;
 }

@@ -41,6 +41,12 @@ export interface DealerConfig {
   };
   /** ZK map proofs: built keys under `buildDir/<ruleset>/{mapchunk,maproot}` (see circuits/README.md). */
   mapProof?: { enabled: boolean; buildDir: string; workers: number };
+  /**
+   * Proving artifacts served under `/v1/artifacts` (content-addressed): the zkeys and wasms that
+   * `dir`/manifest.json and seal.json name. Default `contracts/generated` (from the working directory); the
+   * routes are off when the folder is absent. Env: SHROUD_ARTIFACTS_DIR.
+   */
+  artifacts?: { dir: string };
   db: {
     /** `sqlite` (default): one file at `path`. `postgres`: the server at `url`. */
     driver?: 'sqlite' | 'postgres';
@@ -132,6 +138,12 @@ const schema = {
         workers: { type: 'integer', minimum: 1, maximum: 64 },
       },
     },
+    artifacts: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['dir'],
+      properties: { dir: { type: 'string', minLength: 1 } },
+    },
     db: {
       type: 'object',
       additionalProperties: false,
@@ -184,10 +196,14 @@ const ENV: readonly [string, string, 'string' | 'int' | 'number'][] = [
   ['SHROUD_MAP_PROOF_DIR', 'mapProof.buildDir', 'string'],
   ['SHROUD_MAP_PROOF_REGISTRY', 'chain.mapProofRegistry', 'string'],
   ['SHROUD_MAP_PROOF_WORKERS', 'mapProof.workers', 'int'],
+  ['SHROUD_ARTIFACTS_DIR', 'artifacts.dir', 'string'],
   ['SHROUD_RATE_LIMIT_MAX', 'http.rateLimit.max', 'int'],
   ['SHROUD_PLAYER_RATE_PER_SECOND', 'reveals.playerRateLimit.perSecond', 'number'],
   ['SHROUD_PLAYER_RATE_BURST', 'reveals.playerRateLimit.burst', 'int'],
 ];
+
+/** Where the artifact routes read from when the config names no `artifacts.dir`. */
+export const DEFAULT_ARTIFACTS_DIR = 'contracts/generated';
 
 export class ConfigError extends Error {}
 

@@ -9,11 +9,19 @@ import { loadHasher } from '../core/index.ts';
 import { generateSealKey, sealPublicKey } from '../core/sealed.ts';
 import { cliArgs, inputFile } from '../scripts/lib/cli.ts';
 import { buildApp, REDACT_PATHS } from './app.ts';
+import { openArtifactCatalog } from './artifacts.ts';
 import { EthersChain } from './chain/ethers.ts';
 import { FakeChain } from './chain/fake.ts';
 import { ChainHead } from './chain/head.ts';
 import type { ChainView } from './chain/types.ts';
-import { ConfigError, checkStartupPolicy, dealerSealSecret, hexKey, loadConfig } from './config.ts';
+import {
+  ConfigError,
+  checkStartupPolicy,
+  DEFAULT_ARTIFACTS_DIR,
+  dealerSealSecret,
+  hexKey,
+  loadConfig,
+} from './config.ts';
 import type { DealStep } from './dealing.ts';
 import { ProverPool } from './mapproof/pool.ts';
 import { buildDirArtifacts, MapProver } from './mapproof/service.ts';
@@ -30,7 +38,7 @@ const USAGE = `usage: npm run dealer -- [--config FILE] | --new-seal-key
 The dealer-prover service. FILE defaults to dealer/config.default.json (the local chain 31337, its
 demo keys); every setting can also come from the environment, which wins: SHROUD_RPC_URL,
 SHROUD_CHAIN_ID, SHROUD_GAME_CONTRACT, SHROUD_DEALER_KEY, SHROUD_TX_KEY (required), SHROUD_MASTER_KEY,
-SHROUD_DB, SHROUD_DB_DRIVER, SHROUD_DB_URL, SHROUD_DEALER_PORT, … (dealer/config.ts).
+SHROUD_DB, SHROUD_DB_DRIVER, SHROUD_DB_URL, SHROUD_DEALER_PORT, SHROUD_ARTIFACTS_DIR, … (dealer/config.ts).
   --new-seal-key  print a fresh Baby Jubjub seal secret (keys.dealerKey) and its public sealKey, then exit`;
 const { configFile, newSealKey } = cliArgs(
   {
@@ -141,8 +149,12 @@ const mapProver =
       })
     : undefined;
 
+// Hashed once here: each file's URL is its SHA-256 (dealer/artifacts.ts).
+const artifacts = await openArtifactCatalog(config.artifacts?.dir ?? DEFAULT_ARTIFACTS_DIR, logger);
+
 const app = await buildApp({
   mapProver,
+  artifacts,
   h,
   chain,
   store,

@@ -60,6 +60,7 @@ export const SHROUD_PLAYER_ABI = [
   'function seatPlusOne(uint256 gameId, address player) view returns (uint256)',
   `function durationBounds() pure returns (${DURATIONS} minimum, ${DURATIONS} maximum)`,
   'function registry() view returns (address)',
+  'function sealVerifier() view returns (address)',
   'event GameCreated(uint256 indexed gameId, address indexed dealer, address[] players, bytes32 rulesetHash, uint256 bond, uint256 stake)',
   'event RootPosted(uint256 indexed gameId, uint256 root, uint256 masterCommitment)',
   'event TurnSubmitted(uint256 indexed gameId, address indexed player, uint256 turn, uint256 revealCommit)',
@@ -117,10 +118,19 @@ export const SHROUD_PLAYER_ABI = [
   'error ZoneMismatch()',
 ] as const;
 
-/** The VerifierRegistry view a player needs: the ruleset's combat damage. */
+/**
+ * The VerifierRegistry views a player needs: the ruleset's combat damage, each circuit's verifier, and the
+ * SHA-256 of the proving artifacts registered beside a verifier (what downloaded artifacts are checked against).
+ */
 export const VERIFIER_REGISTRY_ABI = [
-  'function getRuleset(bytes32 rulesetHash) view returns ((bool registered, uint8 kind, uint16 width, uint16 height, uint8 maxPlayers, uint8 damage, bool passability))',
+  'function getRuleset(bytes32 rulesetHash) view returns ((bool registered, uint8 kind, uint16 width, uint16 height, uint8 maxPlayers, uint8 damage, bool passability, uint8 maxRevealedTiles))',
+  'function getVerifier(bytes32 rulesetHash, uint256 circuit) view returns ((address target, bytes4 selector, uint16 nPublic))',
+  'function artifactsOf(address verifier) view returns ((bytes32 zkey, bytes32 wasm))',
 ] as const;
+
+/** The registry's circuit ids (VerifierRegistry.sol): the seal circuit has none, ShroudGame holds its verifier. */
+export const CIRCUIT_IDS = { spawn: 0, turn: 1, attack: 2, combat: 3, maproot: 4 } as const;
+export type RegistryCircuit = keyof typeof CIRCUIT_IDS;
 
 export { GAME_PHASES, type GamePhaseName };
 
@@ -476,6 +486,28 @@ export class GameChain {
     return Number((await registry.getFunction('getRuleset')(rulesetHash)).damage);
   }
 
+  /** The VerifierRegistry the game checks proofs with. */
+  async registryAddress(): Promise<string> {
+    return lower(await this.#call('registry'));
+  }
+
+  /** The sealed-share verifier the game holds itself (not in the registry's ruleset table). */
+  async sealVerifier(): Promise<string> {
+    return lower(await this.#call('sealVerifier'));
+  }
+
+  /** The verifier contract registered for `circuit` of a ruleset; the zero address when none is. */
+  async verifierOf(rulesetHash: string, circuit: RegistryCircuit): Promise<string> {
+    const v = await this.#registryCall('getVerifier', rulesetHash, CIRCUIT_IDS[circuit]);
+    return lower(v.target);
+  }
+
+  /** The SHA-256 of the zkey and wasm registered for `verifier` (0x-hex; all zeros when none are). */
+  async artifactsOf(verifier: string): Promise<{ zkey: `0x${string}`; wasm: `0x${string}` }> {
+    const a = await this.#registryCall('artifactsOf', verifier);
+    return { zkey: lower(a.zkey) as `0x${string}`, wasm: lower(a.wasm) as `0x${string}` };
+  }
+
   /** The on-chain map root; 0n before the dealer posted it. Verify every served tile against this. */
   async root(gameId: bigint): Promise<bigint> {
     return (await this.game(gameId)).root;
@@ -816,9 +848,29 @@ export class GameChain {
   /** A read, retried while the node is unreachable; a revert surfaces at once. */
   // biome-ignore lint/suspicious/noExplicitAny: ethers decodes results into its dynamic Result type.
   async #call(fn: string, ...args: unknown[]): Promise<any> {
+    return this.#callOn(this.contract, fn, args);
+  }
+
+  #registry: Promise<Contract> | undefined;
+
+  /** A registry view, with the same retries as the game's (the registry address is immutable: read once). */
+  // biome-ignore lint/suspicious/noExplicitAny: ethers decodes results into its dynamic Result type.
+  async #registryCall(fn: string, ...args: unknown[]): Promise<any> {
+    this.#registry ??= this.registryAddress().then(
+      (a) => new Contract(a, VERIFIER_REGISTRY_ABI, this.#runner),
+    );
+    const registry = await this.#registry.catch((e) => {
+      this.#registry = undefined;
+      throw e;
+    });
+    return this.#callOn(registry, fn, args);
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: ethers decodes results into its dynamic Result type.
+  async #callOn(contract: Contract, fn: string, args: unknown[]): Promise<any> {
     let r: Awaited<ReturnType<typeof withRetries<unknown>>>;
     try {
-      r = await withRetries(() => this.contract.getFunction(fn)(...args), isNetworkError, this.#retry);
+      r = await withRetries(() => contract.getFunction(fn)(...args), isNetworkError, this.#retry);
     } catch (e) {
       throw new ChainError(fn, this.revertName(e), e);
     }

@@ -90,3 +90,70 @@ export class GameTermsRejectedError extends Error {
     this.field = field;
   }
 }
+
+/** One host's failed attempt at an artifact. */
+export interface ArtifactAttempt {
+  url: string;
+  /** `HTTP 404`, a network error's message, `timeout`, or `SHA-256 0x…` for a file with the wrong hash. */
+  reason: string;
+}
+
+/**
+ * A downloaded proving artifact is not the one the chain registered for the circuit's verifier: its SHA-256
+ * differs from `VerifierRegistry.artifactsOf(verifier)`. The file was dropped, never cached nor used.
+ */
+export class ArtifactMismatchError extends Error {
+  readonly circuit: string;
+  readonly kind: 'zkey' | 'wasm';
+  readonly url: string;
+  /** The registered SHA-256 (0x-hex). */
+  readonly expected: string;
+  /** The served file's SHA-256 (0x-hex). */
+  readonly got: string;
+  constructor(o: { circuit: string; kind: 'zkey' | 'wasm'; url: string; expected: string; got: string }) {
+    super(`${o.circuit} ${o.kind} from ${o.url} has SHA-256 ${o.got}, the chain registered ${o.expected}`);
+    this.name = 'ArtifactMismatchError';
+    this.circuit = o.circuit;
+    this.kind = o.kind;
+    this.url = o.url;
+    this.expected = o.expected;
+    this.got = o.got;
+  }
+}
+
+/**
+ * The chain names no artifacts for the circuit: no verifier is registered for it, or its verifier has zero
+ * hashes (a deployment older than `registerArtifacts`). Nothing can be checked, so nothing is downloaded.
+ */
+export class ArtifactsNotRegisteredError extends Error {
+  readonly circuit: string;
+  /** The verifier contract (the zero address when the ruleset has no verifier for the circuit). */
+  readonly verifier: string;
+  constructor(circuit: string, verifier: string) {
+    super(
+      /^0x0{40}$/.test(verifier)
+        ? `${circuit}: no verifier registered for this ruleset`
+        : `${circuit}: verifier ${verifier} has no artifact hashes registered`,
+    );
+    this.name = 'ArtifactsNotRegisteredError';
+    this.circuit = circuit;
+    this.verifier = verifier;
+  }
+}
+
+/** No host served the artifact (every base URL failed: unreachable, 4xx/5xx, timeout, too large). */
+export class ArtifactUnavailableError extends Error {
+  readonly circuit: string;
+  readonly kind: 'zkey' | 'wasm';
+  readonly hash: string;
+  readonly attempts: ArtifactAttempt[];
+  constructor(circuit: string, kind: 'zkey' | 'wasm', hash: string, attempts: ArtifactAttempt[]) {
+    const tried = attempts.map((a) => `${a.url}: ${a.reason}`).join('; ');
+    super(`${circuit} ${kind} ${hash}: no host served it (${tried || 'no base URL'})`);
+    this.name = 'ArtifactUnavailableError';
+    this.circuit = circuit;
+    this.kind = kind;
+    this.hash = hash;
+    this.attempts = attempts;
+  }
+}

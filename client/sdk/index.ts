@@ -1,5 +1,10 @@
-/** The client SDK: browser-safe (no node: imports), pure except for the dealer client's fetch. */
+/**
+ * The client SDK: browser-safe (no node: imports), pure except for the dealer client's and the artifact
+ * store's fetch. Provers (prover.ts: snarkjs) and the Node artifact cache (artifacts-node.ts) are imported
+ * from their own modules.
+ */
 
+export * from './artifacts.ts';
 export * from './chain.ts';
 export * from './dealer-client.ts';
 export * from './emitter.ts';

@@ -25,6 +25,7 @@ test('the client SDK bundles for the browser with no Node built-ins', async () =
     'core/sealed.ts',
     'client/sdk/tiles.ts',
     'client/sdk/chain.ts',
+    'client/sdk/artifacts.ts',
   ]) {
     assert.ok(inputs.includes(f), `${f} is in the bundle`);
   }

@@ -24,6 +24,7 @@ import {
 } from '../../core/reveal-session.ts';
 import { addressToField, generateSealKey, sealShare } from '../../core/sealed.ts';
 import { buildApp, type HttpOptions, REDACT_PATHS } from '../../dealer/app.ts';
+import type { ArtifactCatalog } from '../../dealer/artifacts.ts';
 import { revealDomain, signRevealRequest } from '../../dealer/auth.ts';
 import { FakeChain } from '../../dealer/chain/fake.ts';
 import { ChainHead } from '../../dealer/chain/head.ts';
@@ -122,6 +123,8 @@ export async function startDealer(
     nowMs?: () => number;
     /** The keys of an earlier dealer on the same DB (a restart); fresh ones by default. */
     keys?: { seal: ReturnType<typeof generateSealKey>; atRestKey: Buffer };
+    /** Serves these proving artifacts under /v1/artifacts. */
+    artifacts?: ArtifactCatalog;
   } = {},
 ) {
   const h = await loadHasher();
@@ -159,6 +162,7 @@ export async function startDealer(
     now: () => clock.now,
     nowMs: opts.nowMs,
     head,
+    ...(opts.artifacts ? { artifacts: opts.artifacts } : {}),
   });
   return {
     h,

@@ -31,6 +31,7 @@ const CLIS: Record<string, string> = {
   'circuits bench': 'scripts/circuits/bench.ts',
   verifiers: 'scripts/contracts/verifiers.ts',
   devptau: 'scripts/circuits/devptau.ts',
+  'artifacts:export': 'scripts/artifacts-export.ts',
 };
 
 interface Run {
@@ -144,6 +145,8 @@ describe('CLI convention', () => {
       ['circuits bench', ['--ruleset', 'nope'], /--ruleset nope: unknown/],
       ['devptau', ['--power', '99'], /--power must be an integer in 1\.\.20/],
       ['devptau', ['--power', '4', '--out', '/nonexistent/p.ptau'], /--out .*does not exist/],
+      ['artifacts:export', [], /--out is required/],
+      ['artifacts:export', ['--out', tmp, '--from', '/nonexistent'], /--from \/nonexistent: no such folder/],
     ];
     await pairs(cases, async ([cli, args, what, env]) => {
       usageError(await run(CLIS[cli]!, args, env), cli, what);
