@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { sealSecretKey } from '../core/sealed.ts';
+import { applyEnv, EnvValueError } from './config-env.ts';
 import type { DealStep } from './dealing.ts';
-import { DEFAULT_PLAYER_RATE_LIMIT, type PlayerRateLimit } from './rate-limit.ts';
+import type { PlayerRateLimit } from './rate-limit.ts';
 import { postgresTarget } from './store/postgres-url.ts';
 
 export interface DealerConfig {
@@ -58,7 +59,7 @@ export interface DealerConfig {
   keys: {
     /**
      * The Baby Jubjub seal secret d (0x-hex, 1 ≤ d < l): players seal their shares to d·BASE8, the
-     * `sealKey` of every game this dealer creates. `node dealer/main.ts --new-seal-key` makes one.
+     * `sealKey` of every game this dealer creates. `npm run dealer -- keys` makes one.
      */
     dealerKey: string;
     /** 32-byte hex AES-256 key for secrets at rest. */
@@ -71,7 +72,8 @@ export interface DealerConfig {
 
 const hex32 = { type: 'string', pattern: '^(0x)?[0-9a-fA-F]{64}$' };
 
-const schema = {
+/** The config file's JSON schema (exported so a test can walk its settings). */
+export const CONFIG_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   required: ['http', 'chain', 'reveals', 'db', 'keys', 'log'],
@@ -173,74 +175,38 @@ const schema = {
   },
 };
 
-const check = new Ajv({ allErrors: false, strict: false }).compile(schema);
-
-/** Environment overrides: variable → dotted config path, with how to parse it. */
-const ENV: readonly [string, string, 'string' | 'int' | 'number'][] = [
-  ['SHROUD_DEALER_HOST', 'http.host', 'string'],
-  ['SHROUD_DEALER_PORT', 'http.port', 'int'],
-  ['SHROUD_RPC_URL', 'chain.rpcUrl', 'string'],
-  ['SHROUD_CHAIN_KIND', 'chain.kind', 'string'],
-  ['SHROUD_CHAIN_ID', 'chain.chainId', 'int'],
-  ['SHROUD_GAME_CONTRACT', 'chain.gameContract', 'string'],
-  ['SHROUD_FAKE_CHAIN_FILE', 'chain.fakeFile', 'string'],
-  ['SHROUD_POLL_MS', 'chain.pollMs', 'int'],
-  ['SHROUD_DB', 'db.path', 'string'],
-  ['SHROUD_DB_DRIVER', 'db.driver', 'string'],
-  ['SHROUD_DB_URL', 'db.url', 'string'],
-  ['SHROUD_DEALER_KEY', 'keys.dealerKey', 'string'],
-  ['SHROUD_MASTER_KEY', 'keys.masterKey', 'string'],
-  ['SHROUD_TX_KEY', 'keys.txKey', 'string'],
-  ['SHROUD_CONFIRMATIONS', 'chain.confirmations', 'int'],
-  ['SHROUD_LOG_LEVEL', 'log.level', 'string'],
-  ['SHROUD_MAP_PROOF_DIR', 'mapProof.buildDir', 'string'],
-  ['SHROUD_MAP_PROOF_REGISTRY', 'chain.mapProofRegistry', 'string'],
-  ['SHROUD_MAP_PROOF_WORKERS', 'mapProof.workers', 'int'],
-  ['SHROUD_ARTIFACTS_DIR', 'artifacts.dir', 'string'],
-  ['SHROUD_RATE_LIMIT_MAX', 'http.rateLimit.max', 'int'],
-  ['SHROUD_PLAYER_RATE_PER_SECOND', 'reveals.playerRateLimit.perSecond', 'number'],
-  ['SHROUD_PLAYER_RATE_BURST', 'reveals.playerRateLimit.burst', 'int'],
-];
+const check = new Ajv({ allErrors: false, strict: false }).compile(CONFIG_SCHEMA);
 
 /** Where the artifact routes read from when the config names no `artifacts.dir`. */
 export const DEFAULT_ARTIFACTS_DIR = 'contracts/generated';
 
 export class ConfigError extends Error {}
 
-function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
-  const keys = path.split('.');
-  let o = obj;
-  for (const k of keys.slice(0, -1)) {
-    if (typeof o[k] !== 'object' || o[k] === null) o[k] = {};
-    o = o[k] as Record<string, unknown>;
-  }
-  o[keys[keys.length - 1]!] = value;
-}
-
 /**
  * Reads a JSON config file, applies `SHROUD_*` environment overrides, and validates the result.
  * Errors name the config path and never echo values (keys may be among them).
  */
 export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): DealerConfig {
+  return loadConfigSources(file, env).config;
+}
+
+/** `loadConfig`, also naming the environment variables that set something (for `dealer check`). */
+export function loadConfigSources(
+  file: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { config: DealerConfig; fromEnv: string[] } {
   let raw: Record<string, unknown>;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   } catch (e) {
     throw new ConfigError(`${file}: cannot read JSON config (${(e as Error).name})`);
   }
-  for (const [name, path, kind] of ENV) {
-    const v = env[name];
-    if (v === undefined || v === '') continue;
-    if (kind === 'int' && !/^[0-9]+$/.test(v)) throw new ConfigError(`${name}: not an integer`);
-    if (kind === 'number' && !/^[0-9]+(\.[0-9]+)?$/.test(v)) throw new ConfigError(`${name}: not a number`);
-    setPath(raw, path, kind === 'string' ? v : Number(v));
-  }
-  // One variable of the pair alone (no playerRateLimit in the file): the other keeps its default.
-  const rl = (raw.reveals as { playerRateLimit?: Partial<PlayerRateLimit> } | undefined)?.playerRateLimit;
-  const fromEnv = !!(env.SHROUD_PLAYER_RATE_PER_SECOND || env.SHROUD_PLAYER_RATE_BURST);
-  if (rl && fromEnv && (rl.perSecond === undefined) !== (rl.burst === undefined)) {
-    rl.perSecond ??= DEFAULT_PLAYER_RATE_LIMIT.perSecond;
-    rl.burst ??= DEFAULT_PLAYER_RATE_LIMIT.burst;
+  let fromEnv: string[];
+  try {
+    fromEnv = applyEnv(raw, env);
+  } catch (e) {
+    if (e instanceof EnvValueError) throw new ConfigError(e.message);
+    throw e;
   }
   if (!check(raw)) {
     const e = check.errors![0]!;
@@ -256,7 +222,7 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): 
   const config = raw as unknown as DealerConfig;
   checkDb(config.db);
   dealerSealSecret(config);
-  return config;
+  return { config, fromEnv };
 }
 
 /**
@@ -270,7 +236,7 @@ export function dealerSealSecret(config: Pick<DealerConfig, 'keys'>): bigint {
   } catch {
     throw new ConfigError(
       'config keys.dealerKey: not a Baby Jubjub seal secret (0x-hex, 1 ≤ d < l); make one with ' +
-        '`node dealer/main.ts --new-seal-key`',
+        '`npm run dealer -- keys`',
     );
   }
 }
@@ -304,13 +270,18 @@ export const DEMO_CHAIN_ID = 31337;
 export const DEMO_SEAL_KEY = `0x01${'00'.repeat(31)}`;
 /** Hardhat's well-known account #1 key: the demo's dealer transaction key. */
 const DEMO_TX_KEY = '59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+/**
+ * config.default.json's game contract: the first deployment of Hardhat's account #0, whose key is public, so
+ * on any other chain whoever deploys there first (anyone) controls the contract at that address.
+ */
+export const DEMO_GAME_CONTRACT = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
 const DEAL_STEPS: readonly DealStep[] = ['secrets-stored', 'root-computed', 'root-posted'];
 
 /**
  * Refuses configurations that are only safe on the local demo chain: the public demo keys (anyone
- * could open every sealed share, or decrypt the DB) and the SIGKILL test hook, which freezes dealing
- * and is enabled only when NODE_ENV=test on chain 31337. Returns the hook's step when enabled.
- * Messages name the setting, never its value.
+ * could open every sealed share, or decrypt the DB), the demo contract address, and the SIGKILL test
+ * hook, which freezes dealing and is enabled only when NODE_ENV=test on chain 31337. Returns the hook's
+ * step when enabled. Messages name the setting, never its value.
  */
 export function checkStartupPolicy(
   config: DealerConfig,
@@ -333,6 +304,11 @@ export function checkStartupPolicy(
   if (!demoChain && bare(config.keys.txKey) === DEMO_TX_KEY) {
     throw new ConfigError(
       'keys.txKey is the well-known demo key: set SHROUD_TX_KEY outside the local demo chain',
+    );
+  }
+  if (!demoChain && config.chain.gameContract.toLowerCase() === DEMO_GAME_CONTRACT) {
+    throw new ConfigError(
+      'chain.gameContract is the local demo address: set SHROUD_GAME_CONTRACT outside the local demo chain',
     );
   }
   if (config.chain.kind === 'ethers' && !config.keys.txKey) {

@@ -1,6 +1,7 @@
 /**
  * The dealer process: `node dealer/main.ts [--config FILE]`, with SHROUD_* environment overrides
- * (see dealer/config.ts). Secrets come from the config or, preferably, the environment; never logged.
+ * (see dealer/config-env.ts). Secrets come from the config or, preferably, the environment; never logged.
+ * `node dealer/main.ts keys|check|backup|restore …` runs an operations command instead (dealer/ops/).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +28,7 @@ import { ProverPool } from './mapproof/pool.ts';
 import { buildDirArtifacts, MapProver } from './mapproof/service.ts';
 import { MapCache } from './maps.ts';
 import { createMetrics } from './metrics.ts';
+import { isCommand, runCommand } from './ops/commands.ts';
 import { StoreOpenError } from './store/errors.ts';
 import { describeStore, openStore } from './store/open.ts';
 import { secretBox } from './store/secret-box.ts';
@@ -34,12 +36,20 @@ import type { DealerStore } from './store/types.ts';
 import { ChainWatcher } from './watcher.ts';
 
 const USAGE = `usage: npm run dealer -- [--config FILE] | --new-seal-key
+       npm run dealer -- keys | check | backup | restore … (each answers --help)
 
 The dealer-prover service. FILE defaults to dealer/config.default.json (the local chain 31337, its
-demo keys); every setting can also come from the environment, which wins: SHROUD_RPC_URL,
-SHROUD_CHAIN_ID, SHROUD_GAME_CONTRACT, SHROUD_DEALER_KEY, SHROUD_TX_KEY (required), SHROUD_MASTER_KEY,
-SHROUD_DB, SHROUD_DB_DRIVER, SHROUD_DB_URL, SHROUD_DEALER_PORT, SHROUD_ARTIFACTS_DIR, … (dealer/config.ts).
-  --new-seal-key  print a fresh Baby Jubjub seal secret (keys.dealerKey) and its public sealKey, then exit`;
+demo keys); every setting can also come from the environment, which wins (docs/dealer-config.md lists
+them all): SHROUD_RPC_URL, SHROUD_CHAIN_ID, SHROUD_GAME_CONTRACT, SHROUD_DEALER_KEY, SHROUD_TX_KEY
+(required), SHROUD_MASTER_KEY, SHROUD_DB, SHROUD_DB_DRIVER, SHROUD_DB_URL, SHROUD_DEALER_PORT, …
+  keys            make the three keys into a new 0600 file; print only the public parts
+  check           check the configuration (file, then environment) and print it, secrets hidden
+  backup          copy the database to a file, safely while the dealer runs
+  restore         load such a backup into an empty (or, with --force, any) database
+  --new-seal-key  print a fresh Baby Jubjub seal secret (keys.dealerKey) and its public sealKey, then exit
+                  (prefer \`keys\`, which never prints a secret)`;
+// An operations command runs to completion and exits: nothing below (the service) starts.
+if (isCommand(process.argv[2])) await runCommand(process.argv[2], process.argv.slice(3));
 const { configFile, newSealKey } = cliArgs(
   {
     name: 'dealer',

@@ -65,6 +65,8 @@ export function runCeremony(
     ruleset?: string;
     players?: Wallet[];
     sealed?: Record<number, { ephemeralY: bigint; ciphertext: bigint }>;
+    /** The game contract the game is created on (default CONTRACT). */
+    contract?: string;
   } = {},
 ): Ceremony {
   const players = opts.players ?? [ALICE, BOB];
@@ -72,7 +74,7 @@ export function runCeremony(
     opts.ruleset ?? 'duel',
     players.map((p) => p.address),
     sealKey,
-    CONTRACT,
+    opts.contract ?? CONTRACT,
   );
   const shares = players.map(() => randomFieldElement());
   players.forEach((p, i) => {

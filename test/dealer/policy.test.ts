@@ -9,6 +9,7 @@ import { generateSealKey, sealPublicKey } from '../../core/sealed.ts';
 import {
   ConfigError,
   checkStartupPolicy,
+  DEMO_GAME_CONTRACT,
   DEMO_SEAL_KEY,
   type DealerConfig,
   dealerSealSecret,
@@ -29,7 +30,8 @@ const freshSeal = () => `0x${generateSealKey().secretKey.toString(16).padStart(6
 function with_(chainId: number, keys: Partial<DealerConfig['keys']> = {}): DealerConfig {
   return {
     ...demo,
-    chain: { ...demo.chain, chainId },
+    // A deployment of its own (the demo address is refused off 31337: see below).
+    chain: { ...demo.chain, chainId, gameContract: `0x${'ab'.repeat(20)}` },
     keys: { dealerKey: freshSeal(), masterKey: fresh(), txKey: fresh(), ...keys },
   };
 }
@@ -85,6 +87,24 @@ describe('startup policy', () => {
       () => checkStartupPolicy(with_(1, { masterKey: `0x${'00'.repeat(32)}` }), {}),
       /keys\.masterKey/,
     );
+  });
+
+  it("refuses the demo game contract address off the demo chain (anyone can deploy there with Hardhat's public key)", () => {
+    const at = (chainId: number, gameContract: string) => ({
+      ...with_(chainId),
+      chain: { ...with_(chainId).chain, gameContract },
+    });
+    assert.equal(demo.chain.gameContract.toLowerCase(), DEMO_GAME_CONTRACT);
+    for (const spelling of [
+      demo.chain.gameContract,
+      DEMO_GAME_CONTRACT,
+      DEMO_GAME_CONTRACT.toUpperCase().replace('0X', '0x'),
+    ])
+      assert.throws(
+        () => checkStartupPolicy(at(1, spelling), {}),
+        /chain\.gameContract is the local demo address/,
+      );
+    assert.doesNotThrow(() => checkStartupPolicy(at(31337, demo.chain.gameContract), {}));
   });
 
   it('enables SHROUD_TEST_PAUSE_AT only with NODE_ENV=test on chain 31337', () => {

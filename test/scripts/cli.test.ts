@@ -18,10 +18,15 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 const aFile = path.join(tmp, 'a-file');
 writeFileSync(aFile, 'x');
 
-/** Every CLI: its error prefix and script (run with `node`, as the package scripts do). */
+/** Every CLI: its error prefix and script, then any subcommand (run with `node`, as the package scripts do). */
 const CLIS: Record<string, string> = {
   map: 'scripts/map.ts',
   dealer: 'dealer/main.ts',
+  'dealer keys': 'dealer/main.ts keys',
+  'dealer check': 'dealer/main.ts check',
+  'dealer backup': 'dealer/main.ts backup',
+  'dealer restore': 'dealer/main.ts restore',
+  'dealer-config-doc': 'scripts/dealer-config-doc.ts',
   deploy: 'contracts/scripts/deploy.ts',
   audit: 'scripts/audit.ts',
   bench: 'scripts/bench.ts',
@@ -41,8 +46,9 @@ interface Run {
 }
 
 function run(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  const [file, ...subcommand] = script.split(' ');
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [path.join(ROOT, script), ...args], {
+    const p = spawn(process.execPath, [path.join(ROOT, file!), ...subcommand, ...args], {
       cwd: ROOT,
       env: { ...process.env, SHROUD_DEBUG: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -120,6 +126,17 @@ describe('CLI convention', () => {
       ['map', ['--ruleset', 'duel', '--seed', 'zz'], /seed/],
       ['dealer', ['--config', '/nonexistent.json'], /--config \/nonexistent\.json: no such file/],
       ['dealer', ['--config'], /--config needs a value/],
+      ['dealer', ['serve'], /unexpected argument "serve"/],
+      [
+        'dealer keys',
+        ['--out', '/nonexistent/k.env'],
+        /--out \/nonexistent\/k\.env: folder .* does not exist/,
+      ],
+      ['dealer keys', ['--out', aFile], /--out .*: already exists/],
+      ['dealer check', ['--config', '/nonexistent.json'], /--config \/nonexistent\.json: no such file/],
+      ['dealer backup', [], /--out is required/],
+      ['dealer restore', ['--from', '/nonexistent.sqlite'], /--from \/nonexistent\.sqlite: no such file/],
+      ['dealer restore', ['--from', aFile], /neither a SQLite database nor a pg_dump custom archive/],
       ['deploy', ['--network', 'mainnet'], /--network must be local or testnet/],
       ['deploy', ['--ruleset', 'nope'], /--ruleset nope: unknown/],
       ['audit', ['--game', '1', '--tiles', '/nonexistent.json'], /--tiles .*no such file/],

@@ -31,6 +31,22 @@ const SKIPPED: Record<string, string> = {
     'a template: a PostgreSQL server',
   'RPC_URL=https://… DEPLOYER_KEY=0x… npm run deploy:testnet -- --ruleset duel':
     'a template: a testnet and a funded key',
+  'cp dealer/config.production.example.env dealer.env':
+    'a step to edit by hand; test/dealer/config-env.test.ts loads the example file',
+  'set -a; . ./dealer.env; set +a; npm run dealer -- check':
+    'needs the filled-in dealer.env; test/dealer/config-env.test.ts runs check from the environment',
+  'set -a; . ./dealer.env; set +a; npm run dealer':
+    'needs the filled-in dealer.env and a chain; test/dealer/config-env.test.ts starts a dealer from the environment alone',
+  'npm run dealer -- backup --out dealer.backup':
+    "needs a configured dealer's database; test/dealer/backup.test.ts backs up a running dealer (SQLite, PostgreSQL)",
+  'npm run dealer -- restore --from dealer.backup':
+    'needs a backup; test/dealer/backup.test.ts restores one and serves from it',
+  'sudo useradd --system --home-dir /var/lib/shroud --shell /usr/sbin/nologin shroud':
+    'creates a system user; deploy/shroud-dealer.service runs as it',
+  'sudo install -D -m 0600 dealer.env /etc/shroud/dealer.env && sudo cp deploy/shroud-dealer.service /etc/systemd/system/ && sudo systemctl enable --now shroud-dealer':
+    'installs a system service; test/dealer/deploy.test.ts verifies the unit',
+  'docker build -f deploy/Dockerfile -t shroud-dealer . && docker run -d --env-file dealer.env -p 8787:8787 -v shroud-data:/var/lib/shroud shroud-dealer':
+    'needs a Docker daemon; .ci/run builds the image where there is one, test/dealer/deploy.test.ts checks the file',
 };
 
 /** Servers: they pass once their output matches (then they are stopped). */
