@@ -31,6 +31,10 @@ const SKIPPED: Record<string, string> = {
     'a template: a PostgreSQL server',
   'RPC_URL=https://… DEPLOYER_KEY=0x… npm run deploy:testnet -- --ruleset duel':
     'a template: a testnet and a funded key',
+  'SHROUD_PLAYER_KEY=0x… npm run play -- --game ID --rpc URL --deployment deployments/31337.json --dealer URL':
+    'a template: a live game; test/demo/play.test.ts plays it (bot and interactive)',
+  'SHROUD_PLAYER_KEY=0x… npm run play -- --game ID --rpc URL --deployment deployments/31337.json --dealer URL --interactive':
+    'a template: a live game; test/demo/play.test.ts plays it with a stdin script',
 };
 
 /** Servers: they pass once their output matches (then they are stopped). */
