@@ -1,11 +1,12 @@
 /**
- * A bot seat: the exploring bot (`planTurn`) driving a `GamePlayer`. `act()` looks at the chain and does
- * the one thing this seat must do now (commit, seal, spawn, attack, answer a combat, play a turn; dispute an
- * unserved turn and follow the dispute; reveal its share and settle the open root after a force-open), or
- * nothing. The demo runs two of them in one process; the CLI player runs one against a live game.
+ * One seat's automaton driving a `GamePlayer`. `act()` looks at the chain and does the one thing this seat
+ * must do now (commit, seal, spawn, attack, answer a combat, play a turn; dispute an unserved turn and follow
+ * the dispute; reveal its share and settle the open root after a force-open), or nothing. The decisions of a
+ * player (where to spawn, what to do on its turn) come from a `TurnPlanner`: the exploring bot by default, or
+ * a human at a terminal. The demo runs two of them in one process; the CLI player runs one against a live game.
  */
 import type { Coord } from '../core/geometry.ts';
-import { type BotPlan, planTurn } from './bot.ts';
+import { BotPlanner, type TurnPlanner } from './planner.ts';
 import type { AttackReport, CombatReport, FollowUp, GamePlayer, TurnReport } from './sdk/game-player.ts';
 import { frameOf, type ReplayTurn } from './viewer/replay.ts';
 
@@ -19,23 +20,17 @@ export type BotAction =
 export class BotPlayer {
   readonly player: GamePlayer;
   readonly seed: string;
+  readonly planner: TurnPlanner;
   /** The player's view after each of its own turns (for the viewer). */
   readonly frames: ReplayTurn[] = [];
-  /** A plan whose attack was sent: its moves are played once the combat is over. */
-  #pending: BotPlan | null = null;
-  #rnd: () => number;
+  /** Slots that attacked on the chain turn `turn` (each attack spends that slot's nullifier for the turn). */
+  #attacked = { turn: -1, slots: new Set<number>() };
 
-  constructor(player: GamePlayer, seed: string) {
+  /** `seed` seeds the exploring bot, which plans unless another `planner` is given. */
+  constructor(player: GamePlayer, seed: string, planner?: TurnPlanner) {
     this.player = player;
     this.seed = seed;
-    let x = 0;
-    for (const ch of `${seed}:spawn:${player.seat}`) x = (Math.imul(x, 31) + ch.charCodeAt(0)) >>> 0;
-    this.#rnd = () => {
-      x = (x + 0x6d2b79f5) >>> 0;
-      let t = Math.imul(x ^ (x >>> 15), x | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    this.planner = planner ?? new BotPlanner(seed, player.seat);
   }
 
   get seat(): number {
@@ -78,30 +73,35 @@ export class BotPlayer {
     if (g.toMove !== p.seat) return null;
     if (p.root === 0n && !g.openMap) await p.waitForRoot();
     await p.syncEvents();
+    const r = p.ruleset;
     if (!me.spawned) {
-      const report = await p.spawn(p.spawnPositions(this.#rnd));
+      const positions = await this.planner.spawn({
+        seat: p.seat,
+        ruleset: r,
+        area: r.startAreas[p.seat]!,
+        positions: (rnd) => p.spawnPositions(rnd),
+      });
+      const report = await p.spawn(positions);
       this.frames.push(frameOf(p.model!));
       return { kind: 'spawn', report };
     }
-    if (this.#pending) {
-      const plan = this.#pending;
-      this.#pending = null;
-      return this.#turn(plan);
+    if (this.#attacked.turn !== g.turn) this.#attacked = { turn: g.turn, slots: new Set() };
+    const d = await this.planner.turn({
+      seat: p.seat,
+      ruleset: r,
+      turn: g.turn,
+      obs: p.model!.observe(),
+      attacked: new Set(this.#attacked.slots),
+    });
+    if (d.kind === 'attack') {
+      const report = await p.attack(d.slot, d.target);
+      this.#attacked.slots.add(d.slot);
+      return { kind: 'attack', report };
     }
-    const plan = planTurn(p.model!.observe(), p.ruleset, this.seed);
-    if (plan.attack) {
-      this.#pending = plan;
-      return { kind: 'attack', report: await p.attack(plan.attack.slot, plan.attack.target) };
-    }
-    return this.#turn(plan);
-  }
-
-  async #turn(plan: BotPlan): Promise<BotAction> {
-    const p = this.player;
     // A combat answer may have killed one of our units since the plan: moves for empty slots are dropped.
     const units = p.units;
-    const moves: (Coord | null)[] = plan.moves.map((m, i) => (units[i] ? m : null));
-    const report = await p.playTurn({ moves, reveal: plan.reveal });
+    const moves: (Coord | null)[] = d.moves.map((m, i) => (units[i] ? m : null));
+    const report = await p.playTurn({ moves, reveal: d.reveal });
     this.frames.push(frameOf(p.model!));
     return { kind: 'turn', report };
   }

@@ -199,6 +199,19 @@ function chooseReveal(
 }
 
 /**
+ * The bot's revealed-tile list for moves chosen elsewhere (a human's): the same choice `planTurn` makes,
+ * seeded by (seed, turn).
+ */
+export function revealFor(
+  obs: Observation,
+  rules: Rules,
+  moves: (Coord | null)[],
+  seed: bigint | number | string,
+): number[] {
+  return chooseReveal(rules.board, rules, obs, moves, rngFor(`${seed}:reveal`, obs.turn ?? -1));
+}
+
+/**
  * The exploring bot: a pure function of what the player observed, the ruleset and a seed. Scouts
  * run for the farthest frontier, other units for the nearest unexplored land, structures stay.
  */

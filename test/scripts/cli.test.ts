@@ -86,6 +86,60 @@ async function pairs<T>(items: T[], f: (t: T) => Promise<void>): Promise<void> {
   for (let i = 0; i < items.length; i += 2) await Promise.all(items.slice(i, i + 2).map(f));
 }
 
+/** The player (`npm run play`): its connection flags and their environment variables. */
+function playerCases(): [string, string[], RegExp, NodeJS.ProcessEnv][] {
+  const env = {
+    SHROUD_PLAYER_KEY: `0x${'11'.repeat(32)}`,
+    RPC_URL: '',
+    SHROUD_GAME_CONTRACT: '',
+    SHROUD_DEALER_URL: '',
+  };
+  const game = ['--game', '1'];
+  const rpc = [...game, '--rpc', 'http://127.0.0.1:1'];
+  const addr = `0x${'ab'.repeat(20)}`;
+  const dealer = ['--dealer', 'http://127.0.0.1:2'];
+  return [
+    ['player', ['--game', 'x'], /--game x: not a decimal or 0x-hex id/, env],
+    ['player', [...game, '--deployment'], /--deployment needs a value/, env],
+    ['player', [...game, '--interactive=yes'], /--interactive takes no value/, env],
+    ['player', [...rpc, ...dealer], /--contract \(or SHROUD_GAME_CONTRACT\) is required/, env],
+    [
+      'player',
+      [...game, '--rpc', 'localhost:8545'],
+      /--rpc localhost:8545: not an http\(s\) or ws\(s\) URL/,
+      env,
+    ],
+    [
+      'player',
+      [...rpc, '--contract', 'nope', ...dealer],
+      /--contract nope: not a 0x-hex contract address/,
+      env,
+    ],
+    ['player', [...rpc, '--contract', addr], /--dealer \(or SHROUD_DEALER_URL\) is required/, env],
+    [
+      'player',
+      [...rpc, ...dealer],
+      /SHROUD_GAME_CONTRACT=0x12: not a 0x-hex contract address/,
+      { ...env, SHROUD_GAME_CONTRACT: '0x12' },
+    ],
+    [
+      'player',
+      [...rpc, ...dealer, '--deployment', '/nonexistent.json'],
+      /--deployment \/nonexistent\.json: no such file/,
+      env,
+    ],
+    ['player', [...rpc, ...dealer, '--deployment', aFile], /--deployment .*: not JSON/, env],
+    ['player', [...rpc, ...dealer, '--deployment', tmp], /--deployment .*: is a folder/, env],
+    ['player', [...rpc, '--contract', addr, '--deployment', aFile], /--contract and --deployment both/, env],
+    [
+      'player',
+      [...rpc, '--contract', addr, ...dealer],
+      /SHROUD_PLAYER_KEY: not a 0x-hex 32-byte/,
+      { ...env, SHROUD_PLAYER_KEY: '0x01' },
+    ],
+  ];
+}
+
 describe('CLI convention', () => {
   it('every CLI answers --help and -h with its usage, exit 0', { timeout: 180_000 }, async () => {
     await pairs(Object.entries(CLIS), async ([cli, script]) => {
@@ -148,13 +202,19 @@ describe('CLI convention', () => {
       ['demo', ['--out', `${aFile}/out`], /--out .*is a file/],
       ['demo', ['--ptau-dir', '/nonexistent'], /--ptau-dir \/nonexistent: no such folder/],
       ['demo', [], /SHROUD_PTAU_DIR=\/nonexistent: no such folder/, { SHROUD_PTAU_DIR: '/nonexistent' }],
-      ['player', ['--game', '1'], /--rpc is required/, { SHROUD_PLAYER_KEY: '0x01' }],
+      [
+        'player',
+        ['--game', '1'],
+        /--rpc \(or RPC_URL\) is required/,
+        { SHROUD_PLAYER_KEY: '0x01', RPC_URL: '' },
+      ],
       [
         'player',
         ['--rpc', 'x', '--contract', 'y', '--dealer', 'z', '--game', '1', '--artifacts', '/nonexistent'],
         /--artifacts \/nonexistent: no such folder/,
         { SHROUD_PLAYER_KEY: '0x01' },
       ],
+      ...playerCases(),
       ['circuits:build', ['--ruleset', 'tiny', '--ptau', '/nonexistent.ptau'], /--ptau .*no such file/],
       ['circuits:build', ['--ruleset', 'tiny', '--circuits', 'nope'], /--circuits nope: unknown/],
       ['circuits:build', [], /--ruleset is required/],

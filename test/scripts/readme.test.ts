@@ -47,6 +47,10 @@ const SKIPPED: Record<string, string> = {
     'installs a system service; test/dealer/deploy.test.ts verifies the unit',
   'docker build -f deploy/Dockerfile -t shroud-dealer . && docker run -d --env-file dealer.env -p 8787:8787 -v shroud-data:/var/lib/shroud shroud-dealer':
     'needs a Docker daemon; .ci/run builds the image where there is one, test/dealer/deploy.test.ts checks the file',
+  'SHROUD_PLAYER_KEY=0x… npm run play -- --game ID --rpc URL --deployment deployments/31337.json --dealer URL':
+    'a template: a live game; test/demo/play.test.ts plays it (bot and interactive)',
+  'SHROUD_PLAYER_KEY=0x… npm run play -- --game ID --rpc URL --deployment deployments/31337.json --dealer URL --interactive':
+    'a template: a live game; test/demo/play.test.ts plays it with a stdin script',
 };
 
 /** Servers: they pass once their output matches (then they are stopped). */

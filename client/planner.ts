@@ -1,0 +1,86 @@
+/**
+ * Who decides a seat's moves. `BotPlayer.act()` does the protocol work (commit, seal, combat answers,
+ * disputes, share reveals) and asks a `TurnPlanner` only for the two decisions a player makes: where to
+ * spawn, and what to do on its turn. The exploring bot is one planner; the terminal player is another.
+ */
+import type { Coord } from '../core/geometry.ts';
+import type { Area } from '../core/ruleset/types.ts';
+import type { ValidRuleset } from '../core/ruleset/validate.ts';
+import { type BotPlan, planTurn } from './bot.ts';
+import type { Observation } from './sdk/observation.ts';
+
+/** What the planner knows when it places its units. */
+export interface SpawnContext {
+  seat: number;
+  ruleset: ValidRuleset;
+  /** This seat's start area (every spawn position must lie in it). */
+  area: Area;
+  /** Distinct tiles of the start area spread by `rnd`: the SDK's default placement. */
+  positions(rnd?: () => number): Coord[];
+}
+
+/** What the planner knows on its turn: only what the protocol revealed to this seat. */
+export interface TurnContext {
+  seat: number;
+  ruleset: ValidRuleset;
+  /** The chain's turn counter. */
+  turn: number;
+  obs: Observation;
+  /** Slots that already attacked this turn (a slot attacks at most once per turn: its nullifier is spent). */
+  attacked: ReadonlySet<number>;
+}
+
+/**
+ * One decision on this seat's turn. An attack does not end the turn: once its combat is resolved the planner
+ * is asked again (with the combat's outcome in `obs`); `turn` ends it with the moves and the tiles to reveal.
+ */
+export type TurnDecision =
+  | { kind: 'attack'; slot: number; target: Coord }
+  | { kind: 'turn'; moves: (Coord | null)[]; reveal: number[] };
+
+export interface TurnPlanner {
+  /** One position per `ruleset.spawn` entry, distinct tiles of `ctx.area`. */
+  spawn(ctx: SpawnContext): Promise<Coord[]>;
+  turn(ctx: TurnContext): Promise<TurnDecision>;
+}
+
+/** A tiny seeded PRNG (mulberry32 over a string hash): the bot's spawn placement is reproducible. */
+export function seededRandom(seed: string): () => number {
+  let x = 0;
+  for (const ch of seed) x = (Math.imul(x, 31) + ch.charCodeAt(0)) >>> 0;
+  return () => {
+    x = (x + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(x ^ (x >>> 15), x | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The exploring bot (`planTurn`) as a planner. A plan with an attack is kept: its moves are played once the
+ * combat is over, as the plan was made before it (the caller drops moves of units the combat killed).
+ */
+export class BotPlanner implements TurnPlanner {
+  readonly seed: string;
+  #pending: BotPlan | null = null;
+  readonly #rnd: () => number;
+
+  constructor(seed: string, seat: number) {
+    this.seed = seed;
+    this.#rnd = seededRandom(`${seed}:spawn:${seat}`);
+  }
+
+  async spawn(ctx: SpawnContext): Promise<Coord[]> {
+    return ctx.positions(this.#rnd);
+  }
+
+  async turn(ctx: TurnContext): Promise<TurnDecision> {
+    const plan = this.#pending ?? planTurn(ctx.obs, ctx.ruleset, this.seed);
+    if (this.#pending || !plan.attack) {
+      this.#pending = null;
+      return { kind: 'turn', moves: plan.moves, reveal: plan.reveal };
+    }
+    this.#pending = plan;
+    return { kind: 'attack', slot: plan.attack.slot, target: plan.attack.target };
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The player CLI's flags and environment, checked before anything touches the network: every mistake is a
+ * UsageError naming the flag (exit 2, scripts/lib/cli.ts's convention).
+ */
+import { cliArgs, inputDir, intFlag, required, UsageError } from '../../scripts/lib/cli.ts';
+import { readDeploymentFile } from './deployment.ts';
+import type { GameTarget } from './game-id.ts';
+
+export interface PlayArgs {
+  key: string;
+  rpc: string;
+  contract: string;
+  /** Set when the contract came from `--deployment`: its chain must be the RPC's (checked once connected). */
+  deployment?: { file: string; chainId: number };
+  dealerUrl: string;
+  target: GameTarget;
+  interactive: boolean;
+  artifacts?: string;
+  sealArtifacts?: string;
+  seed?: string;
+  pollMs: number;
+}
+
+export const USAGE = `usage: SHROUD_PLAYER_KEY=0x… npm run play -- --game ID [connection] [--interactive] [options]
+       (or node client/cli.ts …)
+
+Joins game ID as the player of SHROUD_PLAYER_KEY and plays it to the end: with the exploring bot, or with
+--interactive, you at this terminal (the map, your units and your legal moves each turn; commands on stdin,
+help lists them). Commits, seals, combat answers and disputes are automatic either way.
+
+connection (a flag beats its environment variable):
+  --rpc URL          the chain's JSON-RPC (or RPC_URL)
+  --contract 0x…     the ShroudGame contract (or SHROUD_GAME_CONTRACT)
+  --deployment FILE  a deployments/<chainId>.json record (npm run deploy:*): the contract from it
+  --dealer URL       the dealer (or SHROUD_DEALER_URL)
+options:
+  --interactive      play the turns yourself from the terminal
+  --artifacts DIR    proving keys (default contracts/generated/<ruleset>, matching the deployed verifiers)
+  --seal-artifacts DIR  the sealed-share proving key (default contracts/generated/seal)
+  --seed S           the random seed of the bot, or of --interactive's default placement and revealed
+                     tiles (default: the player's address)
+  --poll-ms N        how often to poll the chain while waiting (default 500)`;
+
+const OPTIONS = {
+  rpc: { type: 'string' },
+  contract: { type: 'string' },
+  deployment: { type: 'string' },
+  dealer: { type: 'string' },
+  game: { type: 'string' },
+  interactive: { type: 'boolean' },
+  artifacts: { type: 'string' },
+  'seal-artifacts': { type: 'string' },
+  seed: { type: 'string' },
+  'poll-ms': { type: 'string', default: '500' },
+} as const;
+
+/** A setting from `--flag`, else from its environment variable; `source` names where it came from. */
+interface Setting {
+  value: string;
+  source: string;
+}
+
+function flagOrEnv(flag: string, value: string | undefined, env: string, envs: NodeJS.ProcessEnv): Setting {
+  if (value !== undefined && value !== '') return { value, source: `--${flag} ${value}` };
+  const v = envs[env];
+  if (v === undefined || v === '') throw new UsageError(`--${flag} (or ${env}) is required (see --help)`);
+  return { value: v, source: `${env}=${v}` };
+}
+
+function url(s: Setting): string {
+  if (!/^(https?|wss?):\/\/\S+$/i.test(s.value))
+    throw new UsageError(`${s.source}: not an http(s) or ws(s) URL`);
+  return s.value;
+}
+
+function address(s: Setting): string {
+  if (!/^0x[0-9a-f]{40}$/i.test(s.value)) throw new UsageError(`${s.source}: not a 0x-hex contract address`);
+  return s.value;
+}
+
+/** Parses argv and the environment; `--help` prints USAGE and exits 0, a mistake exits 2 with one line. */
+export function parsePlayArgs(argv = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): PlayArgs {
+  return cliArgs(
+    { name: 'player', usage: USAGE, options: OPTIONS },
+    ({ values }) => {
+      const game = required('game', values.game);
+      if (!/^(0x[0-9a-f]+|\d+)$/i.test(game))
+        throw new UsageError(`--game ${game}: not a decimal or 0x-hex id`);
+      if (values.artifacts) inputDir('artifacts', values.artifacts);
+      if (values['seal-artifacts']) inputDir('seal-artifacts', values['seal-artifacts']);
+      const key = env.SHROUD_PLAYER_KEY;
+      if (!key) throw new UsageError('SHROUD_PLAYER_KEY is required (see --help)');
+      const rpc = url(flagOrEnv('rpc', values.rpc, 'RPC_URL', env));
+      if (values.contract !== undefined && values.deployment !== undefined)
+        throw new UsageError('--contract and --deployment both name the contract: give one');
+      const record =
+        values.deployment !== undefined ? readDeploymentFile('deployment', values.deployment) : null;
+      const contract = record
+        ? record.shroudGame
+        : address(flagOrEnv('contract', values.contract, 'SHROUD_GAME_CONTRACT', env));
+      const dealerUrl = url(flagOrEnv('dealer', values.dealer, 'SHROUD_DEALER_URL', env));
+      const pollMs = intFlag('poll-ms', values['poll-ms']!, 10, 60_000);
+      if (!/^0x[0-9a-f]{64}$/i.test(key))
+        throw new UsageError('SHROUD_PLAYER_KEY: not a 0x-hex 32-byte private key');
+      return {
+        key,
+        rpc,
+        contract,
+        ...(record ? { deployment: { file: values.deployment!, chainId: record.chainId } } : {}),
+        dealerUrl,
+        target: { kind: 'game', id: BigInt(game) },
+        interactive: values.interactive ?? false,
+        ...(values.artifacts ? { artifacts: values.artifacts } : {}),
+        ...(values['seal-artifacts'] ? { sealArtifacts: values['seal-artifacts'] } : {}),
+        ...(values.seed !== undefined ? { seed: values.seed } : {}),
+        pollMs,
+      };
+    },
+    argv,
+  );
+}

@@ -1,0 +1,27 @@
+/**
+ * `--deployment FILE`: a record `npm run deploy:*` wrote (contracts/deployer.ts `recordDeployment`, read there
+ * by chain id with `readDeployment`). The player needs only the game contract and the chain it lives on.
+ */
+import { readFileSync } from 'node:fs';
+import type { Deployment } from '../../contracts/deployer.ts';
+import { inputFile, UsageError } from '../../scripts/lib/cli.ts';
+
+export type DeploymentRecord = Pick<Deployment, 'chainId' | 'shroudGame'>;
+
+/** Reads and checks the record; a missing, unreadable or malformed file is a UsageError naming `--flag`. */
+export function readDeploymentFile(flag: string, file: string): DeploymentRecord {
+  inputFile(flag, file);
+  let d: Partial<Deployment>;
+  try {
+    d = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    throw new UsageError(`--${flag} ${file}: not JSON`);
+  }
+  if (typeof d?.shroudGame !== 'string' || !/^0x[0-9a-f]{40}$/i.test(d.shroudGame))
+    throw new UsageError(
+      `--${flag} ${file}: no shroudGame address (not a deployments/<chainId>.json record)`,
+    );
+  if (!Number.isSafeInteger(d.chainId))
+    throw new UsageError(`--${flag} ${file}: no chainId (not a deployments/<chainId>.json record)`);
+  return { chainId: d.chainId!, shroudGame: d.shroudGame };
+}
