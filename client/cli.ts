@@ -3,8 +3,9 @@
  * SHROUD_PLAYER_KEY and plays it from the ceremony to the end, with the exploring bot or, with
  * `--interactive`, a human at this terminal (client/terminal/). `--help` lists the flags (client/play/args.ts).
  *
- * The ruleset is the shipped one whose hash the game carries; proving artifacts default to the generated
- * ones (contracts/generated/<ruleset>/…), which must match the verifiers the contract was deployed with.
+ * The ruleset is the shipped one whose hash the game carries. Proving artifacts are downloaded from the dealer
+ * (or static hosts) and checked against the SHA-256 the registry holds beside each verifier before any proof
+ * (client/sdk/artifacts.ts), cached; `--artifacts DIR` uses local files instead.
  */
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { loadHasher, shippedRuleset, shippedRulesetNames } from '../core/index.ts';
@@ -15,6 +16,7 @@ import { parsePlayArgs } from './play/args.ts';
 import { proverArtifacts } from './play/artifacts.ts';
 import { resolveGameId } from './play/game-id.ts';
 import { playToEnd } from './play/loop.ts';
+import { proverFromDealer } from './sdk/artifacts-node.ts';
 import { GameChain } from './sdk/chain.ts';
 import { DealerClient } from './sdk/dealer-client.ts';
 import { GamePlayer } from './sdk/game-player.ts';
@@ -42,7 +44,22 @@ try {
   );
   if (!name)
     throw new Error(`game ${gameId} plays ruleset ${cfg.rulesetHash}, which is not a shipped ruleset`);
-  const prover = new SnarkjsProver(proverArtifacts(name, args.artifacts, args.sealArtifacts));
+  const prover =
+    args.artifacts || args.sealArtifacts
+      ? new SnarkjsProver(proverArtifacts(name, args.artifacts, args.sealArtifacts))
+      : await proverFromDealer({
+          chain,
+          gameId,
+          dealerUrl: args.dealerUrl,
+          mirrors: args.artifactUrls,
+          ...(args.artifactCache ? { cacheDir: args.artifactCache } : {}),
+          onEvent: (e) => {
+            if (e.type === 'download')
+              print(
+                `${e.circuit} ${e.kind}: ${(e.bytes / 1e6).toFixed(1)} MB downloaded and checked on-chain`,
+              );
+          },
+        });
   const player = await GamePlayer.join({
     chain,
     dealer: new DealerClient({

@@ -15,8 +15,12 @@ export interface PlayArgs {
   dealerUrl: string;
   target: GameTarget;
   interactive: boolean;
+  /** Local proving keys instead of downloads (`--artifacts`, `--seal-artifacts`). */
   artifacts?: string;
   sealArtifacts?: string;
+  /** Static hosts tried before the dealer for downloads, and where downloads are cached. */
+  artifactUrls: string[];
+  artifactCache?: string;
   seed?: string;
   pollMs: number;
 }
@@ -35,8 +39,12 @@ connection (a flag beats its environment variable):
   --dealer URL       the dealer (or SHROUD_DEALER_URL)
 options:
   --interactive      play the turns yourself from the terminal
-  --artifacts DIR    proving keys (default contracts/generated/<ruleset>, matching the deployed verifiers)
-  --seal-artifacts DIR  the sealed-share proving key (default contracts/generated/seal)
+  --artifacts-url URL  a static host of the proving keys, tried before the dealer (repeatable). By default
+                     the keys come from the dealer's /v1/artifacts; either way each file is checked against
+                     the SHA-256 the chain registered beside its verifier before the first proof
+  --artifact-cache DIR  where checked downloads are kept (default $XDG_CACHE_HOME/shroud/artifacts)
+  --artifacts DIR    local proving keys instead (e.g. contracts/generated/<ruleset>, not checked on-chain)
+  --seal-artifacts DIR  with --artifacts: the sealed-share proving key (default contracts/generated/seal)
   --seed S           the random seed of the bot, or of --interactive's default placement and revealed
                      tiles (default: the player's address)
   --poll-ms N        how often to poll the chain while waiting (default 500)`;
@@ -50,6 +58,8 @@ const OPTIONS = {
   interactive: { type: 'boolean' },
   artifacts: { type: 'string' },
   'seal-artifacts': { type: 'string' },
+  'artifacts-url': { type: 'string', multiple: true },
+  'artifact-cache': { type: 'string' },
   seed: { type: 'string' },
   'poll-ms': { type: 'string', default: '500' },
 } as const;
@@ -88,6 +98,9 @@ export function parsePlayArgs(argv = process.argv.slice(2), env: NodeJS.ProcessE
         throw new UsageError(`--game ${game}: not a decimal or 0x-hex id`);
       if (values.artifacts) inputDir('artifacts', values.artifacts);
       if (values['seal-artifacts']) inputDir('seal-artifacts', values['seal-artifacts']);
+      const artifactUrls = (values['artifacts-url'] ?? []).map((u) =>
+        url({ value: u, source: `--artifacts-url ${u}` }),
+      );
       const key = env.SHROUD_PLAYER_KEY;
       if (!key) throw new UsageError('SHROUD_PLAYER_KEY is required (see --help)');
       const rpc = url(flagOrEnv('rpc', values.rpc, 'RPC_URL', env));
@@ -112,6 +125,8 @@ export function parsePlayArgs(argv = process.argv.slice(2), env: NodeJS.ProcessE
         interactive: values.interactive ?? false,
         ...(values.artifacts ? { artifacts: values.artifacts } : {}),
         ...(values['seal-artifacts'] ? { sealArtifacts: values['seal-artifacts'] } : {}),
+        artifactUrls,
+        ...(values['artifact-cache'] ? { artifactCache: values['artifact-cache'] } : {}),
         ...(values.seed !== undefined ? { seed: values.seed } : {}),
         pollMs,
       };
