@@ -30,7 +30,9 @@ const SKIPPED: Record<string, string> = {
   "SHROUD_DB_DRIVER=postgres SHROUD_DB_URL='postgres://shroud:…@db.internal:5432/shroud' npm run dealer":
     'a template: a PostgreSQL server',
   'RPC_URL=https://… DEPLOYER_KEY=0x… npm run deploy:testnet -- --ruleset duel':
-    'a template: a testnet and a funded key',
+    'a template: a testnet and a funded key (test/contracts/deploy-node.test.ts runs it against a local node)',
+  'ls ignition/deployments/chain-11155111/': "a template: a testnet deployment's journal",
+  'npx hardhat ignition status chain-11155111': "a template: a testnet deployment's journal",
 };
 
 /** Servers: they pass once their output matches (then they are stopped). */
