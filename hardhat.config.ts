@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import hardhatEthers from '@nomicfoundation/hardhat-ethers';
+import hardhatIgnition from '@nomicfoundation/hardhat-ignition';
 import { defineConfig } from 'hardhat/config';
 
 const require = createRequire(import.meta.url);
@@ -8,7 +9,11 @@ const require = createRequire(import.meta.url);
 const soljson = require.resolve('solc/soljson.js');
 
 export default defineConfig({
-  plugins: [hardhatEthers],
+  /**
+   * hardhat-ignition for its tasks on the deploy journals (`npx hardhat ignition status|wipe|track-tx ID`);
+   * the deployment itself runs the modules of contracts/ignition/ through scripts/deploy.ts.
+   */
+  plugins: [hardhatEthers, hardhatIgnition],
   solidity: {
     version: '0.8.28',
     path: soljson,

@@ -17,7 +17,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Contract, JsonRpcProvider, Wallet } from 'ethers';
-import { readDeployment } from '../contracts/deployer.ts';
+import { readDeployment } from '../contracts/ignition/record.ts';
 import { type AuditReport, formatReport, parseServedTiles, runAudit } from './audit/audit.ts';
 import { buildContracts } from './contracts/ensure.ts';
 import { inputFile, parseCli, runCli, UsageError } from './lib/cli.ts';

@@ -11,7 +11,9 @@ import { network } from 'hardhat';
 import * as snarkjs from 'snarkjs';
 import { GameChain } from '../client/sdk/chain.ts';
 import { releaseSnarkjsThreads } from '../client/sdk/snark-threads.ts';
-import { deployShroud, GAME_LIBRARIES } from '../contracts/deployer.ts';
+import { deployShroud } from '../contracts/ignition/deploy.ts';
+import { GAME_LIBRARIES } from '../contracts/ignition/plan.ts';
+import type { Deployment } from '../contracts/ignition/record.ts';
 import {
   commitMap,
   commitOpenMap,
@@ -41,6 +43,7 @@ import {
   spawnWitness,
   turnWitness,
 } from '../core/witness/inputs.ts';
+import { deployPlan } from './contracts/plan.ts';
 import { readManifest, readSealArtifacts, rulesetHash, rulesetInfo } from './contracts/rulesets.ts';
 
 /** The protocol's floors, the audit window a day (what a real game would use). */
@@ -93,13 +96,13 @@ export interface BenchGasOptions {
  */
 export async function benchGas(o: BenchGasOptions = {}): Promise<Record<string, number>> {
   const proofs = o.proofs ?? readManifest()['duel'] !== undefined;
-  const { ethers } = await network.connect();
+  const conn = await network.connect();
+  const { ethers } = conn;
   const h = await loadHasher();
   const [deployer, dealer, p1, p2, other] = await ethers.getSigners();
   const { game, registry, mapProofs, deployment } = await deployShroud(
-    ethers,
-    deployer,
-    proofs ? ['duel'] : [],
+    conn,
+    await deployPlan(proofs ? ['duel'] : []),
   );
   const rsHash = proofs ? rulesetHash('duel') : `0x${'11'.repeat(32)}`;
   const reg = registry.connect(deployer!) as Contract;
@@ -157,7 +160,7 @@ export async function benchGas(o: BenchGasOptions = {}): Promise<Record<string, 
 /** Deployed bytecode size of every contract of the deployment (EIP-170 limit: 24,576 bytes). */
 async function contractSizes(
   ethers: Awaited<ReturnType<typeof network.connect>>['ethers'],
-  d: Awaited<ReturnType<typeof deployShroud>>['deployment'],
+  d: Deployment,
 ): Promise<Record<string, number>> {
   const at: Record<string, string> = {
     ShroudGame: d.shroudGame,

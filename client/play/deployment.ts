@@ -1,9 +1,9 @@
 /**
- * `--deployment FILE`: a record `npm run deploy:*` wrote (contracts/deployer.ts `recordDeployment`, read there
+ * `--deployment FILE`: a record `npm run deploy:*` wrote (contracts/ignition/record.ts `recordDeployment`, read there
  * by chain id with `readDeployment`). The player needs only the game contract and the chain it lives on.
  */
 import { readFileSync } from 'node:fs';
-import type { Deployment } from '../../contracts/deployer.ts';
+import type { Deployment } from '../../contracts/ignition/record.ts';
 import { inputFile, UsageError } from '../../scripts/lib/cli.ts';
 
 export type DeploymentRecord = Pick<Deployment, 'chainId' | 'shroudGame'>;

@@ -7,7 +7,7 @@
  * field, so the Lagrange sections (12–15) that `snarkjs powersoftau prepare phase2` derives with FFTs
  * over group elements are here one fixed-base multiplication per point. Keys set up on it prove and
  * verify like any others, and forge just as easily: never deploy them beyond a local chain
- * (contracts/scripts/deploy.ts refuses them elsewhere).
+ * (scripts/deploy.ts refuses them elsewhere).
  *
  * Byte-for-byte the same file as snarkjs `powersoftau new` + `beacon` (this beacon) + `prepare
  * phase2`; `test/circuits/devptau.test.ts` checks it against snarkjs.

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { id } from 'ethers';
+import type { RulesetShape } from '../../contracts/ignition/plan.ts';
 import { type ArtifactHashes, artifactSha256 } from '../../core/artifacts.ts';
 import { rulesetHash as canonicalRulesetHash } from '../../core/ruleset/hash.ts';
 import { shippedRuleset } from '../../core/ruleset/shipped.ts';
@@ -46,17 +47,9 @@ export function rulesetHash(name: string): string {
   return canonicalRulesetHash(shippedRuleset(name));
 }
 
-export interface RulesetInfo {
+/** A shipped ruleset as the registry takes it (the shape is the deploy plan's: one definition). */
+export interface RulesetInfo extends RulesetShape {
   name: string;
-  kind: number;
-  width: number;
-  height: number;
-  maxPlayers: number;
-  damage: number;
-  /** `provePassability`: the turn verifier takes the game's map root as its last public signal. */
-  passability: boolean;
-  /** Tiles a turn may reveal: the size of a reveal list a dispute opens on-chain. */
-  maxRevealedTiles: number;
 }
 
 export function rulesetInfo(name: string): RulesetInfo {
@@ -90,6 +83,16 @@ export function verifierContractName(ruleset: string, circuit: string): string {
   return `${pascal(ruleset)}${pascal(circuit)}Verifier`;
 }
 
+/**
+ * A phase-2 contribution to a zkey, as the ceremony's finalize records it: `hash` is the contribution hash
+ * `snarkjs zkey verify` prints, `address` the signer of the contributor's attestation.
+ */
+export interface Contribution {
+  name: string;
+  hash: string;
+  address: string;
+}
+
 export interface GeneratedVerifier {
   contract: string;
   nPublic: number;
@@ -102,6 +105,8 @@ export interface GeneratedVerifier {
   /** SHA-256 of the zkey and wasm files (core/artifacts.ts): what the deploy registers beside the verifier. */
   zkeySha256?: string;
   wasmSha256?: string;
+  /** The zkey's phase-2 contributions (absent: none recorded; the deploy refuses it off the local chain). */
+  contributions?: Contribution[];
 }
 
 export interface GeneratedRuleset extends RulesetInfo {
@@ -134,6 +139,8 @@ export interface SealArtifacts {
   /** SHA-256 of the zkey and wasm files (core/artifacts.ts). */
   zkeySha256?: string;
   wasmSha256?: string;
+  /** The zkey's phase-2 contributions (see GeneratedVerifier). */
+  contributions?: Contribution[];
 }
 
 /** The generated seal verifier (contracts/generated/seal.json, written by verifiers.ts); throws when absent. */

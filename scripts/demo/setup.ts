@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JsonRpcProvider } from 'ethers';
-import type { Deployment } from '../../contracts/deployer.ts';
+import type { Deployment } from '../../contracts/ignition/record.ts';
 import { type GeneratedRuleset, PLAY_CIRCUITS } from '../contracts/rulesets.ts';
 import { generateVerifiers } from '../contracts/verifiers.ts';
 import type { Progress } from '../lib/progress.ts';
@@ -94,7 +94,10 @@ export async function startChain(logDir: string): Promise<LocalChain> {
   return { child, url, port };
 }
 
-/** Deploys Shroud with `ruleset` registered, through Hardhat's ethers over HTTP to the local node. */
+/**
+ * Deploys Shroud with `ruleset` registered (the deploy's Ignition modules) over HTTP to the local node. No journal:
+ * the node is new every run, so a journal of the last one would only describe a chain that is gone.
+ */
 export async function deploy(url: string, ruleset: string): Promise<Deployment> {
   const { network } = await import('hardhat');
   const conn = await network.connect({
@@ -102,9 +105,9 @@ export async function deploy(url: string, ruleset: string): Promise<Deployment> 
     override: { url, accounts: [DEV_KEYS[0]] },
   });
   try {
-    const { deployShroud } = await import('../../contracts/deployer.ts');
-    const [signer] = await conn.ethers.getSigners();
-    const { deployment } = await deployShroud(conn.ethers, signer, [ruleset]);
+    const { deployShroud } = await import('../../contracts/ignition/deploy.ts');
+    const { deployPlan } = await import('../contracts/plan.ts');
+    const { deployment } = await deployShroud(conn, await deployPlan([ruleset]));
     return deployment;
   } finally {
     await conn.close();

@@ -1,15 +1,20 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import type { EIP1193Provider } from '@nomicfoundation/ignition-core';
+import { getCreateAddress } from 'ethers';
 import { network } from 'hardhat';
 import { releaseSnarkjsThreads } from '../../client/sdk/snark-threads.ts';
-import { deployShroud, GAME_LIBRARIES, readDeployment, recordDeployment } from '../../contracts/deployer.ts';
-import { checkDevKeys, parseDeployArgs, runDeploy } from '../../contracts/scripts/deploy.ts';
+import { deployShroud } from '../../contracts/ignition/deploy.ts';
+import { GAME_LIBRARIES } from '../../contracts/ignition/plan.ts';
+import { readDeployment, recordDeployment } from '../../contracts/ignition/record.ts';
 import { artifactSha256 } from '../../core/artifacts.ts';
 import { benchGas } from '../../scripts/bench-gas.ts';
+import { checkDevKeys } from '../../scripts/contracts/keys.ts';
+import { deployPlan } from '../../scripts/contracts/plan.ts';
 import {
   CIRCUIT_ID,
   type GeneratedRuleset,
@@ -18,15 +23,32 @@ import {
   readSealArtifacts,
   rulesetHash,
 } from '../../scripts/contracts/rulesets.ts';
+import { parseDeployArgs, runDeploy } from '../../scripts/deploy.ts';
 
 after(async () => {
   await releaseSnarkjsThreads();
 });
 
+const tmp = () => mkdtemp(join(tmpdir(), 'shroud-deploy-'));
+
+/** The connection's provider, until `sends` transactions went out: then every request fails (the RPC is gone). */
+function failingAfter(provider: EIP1193Provider, sends: number): EIP1193Provider {
+  let sent = 0;
+  return {
+    request: async (req) => {
+      if (sent >= sends) throw new Error('RPC down');
+      const r = await provider.request(req);
+      if (req.method === 'eth_sendTransaction') sent++;
+      return r;
+    },
+  };
+}
+
 describe('deployment and gas', () => {
-  it('deploys everything to the in-process chain and records deployments/<chainId>.json', async () => {
-    const { ethers } = await network.connect();
-    const { deployment, game } = await deployShroud(ethers);
+  it('deploys everything to the in-process chain (the Ignition modules) and records deployments/<chainId>.json', async () => {
+    const conn = await network.connect();
+    const { ethers } = conn;
+    const { deployment, game } = await deployShroud(conn, await deployPlan([]));
     assert.equal(deployment.chainId, 31337);
     assert.equal(await game.getFunction('registry')(), deployment.registry);
     assert.equal(await game.getFunction('sealVerifier')(), deployment.sealVerifier);
@@ -45,7 +67,11 @@ describe('deployment and gas', () => {
     assert.equal(Object.keys(deployment.poseidon).length, 6);
     assert.equal(await game.getFunction('mapGen')(), deployment.mapGen);
     assert.equal(await game.getFunction('poseidon6')(), deployment.poseidon['poseidon6']);
-    const dir = await mkdtemp(join(tmpdir(), 'shroud-deploy-'));
+    const [deployer] = await ethers.getSigners();
+    assert.equal(deployment.deployer, deployer!.address);
+    const { registry } = await deployShroud(conn, await deployPlan([], { seal: 'mock' }));
+    assert.equal(await registry.getFunction('owner')(), deployer!.address, 'the deployer owns the registry');
+    const dir = await tmp();
     try {
       const file = await recordDeployment(deployment, dir);
       assert.ok(file.endsWith('31337.json'));
@@ -64,17 +90,34 @@ describe('deployment and gas', () => {
     assert.equal(parseDeployArgs([]).record, false);
     assert.throws(() => parseDeployArgs(['--network', 'mainnet']), /local or testnet/);
     assert.throws(() => parseDeployArgs(['--network', 'testnet'], {}), /RPC_URL and DEPLOYER_KEY/);
-    const t = parseDeployArgs(['--network', 'testnet'], { RPC_URL: 'http://x', DEPLOYER_KEY: '0x01' });
+    const env = { RPC_URL: 'http://x', DEPLOYER_KEY: '0x01' };
+    const t = parseDeployArgs(['--network', 'testnet'], env);
     assert.equal(t.record, true, 'testnet deploys always record');
-    const dir = await mkdtemp(join(tmpdir(), 'shroud-deploy-'));
+    assert.equal(
+      parseDeployArgs(['--network', 'testnet', '--deployment-id', 'sepolia-2'], env).deploymentId,
+      'sepolia-2',
+    );
+    assert.throws(
+      () => parseDeployArgs(['--network', 'testnet', '--deployment-id', '2x'], env),
+      /--deployment-id 2x: letters/,
+    );
+    assert.throws(() => parseDeployArgs(['--deployment-id', 'x']), /--deployment-id: the in-process chain/);
+    assert.throws(() => parseDeployArgs(['--ignition-dir', 'x']), /--ignition-dir: the in-process chain/);
+    assert.equal(parseDeployArgs(['--min-contributions', '3']).minContributions, 3);
+    assert.throws(
+      () => parseDeployArgs(['--min-contributions', 'x']),
+      /--min-contributions must be an integer/,
+    );
+    const dir = await tmp();
     try {
-      const { deployment, file, registry, mapProofs } = await runDeploy({
+      const { deployment, file, journalDir, registry, mapProofs } = await runDeploy({
         network: 'local',
         rulesets: ['tiny'],
         record: true,
         out: dir,
       });
       assert.equal(file, join(dir, '31337.json'));
+      assert.equal(journalDir, null, 'the in-process chain keeps no journal');
       assert.deepEqual(await readDeployment(31337, dir), deployment);
       const tiny = deployment.rulesets['tiny']!;
       assert.equal(tiny.hash, rulesetHash('tiny'));
@@ -107,33 +150,151 @@ describe('deployment and gas', () => {
     }
   });
 
-  it('deploy script: verifiers from the development ptau only on chain 31337, unless --allow-dev-keys', () => {
-    const v = (devKeys?: boolean) => ({ turn: { contract: 'X', devKeys } as GeneratedVerifier });
-    const manifest = (devKeys?: boolean) => ({
-      tiny: { verifiers: v(devKeys) } as unknown as GeneratedRuleset,
+  it('deploy script: keys from the development ptau, or with too few contributions, only on chain 31337 unless --allow-dev-keys', () => {
+    const one = [{ name: 'alice', hash: '0xaa', address: '0x01' }];
+    type Keys = Pick<GeneratedVerifier, 'devKeys' | 'contributions'>;
+    const keys = (devKeys?: boolean, contributions?: Keys['contributions']): Keys => ({
+      devKeys: devKeys as boolean,
+      ...(contributions ? { contributions } : {}),
     });
-    const realSeal = { devKeys: false };
-    assert.doesNotThrow(() => checkDevKeys(['tiny'], 31337, false, manifest(true), { devKeys: true }));
+    const manifest = (turn: Keys, spawn: Keys = keys(false, one)) => ({
+      tiny: {
+        verifiers: { spawn: { contract: 'S', ...spawn }, turn: { contract: 'T', ...turn } },
+      } as unknown as GeneratedRuleset,
+    });
+    const ok = keys(false, one);
+    const check = (chainId: number, policy: object, m: ReturnType<typeof manifest>, seal: Keys) => () =>
+      checkDevKeys(['tiny'], chainId, policy, m, seal);
+    // The local chain takes anything; real keys with a contribution go anywhere.
+    assert.doesNotThrow(check(31337, {}, manifest(keys(true)), keys(true)));
+    assert.doesNotThrow(check(11155111, {}, manifest(ok), ok));
+    // A ruleset verifier on the development ptau (or of unknown origin: a manifest from before devKeys existed).
     assert.throws(
-      () => checkDevKeys(['tiny'], 11155111, false, manifest(true), realSeal),
-      /ruleset tiny: the turn verifiers come from the INSECURE development ptau .* refused on chain 11155111; .*--allow-dev-keys/,
-    );
-    // Keys of unknown origin (a manifest from before devKeys existed) are refused too.
-    assert.throws(() => checkDevKeys(['tiny'], 5, false, manifest(undefined), realSeal), /INSECURE/);
-    assert.doesNotThrow(() => checkDevKeys(['tiny'], 5, false, manifest(false), realSeal));
-    assert.doesNotThrow(() => checkDevKeys(['tiny'], 5, true, manifest(true), { devKeys: true }));
-    // The seal verifier is checked as well: real ruleset keys do not carry a development seal key.
-    assert.throws(
-      () => checkDevKeys(['tiny'], 5, false, manifest(false), { devKeys: true }),
-      /the seal verifier comes from the INSECURE development ptau .* refused on chain 5/,
+      check(11155111, {}, manifest(keys(true, one)), ok),
+      /^UsageError: ruleset tiny: the turn verifiers come from the INSECURE development ptau .* refused on chain 11155111; .*--allow-dev-keys/,
     );
     assert.throws(
-      () => checkDevKeys(['tiny'], 5, false, manifest(false), {} as { devKeys: boolean }),
-      /seal verifier/,
+      check(5, {}, manifest(keys(undefined, one)), ok),
+      /ruleset tiny: the turn verifiers .*INSECURE/,
     );
+    // A ruleset zkey with fewer contributions than --min-contributions (default 1): none recorded, or 1 of 2.
+    assert.throws(
+      check(5, {}, manifest(keys(false)), ok),
+      /ruleset tiny: the turn \(0\) zkeys have fewer phase-2 contributions than --min-contributions 1, refused on chain 5; .*--allow-dev-keys/,
+    );
+    assert.throws(
+      check(
+        5,
+        { minContributions: 2 },
+        manifest(ok, keys(false, [...one, ...one])),
+        keys(false, [...one, ...one]),
+      ),
+      /ruleset tiny: the turn \(1\) zkeys have fewer phase-2 contributions than --min-contributions 2/,
+    );
+    assert.doesNotThrow(check(5, { minContributions: 0 }, manifest(keys(false)), keys(false)));
+    // The seal verifier: development keys, unknown origin, too few contributions.
+    assert.throws(
+      check(5, {}, manifest(ok), keys(true, one)),
+      /^UsageError: the seal verifier comes from the INSECURE development ptau .* refused on chain 5; .*--allow-dev-keys/,
+    );
+    assert.throws(check(5, {}, manifest(ok), {} as Keys), /the seal verifier comes from the INSECURE/);
+    assert.throws(
+      check(5, {}, manifest(ok), keys(false)),
+      /^UsageError: the seal verifier's zkey has 0 phase-2 contribution\(s\), fewer than --min-contributions 1, refused on chain 5; .*--allow-dev-keys/,
+    );
+    // --allow-dev-keys: a throwaway test chain takes anything.
+    assert.doesNotThrow(check(5, { allowDevKeys: true }, manifest(keys(true)), keys(true)));
+    assert.doesNotThrow(check(5, { allowDevKeys: true, minContributions: 3 }, manifest(ok), ok));
+    // One line each, naming the circuit.
+    try {
+      check(5, {}, manifest(keys(false)), ok)();
+    } catch (e) {
+      assert.doesNotMatch((e as Error).message, /\n/);
+    }
     assert.equal(parseDeployArgs(['--allow-dev-keys']).allowDevKeys, true);
     // The pretest's verifiers come from the development ptau unless the run points at real ones.
     if (!process.env.SHROUD_PTAU_DIR) assert.equal(readManifest()['tiny']?.verifiers.turn?.devKeys, true);
+  });
+
+  it('resumes a deployment an RPC failure stopped part-way: same addresses, nothing deployed twice', async () => {
+    const plan = await deployPlan(['tiny']);
+    // A clean deployment on a chain of its own: the number of transactions the whole deployment takes.
+    const clean = await network.connect();
+    const [d0] = await clean.ethers.getSigners();
+    await deployShroud(clean, plan);
+    const total = await clean.ethers.provider.getTransactionCount(d0!.address);
+    // The RPC goes away after 5 transactions (the first batch, unconfirmed), or after 20 (a later batch).
+    for (const sends of [5, 20]) {
+      const conn = await network.connect();
+      const { ethers } = conn;
+      const from = (await ethers.getSigners())[0]!.address;
+      const dir = await tmp();
+      const journalDir = join(dir, 'deployments', 'chain-31337');
+      try {
+        await assert.rejects(
+          deployShroud(conn, plan, { journalDir, provider: failingAfter(conn.provider, sends) }),
+          /RPC down \(the journal .*chain-31337 keeps what was done: run the same command again to resume\)/,
+        );
+        assert.equal(await ethers.provider.getTransactionCount(from), sends);
+        // What the first run deployed: the contracts its transactions created.
+        const created: string[] = [];
+        for (let nonce = 0; nonce < sends; nonce++) {
+          const a = getCreateAddress({ from, nonce });
+          if ((await ethers.provider.getCode(a)) !== '0x') created.push(a);
+        }
+        assert.ok(created.length > 0, 'the first run deployed something');
+        const { deployment, game, registry } = await deployShroud(conn, plan, { journalDir });
+        assert.equal(await ethers.provider.getTransactionCount(from), total, `${sends}: nothing sent twice`);
+        const recorded = JSON.parse(readFileSync(join(journalDir, 'deployed_addresses.json'), 'utf8'));
+        for (const a of created) assert.ok(Object.values(recorded).includes(a), `${a} kept`);
+        assert.equal(recorded['Shroud#ShroudGame'], deployment.shroudGame);
+        assert.equal(await game.getFunction('registry')(), deployment.registry);
+        const tiny = deployment.rulesets['tiny']!;
+        const v = await registry.getFunction('getVerifier')(tiny.hash, CIRCUIT_ID.turn);
+        assert.equal(v.target, tiny.verifiers['turn']);
+        // The record names ShroudGame's block (where the dealer starts watching), the same on every run.
+        const receipt = await ethers.provider.getTransactionReceipt(
+          (await ethers.provider.getBlock(deployment.blockNumber, false))!.transactions[0]!,
+        );
+        assert.equal(receipt!.contractAddress, deployment.shroudGame);
+        // Once complete, running again sends nothing and derives the same record.
+        const block = await ethers.provider.getBlockNumber();
+        const again = await deployShroud(conn, plan, { journalDir });
+        assert.equal(await ethers.provider.getBlockNumber(), block);
+        assert.deepEqual({ ...again.deployment, deployedAt: '' }, { ...deployment, deployedAt: '' });
+        assert.ok(readdirSync(journalDir).includes('journal.jsonl'));
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
+  it('refuses a journal whose contracts the chain does not have (a restarted node)', async () => {
+    const plan = await deployPlan([], { seal: 'mock' });
+    const dir = await tmp();
+    try {
+      await deployShroud(await network.connect(), plan, { journalDir: dir });
+      await assert.rejects(
+        deployShroud(await network.connect(), plan, { journalDir: dir }),
+        /the journal .* records Shroud#\w+ at 0x[0-9a-fA-F]{40}, which has no code on chain 31337 .*another deployment id/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('contracts/ code imports nothing from scripts/', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() && e.name !== 'generated'
+          ? files(join(dir, e.name))
+          : e.name.endsWith('.ts')
+            ? [join(dir, e.name)]
+            : [],
+      );
+    const root = join(import.meta.dirname, '..', '..', 'contracts');
+    const offending = files(root).filter((f) => /from '(\.\.\/)+scripts\//.test(readFileSync(f, 'utf8')));
+    assert.deepEqual(offending, []);
   });
 
   it('meets the gas targets: commit ≤ 80k, sealed reveal with its proof ≤ 300k, root ≤ 100k; every contract < 24,576 bytes', async () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { HardhatEthers, HardhatEthersSigner } from '@nomicfoundation/hardhat-ethers/types';
 import { type Contract, keccak256 } from 'ethers';
 import { network } from 'hardhat';
-import { type DeployOptions, deployShroud } from '../../contracts/deployer.ts';
+import { deployShroud } from '../../contracts/ignition/deploy.ts';
 import { GAME_PHASES } from '../../core/game-phases.ts';
 import {
   type Board,
@@ -18,6 +18,7 @@ import {
   shareCommitment,
 } from '../../core/index.ts';
 import { type SealKeyPair, sealPublicKey, sealSecretKey, sealShare } from '../../core/sealed.ts';
+import { deployPlan } from '../../scripts/contracts/plan.ts';
 
 /** `IShroudGame.Phase` as bigints, by name (core/game-phases.ts is the one list). */
 export const Phase = Object.fromEntries(GAME_PHASES.map((n, i) => [n, BigInt(i)])) as Record<
@@ -62,23 +63,25 @@ export interface Env {
   other: HardhatEthersSigner;
 }
 
+export interface SetupOptions {
+  /** `'mock'`: contracts/harness/MockVerifier.sol checks sealed reveals; absent: the generated SealVerifier. */
+  sealVerifier?: 'mock';
+}
+
 /**
- * One fresh in-process chain per call, with everything deployed; `rulesets` get their generated verifiers. The
- * sealed-share verifier is the MockVerifier unless `opts.sealVerifier` says otherwise (`undefined` there: the
- * generated SealVerifier, whose proofs `sealProof` cannot fake).
+ * One fresh in-process chain per call, with everything deployed by the Ignition modules (the deployment's own
+ * path); `rulesets` get their generated verifiers. The sealed-share verifier is the MockVerifier unless
+ * `opts.sealVerifier` says otherwise (`{}`: the generated SealVerifier, whose proofs `sealProof` cannot fake).
  */
 export async function setup(
   rulesets: readonly string[] = [],
-  opts: DeployOptions = { sealVerifier: 'mock' },
+  opts: SetupOptions = { sealVerifier: 'mock' },
 ): Promise<Env> {
-  const { ethers } = await network.connect();
+  const conn = await network.connect();
+  const { ethers } = conn;
   const [deployer, dealer, p1, p2, p3, p4, p5, p6, other] = await ethers.getSigners();
-  const { game, mapProofs, mapGen, registry, poseidon } = await deployShroud(
-    ethers,
-    deployer,
-    rulesets,
-    opts,
-  );
+  const plan = await deployPlan(rulesets, opts.sealVerifier ? { seal: opts.sealVerifier } : {});
+  const { game, mapProofs, mapGen, registry, poseidon } = await deployShroud(conn, plan);
   // RULESET_HASH: a 6-seat hex 16×12 test ruleset without verifiers (ceremony and audit tests).
   await (
     await (registry.connect(deployer!) as Contract).getFunction('registerRuleset')(

@@ -30,7 +30,7 @@ const SKIPPED: Record<string, string> = {
   "SHROUD_DB_DRIVER=postgres SHROUD_DB_URL='postgres://shroud:…@db.internal:5432/shroud' npm run dealer":
     'a template: a PostgreSQL server',
   'RPC_URL=https://… DEPLOYER_KEY=0x… npm run deploy:testnet -- --ruleset duel':
-    'a template: a testnet and a funded key',
+    'a template: a testnet and a funded key (test/contracts/deploy-node.test.ts runs it against a local node)',
   'cp dealer/config.production.example.env dealer.env':
     'a step to edit by hand; test/dealer/config-env.test.ts loads the example file',
   'set -a; . ./dealer.env; set +a; npm run dealer -- check':
@@ -51,6 +51,8 @@ const SKIPPED: Record<string, string> = {
     'a template: a live game; test/demo/play.test.ts plays it (bot and interactive)',
   'SHROUD_PLAYER_KEY=0x… npm run play -- --game ID --rpc URL --deployment deployments/31337.json --dealer URL --interactive':
     'a template: a live game; test/demo/play.test.ts plays it with a stdin script',
+  'ls ignition/deployments/chain-11155111/': "a template: a testnet deployment's journal",
+  'npx hardhat ignition status chain-11155111': "a template: a testnet deployment's journal",
 };
 
 /** Servers: they pass once their output matches (then they are stopped). */
