@@ -8,12 +8,14 @@ import type { Hasher } from '../core/index.ts';
 import { MAX_SESSION_SECONDS } from '../core/reveal-session.ts';
 import type { ChainHead } from './chain/head.ts';
 import type { ChainView } from './chain/types.ts';
+import type { LobbyService } from './lobby.ts';
 import type { MapProver } from './mapproof/service.ts';
 import type { MapCache } from './maps.ts';
 import type { DealerMetrics } from './metrics.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { DEFAULT_PLAYER_RATE_LIMIT, type PlayerRateLimit, PlayerRateLimiter } from './rate-limit.ts';
 import { type RevealDeps, RevealService } from './reveals.ts';
+import { lobbyRoutes } from './routes/lobbies.ts';
 import { mapProofRoutes } from './routes/mapproof.ts';
 import { opsRoutes } from './routes/ops.ts';
 import { receiptRoutes } from './routes/receipts.ts';
@@ -59,6 +61,8 @@ export interface AppDeps {
   head?: ChainHead;
   /** Serves the ZK map proofs when the operator enabled them. */
   mapProver?: MapProver;
+  /** The lobby routes, when the operator configured lobbies (dealer/lobby.ts). */
+  lobbies?: LobbyService;
   /** Overrides the reveal signature checker (diagnostics only; never from config). */
   signatures?: RevealDeps['signatures'];
 }
@@ -122,7 +126,8 @@ export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
           title: 'Shroud dealer',
           version: '1',
           description:
-            'Serves the tiles behind opened reveal commitments, and the public zone roots of dealt maps.',
+            'Serves the tiles behind opened reveal commitments, and the public zone roots of dealt maps; ' +
+            'seats players in lobbies and creates their games.',
         },
       },
     });
@@ -152,6 +157,7 @@ export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => clearInterval(pruner));
   await app.register(opsRoutes(d.chain, d.store, d.metrics));
   if (d.mapProver) await app.register(mapProofRoutes(d.store, d.mapProver));
+  if (d.lobbies) await app.register(lobbyRoutes(d.lobbies));
   await app.register(viewerRoutes());
   return app;
 }

@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
+import { InputError } from '../core/errors.ts';
+import { shippedRuleset } from '../core/ruleset/shipped.ts';
 import { sealSecretKey } from '../core/sealed.ts';
+import { checkGameTerms } from './chain/create-game.ts';
 import type { DealStep } from './dealing.ts';
+import type { LobbyKind } from './lobby.ts';
 import { DEFAULT_PLAYER_RATE_LIMIT, type PlayerRateLimit } from './rate-limit.ts';
 import { postgresTarget } from './store/postgres-url.ts';
 
@@ -61,9 +65,35 @@ export interface DealerConfig {
     txKey?: string;
   };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  /**
+   * Open lobbies (dealer/lobby.ts): players join one with an EIP-712 `Join`; when its seats are taken the
+   * dealer creates the game from its transaction key. Env: SHROUD_LOBBIES (the `kinds` array as JSON),
+   * SHROUD_LOBBY_JOIN_AHEAD_SECONDS.
+   */
+  lobbies?: {
+    /** Furthest ahead a join's deadline may be, seconds (default 600): how long its nonce matters. */
+    maxJoinAheadSeconds?: number;
+    kinds: LobbyKindConfig[];
+  };
+}
+
+/** One kind of lobby: always one open instance of it; a filled one becomes a game of these terms. */
+export interface LobbyKindConfig {
+  /** Unique among the kinds, e.g. `tiny-duel`. */
+  name: string;
+  /** A shipped ruleset (registered with the game contract). */
+  ruleset: string;
+  seats: number;
+  /** Wei, decimal strings (uint96 does not fit a JSON number). */
+  stake: string;
+  disputeDeposit: string;
+  maxTurns: number;
+  /** The dealer's bond per game, wei (> 0). */
+  bond: string;
 }
 
 const hex32 = { type: 'string', pattern: '^(0x)?[0-9a-fA-F]{64}$' };
+const wei = { type: 'string', pattern: '^[0-9]{1,29}$' };
 
 const schema = {
   type: 'object',
@@ -158,13 +188,39 @@ const schema = {
       required: ['level'],
       properties: { level: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] } },
     },
+    lobbies: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['kinds'],
+      properties: {
+        maxJoinAheadSeconds: { type: 'integer', minimum: 1, maximum: 86400 },
+        kinds: {
+          type: 'array',
+          maxItems: 100,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['name', 'ruleset', 'seats', 'stake', 'disputeDeposit', 'maxTurns', 'bond'],
+            properties: {
+              name: { type: 'string', pattern: '^[a-z0-9][a-z0-9._-]{0,63}$' },
+              ruleset: { type: 'string', minLength: 1 },
+              seats: { type: 'integer', minimum: 2, maximum: 6 },
+              stake: wei,
+              disputeDeposit: wei,
+              maxTurns: { type: 'integer', minimum: 1, maximum: 4294967295 },
+              bond: wei,
+            },
+          },
+        },
+      },
+    },
   },
 };
 
 const check = new Ajv({ allErrors: false, strict: false }).compile(schema);
 
 /** Environment overrides: variable → dotted config path, with how to parse it. */
-const ENV: readonly [string, string, 'string' | 'int' | 'number'][] = [
+const ENV: readonly [string, string, 'string' | 'int' | 'number' | 'json'][] = [
   ['SHROUD_DEALER_HOST', 'http.host', 'string'],
   ['SHROUD_DEALER_PORT', 'http.port', 'int'],
   ['SHROUD_RPC_URL', 'chain.rpcUrl', 'string'],
@@ -187,6 +243,8 @@ const ENV: readonly [string, string, 'string' | 'int' | 'number'][] = [
   ['SHROUD_RATE_LIMIT_MAX', 'http.rateLimit.max', 'int'],
   ['SHROUD_PLAYER_RATE_PER_SECOND', 'reveals.playerRateLimit.perSecond', 'number'],
   ['SHROUD_PLAYER_RATE_BURST', 'reveals.playerRateLimit.burst', 'int'],
+  ['SHROUD_LOBBIES', 'lobbies.kinds', 'json'],
+  ['SHROUD_LOBBY_JOIN_AHEAD_SECONDS', 'lobbies.maxJoinAheadSeconds', 'int'],
 ];
 
 export class ConfigError extends Error {}
@@ -217,7 +275,15 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): 
     if (v === undefined || v === '') continue;
     if (kind === 'int' && !/^[0-9]+$/.test(v)) throw new ConfigError(`${name}: not an integer`);
     if (kind === 'number' && !/^[0-9]+(\.[0-9]+)?$/.test(v)) throw new ConfigError(`${name}: not a number`);
-    setPath(raw, path, kind === 'string' ? v : Number(v));
+    let value: unknown = kind === 'string' ? v : Number(v);
+    if (kind === 'json') {
+      try {
+        value = JSON.parse(v);
+      } catch {
+        throw new ConfigError(`${name}: not valid JSON`);
+      }
+    }
+    setPath(raw, path, value);
   }
   // One variable of the pair alone (no playerRateLimit in the file): the other keeps its default.
   const rl = (raw.reveals as { playerRateLimit?: Partial<PlayerRateLimit> } | undefined)?.playerRateLimit;
@@ -240,7 +306,35 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): 
   const config = raw as unknown as DealerConfig;
   checkDb(config.db);
   dealerSealSecret(config);
+  lobbyKinds(config);
   return config;
+}
+
+/**
+ * The configured lobby kinds, each checked as a game of its ruleset (seats within the ruleset's, deposit ≤
+ * stake, a bond, the ruleset's durations within the protocol's floors). A ConfigError names the field.
+ */
+export function lobbyKinds(config: Pick<DealerConfig, 'lobbies'>): LobbyKind[] {
+  const names = new Set<string>();
+  return (config.lobbies?.kinds ?? []).map((k, i) => {
+    const at = `config lobbies.kinds.${i}`;
+    if (names.has(k.name)) throw new ConfigError(`${at}.name: "${k.name}" is used by another kind`);
+    names.add(k.name);
+    try {
+      const ruleset = shippedRuleset(k.ruleset);
+      const terms = {
+        stake: BigInt(k.stake),
+        disputeDeposit: BigInt(k.disputeDeposit),
+        maxTurns: k.maxTurns,
+        bond: BigInt(k.bond),
+      };
+      checkGameTerms(ruleset, k.seats, terms);
+      return { name: k.name, ruleset, seats: k.seats, ...terms };
+    } catch (e) {
+      if (e instanceof InputError) throw new ConfigError(`${at}.${e.message}`);
+      throw e;
+    }
+  });
 }
 
 /**

@@ -31,6 +31,7 @@ const CLIS: Record<string, string> = {
   'circuits bench': 'scripts/circuits/bench.ts',
   verifiers: 'scripts/contracts/verifiers.ts',
   devptau: 'scripts/circuits/devptau.ts',
+  game: 'scripts/game.ts',
 };
 
 interface Run {
