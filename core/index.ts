@@ -9,6 +9,7 @@ export * from './game-phases.ts';
 export * from './generator/index.ts';
 export * from './geometry.ts';
 export * from './limits.ts';
+export * from './lobby.ts';
 export * from './maptree.ts';
 export * from './merkle.ts';
 export * from './poseidon.ts';

@@ -9,6 +9,7 @@ import { MAX_SESSION_SECONDS } from '../core/reveal-session.ts';
 import type { ArtifactCatalog } from './artifacts.ts';
 import type { ChainHead } from './chain/head.ts';
 import type { ChainView } from './chain/types.ts';
+import type { LobbyService } from './lobby.ts';
 import type { MapProver } from './mapproof/service.ts';
 import type { MapCache } from './maps.ts';
 import type { DealerMetrics } from './metrics.ts';
@@ -16,6 +17,7 @@ import { errorsPlugin } from './plugins/errors.ts';
 import { DEFAULT_PLAYER_RATE_LIMIT, type PlayerRateLimit, PlayerRateLimiter } from './rate-limit.ts';
 import { type RevealDeps, RevealService } from './reveals.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
+import { lobbyRoutes } from './routes/lobbies.ts';
 import { mapProofRoutes } from './routes/mapproof.ts';
 import { opsRoutes } from './routes/ops.ts';
 import { receiptRoutes } from './routes/receipts.ts';
@@ -63,6 +65,8 @@ export interface AppDeps {
   mapProver?: MapProver;
   /** Serves the proving artifacts (`/v1/artifacts`) when the artifacts folder exists. */
   artifacts?: ArtifactCatalog;
+  /** The lobby routes, when the operator configured lobbies (dealer/lobby.ts). */
+  lobbies?: LobbyService;
   /** Overrides the reveal signature checker (diagnostics only; never from config). */
   signatures?: RevealDeps['signatures'];
 }
@@ -126,7 +130,8 @@ export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
           title: 'Shroud dealer',
           version: '1',
           description:
-            'Serves the tiles behind opened reveal commitments, the public zone roots of dealt maps, and the proving artifacts (content-addressed by SHA-256).',
+            'Serves the tiles behind opened reveal commitments, the public zone roots of dealt maps, and the proving artifacts (content-addressed by SHA-256); ' +
+            'seats players in lobbies and creates their games.',
         },
       },
     });
@@ -157,6 +162,7 @@ export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
   await app.register(opsRoutes(d.chain, d.store, d.metrics));
   if (d.mapProver) await app.register(mapProofRoutes(d.store, d.mapProver));
   if (d.artifacts) await app.register(artifactRoutes(d.artifacts));
+  if (d.lobbies) await app.register(lobbyRoutes(d.lobbies));
   await app.register(viewerRoutes());
   return app;
 }

@@ -13,7 +13,9 @@ export type EnvKind =
   /** `true` or `false` (also `1` or `0`). */
   | 'bool'
   /** Comma-separated; `none` is the empty list. */
-  | 'list';
+  | 'list'
+  /** A JSON value (an array of lobby kinds). */
+  | 'json';
 
 export interface EnvSetting {
   /** Dotted config path, e.g. `http.port`. */
@@ -170,6 +172,21 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     fallback: '`contracts/generated`',
   },
   {
+    path: 'lobbies.kinds',
+    env: 'SHROUD_LOBBIES',
+    kind: 'json',
+    meaning:
+      'Open lobbies, a JSON array of `{name, ruleset, seats, stake, disputeDeposit, maxTurns, bond}` (wei as decimal strings); the dealer creates each game once its seats are taken.',
+    fallback: 'none (no lobby; `GET /v1/lobbies` still names the dealer and its seal key)',
+  },
+  {
+    path: 'lobbies.maxJoinAheadSeconds',
+    env: 'SHROUD_LOBBY_JOIN_AHEAD_SECONDS',
+    kind: 'int',
+    meaning: "How far in the future a signed join's deadline may be.",
+    fallback: '600',
+  },
+  {
     path: 'db.driver',
     env: 'SHROUD_DB_DRIVER',
     kind: 'string',
@@ -256,6 +273,12 @@ export function parseEnvValue(s: EnvSetting, v: string): unknown {
         .split(',')
         .map((x) => x.trim())
         .filter(Boolean);
+    case 'json':
+      try {
+        return JSON.parse(v);
+      } catch {
+        throw new EnvValueError(`${s.env}: not valid JSON`);
+      }
   }
 }
 

@@ -1,8 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
+import { InputError } from '../core/errors.ts';
+import { shippedRuleset } from '../core/ruleset/shipped.ts';
 import { sealSecretKey } from '../core/sealed.ts';
+import { checkGameTerms } from './chain/create-game.ts';
 import { applyEnv, EnvValueError } from './config-env.ts';
 import type { DealStep } from './dealing.ts';
+import type { LobbyKind } from './lobby.ts';
 import type { PlayerRateLimit } from './rate-limit.ts';
 import { postgresTarget } from './store/postgres-url.ts';
 
@@ -68,9 +72,35 @@ export interface DealerConfig {
     txKey?: string;
   };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  /**
+   * Open lobbies (dealer/lobby.ts): players join one with an EIP-712 `Join`; when its seats are taken the
+   * dealer creates the game from its transaction key. Env: SHROUD_LOBBIES (the `kinds` array as JSON),
+   * SHROUD_LOBBY_JOIN_AHEAD_SECONDS.
+   */
+  lobbies?: {
+    /** Furthest ahead a join's deadline may be, seconds (default 600): how long its nonce matters. */
+    maxJoinAheadSeconds?: number;
+    kinds: LobbyKindConfig[];
+  };
+}
+
+/** One kind of lobby: always one open instance of it; a filled one becomes a game of these terms. */
+export interface LobbyKindConfig {
+  /** Unique among the kinds, e.g. `tiny-duel`. */
+  name: string;
+  /** A shipped ruleset (registered with the game contract). */
+  ruleset: string;
+  seats: number;
+  /** Wei, decimal strings (uint96 does not fit a JSON number). */
+  stake: string;
+  disputeDeposit: string;
+  maxTurns: number;
+  /** The dealer's bond per game, wei (> 0). */
+  bond: string;
 }
 
 const hex32 = { type: 'string', pattern: '^(0x)?[0-9a-fA-F]{64}$' };
+const wei = { type: 'string', pattern: '^[0-9]{1,29}$' };
 
 /** The config file's JSON schema (exported so a test can walk its settings). */
 export const CONFIG_SCHEMA = {
@@ -172,6 +202,32 @@ export const CONFIG_SCHEMA = {
       required: ['level'],
       properties: { level: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] } },
     },
+    lobbies: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['kinds'],
+      properties: {
+        maxJoinAheadSeconds: { type: 'integer', minimum: 1, maximum: 86400 },
+        kinds: {
+          type: 'array',
+          maxItems: 100,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['name', 'ruleset', 'seats', 'stake', 'disputeDeposit', 'maxTurns', 'bond'],
+            properties: {
+              name: { type: 'string', pattern: '^[a-z0-9][a-z0-9._-]{0,63}$' },
+              ruleset: { type: 'string', minLength: 1 },
+              seats: { type: 'integer', minimum: 2, maximum: 6 },
+              stake: wei,
+              disputeDeposit: wei,
+              maxTurns: { type: 'integer', minimum: 1, maximum: 4294967295 },
+              bond: wei,
+            },
+          },
+        },
+      },
+    },
   },
 };
 
@@ -222,7 +278,35 @@ export function loadConfigSources(
   const config = raw as unknown as DealerConfig;
   checkDb(config.db);
   dealerSealSecret(config);
+  lobbyKinds(config);
   return { config, fromEnv };
+}
+
+/**
+ * The configured lobby kinds, each checked as a game of its ruleset (seats within the ruleset's, deposit ≤
+ * stake, a bond, the ruleset's durations within the protocol's floors). A ConfigError names the field.
+ */
+export function lobbyKinds(config: Pick<DealerConfig, 'lobbies'>): LobbyKind[] {
+  const names = new Set<string>();
+  return (config.lobbies?.kinds ?? []).map((k, i) => {
+    const at = `config lobbies.kinds.${i}`;
+    if (names.has(k.name)) throw new ConfigError(`${at}.name: "${k.name}" is used by another kind`);
+    names.add(k.name);
+    try {
+      const ruleset = shippedRuleset(k.ruleset);
+      const terms = {
+        stake: BigInt(k.stake),
+        disputeDeposit: BigInt(k.disputeDeposit),
+        maxTurns: k.maxTurns,
+        bond: BigInt(k.bond),
+      };
+      checkGameTerms(ruleset, k.seats, terms);
+      return { name: k.name, ruleset, seats: k.seats, ...terms };
+    } catch (e) {
+      if (e instanceof InputError) throw new ConfigError(`${at}.${e.message}`);
+      throw e;
+    }
+  });
 }
 
 /**

@@ -14,7 +14,7 @@ import { openArtifactCatalog } from './artifacts.ts';
 import { EthersChain } from './chain/ethers.ts';
 import { FakeChain } from './chain/fake.ts';
 import { ChainHead } from './chain/head.ts';
-import type { ChainView } from './chain/types.ts';
+import type { ChainView, GameCreator } from './chain/types.ts';
 import {
   ConfigError,
   checkStartupPolicy,
@@ -22,8 +22,10 @@ import {
   dealerSealSecret,
   hexKey,
   loadConfig,
+  lobbyKinds,
 } from './config.ts';
 import type { DealStep } from './dealing.ts';
+import { LobbyService } from './lobby.ts';
 import { ProverPool } from './mapproof/pool.ts';
 import { buildDirArtifacts, MapProver } from './mapproof/service.ts';
 import { MapCache } from './maps.ts';
@@ -105,9 +107,13 @@ try {
   }
   throw e;
 }
-const chain: ChainView =
+const chain: ChainView & GameCreator =
   config.chain.kind === 'fake-file'
-    ? new FakeChain({ chainId: BigInt(config.chain.chainId), file: config.chain.fakeFile })
+    ? new FakeChain({
+        chainId: BigInt(config.chain.chainId),
+        file: config.chain.fakeFile,
+        contract: config.chain.gameContract,
+      })
     : new EthersChain({
         rpcUrl: config.chain.rpcUrl,
         chainId: config.chain.chainId,
@@ -162,9 +168,27 @@ const mapProver =
 // Hashed once here: each file's URL is its SHA-256 (dealer/artifacts.ts).
 const artifacts = await openArtifactCatalog(config.artifacts?.dir ?? DEFAULT_ARTIFACTS_DIR, logger);
 
+// Always on, even without configured kinds: GET /v1/lobbies tells clients and `npm run game -- create
+// --dealer-url` this dealer's address and seal key.
+const lobbies = new LobbyService({
+  store,
+  creator: chain,
+  chainId,
+  gameContract: config.chain.gameContract,
+  sealKey: sealPublicKey(sealSecretKey),
+  kinds: lobbyKinds(config),
+  log: logger,
+  maxJoinAheadSeconds: config.lobbies?.maxJoinAheadSeconds ?? 600,
+  now: () => Math.floor(Date.now() / 1000),
+  pollMs: Math.max(config.chain.pollMs, 500),
+});
+// Opens the configured lobbies and finishes any game creation a crash interrupted.
+await lobbies.start();
+
 const app = await buildApp({
   mapProver,
   artifacts,
+  lobbies,
   h,
   chain,
   store,
@@ -218,6 +242,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {
     logger.info({ signal }, 'shutting down');
     await watcher.stop();
+    await lobbies.stop();
     await pool?.close();
     await app.close();
     await store.close();

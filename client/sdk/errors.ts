@@ -157,3 +157,28 @@ export class ArtifactUnavailableError extends Error {
     this.attempts = attempts;
   }
 }
+
+/**
+ * A lobby's terms are outside what this player accepts (a stake above its limit, another ruleset or seat
+ * count, durations below its floors, a dealer on another chain or contract). Raised before signing: nothing
+ * was sent.
+ */
+export class LobbyTermsRejectedError extends Error {
+  /** The offending term, dotted (e.g. `stake`, `durations.turnSeconds`, `gameContract`). */
+  readonly field: string;
+  constructor(field: string, message: string) {
+    super(`lobby terms rejected: ${field}: ${message}`);
+    this.name = 'LobbyTermsRejectedError';
+    this.field = field;
+  }
+}
+
+/** The lobby filled but the dealer could not create its game (the chain refused createGame). */
+export class LobbyGameFailedError extends Error {
+  readonly lobbyId: string;
+  constructor(lobbyId: string, message: string) {
+    super(`lobby ${lobbyId}: ${message}`);
+    this.name = 'LobbyGameFailedError';
+    this.lobbyId = lobbyId;
+  }
+}

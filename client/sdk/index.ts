@@ -10,6 +10,7 @@ export * from './dealer-client.ts';
 export * from './emitter.ts';
 export * from './errors.ts';
 export * from './game-player.ts';
+export * from './lobby-client.ts';
 export * from './observation.ts';
 export * from './player.ts';
 export * from './tiles.ts';

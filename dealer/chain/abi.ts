@@ -11,6 +11,7 @@ export const SHROUD_GAME_ABI = [
   'function getDispute(uint256 gameId) view returns ((uint8 seat, uint8 nLeaves, bool answered, bool receipted, uint32 turn, uint40 pausedLeft, uint96 deposit, bytes32 leavesHash, bytes32 answerHash))',
   'function revealCommit(uint256 gameId, address player, uint256 turn) view returns (uint256)',
   'function postRoot(uint256 gameId, uint256 root, uint256 masterCommitment)',
+  'function createGame((address[] players, address dealer, uint256[2] sealKey, bytes32 rulesetHash, (uint32 commitSeconds, uint32 revealSeconds, uint32 rootSeconds, uint32 turnSeconds, uint32 combatSeconds, uint32 disputeSeconds, uint32 secretsSeconds, uint32 auditSeconds) durations, (uint8 kind, uint16 width, uint16 height, uint32 maxTurns) board, uint96 stake, uint96 disputeDeposit) params) payable returns (uint256)',
   'function answerDispute(uint256 gameId, uint256[] answer, bytes receipt)',
   'function publishSecrets(uint256 gameId, uint256 masterSecret, uint256[] shares)',
   'event GameCreated(uint256 indexed gameId, address indexed dealer, address[] players, bytes32 rulesetHash, uint256 bond, uint256 stake)',

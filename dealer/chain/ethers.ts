@@ -6,6 +6,7 @@ import {
   keccak256,
   type Log,
   type Provider,
+  Transaction,
   toBeHex,
   Wallet,
 } from 'ethers';
@@ -16,12 +17,18 @@ import { CHAIN_PHASES, CONTRACT_ERRORS, MAP_PROOF_REGISTRY_ABI, SHROUD_GAME_ABI 
 import {
   type ChainView,
   type CreatedGame,
+  type CreatedGameLog,
+  type CreateGameParams,
+  CreateGameRevert,
+  type CreateStatus,
   type DisputeRecord,
+  type GameCreator,
   type GameInfo,
   type GamePhase,
   IN_LOGS,
   type PostedRoot,
   type SeatShare,
+  type SignedCreate,
   type TurnLog,
   type TxRef,
 } from './types.ts';
@@ -84,8 +91,8 @@ interface GameView {
   openMap: boolean;
 }
 
-/** JSON-RPC ChainView over the real `ShroudGame` contract. */
-export class EthersChain implements ChainView {
+/** JSON-RPC ChainView over the real `ShroudGame` contract; it also creates games (dealer/lobby.ts, `npm run game`). */
+export class EthersChain implements ChainView, GameCreator {
   readonly provider: Provider;
   readonly gameContract: string;
   /** This dealer's address (the tx key's), lowercase: games name it as `dealer`. */
@@ -98,6 +105,9 @@ export class EthersChain implements ChainView {
   readonly #startBlock: number;
   readonly #logChunk: number;
   readonly #rulesets: Map<string, string>;
+  readonly #wallet: Wallet;
+  /** The tail of this sender's writes: each is handed to the node before the next takes a nonce. */
+  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(o: EthersChainOptions) {
     // staticNetwork: no eth_chainId round trip per call, and no retry storm when the node is down.
@@ -106,6 +116,7 @@ export class EthersChain implements ChainView {
       o.provider ?? new JsonRpcProvider(o.rpcUrl, o.chainId, { staticNetwork: true, cacheTimeout: -1 });
     this.gameContract = o.gameContract;
     const wallet = new Wallet(o.txKey, this.provider);
+    this.#wallet = wallet;
     this.dealer = wallet.address.toLowerCase();
     this.#read = new Contract(o.gameContract, [...SHROUD_GAME_ABI, ...CONTRACT_ERRORS], this.provider);
     this.#write = this.#read.connect(wallet as ContractRunner) as Contract;
@@ -361,6 +372,123 @@ export class EthersChain implements ChainView {
     );
   }
 
+  /**
+   * Signs createGame with the next nonce (the gas estimate surfaces a revert as CreateGameRevert, nothing
+   * signed), awaits `persist`, then broadcasts: a crash after `persist` leaves a transaction that
+   * `createStatus` finds or `rebroadcast` sends again, never a second game.
+   */
+  async submitCreateGame(
+    p: CreateGameParams,
+    persist: (tx: SignedCreate) => Promise<void>,
+  ): Promise<SignedCreate> {
+    const data = this.#read.interface.encodeFunctionData('createGame', [
+      {
+        players: p.players,
+        dealer: this.#wallet.address,
+        sealKey: [p.sealKey[0], p.sealKey[1]],
+        rulesetHash: p.rulesetHash,
+        durations: p.durations,
+        board: p.board,
+        stake: p.stake,
+        disputeDeposit: p.disputeDeposit,
+      },
+    ]);
+    return this.#serial(async () => {
+      const fromBlock = await this.provider.getBlockNumber();
+      let populated: Awaited<ReturnType<Wallet['populateTransaction']>>;
+      try {
+        populated = await this.#wallet.populateTransaction({ to: this.gameContract, data, value: p.bond });
+      } catch (e) {
+        const name = this.#revertName(e);
+        const code = (e as { code?: unknown }).code;
+        if (name || code === 'CALL_EXCEPTION') throw new CreateGameRevert(name ?? 'reverted');
+        throw new ChainWriteError(`createGame: ${typeof code === 'string' ? code : 'failed'}`);
+      }
+      const raw = await this.#wallet.signTransaction(populated);
+      const tx: SignedCreate = {
+        hash: Transaction.from(raw).hash!,
+        raw,
+        nonce: Number(populated.nonce),
+        fromBlock,
+      };
+      await persist(tx);
+      await this.#broadcast(tx);
+      return tx;
+    });
+  }
+
+  async createStatus(
+    tx: SignedCreate,
+    match: (g: CreatedGameLog) => boolean | Promise<boolean>,
+  ): Promise<CreateStatus> {
+    const receipt = await this.provider.getTransactionReceipt(tx.hash);
+    if (receipt) {
+      if (receipt.status !== 1) return { state: 'reverted', reason: 'reverted' };
+      for (const l of receipt.logs) {
+        const g = this.#createdLog(l as Log);
+        if (g) return { state: 'created', gameId: g.gameId, block: g.block, hash: tx.hash };
+      }
+      return { state: 'reverted', reason: 'no GameCreated log' };
+    }
+    if (await this.provider.getTransaction(tx.hash)) return { state: 'pending' }; // in the node's pool
+    const used = await this.provider.getTransactionCount(this.#wallet.address, 'latest');
+    if (used <= tx.nonce) return { state: 'pending' };
+    // Its nonce went to another transaction: a replacement of it (a re-signed copy) may have created the game.
+    const lo = Math.max(this.#startBlock, tx.fromBlock - this.#reorgDepth);
+    const head = await this.provider.getBlockNumber();
+    for (const l of await this.#logs(this.#read.filters.GameCreated!(null, this.dealer), lo, head)) {
+      const g = this.#createdLog(l);
+      if (g && (await match(g))) return { state: 'created', gameId: g.gameId, block: g.block, hash: g.hash };
+    }
+    return { state: 'dropped' };
+  }
+
+  async rebroadcast(tx: SignedCreate): Promise<void> {
+    await this.#serial(() => this.#broadcast(tx));
+  }
+
+  /** Sends a signed transaction; a node that already has it, or has mined its nonce, is not an error here. */
+  async #broadcast(tx: SignedCreate): Promise<void> {
+    try {
+      await this.provider.broadcastTransaction(tx.raw);
+    } catch (e) {
+      const err = e as { code?: unknown; message?: unknown };
+      const text = String(err.message ?? '');
+      if (err.code === 'NONCE_EXPIRED' || /already known|known transaction|nonce too low/i.test(text)) return;
+      throw new ChainWriteError(
+        `createGame: ${typeof err.code === 'string' ? err.code : 'broadcast failed'}`,
+      );
+    }
+  }
+
+  #createdLog(l: Log): CreatedGameLog | null {
+    if (l.address.toLowerCase() !== this.gameContract.toLowerCase()) return null;
+    let parsed: ReturnType<Contract['interface']['parseLog']>;
+    try {
+      parsed = this.#read.interface.parseLog(l);
+    } catch {
+      return null;
+    }
+    if (parsed?.name !== 'GameCreated') return null;
+    const a = parsed.args;
+    return {
+      gameId: BigInt(a.gameId),
+      block: l.blockNumber,
+      hash: l.transactionHash,
+      players: [...a.players].map((x: string) => x.toLowerCase()),
+      rulesetHash: String(a.rulesetHash).toLowerCase(),
+      stake: BigInt(a.stake),
+      bond: BigInt(a.bond),
+    };
+  }
+
+  /** Runs `fn` once every earlier write of this sender was handed to the node (one nonce at a time). */
+  #serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(fn, fn);
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
   async #game(gameId: bigint): Promise<GameView | null> {
     try {
       const r = await this.#read.getFunction('getGame')(gameId);
@@ -409,7 +537,7 @@ export class EthersChain implements ChainView {
   async #send(fn: string, args: unknown[], to: Contract = this.#write): Promise<TxRef> {
     let receipt: { status: number | null; hash: string } | null;
     try {
-      const tx = await to.getFunction(fn)(...args);
+      const tx = await this.#serial(() => to.getFunction(fn)(...args));
       receipt = await tx.wait(1);
     } catch (e) {
       const code = (e as { code?: unknown }).code;

@@ -1,24 +1,38 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { keccak256, toUtf8Bytes } from 'ethers';
 import type { Point } from '../../core/babyjub.ts';
+import { InputError } from '../../core/errors.ts';
+import { checkDurations } from '../../core/limits.ts';
 import { recoverReceiptSigner } from '../../core/reveal-receipt.ts';
 import { revealDomain } from '../../core/reveal-request.ts';
-import type { SealedShare } from '../../core/sealed.ts';
+import { rulesetHash } from '../../core/ruleset/hash.ts';
+import { shippedRuleset, shippedRulesetNames } from '../../core/ruleset/shipped.ts';
+import { checkSealPublicKey, type SealedShare } from '../../core/sealed.ts';
 import { canonicalSignature } from '../receipts.ts';
 import {
   type ChainView,
   type CreatedGame,
+  type CreatedGameLog,
+  type CreateGameParams,
+  CreateGameRevert,
+  type CreateStatus,
   type DisputeRecord,
+  type GameCreator,
   type GameInfo,
   type GamePhase,
   IN_LOGS,
   type PostedRoot,
   type SeatShare,
+  type SignedCreate,
   type TurnLog,
   type TxRef,
 } from './types.ts';
 
 /** The fake chain's default dealer (Hardhat account #1's address): what a FakeChain sends as unless told otherwise. */
 export const FAKE_DEALER = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+
+/** The fake chain's default game contract address (the local chain's first deployment, as in config.default.json). */
+export const FAKE_CONTRACT = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 
 /** A dispute as the fake contract stores it (`leaves` kept, as the event would have them). */
 interface FakeDispute {
@@ -48,6 +62,8 @@ interface FakeGame {
   /** The receipt passed with each answer (`0x`: none), in order. */
   answerReceipts: string[];
   secrets: { masterSecret: bigint; shares: bigint[] } | null;
+  /** What `createGame` was called with, for games the dealer created through `submitCreateGame`. */
+  created?: Omit<CreateGameParams, 'players'> & { hash: string };
 }
 
 interface FakeState {
@@ -55,6 +71,30 @@ interface FakeState {
   block: number;
   nextGameId: bigint;
   games: Map<string, FakeGame>;
+  /** Mined transactions per sender (its next nonce), lowercase address → count. */
+  nonces?: Record<string, number>;
+  /** Mined createGame transactions: hash → the game. */
+  txs?: Record<string, { gameId: bigint; block: number }>;
+}
+
+/** The shipped rulesets by hash: the fake registry (all of them, unless `registered` narrows it). */
+let shippedByHash: Map<string, string> | undefined;
+function rulesetNameOf(hash: string): string | undefined {
+  shippedByHash ??= new Map(
+    shippedRulesetNames.map((n) => [rulesetHash(shippedRuleset(n)).toLowerCase(), n]),
+  );
+  return shippedByHash.get(hash.toLowerCase());
+}
+
+/** A fake "signed transaction": the sender, nonce and params as JSON (bigints as decimal strings). */
+function encodeCreate(from: string, nonce: number, p: CreateGameParams): string {
+  return JSON.stringify({ from, nonce, p }, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
+}
+
+function decodeCreate(raw: string): { from: string; nonce: number; p: CreateGameParams } {
+  return JSON.parse(raw, (_k, v) =>
+    typeof v === 'string' && /^[0-9]+n$/.test(v) ? BigInt(v.slice(0, -1)) : v,
+  );
 }
 
 /** JSON with bigints as `{"$n": "…"}` and bytes as `{"$b": hex}`, so the file round-trips exactly. */
@@ -85,7 +125,7 @@ export class FakeRevert extends Error {}
  * chain outlives a SIGKILLed dealer. It verifies no proof: a test may post any sealed share (the real
  * contract only accepts one whose proof shows it opens).
  */
-export class FakeChain implements ChainView {
+export class FakeChain implements ChainView, GameCreator {
   readonly #file: string | undefined;
   #state: FakeState;
   /** The address this view writes as (the dealer's transaction key). */
@@ -100,8 +140,24 @@ export class FakeChain implements ChainView {
   /** The block ranges asked of the log scans (`gamesCreated`, `turnsSubmitted`), in order. */
   readonly scans: { method: 'gamesCreated' | 'turnsSubmitted'; from: number; to: number }[] = [];
 
-  constructor(opts: { chainId?: bigint; file?: string; create?: boolean; dealer?: string } = {}) {
+  /** Rulesets the fake registry knows (shipped names); all shipped ones by default. */
+  readonly #registered: ReadonlySet<string> | undefined;
+  /** The game contract's address games created by `submitCreateGame` report. */
+  readonly contract: string;
+
+  constructor(
+    opts: {
+      chainId?: bigint;
+      file?: string;
+      create?: boolean;
+      dealer?: string;
+      registered?: string[];
+      contract?: string;
+    } = {},
+  ) {
     this.#file = opts.file;
+    this.contract = opts.contract ?? FAKE_CONTRACT;
+    this.#registered = opts.registered ? new Set(opts.registered) : undefined;
     this.dealer = (opts.dealer ?? FAKE_DEALER).toLowerCase();
     this.#state = { chainId: opts.chainId ?? 31337n, block: 1, nextGameId: 1n, games: new Map() };
     if (this.#file && opts.create) writeFileSync(this.#file, encode(this.#state));
@@ -274,6 +330,21 @@ export class FakeChain implements ChainView {
     });
   }
 
+  /** Another transaction of the dealer's takes its next nonce (e.g. one sent by hand). */
+  useDealerNonce(): void {
+    this.#write('useDealerNonce', (s) => {
+      s.nonces ??= {};
+      s.nonces[this.dealer] = (s.nonces[this.dealer] ?? 0) + 1;
+    });
+  }
+
+  /** The createGame parameters of a game the dealer created with `submitCreateGame`. */
+  createdWith(gameId: bigint): FakeGame['created'] & { players: string[] } {
+    const g = this.#game(this.#read('createdWith'), gameId);
+    if (!g.created) throw new Error(`game ${gameId} was not created through submitCreateGame`);
+    return { ...g.created, players: g.info.players };
+  }
+
   /** Mines an empty block. */
   mine(): void {
     this.#write('mine', () => {});
@@ -291,6 +362,121 @@ export class FakeChain implements ChainView {
 
   secretsFor(gameId: bigint): FakeGame['secrets'] {
     return this.#game(this.#read('secretsFor'), gameId).secrets;
+  }
+
+  // ---- GameCreator ----
+
+  /** Checked as the contract would (a revert is thrown here, as a gas estimate would); mined at the broadcast. */
+  async submitCreateGame(
+    p: CreateGameParams,
+    persist: (tx: SignedCreate) => Promise<void>,
+  ): Promise<SignedCreate> {
+    const s = this.#read('submitCreateGame');
+    this.#checkCreate(p);
+    const nonce = s.nonces?.[this.dealer] ?? 0;
+    const raw = encodeCreate(this.dealer, nonce, p);
+    const tx: SignedCreate = { hash: keccak256(toUtf8Bytes(raw)), raw, nonce, fromBlock: s.block };
+    await persist(tx);
+    this.#broadcast(tx);
+    return tx;
+  }
+
+  async createStatus(
+    tx: SignedCreate,
+    match: (g: CreatedGameLog) => boolean | Promise<boolean>,
+  ): Promise<CreateStatus> {
+    const s = this.#read('createStatus');
+    const mined = s.txs?.[tx.hash];
+    if (mined) return { state: 'created', gameId: mined.gameId, block: mined.block, hash: tx.hash };
+    if ((s.nonces?.[this.dealer] ?? 0) <= tx.nonce) return { state: 'pending' };
+    for (const g of s.games.values()) {
+      if (!g.created || g.info.dealer !== this.dealer || g.createdAt < tx.fromBlock) continue;
+      const log: CreatedGameLog = {
+        gameId: g.info.gameId,
+        block: g.createdAt,
+        hash: g.created.hash,
+        players: g.info.players,
+        rulesetHash: g.created.rulesetHash.toLowerCase(),
+        stake: g.created.stake,
+        bond: g.created.bond,
+      };
+      if (await match(log)) return { state: 'created', gameId: log.gameId, block: log.block, hash: log.hash };
+    }
+    return { state: 'dropped' };
+  }
+
+  async rebroadcast(tx: SignedCreate): Promise<void> {
+    this.#broadcast(tx);
+  }
+
+  #checkCreate(p: CreateGameParams): void {
+    const n = p.players.length;
+    if (n < 2 || n > 6) throw new CreateGameRevert('BadPlayerCount');
+    const seen = new Set<string>();
+    for (const x of p.players) {
+      const a = x.toLowerCase();
+      if (seen.has(a) || a === this.dealer || /^0x0{40}$/.test(a)) throw new CreateGameRevert('BadPlayer');
+      seen.add(a);
+    }
+    try {
+      checkSealPublicKey(p.sealKey);
+    } catch {
+      throw new CreateGameRevert('BadSealKey');
+    }
+    if (p.bond <= 0n) throw new CreateGameRevert('BondRequired');
+    try {
+      checkDurations(p.durations);
+    } catch (e) {
+      if (e instanceof InputError) throw new CreateGameRevert('DurationTooShort');
+      throw e;
+    }
+    if (p.disputeDeposit > p.stake) throw new CreateGameRevert('DepositAboveStake');
+    const name = rulesetNameOf(p.rulesetHash);
+    if (!name || (this.#registered && !this.#registered.has(name)))
+      throw new CreateGameRevert('UnknownRuleset');
+    const r = shippedRuleset(name);
+    const kind = r.board.kind === 'hex' ? 0 : 1;
+    if (p.board.kind !== kind || p.board.width !== r.board.width || p.board.height !== r.board.height) {
+      throw new CreateGameRevert('RulesetMismatch');
+    }
+    if (n > r.players.max) throw new CreateGameRevert('RulesetMismatch');
+  }
+
+  /** Mines `tx` unless it is mined already; a nonce another transaction used makes it unminable. */
+  #broadcast(tx: SignedCreate): void {
+    const { from, nonce, p } = decodeCreate(tx.raw);
+    this.#write('createGame', (s) => {
+      s.nonces ??= {};
+      s.txs ??= {};
+      if (s.txs[tx.hash]) return;
+      if (nonce < (s.nonces[from] ?? 0)) throw new Error('nonce too low');
+      this.#checkCreate(p);
+      const gameId = s.nextGameId++;
+      const { players, ...rest } = p;
+      s.games.set(gameId.toString(), {
+        info: {
+          gameId,
+          contract: this.contract,
+          ruleset: rulesetNameOf(p.rulesetHash)!,
+          players: players.map((x) => x.toLowerCase()),
+          dealer: from,
+          sealKey: [p.sealKey[0], p.sealKey[1]],
+        },
+        createdAt: s.block,
+        phase: 'commit',
+        seats: players.map((x) => ({ player: x.toLowerCase(), commitment: 0n, sealed: null })),
+        root: null,
+        reveals: {},
+        turnLog: [],
+        dispute: null,
+        answers: [],
+        answerReceipts: [],
+        secrets: null,
+        created: { ...rest, hash: tx.hash },
+      });
+      s.nonces[from] = nonce + 1;
+      s.txs[tx.hash] = { gameId, block: s.block };
+    });
   }
 
   // ---- ChainView ----

@@ -1,4 +1,5 @@
 import type { Point } from '../../core/babyjub.ts';
+import type { Durations } from '../../core/limits.ts';
 import type { Groth16Proof } from '../../core/mapproof/types.ts';
 import type { SealedShare } from '../../core/sealed.ts';
 
@@ -145,4 +146,94 @@ export interface ChainView {
     zoneRoots: readonly bigint[],
     proof: Groth16Proof,
   ): Promise<TxRef | null>;
+}
+
+/** A board as `createGame` takes it (`IShroudGame.Board`). */
+export interface CreateBoard {
+  /** 0 hex, 1 square. */
+  kind: 0 | 1;
+  width: number;
+  height: number;
+  maxTurns: number;
+}
+
+/** `IShroudGame.GameParams` (the dealer is the sender) and the bond sent as `msg.value`. */
+export interface CreateGameParams {
+  /** Seat order, 0x addresses. */
+  players: string[];
+  sealKey: Point;
+  rulesetHash: string;
+  durations: Durations;
+  board: CreateBoard;
+  stake: bigint;
+  disputeDeposit: bigint;
+  /** Wei locked as the dealer's bond (> 0, ≤ uint96). */
+  bond: bigint;
+}
+
+/**
+ * A signed `createGame` transaction, kept before it is broadcast so that after a crash the very same
+ * transaction (same nonce) is looked up or sent again: at most one of its kind can ever be mined.
+ * Nothing in it is secret (it is public once broadcast).
+ */
+export interface SignedCreate {
+  hash: string;
+  /** The signed transaction, 0x-hex (FakeChain: its own encoding). */
+  raw: string;
+  /** The sender's account nonce it was signed with. */
+  nonce: number;
+  /** The head block before signing: a GameCreated of this transaction is at or after it. */
+  fromBlock: number;
+}
+
+/** A `GameCreated` log with what identifies a game's creation (players, ruleset, stake, bond). */
+export interface CreatedGameLog {
+  gameId: bigint;
+  block: number;
+  hash: string;
+  /** Lowercase 0x addresses, in seat order. */
+  players: string[];
+  rulesetHash: string;
+  stake: bigint;
+  bond: bigint;
+}
+
+/** Where a signed createGame stands. */
+export type CreateStatus =
+  /** Mined: the game exists (from its GameCreated log). */
+  | { state: 'created'; gameId: bigint; block: number; hash: string }
+  /** Mined and reverted. */
+  | { state: 'reverted'; reason: string }
+  /** Not mined, its nonce not used yet: broadcast it (again). */
+  | { state: 'pending' }
+  /** Its nonce was used by another transaction that created no such game: it can never be mined. */
+  | { state: 'dropped' };
+
+/** The chain refused a createGame (it would revert, or did): retrying the same one cannot help. */
+export class CreateGameRevert extends Error {
+  override name = 'CreateGameRevert';
+  /** The contract's custom error (e.g. `UnknownRuleset`), or `reverted`. */
+  readonly reason: string;
+  constructor(reason: string) {
+    super(`createGame reverted: ${reason}`);
+    this.reason = reason;
+  }
+}
+
+/** The dealer's game creation: sign, persist, broadcast, then find out what became of it. */
+export interface GameCreator {
+  /** The sender (lowercase): the games' dealer. */
+  readonly dealer: string;
+  /**
+   * Signs a createGame (CreateGameRevert when the chain says it would revert), awaits `persist` with it, and
+   * only then broadcasts it. Serialized with the sender's other writes, so the nonce signed is the next one.
+   */
+  submitCreateGame(p: CreateGameParams, persist: (tx: SignedCreate) => Promise<void>): Promise<SignedCreate>;
+  /** Where `tx` stands; `match` finds its game by its GameCreated log when another tx took its nonce. */
+  createStatus(
+    tx: SignedCreate,
+    match: (g: CreatedGameLog) => boolean | Promise<boolean>,
+  ): Promise<CreateStatus>;
+  /** Broadcasts `tx` again (nothing happens when the node already has it, or it is mined). */
+  rebroadcast(tx: SignedCreate): Promise<void>;
 }

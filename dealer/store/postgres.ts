@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Groth16Proof } from '../../core/mapproof/types.ts';
 import { StoreOpenError } from './errors.ts';
+import { POSTGRES_LOBBY_MIGRATION, PostgresLobbies } from './postgres-lobbies.ts';
 import { describeTarget, postgresTarget, urlPassword } from './postgres-url.ts';
 import {
   decodeSealedShare,
@@ -17,7 +18,13 @@ import type {
   DealStatus,
   GameRecord,
   IndexedTurn,
+  JoinOutcome,
+  LobbyJoin,
+  LobbyPatch,
+  LobbyRecord,
+  LobbyStatus,
   NewGame,
+  NewLobby,
   RevealReceiptRecord,
   SealedShareRecord,
   ServedReveal,
@@ -140,6 +147,8 @@ export const MIGRATIONS: readonly Migration[] = [
      PRIMARY KEY (game_id, player, turn)
    );
    CREATE TABLE turn_cursor (id INTEGER PRIMARY KEY CHECK (id = 0), block BIGINT NOT NULL);`,
+  // Lobbies (games the dealer creates once enough players joined) and their joins (dealer/lobby.ts).
+  POSTGRES_LOBBY_MIGRATION,
 ];
 
 /** Serializes migrations across dealer processes starting at once ('SHROUD' in ASCII). */
@@ -192,11 +201,13 @@ function toGame(r: GameRow): GameRecord {
 export class PostgresStore implements DealerStore {
   readonly #pool: pg.Pool;
   readonly #box: SecretBox;
+  readonly #lobbies: PostgresLobbies;
   #closed = false;
 
   private constructor(pool: pg.Pool, box: SecretBox) {
     this.#pool = pool;
     this.#box = box;
+    this.#lobbies = new PostgresLobbies(pool, (fn) => this.#tx(fn));
   }
 
   /**
@@ -491,6 +502,34 @@ export class PostgresStore implements DealerStore {
       'INSERT INTO chain_cursor (id, block) VALUES (0, $1) ON CONFLICT (id) DO UPDATE SET block = excluded.block',
       [block],
     );
+  }
+
+  openLobby(l: NewLobby): Promise<void> {
+    return this.#lobbies.openLobby(l);
+  }
+
+  getLobby(id: string): Promise<LobbyRecord | null> {
+    return this.#lobbies.getLobby(id);
+  }
+
+  listLobbies(statuses?: readonly LobbyStatus[]): Promise<LobbyRecord[]> {
+    return this.#lobbies.listLobbies(statuses);
+  }
+
+  joinLobby(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null): Promise<JoinOutcome> {
+    return this.#lobbies.joinLobby(j, next);
+  }
+
+  lobbyJoins(id: string): Promise<LobbyJoin[]> {
+    return this.#lobbies.lobbyJoins(id);
+  }
+
+  lobbyOfGame(gameId: bigint): Promise<LobbyRecord | null> {
+    return this.#lobbies.lobbyOfGame(gameId);
+  }
+
+  updateLobby(id: string, patch: LobbyPatch): Promise<void> {
+    return this.#lobbies.updateLobby(id, patch);
   }
 
   async ping(): Promise<void> {

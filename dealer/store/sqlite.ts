@@ -9,13 +9,20 @@ import {
   sealSecrets,
 } from './sealed-secrets.ts';
 import type { SecretBox } from './secret-box.ts';
+import { SQLITE_LOBBY_MIGRATION, SqliteLobbies } from './sqlite-lobbies.ts';
 import type {
   DealerStore,
   DealSecrets,
   DealStatus,
   GameRecord,
   IndexedTurn,
+  JoinOutcome,
+  LobbyJoin,
+  LobbyPatch,
+  LobbyRecord,
+  LobbyStatus,
   NewGame,
+  NewLobby,
   RevealReceiptRecord,
   SealedShareRecord,
   ServedReveal,
@@ -134,6 +141,8 @@ export const MIGRATIONS: readonly Migration[] = [
      PRIMARY KEY (game_id, player, turn)
    );
    CREATE TABLE turn_cursor (id INTEGER PRIMARY KEY CHECK (id = 0), block INTEGER NOT NULL);`,
+  // Lobbies (games the dealer creates once enough players joined) and their joins (dealer/lobby.ts).
+  SQLITE_LOBBY_MIGRATION,
 ];
 
 interface GameRow {
@@ -170,6 +179,7 @@ function toGame(r: GameRow): GameRecord {
 export class SqliteStore implements DealerStore {
   readonly #db: DatabaseSync;
   readonly #box: SecretBox;
+  readonly #lobbies: SqliteLobbies;
   /** Nonces burned by this process (committed or in the pending batch), with their expiry. */
   readonly #burned = new Map<string, number>();
   #pendingBurns: {
@@ -189,6 +199,7 @@ export class SqliteStore implements DealerStore {
       'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;',
     );
     this.#migrate();
+    this.#lobbies = new SqliteLobbies(this.#db, (fn) => this.#tx(fn));
   }
 
   #migrate(): void {
@@ -477,6 +488,34 @@ export class SqliteStore implements DealerStore {
         'INSERT INTO chain_cursor (id, block) VALUES (0, ?) ON CONFLICT (id) DO UPDATE SET block = excluded.block',
       )
       .run(block);
+  }
+
+  openLobby(l: NewLobby): Promise<void> {
+    return this.#lobbies.openLobby(l);
+  }
+
+  getLobby(id: string): Promise<LobbyRecord | null> {
+    return this.#lobbies.getLobby(id);
+  }
+
+  listLobbies(statuses?: readonly LobbyStatus[]): Promise<LobbyRecord[]> {
+    return this.#lobbies.listLobbies(statuses);
+  }
+
+  joinLobby(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null): Promise<JoinOutcome> {
+    return this.#lobbies.joinLobby(j, next);
+  }
+
+  lobbyJoins(id: string): Promise<LobbyJoin[]> {
+    return this.#lobbies.lobbyJoins(id);
+  }
+
+  lobbyOfGame(gameId: bigint): Promise<LobbyRecord | null> {
+    return this.#lobbies.lobbyOfGame(gameId);
+  }
+
+  updateLobby(id: string, patch: LobbyPatch): Promise<void> {
+    return this.#lobbies.updateLobby(id, patch);
   }
 
   async ping(): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Groth16Proof } from '../../core/mapproof/types.ts';
 import type { SealedShare } from '../../core/sealed.ts';
+import type { SignedCreate } from '../chain/types.ts';
 
 /** Where the dealer is in dealing one game; each step is persisted before the next starts. */
 export type DealStatus =
@@ -101,11 +102,96 @@ export interface RevealReceiptRecord {
   signature: string;
 }
 
+/** Where a lobby is (dealer/lobby.ts); each step is persisted before the next starts. */
+export type LobbyStatus =
+  | 'open' // taking joins
+  | 'filled' // every seat taken; no createGame signed yet
+  | 'creating' // createGame signed and kept (`createTx`), perhaps broadcast
+  | 'created' // the game exists on-chain (`gameId`)
+  | 'failed' // the chain refused createGame (`fault` says why); its joins are kept
+  | 'closed'; // retired before anyone joined (its kind left the config, or its terms changed)
+
+/** What a lobby creates: its ruleset, seats and money terms. */
+export interface LobbyTerms {
+  /** The configured lobby kind it is an instance of. */
+  kind: string;
+  /** Shipped ruleset name. */
+  ruleset: string;
+  /** 0x, lowercase. */
+  rulesetHash: string;
+  seats: number;
+  stake: bigint;
+  disputeDeposit: bigint;
+  maxTurns: number;
+  bond: bigint;
+}
+
+export interface NewLobby extends LobbyTerms {
+  /** 0x, 32 random bytes, lowercase: what players sign. */
+  id: string;
+  /** Unix seconds. */
+  openedAt: number;
+}
+
+export interface LobbyRecord extends NewLobby {
+  status: LobbyStatus;
+  /** Seats taken. */
+  filled: number;
+  /** The signed createGame, kept before it was broadcast (from `creating` on). */
+  createTx: SignedCreate | null;
+  gameId: bigint | null;
+  createdBlock: number | null;
+  fault: string | null;
+}
+
+/** One accepted join: public data (the player's signature binds it to the lobby). */
+export interface LobbyJoin {
+  lobbyId: string;
+  /** Lowercase 0x address. */
+  player: string;
+  /** Seat in the game: join order. */
+  seat: number;
+  /** 0x, 32 bytes: single use per player, across lobbies. */
+  nonce: string;
+  deadline: number;
+  signature: string;
+  /** Unix seconds. */
+  joinedAt: number;
+}
+
+export type JoinOutcome =
+  | { ok: true; seat: number; filled: boolean }
+  | { ok: false; reason: 'unknown-lobby' | 'not-open' | 'nonce-replayed' | 'already-joined' };
+
+export type LobbyPatch = Partial<
+  Pick<LobbyRecord, 'status' | 'createTx' | 'gameId' | 'createdBlock' | 'fault'>
+>;
+
+/** The lobbies' durable state (both stores): joins and creation progress survive a crash. */
+export interface LobbyStore {
+  /** Inserts a lobby with status `open`. */
+  openLobby(l: NewLobby): Promise<void>;
+  getLobby(id: string): Promise<LobbyRecord | null>;
+  /** Oldest first. */
+  listLobbies(statuses?: readonly LobbyStatus[]): Promise<LobbyRecord[]>;
+  /**
+   * One transaction: refuses a nonce the player used before (any lobby), a player already seated here, a
+   * lobby not open; else seats the player next. The last seat marks the lobby `filled` and opens `next`
+   * (when given) in the same transaction, so a crash never leaves a full lobby without its successor.
+   */
+  joinLobby(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null): Promise<JoinOutcome>;
+  /** In seat order. */
+  lobbyJoins(id: string): Promise<LobbyJoin[]>;
+  /** The lobby whose game is `gameId`. */
+  lobbyOfGame(gameId: bigint): Promise<LobbyRecord | null>;
+  updateLobby(id: string, patch: LobbyPatch): Promise<void>;
+}
+
 /**
  * The dealer's durable state: enough to resume after a crash at any point. Async so a Postgres
  * implementation fits behind it.
  */
-export interface DealerStore {
+export interface DealerStore extends LobbyStore {
   /** Inserts the game if absent (status `watching`); never overwrites. */
   addGame(g: NewGame): Promise<void>;
   getGame(gameId: bigint): Promise<GameRecord | null>;

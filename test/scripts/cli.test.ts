@@ -37,6 +37,7 @@ const CLIS: Record<string, string> = {
   verifiers: 'scripts/contracts/verifiers.ts',
   devptau: 'scripts/circuits/devptau.ts',
   'artifacts:export': 'scripts/artifacts-export.ts',
+  game: 'scripts/game.ts',
 };
 
 interface Run {

@@ -53,6 +53,10 @@ const SKIPPED: Record<string, string> = {
     'a template: a live game; test/demo/play.test.ts plays it with a stdin script',
   'ls ignition/deployments/chain-11155111/': "a template: a testnet deployment's journal",
   'npx hardhat ignition status chain-11155111': "a template: a testnet deployment's journal",
+  'SHROUD_LOBBIES=\'[{"name":"tiny-duel","ruleset":"tiny","seats":2,"stake":"1000","disputeDeposit":"100","maxTurns":40,"bond":"1000000000000000000"}]\' npm run dealer':
+    'a template: a chain with tiny registered; test/dealer/lobby*.test.ts run lobbies',
+  'RPC_URL=… SHROUD_TX_KEY=0x… SHROUD_GAME_CONTRACT=0x… npm run game -- create --ruleset tiny --players 0xA…,0xB… --dealer-url http://127.0.0.1:8787':
+    'a template: a chain, a dealer and its key; test/scripts/game-cli.test.ts runs it on a hardhat node',
 };
 
 /** Servers: they pass once their output matches (then they are stopped). */

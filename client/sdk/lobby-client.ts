@@ -1,0 +1,364 @@
+/**
+ * Joining a dealer's lobby: list the open lobbies, sign an EIP-712 `Join` (core/lobby.ts) for one, and wait
+ * until the dealer created the game. The game is then like any other: check its on-chain terms
+ * (`checkGameTerms`), commit the stake, play. Browser-safe (fetch and Web Crypto only).
+ */
+import type { Signer } from 'ethers';
+import { InputError } from '../../core/errors.ts';
+import { checkDurations, type Durations } from '../../core/limits.ts';
+import { type JoinMessage, lobbyDomain, randomBytes32, signJoin, toJoinBody } from '../../core/lobby.ts';
+import { backoffDelay, realSleep } from './backoff.ts';
+import {
+  type DealerErrorBody,
+  DealerRefusedError,
+  DealerUnavailableError,
+  LobbyGameFailedError,
+  LobbyTermsRejectedError,
+} from './errors.ts';
+
+/** One lobby, as the dealer lists it, with what a join signs. */
+export interface LobbyInfo {
+  id: string;
+  /** The operator's name for this kind of game, e.g. `tiny-duel`. */
+  kind: string;
+  ruleset: string;
+  rulesetHash: string;
+  seats: number;
+  /** Seats taken. */
+  filled: number;
+  stake: bigint;
+  disputeDeposit: bigint;
+  maxTurns: number;
+  /** The dealer's bond per game (the players' if it is slashed). */
+  bond: bigint;
+  durations: Durations;
+  status: string;
+  gameId: bigint | null;
+  /** The `Join` domain: the chain and game contract the game will be created on. */
+  chainId: bigint;
+  gameContract: string;
+  /** The dealer's address (the games' `dealer`). */
+  dealer: string;
+}
+
+/** A seat taken: what `waitForGame` follows. */
+export interface JoinTicket {
+  lobbyId: string;
+  /** Lowercase 0x address. */
+  player: string;
+  seat: number;
+  /** The signed join's nonce and deadline (empty / 0 when the ticket came from `status`). */
+  nonce: string;
+  deadline: number;
+  status: 'waiting' | 'created' | 'failed';
+  gameId: bigint | null;
+}
+
+export interface LobbyClientOptions {
+  /** Refuse (LobbyTermsRejectedError) a dealer whose lobbies are on another chain. */
+  chainId?: bigint;
+  /** Refuse a dealer whose lobbies create games on another contract. */
+  gameContract?: string;
+  /** How long a signed join stays valid, seconds (default 120; the dealer caps it). */
+  deadlineSeconds?: number;
+  /** Attempts in all per request (default 5), with exponential backoff and jitter as DealerClient. */
+  maxAttempts?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** Per-attempt timeout (default 10 s). */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Unix milliseconds. */
+  now?: () => number;
+}
+
+/** What this player accepts of a lobby; checked before anything is signed. */
+export interface JoinOptions {
+  /** Largest stake this player pays (wei). Default: the lobby's, whatever it is. */
+  maxStake?: bigint;
+  /** The ruleset this player means to play (0x hash). */
+  rulesetHash?: string;
+  /** The seat count this player means to play. */
+  seats?: number;
+  /** Stricter duration floors than the protocol's. */
+  floors?: Partial<Durations>;
+  /** Overrides the client's `deadlineSeconds`. */
+  deadlineSeconds?: number;
+}
+
+interface LobbyJson {
+  id: string;
+  kind: string;
+  ruleset: string;
+  rulesetHash: string;
+  seats: number;
+  filled: number;
+  stake: string;
+  disputeDeposit: string;
+  maxTurns: number;
+  bond: string;
+  durations: Durations;
+  status: string;
+  gameId: string | null;
+}
+
+interface ListingJson {
+  chainId: string;
+  gameContract: string;
+  dealer: string;
+  lobbies: LobbyJson[];
+}
+
+interface JoinStatusJson {
+  lobbyId: string;
+  player: string;
+  seat: number;
+  status: 'waiting' | 'created' | 'failed';
+  gameId: string | null;
+  message: string | null;
+}
+
+type Attempt = { ok: true; body: unknown } | { ok: false; status: number | null; cause: unknown };
+
+/** A dealer's lobbies, seen from a player. */
+export class LobbyClient {
+  readonly #base: string;
+  readonly #o: Required<Omit<LobbyClientOptions, 'chainId' | 'gameContract'>> &
+    Pick<LobbyClientOptions, 'chainId' | 'gameContract'>;
+
+  constructor(dealerUrl: string, opts: LobbyClientOptions = {}) {
+    if (!/^https?:\/\//.test(dealerUrl)) throw new TypeError(`dealerUrl must be http(s): ${dealerUrl}`);
+    this.#base = dealerUrl.replace(/\/+$/, '');
+    this.#o = {
+      deadlineSeconds: 120,
+      maxAttempts: 5,
+      baseDelayMs: 250,
+      maxDelayMs: 8000,
+      timeoutMs: 10_000,
+      fetch: globalThis.fetch.bind(globalThis),
+      sleep: realSleep,
+      random: Math.random,
+      now: Date.now,
+      ...opts,
+    };
+  }
+
+  /** The open lobbies (`GET /v1/lobbies`). */
+  async lobbies(): Promise<LobbyInfo[]> {
+    const l = (await this.#request('GET', '/v1/lobbies')) as ListingJson;
+    this.#checkDomain(l);
+    return l.lobbies.map((x) => toInfo(l, x));
+  }
+
+  /**
+   * Signs a `Join` for `lobbyId` with `signer` and takes a seat. The lobby's terms are checked against
+   * `opts` first (LobbyTermsRejectedError, nothing signed); the dealer's refusals are DealerRefusedError
+   * with its code (e.g. `lobby-closed`, `already-joined`).
+   */
+  async join(signer: Signer, lobbyId: string, opts: JoinOptions = {}): Promise<JoinTicket> {
+    const listing = (await this.#request('GET', '/v1/lobbies')) as ListingJson;
+    this.#checkDomain(listing);
+    const lobby = toInfo(
+      listing,
+      (await this.#request('GET', `/v1/lobbies/${encodeURIComponent(lobbyId)}`)) as LobbyJson,
+    );
+    checkLobby(lobby, opts);
+    const player = await signer.getAddress();
+    const m: JoinMessage = {
+      lobbyId: lobby.id,
+      player,
+      rulesetHash: lobby.rulesetHash,
+      stake: lobby.stake,
+      seats: lobby.seats,
+      nonce: randomBytes32(),
+      deadline: Math.floor(this.#o.now() / 1000) + (opts.deadlineSeconds ?? this.#o.deadlineSeconds),
+    };
+    const signature = await signJoin(signer, lobbyDomain(lobby.chainId, lobby.gameContract), m);
+    let res: JoinStatusJson;
+    try {
+      res = (await this.#request(
+        'POST',
+        `/v1/lobbies/${lobby.id}/joins`,
+        JSON.stringify(toJoinBody(m, signature)),
+      )) as JoinStatusJson;
+    } catch (e) {
+      // The answer to an earlier attempt was lost after the dealer seated us: the retry is a replay.
+      if (e instanceof DealerRefusedError && (e.code === 'nonce-replayed' || e.code === 'already-joined')) {
+        const seated = await this.status(lobby.id, player).catch(() => null);
+        if (seated) return { ...seated, nonce: m.nonce, deadline: m.deadline };
+      }
+      throw e;
+    }
+    return { ...toTicket(res), nonce: m.nonce, deadline: m.deadline };
+  }
+
+  /** A seat's status (`GET /v1/lobbies/:id/joins/:player`); DealerRefusedError `not-joined` when none. */
+  async status(lobbyId: string, player: string): Promise<JoinTicket> {
+    const res = (await this.#request(
+      'GET',
+      `/v1/lobbies/${encodeURIComponent(lobbyId)}/joins/${encodeURIComponent(player)}`,
+    )) as JoinStatusJson;
+    if (res.status === 'failed') throw new LobbyGameFailedError(lobbyId, res.message ?? 'failed');
+    return { ...toTicket(res), nonce: '', deadline: 0 };
+  }
+
+  /**
+   * Polls the seat until the dealer created the game (its id), or it could not (LobbyGameFailedError).
+   * `signal` aborts the wait (rejecting with its reason).
+   */
+  async waitForGame(
+    lobbyId: string,
+    ticket: Pick<JoinTicket, 'player'>,
+    o: { pollMs?: number; signal?: AbortSignal } = {},
+  ): Promise<{ gameId: bigint }> {
+    for (;;) {
+      o.signal?.throwIfAborted();
+      const t = await this.status(lobbyId, ticket.player);
+      if (t.status === 'created' && t.gameId !== null) return { gameId: t.gameId };
+      await abortableSleep(this.#o.sleep, o.pollMs ?? 2000, o.signal);
+    }
+  }
+
+  #checkDomain(l: ListingJson): void {
+    const o = this.#o;
+    if (o.chainId !== undefined && BigInt(l.chainId) !== o.chainId) {
+      throw new LobbyTermsRejectedError(
+        'chainId',
+        `the dealer's lobbies are on chain ${l.chainId}, not ${o.chainId}`,
+      );
+    }
+    if (o.gameContract !== undefined && l.gameContract.toLowerCase() !== o.gameContract.toLowerCase()) {
+      throw new LobbyTermsRejectedError(
+        'gameContract',
+        `the dealer's games are on ${l.gameContract}, not ${o.gameContract}`,
+      );
+    }
+  }
+
+  /** One request with retries on network errors, timeouts, 5xx and 429; a 4xx is DealerRefusedError at once. */
+  async #request(method: 'GET' | 'POST', path: string, body?: string): Promise<unknown> {
+    const o = this.#o;
+    let last: Extract<Attempt, { ok: false }> | undefined;
+    for (let attempt = 1; attempt <= o.maxAttempts; attempt++) {
+      if (last) await o.sleep(backoffDelay(attempt, o.baseDelayMs, o.maxDelayMs, o.random));
+      const r = await this.#attempt(method, path, body);
+      if (r.ok) return r.body;
+      last = r;
+    }
+    throw new DealerUnavailableError(o.maxAttempts, last!.status, last!.cause);
+  }
+
+  async #attempt(method: string, path: string, body?: string): Promise<Attempt> {
+    const o = this.#o;
+    let res: Response;
+    try {
+      res = await o.fetch(`${this.#base}${path}`, {
+        method,
+        ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body }),
+        signal: AbortSignal.timeout(o.timeoutMs),
+      });
+    } catch (cause) {
+      return { ok: false, status: null, cause };
+    }
+    const text = await res.text().catch(() => '');
+    if (res.ok) {
+      try {
+        return { ok: true, body: JSON.parse(text) };
+      } catch (cause) {
+        return { ok: false, status: res.status, cause };
+      }
+    }
+    if (res.status === 429 || res.status >= 500) {
+      return { ok: false, status: res.status, cause: new Error(text.slice(0, 200)) };
+    }
+    throw new DealerRefusedError(res.status, errorBody(text));
+  }
+}
+
+/** Throws LobbyTermsRejectedError naming the first term of the lobby `opts` does not accept. */
+export function checkLobby(l: LobbyInfo, opts: JoinOptions): void {
+  if (l.status !== 'open') throw new LobbyTermsRejectedError('status', `the lobby is ${l.status}, not open`);
+  if (opts.maxStake !== undefined && l.stake > opts.maxStake) {
+    throw new LobbyTermsRejectedError(
+      'stake',
+      `${l.stake} wei is above this player's limit ${opts.maxStake}`,
+    );
+  }
+  if (opts.rulesetHash !== undefined && l.rulesetHash.toLowerCase() !== opts.rulesetHash.toLowerCase()) {
+    throw new LobbyTermsRejectedError('rulesetHash', `the lobby plays ${l.ruleset} (${l.rulesetHash})`);
+  }
+  if (opts.seats !== undefined && l.seats !== opts.seats) {
+    throw new LobbyTermsRejectedError('seats', `the lobby seats ${l.seats}, not ${opts.seats}`);
+  }
+  try {
+    checkDurations(l.durations, 'durations', opts.floors);
+  } catch (e) {
+    if (e instanceof InputError)
+      throw new LobbyTermsRejectedError(e.field, e.message.slice(e.field.length + 2));
+    throw e;
+  }
+}
+
+function toInfo(l: ListingJson, x: LobbyJson): LobbyInfo {
+  return {
+    id: x.id,
+    kind: x.kind,
+    ruleset: x.ruleset,
+    rulesetHash: x.rulesetHash,
+    seats: x.seats,
+    filled: x.filled,
+    stake: BigInt(x.stake),
+    disputeDeposit: BigInt(x.disputeDeposit),
+    maxTurns: x.maxTurns,
+    bond: BigInt(x.bond),
+    durations: x.durations,
+    status: x.status,
+    gameId: x.gameId === null ? null : BigInt(x.gameId),
+    chainId: BigInt(l.chainId),
+    gameContract: l.gameContract,
+    dealer: l.dealer,
+  };
+}
+
+function toTicket(r: JoinStatusJson): Omit<JoinTicket, 'nonce' | 'deadline'> {
+  return {
+    lobbyId: r.lobbyId,
+    player: r.player,
+    seat: r.seat,
+    status: r.status,
+    gameId: r.gameId === null ? null : BigInt(r.gameId),
+  };
+}
+
+function errorBody(text: string): DealerErrorBody | string {
+  try {
+    const b = JSON.parse(text) as DealerErrorBody;
+    if (typeof b?.error === 'string' && typeof b.message === 'string') return b;
+  } catch {}
+  return text;
+}
+
+/** `sleep(ms)`, cut short (rejecting with the signal's reason) when `signal` aborts. */
+function abortableSleep(
+  sleep: (ms: number) => Promise<void>,
+  ms: number,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (!signal) return sleep(ms);
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    sleep(ms).then(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}

@@ -1,0 +1,490 @@
+/**
+ * Lobbies: the operator configures kinds of game (ruleset, seats, stake, deposit, turn limit, bond); the
+ * dealer keeps one open lobby of each. Players join with an EIP-712 `Join` (core/lobby.ts); the join that
+ * takes the last seat fills the lobby and opens the next one of its kind in the same DB transaction. The
+ * dealer then creates the game from its transaction key, crash-safely:
+ *
+ *   filled ──sign createGame, persist it (creating)──▶ broadcast ──▶ GameCreated seen (created)
+ *
+ * The signed transaction is stored before it is broadcast, so after a crash the very same transaction
+ * (same nonce) is looked up, or broadcast again: at most one game per lobby. Only when its nonce went to
+ * another transaction and no matching GameCreated exists is a new one signed. Players then commit their
+ * stakes on-chain themselves, as for any game; the watcher deals it (the tx key is its dealer, the seal
+ * key its seal key).
+ */
+import { getAddress, isHexString, Signature } from 'ethers';
+import type { Logger } from 'pino';
+import type { Point } from '../core/babyjub.ts';
+import { InputError } from '../core/errors.ts';
+import type { Durations } from '../core/limits.ts';
+import {
+  checkJoinDeadline,
+  checkJoinTerms,
+  fromJoinBody,
+  type JoinBody,
+  type JoinMessage,
+  type JoinRefusalCode,
+  JoinRefusedError,
+  lobbyDomain,
+  randomBytes32,
+  recoverJoinSigner,
+} from '../core/lobby.ts';
+import { rulesetHash } from '../core/ruleset/hash.ts';
+import { shippedRuleset } from '../core/ruleset/shipped.ts';
+import type { ValidRuleset } from '../core/ruleset/validate.ts';
+import { createGameParams, durationsOf, type GameTerms, matchesCreate } from './chain/create-game.ts';
+import { CreateGameRevert, type GameCreator } from './chain/types.ts';
+import { DealerError } from './errors.ts';
+import type { LobbyRecord, LobbyStore, NewLobby } from './store/types.ts';
+
+/** One configured kind of lobby (dealer/config.ts `lobbyKinds`). */
+export interface LobbyKind extends GameTerms {
+  name: string;
+  ruleset: ValidRuleset;
+  seats: number;
+}
+
+export interface LobbyDeps {
+  store: LobbyStore;
+  creator: GameCreator;
+  chainId: bigint;
+  /** The game contract: the games' home and the `Join` domain's verifying contract. */
+  gameContract: string;
+  /** This dealer's seal public key: the games' `sealKey`. */
+  sealKey: Point;
+  kinds: readonly LobbyKind[];
+  log: Logger;
+  /** Furthest ahead a join's deadline may be, seconds. */
+  maxJoinAheadSeconds: number;
+  /** Unix seconds. */
+  now: () => number;
+  /** How often a creation in flight is followed up (ms; default 2000). */
+  pollMs?: number;
+}
+
+/** A lobby as `GET /v1/lobbies` shows it. */
+export interface LobbyView {
+  id: string;
+  kind: string;
+  ruleset: string;
+  rulesetHash: string;
+  seats: number;
+  filled: number;
+  stake: string;
+  disputeDeposit: string;
+  maxTurns: number;
+  bond: string;
+  durations: Durations;
+  status: LobbyRecord['status'];
+  gameId: string | null;
+}
+
+/** Everything a client needs to sign a join: the domain, and the dealer behind the games. */
+export interface LobbiesView {
+  chainId: string;
+  gameContract: string;
+  dealer: string;
+  /** The seal public key the games carry (decimal strings). */
+  sealKey: [string, string];
+  lobbies: LobbyView[];
+}
+
+/** A player's join as the status route answers it: `gameId` once the game exists. */
+export interface JoinStatusView {
+  lobbyId: string;
+  player: string;
+  seat: number;
+  status: 'waiting' | 'created' | 'failed';
+  filled: number;
+  seats: number;
+  gameId: string | null;
+  /** Why the game could not be created (status `failed`). */
+  message: string | null;
+}
+
+/** HTTP status per refusal of core/lobby.ts: an expired join is stale (401, as reveal requests); a mismatch conflicts. */
+const REFUSAL_STATUS: Record<JoinRefusalCode, number> = {
+  expired: 401,
+  'deadline-too-far': 400,
+  'lobby-mismatch': 400,
+  'ruleset-mismatch': 409,
+  'seats-mismatch': 409,
+  'stake-too-low': 409,
+};
+
+const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+
+const sameTerms = (l: LobbyRecord, k: LobbyKind): boolean =>
+  l.kind === k.name &&
+  l.ruleset === k.ruleset.name &&
+  l.rulesetHash === rulesetHash(k.ruleset).toLowerCase() &&
+  l.seats === k.seats &&
+  l.stake === k.stake &&
+  l.disputeDeposit === k.disputeDeposit &&
+  l.maxTurns === k.maxTurns &&
+  l.bond === k.bond;
+
+export class LobbyService {
+  readonly #d: LobbyDeps;
+  readonly #log: Logger;
+  readonly #kinds: Map<string, LobbyKind>;
+  #running: Promise<void> | null = null;
+  #again = false;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(d: LobbyDeps) {
+    this.#d = d;
+    this.#log = d.log.child({ component: 'lobby' });
+    this.#kinds = new Map(d.kinds.map((k) => [k.name, k]));
+  }
+
+  /**
+   * Opens a lobby for each configured kind that has none open with its current terms; retires open lobbies
+   * nobody joined whose kind left the config or whose terms changed (a lobby with joins keeps the terms its
+   * players signed and fills as it is). Then finishes any creation a crash interrupted, and follows up
+   * creations in flight every `pollMs`.
+   */
+  async start(): Promise<void> {
+    const { store } = this.#d;
+    const open = await store.listLobbies(['open']);
+    for (const l of open) {
+      const k = this.#kinds.get(l.kind);
+      if (k && sameTerms(l, k)) continue;
+      if (l.filled === 0) {
+        await store.updateLobby(l.id, { status: 'closed' });
+        this.#log.info({ lobby: l.id, kind: l.kind }, 'lobby retired: its kind left the config or changed');
+      } else {
+        this.#log.warn(
+          { lobby: l.id, kind: l.kind, filled: l.filled },
+          'lobby keeps its old terms until it fills',
+        );
+      }
+    }
+    for (const k of this.#kinds.values()) {
+      if (!open.some((l) => sameTerms(l, k))) await store.openLobby(this.#newLobby(k));
+    }
+    await this.drive();
+    this.#timer = setInterval(() => void this.drive(), this.#d.pollMs ?? 2000);
+    this.#timer.unref();
+  }
+
+  /** Stops following up creations (the store stays usable; a restart resumes them). */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#running;
+  }
+
+  async list(): Promise<LobbiesView> {
+    const d = this.#d;
+    const lobbies = await d.store.listLobbies(['open']);
+    return {
+      chainId: d.chainId.toString(),
+      gameContract: d.gameContract,
+      dealer: d.creator.dealer,
+      sealKey: [d.sealKey[0].toString(), d.sealKey[1].toString()],
+      lobbies: lobbies.map(view),
+    };
+  }
+
+  async get(id: string): Promise<LobbyView> {
+    return view(await this.#lobby(id));
+  }
+
+  /**
+   * Seats the signer of a valid join. Every check runs before anything is written, and the write is one
+   * transaction (dealer/store/types.ts `joinLobby`): a refused join changes nothing.
+   */
+  async join(rawId: string, body: JoinBody): Promise<JoinStatusView> {
+    const d = this.#d;
+    const lobbyId = lobbyIdOf(rawId);
+    let m: JoinMessage;
+    try {
+      m = fromJoinBody(lobbyId, body);
+    } catch (e) {
+      if (e instanceof InputError) throw new DealerError(400, 'invalid-request', e.message, e.field);
+      throw e;
+    }
+    const lobby = await this.#lobby(lobbyId);
+    const now = d.now();
+    const player = m.player.toLowerCase();
+    try {
+      checkJoinDeadline(m, now, d.maxJoinAheadSeconds);
+      this.#checkSignature(m, body.signature);
+      checkJoinTerms(m, lobby);
+    } catch (e) {
+      if (e instanceof JoinRefusedError)
+        throw new DealerError(REFUSAL_STATUS[e.code], e.code, e.message, e.field);
+      throw e;
+    }
+    if (player === d.creator.dealer.toLowerCase()) {
+      throw new DealerError(
+        403,
+        'dealer-cannot-play',
+        'player: the dealer cannot take a seat in its own game',
+        'player',
+      );
+    }
+    if (lobby.status !== 'open') throw await this.#closed(lobby);
+    const out = await d.store.joinLobby(
+      {
+        lobbyId,
+        player,
+        nonce: m.nonce.toLowerCase(),
+        deadline: m.deadline,
+        signature: body.signature,
+        joinedAt: now,
+      },
+      await this.#successor(lobby),
+    );
+    if (!out.ok) {
+      switch (out.reason) {
+        case 'nonce-replayed':
+          throw new DealerError(409, 'nonce-replayed', 'nonce: already used by this player', 'nonce');
+        case 'already-joined':
+          throw new DealerError(
+            409,
+            'already-joined',
+            `player: ${m.player} already has a seat in this lobby`,
+            'player',
+          );
+        case 'not-open':
+          throw await this.#closed((await d.store.getLobby(lobbyId)) ?? lobby);
+        default:
+          throw new DealerError(
+            404,
+            'unknown-lobby',
+            `lobbyId: no lobby ${lobbyId} at this dealer`,
+            'lobbyId',
+          );
+      }
+    }
+    this.#log.info({ lobby: lobbyId, player, seat: out.seat, filled: out.filled }, 'player joined');
+    if (out.filled) void this.drive();
+    return this.status(lobbyId, player);
+  }
+
+  /** Where a player's join stands: waiting for seats or the game, the game's id, or why it failed. */
+  async status(rawId: string, rawPlayer: string): Promise<JoinStatusView> {
+    const lobby = await this.#lobby(lobbyIdOf(rawId));
+    const player = rawPlayer.toLowerCase();
+    const join = (await this.#d.store.lobbyJoins(lobby.id)).find((j) => j.player === player);
+    if (!join)
+      throw new DealerError(404, 'not-joined', `player: ${rawPlayer} has no seat in this lobby`, 'player');
+    const created = lobby.status === 'created';
+    const failed = lobby.status === 'failed';
+    return {
+      lobbyId: lobby.id,
+      player,
+      seat: join.seat,
+      status: created ? 'created' : failed ? 'failed' : 'waiting',
+      filled: lobby.filled,
+      seats: lobby.seats,
+      gameId: created ? lobby.gameId!.toString() : null,
+      message: failed ? `the dealer could not create the game (${lobby.fault ?? 'unknown'})` : null,
+    };
+  }
+
+  /**
+   * Advances every filled or creating lobby as far as it goes now. Runs never overlap; a call during a run
+   * makes the run go round once more.
+   */
+  drive(): Promise<void> {
+    if (this.#running) {
+      this.#again = true;
+      return this.#running;
+    }
+    this.#running = (async () => {
+      do {
+        this.#again = false;
+        await this.#pass();
+      } while (this.#again);
+    })().finally(() => {
+      this.#running = null;
+    });
+    return this.#running;
+  }
+
+  /** One pass over the lobbies to create; never throws (the timer's next pass retries). */
+  async #pass(): Promise<void> {
+    let pending: LobbyRecord[];
+    try {
+      pending = await this.#d.store.listLobbies(['filled', 'creating']);
+    } catch (e) {
+      this.#log.warn({ err: (e as Error).message }, 'lobbies: store unavailable; will retry');
+      return;
+    }
+    for (const l of pending) {
+      try {
+        await this.#advance(l);
+      } catch (e) {
+        // Transient (RPC down, DB busy): the next pass retries from the persisted state.
+        this.#log.warn({ lobby: l.id, err: (e as Error).message }, 'game creation interrupted; will retry');
+      }
+    }
+  }
+
+  async #advance(l: LobbyRecord): Promise<void> {
+    const d = this.#d;
+    const joins = await d.store.lobbyJoins(l.id);
+    const ruleset = shippedRuleset(l.ruleset);
+    // The players signed this hash: a dealer upgraded to another version of the ruleset must not swap it.
+    if (rulesetHash(ruleset).toLowerCase() !== l.rulesetHash) {
+      return this.#fail(l, `ruleset ${l.ruleset} changed since the lobby opened`);
+    }
+    let params: ReturnType<typeof createGameParams>;
+    try {
+      params = createGameParams(ruleset, {
+        players: joins.map((j) => j.player),
+        sealKey: d.sealKey,
+        stake: l.stake,
+        disputeDeposit: l.disputeDeposit,
+        maxTurns: l.maxTurns,
+        bond: l.bond,
+        dealer: d.creator.dealer,
+      });
+    } catch (e) {
+      if (e instanceof InputError) return this.#fail(l, e.message);
+      throw e;
+    }
+    let tx = l.createTx;
+    if (l.status === 'filled' || !tx) {
+      try {
+        tx = await d.creator.submitCreateGame(params, (t) =>
+          d.store.updateLobby(l.id, { status: 'creating', createTx: t }),
+        );
+      } catch (e) {
+        if (e instanceof CreateGameRevert) return this.#fail(l, e.message);
+        throw e;
+      }
+      this.#log.info({ lobby: l.id, tx: tx.hash, nonce: tx.nonce }, 'createGame sent');
+    }
+    const same = matchesCreate(params);
+    // Another lobby's game with the same seats and terms is not this one.
+    const match = async (g: Parameters<typeof same>[0]) => {
+      if (!same(g)) return false;
+      const owner = await d.store.lobbyOfGame(g.gameId);
+      return owner === null || owner.id === l.id;
+    };
+    let st = await d.creator.createStatus(tx, match);
+    if (st.state === 'pending') {
+      // Not mined and its nonce unused: the node may have lost it (a restart); the same bytes again are harmless.
+      await d.creator.rebroadcast(tx);
+      st = await d.creator.createStatus(tx, match);
+    }
+    switch (st.state) {
+      case 'created':
+        await d.store.updateLobby(l.id, { status: 'created', gameId: st.gameId, createdBlock: st.block });
+        this.#log.info({ lobby: l.id, gameId: st.gameId.toString(), block: st.block }, 'game created');
+        return;
+      case 'reverted':
+        return this.#fail(l, `createGame reverted: ${st.reason}`);
+      case 'pending':
+        return; // the next run looks again
+      case 'dropped':
+        // Its nonce went to another transaction and no game of this lobby exists: it can never be mined.
+        this.#log.warn({ lobby: l.id, tx: tx.hash }, 'createGame dropped; signing a new one');
+        await d.store.updateLobby(l.id, { status: 'filled', createTx: null });
+        this.#again = true;
+    }
+  }
+
+  async #fail(l: LobbyRecord, fault: string): Promise<void> {
+    await this.#d.store.updateLobby(l.id, { status: 'failed', fault });
+    this.#log.error({ lobby: l.id, kind: l.kind, fault }, 'lobby failed: the game could not be created');
+  }
+
+  #checkSignature(m: JoinMessage, signature: string): void {
+    let signer: string;
+    try {
+      const sig = Signature.from(signature);
+      if (BigInt(sig.s) > HALF_N) throw new Error('high s');
+      signer = recoverJoinSigner(lobbyDomain(this.#d.chainId, this.#d.gameContract), m, signature);
+    } catch {
+      throw new DealerError(
+        401,
+        'bad-signature',
+        'signature: not a valid low-s secp256k1 signature',
+        'signature',
+      );
+    }
+    if (signer !== m.player.toLowerCase()) {
+      throw new DealerError(
+        401,
+        'bad-signature',
+        `signature: signed by ${getAddress(signer)}, not by player ${m.player}`,
+        'signature',
+      );
+    }
+  }
+
+  /** The next lobby a filling one opens: of its kind with the current terms, unless one is open already. */
+  async #successor(l: LobbyRecord): Promise<NewLobby | null> {
+    const k = this.#kinds.get(l.kind);
+    if (!k) return null;
+    if (!sameTerms(l, k)) {
+      const open = await this.#d.store.listLobbies(['open']);
+      if (open.some((o) => o.id !== l.id && sameTerms(o, k))) return null;
+    }
+    return this.#newLobby(k);
+  }
+
+  #newLobby(k: LobbyKind): NewLobby {
+    return {
+      id: randomBytes32(),
+      kind: k.name,
+      ruleset: k.ruleset.name,
+      rulesetHash: rulesetHash(k.ruleset).toLowerCase(),
+      seats: k.seats,
+      stake: k.stake,
+      disputeDeposit: k.disputeDeposit,
+      maxTurns: k.maxTurns,
+      bond: k.bond,
+      openedAt: this.#d.now(),
+    };
+  }
+
+  async #lobby(id: string): Promise<LobbyRecord> {
+    const l = await this.#d.store.getLobby(id);
+    if (!l) throw new DealerError(404, 'unknown-lobby', `lobbyId: no lobby ${id} at this dealer`, 'lobbyId');
+    return l;
+  }
+
+  /** The refusal of a join to a lobby no longer open, naming the open lobby of its kind. */
+  async #closed(l: LobbyRecord): Promise<DealerError> {
+    const next = (await this.#d.store.listLobbies(['open'])).find((o) => o.kind === l.kind);
+    const hint = next ? `; join ${next.id}` : '';
+    return new DealerError(409, 'lobby-closed', `lobbyId: the lobby is ${l.status}${hint}`, 'lobbyId');
+  }
+}
+
+function lobbyIdOf(raw: string): string {
+  if (!isHexString(raw, 32)) {
+    throw new DealerError(400, 'invalid-request', 'lobbyId: must be 0x and 32 bytes', 'lobbyId');
+  }
+  return raw.toLowerCase();
+}
+
+const durationCache = new Map<string, Durations>();
+
+function view(l: LobbyRecord): LobbyView {
+  let durations = durationCache.get(l.ruleset);
+  if (!durations) {
+    durations = durationsOf(shippedRuleset(l.ruleset));
+    durationCache.set(l.ruleset, durations);
+  }
+  return {
+    id: l.id,
+    kind: l.kind,
+    ruleset: l.ruleset,
+    rulesetHash: l.rulesetHash,
+    seats: l.seats,
+    filled: l.filled,
+    stake: l.stake.toString(),
+    disputeDeposit: l.disputeDeposit.toString(),
+    maxTurns: l.maxTurns,
+    bond: l.bond.toString(),
+    durations,
+    status: l.status,
+    gameId: l.gameId === null ? null : l.gameId.toString(),
+  };
+}

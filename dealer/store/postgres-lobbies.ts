@@ -1,0 +1,241 @@
+/** The lobbies' tables on PostgreSQL (dealer/store/postgres.ts runs the migration and delegates here). */
+import type pg from 'pg';
+import type { SignedCreate } from '../chain/types.ts';
+import type {
+  JoinOutcome,
+  LobbyJoin,
+  LobbyPatch,
+  LobbyRecord,
+  LobbyStatus,
+  LobbyStore,
+  NewLobby,
+} from './types.ts';
+
+/** Lobbies and their joins: amounts NUMERIC (uint96), the signed createGame JSONB. */
+export const POSTGRES_LOBBY_MIGRATION = `CREATE TABLE lobbies (
+     lobby_id TEXT PRIMARY KEY,
+     kind TEXT NOT NULL,
+     ruleset TEXT NOT NULL,
+     ruleset_hash TEXT NOT NULL,
+     seats INTEGER NOT NULL,
+     stake NUMERIC NOT NULL,
+     dispute_deposit NUMERIC NOT NULL,
+     max_turns BIGINT NOT NULL,
+     bond NUMERIC NOT NULL,
+     status TEXT NOT NULL,
+     opened_at BIGINT NOT NULL,
+     seq BIGSERIAL,
+     create_tx JSONB,
+     game_id NUMERIC,
+     created_block BIGINT,
+     fault TEXT,
+     updated_at BIGINT NOT NULL
+   );
+   CREATE INDEX lobbies_status ON lobbies (status);
+   CREATE TABLE lobby_joins (
+     lobby_id TEXT NOT NULL REFERENCES lobbies (lobby_id),
+     player TEXT NOT NULL,
+     seat INTEGER NOT NULL,
+     nonce TEXT NOT NULL,
+     deadline BIGINT NOT NULL,
+     signature TEXT NOT NULL,
+     joined_at BIGINT NOT NULL,
+     PRIMARY KEY (lobby_id, player),
+     UNIQUE (lobby_id, seat),
+     UNIQUE (player, nonce)
+   );`;
+
+interface LobbyRow {
+  lobby_id: string;
+  kind: string;
+  ruleset: string;
+  ruleset_hash: string;
+  seats: number;
+  stake: string;
+  dispute_deposit: string;
+  max_turns: string;
+  bond: string;
+  status: string;
+  opened_at: string;
+  create_tx: SignedCreate | null;
+  game_id: string | null;
+  created_block: string | null;
+  fault: string | null;
+  filled: string;
+}
+
+interface JoinRow {
+  lobby_id: string;
+  player: string;
+  seat: number;
+  nonce: string;
+  deadline: string;
+  signature: string;
+  joined_at: string;
+}
+
+const SELECT = `SELECT l.*, (SELECT COUNT(*) FROM lobby_joins j WHERE j.lobby_id = l.lobby_id) AS filled
+  FROM lobbies l`;
+
+function toLobby(r: LobbyRow): LobbyRecord {
+  return {
+    id: r.lobby_id,
+    kind: r.kind,
+    ruleset: r.ruleset,
+    rulesetHash: r.ruleset_hash,
+    seats: r.seats,
+    stake: BigInt(r.stake),
+    disputeDeposit: BigInt(r.dispute_deposit),
+    maxTurns: Number(r.max_turns),
+    bond: BigInt(r.bond),
+    status: r.status as LobbyStatus,
+    openedAt: Number(r.opened_at),
+    createTx: r.create_tx,
+    gameId: r.game_id === null ? null : BigInt(r.game_id),
+    createdBlock: r.created_block === null ? null : Number(r.created_block),
+    fault: r.fault,
+    filled: Number(r.filled),
+  };
+}
+
+const toJoin = (r: JoinRow): LobbyJoin => ({
+  lobbyId: r.lobby_id,
+  player: r.player,
+  seat: r.seat,
+  nonce: r.nonce,
+  deadline: Number(r.deadline),
+  signature: r.signature,
+  joinedAt: Number(r.joined_at),
+});
+
+/** Unique violation: a concurrent join (another process) used the same nonce first. */
+const UNIQUE_VIOLATION = '23505';
+
+type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
+
+export class PostgresLobbies implements LobbyStore {
+  readonly #pool: pg.Pool;
+  readonly #tx: <T>(fn: (c: pg.PoolClient) => Promise<T>) => Promise<T>;
+
+  constructor(pool: pg.Pool, tx: <T>(fn: (c: pg.PoolClient) => Promise<T>) => Promise<T>) {
+    this.#pool = pool;
+    this.#tx = tx;
+  }
+
+  async #insert(q: Queryable, l: NewLobby): Promise<void> {
+    await q.query(
+      `INSERT INTO lobbies (lobby_id, kind, ruleset, ruleset_hash, seats, stake, dispute_deposit, max_turns, bond,
+         status, opened_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'open', $10, $11)`,
+      [
+        l.id.toLowerCase(),
+        l.kind,
+        l.ruleset,
+        l.rulesetHash.toLowerCase(),
+        l.seats,
+        l.stake.toString(),
+        l.disputeDeposit.toString(),
+        l.maxTurns,
+        l.bond.toString(),
+        l.openedAt,
+        Date.now(),
+      ],
+    );
+  }
+
+  openLobby(l: NewLobby): Promise<void> {
+    return this.#insert(this.#pool, l);
+  }
+
+  async getLobby(id: string): Promise<LobbyRecord | null> {
+    const { rows } = await this.#pool.query<LobbyRow>(`${SELECT} WHERE l.lobby_id = $1`, [id.toLowerCase()]);
+    return rows[0] ? toLobby(rows[0]) : null;
+  }
+
+  async listLobbies(statuses?: readonly LobbyStatus[]): Promise<LobbyRecord[]> {
+    const { rows } = statuses
+      ? await this.#pool.query<LobbyRow>(`${SELECT} WHERE l.status = ANY($1) ORDER BY l.opened_at, l.seq`, [
+          [...statuses],
+        ])
+      : await this.#pool.query<LobbyRow>(`${SELECT} ORDER BY l.opened_at, l.seq`);
+    return rows.map(toLobby);
+  }
+
+  async joinLobby(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null): Promise<JoinOutcome> {
+    const player = j.player.toLowerCase();
+    const lobbyId = j.lobbyId.toLowerCase();
+    try {
+      return await this.#tx(async (c): Promise<JoinOutcome> => {
+        // Row lock: joins to one lobby take their seats one at a time, across processes.
+        const locked = await c.query<{ status: string; seats: number }>(
+          'SELECT status, seats FROM lobbies WHERE lobby_id = $1 FOR UPDATE',
+          [lobbyId],
+        );
+        const l = locked.rows[0];
+        if (!l) return { ok: false, reason: 'unknown-lobby' };
+        const used = await c.query('SELECT 1 FROM lobby_joins WHERE player = $1 AND nonce = $2', [
+          player,
+          j.nonce,
+        ]);
+        if (used.rowCount) return { ok: false, reason: 'nonce-replayed' };
+        const seated = await c.query('SELECT 1 FROM lobby_joins WHERE lobby_id = $1 AND player = $2', [
+          lobbyId,
+          player,
+        ]);
+        if (seated.rowCount) return { ok: false, reason: 'already-joined' };
+        const count = await c.query<{ n: string }>(
+          'SELECT COUNT(*) AS n FROM lobby_joins WHERE lobby_id = $1',
+          [lobbyId],
+        );
+        const seat = Number(count.rows[0]!.n);
+        if (l.status !== 'open' || seat >= l.seats) return { ok: false, reason: 'not-open' };
+        await c.query(
+          `INSERT INTO lobby_joins (lobby_id, player, seat, nonce, deadline, signature, joined_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [lobbyId, player, seat, j.nonce, j.deadline, j.signature, j.joinedAt],
+        );
+        const filled = seat + 1 === l.seats;
+        if (filled) {
+          await c.query(`UPDATE lobbies SET status = 'filled', updated_at = $1 WHERE lobby_id = $2`, [
+            Date.now(),
+            lobbyId,
+          ]);
+          if (next) await this.#insert(c, next);
+        }
+        return { ok: true, seat, filled };
+      });
+    } catch (e) {
+      if ((e as { code?: string }).code === UNIQUE_VIOLATION) return { ok: false, reason: 'nonce-replayed' };
+      throw e;
+    }
+  }
+
+  async lobbyJoins(id: string): Promise<LobbyJoin[]> {
+    const { rows } = await this.#pool.query<JoinRow>(
+      'SELECT * FROM lobby_joins WHERE lobby_id = $1 ORDER BY seat',
+      [id.toLowerCase()],
+    );
+    return rows.map(toJoin);
+  }
+
+  async lobbyOfGame(gameId: bigint): Promise<LobbyRecord | null> {
+    const { rows } = await this.#pool.query<LobbyRow>(`${SELECT} WHERE l.game_id = $1`, [gameId.toString()]);
+    return rows[0] ? toLobby(rows[0]) : null;
+  }
+
+  async updateLobby(id: string, patch: LobbyPatch): Promise<void> {
+    const cols: [string, string | number | null][] = [];
+    if (patch.status !== undefined) cols.push(['status', patch.status]);
+    if (patch.createTx !== undefined)
+      cols.push(['create_tx', patch.createTx === null ? null : JSON.stringify(patch.createTx)]);
+    if (patch.gameId !== undefined) cols.push(['game_id', patch.gameId?.toString() ?? null]);
+    if (patch.createdBlock !== undefined) cols.push(['created_block', patch.createdBlock]);
+    if (patch.fault !== undefined) cols.push(['fault', patch.fault]);
+    cols.push(['updated_at', Date.now()]);
+    const set = cols.map(([c], i) => `${c} = $${i + 1}`).join(', ');
+    const res = await this.#pool.query(`UPDATE lobbies SET ${set} WHERE lobby_id = $${cols.length + 1}`, [
+      ...cols.map(([, v]) => v),
+      id.toLowerCase(),
+    ]);
+    if (res.rowCount !== 1) throw new Error(`no lobby ${id} to update`);
+  }
+}

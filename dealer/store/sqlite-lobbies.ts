@@ -1,0 +1,220 @@
+/** The lobbies' tables on SQLite (dealer/store/sqlite.ts runs the migration and delegates here). */
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { SignedCreate } from '../chain/types.ts';
+import type {
+  JoinOutcome,
+  LobbyJoin,
+  LobbyPatch,
+  LobbyRecord,
+  LobbyStatus,
+  LobbyStore,
+  NewLobby,
+} from './types.ts';
+
+/** Lobbies and their joins. Amounts are decimal TEXT (uint96 does not fit an INTEGER); the signed tx is JSON. */
+export const SQLITE_LOBBY_MIGRATION = `CREATE TABLE lobbies (
+     lobby_id TEXT PRIMARY KEY,
+     kind TEXT NOT NULL,
+     ruleset TEXT NOT NULL,
+     ruleset_hash TEXT NOT NULL,
+     seats INTEGER NOT NULL,
+     stake TEXT NOT NULL,
+     dispute_deposit TEXT NOT NULL,
+     max_turns INTEGER NOT NULL,
+     bond TEXT NOT NULL,
+     status TEXT NOT NULL,
+     opened_at INTEGER NOT NULL,
+     create_tx TEXT,
+     game_id TEXT,
+     created_block INTEGER,
+     fault TEXT,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE INDEX lobbies_status ON lobbies (status);
+   CREATE TABLE lobby_joins (
+     lobby_id TEXT NOT NULL REFERENCES lobbies (lobby_id),
+     player TEXT NOT NULL,
+     seat INTEGER NOT NULL,
+     nonce TEXT NOT NULL,
+     deadline INTEGER NOT NULL,
+     signature TEXT NOT NULL,
+     joined_at INTEGER NOT NULL,
+     PRIMARY KEY (lobby_id, player),
+     UNIQUE (lobby_id, seat),
+     UNIQUE (player, nonce)
+   );`;
+
+interface LobbyRow {
+  lobby_id: string;
+  kind: string;
+  ruleset: string;
+  ruleset_hash: string;
+  seats: number;
+  stake: string;
+  dispute_deposit: string;
+  max_turns: number;
+  bond: string;
+  status: string;
+  opened_at: number;
+  create_tx: string | null;
+  game_id: string | null;
+  created_block: number | null;
+  fault: string | null;
+  filled: number;
+}
+
+interface JoinRow {
+  lobby_id: string;
+  player: string;
+  seat: number;
+  nonce: string;
+  deadline: number;
+  signature: string;
+  joined_at: number;
+}
+
+const SELECT = `SELECT l.*, (SELECT COUNT(*) FROM lobby_joins j WHERE j.lobby_id = l.lobby_id) AS filled
+  FROM lobbies l`;
+
+function toLobby(r: LobbyRow): LobbyRecord {
+  return {
+    id: r.lobby_id,
+    kind: r.kind,
+    ruleset: r.ruleset,
+    rulesetHash: r.ruleset_hash,
+    seats: r.seats,
+    stake: BigInt(r.stake),
+    disputeDeposit: BigInt(r.dispute_deposit),
+    maxTurns: r.max_turns,
+    bond: BigInt(r.bond),
+    status: r.status as LobbyStatus,
+    openedAt: r.opened_at,
+    createTx: r.create_tx === null ? null : (JSON.parse(r.create_tx) as SignedCreate),
+    gameId: r.game_id === null ? null : BigInt(r.game_id),
+    createdBlock: r.created_block,
+    fault: r.fault,
+    filled: Number(r.filled),
+  };
+}
+
+const toJoin = (r: JoinRow): LobbyJoin => ({
+  lobbyId: r.lobby_id,
+  player: r.player,
+  seat: r.seat,
+  nonce: r.nonce,
+  deadline: r.deadline,
+  signature: r.signature,
+  joinedAt: r.joined_at,
+});
+
+export class SqliteLobbies implements LobbyStore {
+  readonly #db: DatabaseSync;
+  readonly #tx: <T>(fn: () => T) => T;
+
+  constructor(db: DatabaseSync, tx: <T>(fn: () => T) => T) {
+    this.#db = db;
+    this.#tx = tx;
+  }
+
+  #insert(l: NewLobby): void {
+    this.#db
+      .prepare(
+        `INSERT INTO lobbies (lobby_id, kind, ruleset, ruleset_hash, seats, stake, dispute_deposit, max_turns, bond,
+           status, opened_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)`,
+      )
+      .run(
+        l.id.toLowerCase(),
+        l.kind,
+        l.ruleset,
+        l.rulesetHash.toLowerCase(),
+        l.seats,
+        l.stake.toString(),
+        l.disputeDeposit.toString(),
+        l.maxTurns,
+        l.bond.toString(),
+        l.openedAt,
+        Date.now(),
+      );
+  }
+
+  async openLobby(l: NewLobby): Promise<void> {
+    this.#insert(l);
+  }
+
+  async getLobby(id: string): Promise<LobbyRecord | null> {
+    const r = this.#db.prepare(`${SELECT} WHERE l.lobby_id = ?`).get(id.toLowerCase()) as
+      | LobbyRow
+      | undefined;
+    return r ? toLobby(r) : null;
+  }
+
+  async listLobbies(statuses?: readonly LobbyStatus[]): Promise<LobbyRecord[]> {
+    const where = statuses ? ` WHERE l.status IN (${statuses.map(() => '?').join(', ') || 'NULL'})` : '';
+    const rows = this.#db
+      .prepare(`${SELECT}${where} ORDER BY l.opened_at, l.rowid`)
+      .all(...(statuses ?? [])) as unknown as LobbyRow[];
+    return rows.map(toLobby);
+  }
+
+  async joinLobby(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null): Promise<JoinOutcome> {
+    const db = this.#db;
+    const player = j.player.toLowerCase();
+    const lobbyId = j.lobbyId.toLowerCase();
+    return this.#tx((): JoinOutcome => {
+      const l = db.prepare(`${SELECT} WHERE l.lobby_id = ?`).get(lobbyId) as LobbyRow | undefined;
+      if (!l) return { ok: false, reason: 'unknown-lobby' };
+      if (db.prepare('SELECT 1 AS x FROM lobby_joins WHERE player = ? AND nonce = ?').get(player, j.nonce)) {
+        return { ok: false, reason: 'nonce-replayed' };
+      }
+      if (
+        db.prepare('SELECT 1 AS x FROM lobby_joins WHERE lobby_id = ? AND player = ?').get(lobbyId, player)
+      ) {
+        return { ok: false, reason: 'already-joined' };
+      }
+      if (l.status !== 'open' || l.filled >= l.seats) return { ok: false, reason: 'not-open' };
+      const seat = Number(l.filled);
+      db.prepare(
+        `INSERT INTO lobby_joins (lobby_id, player, seat, nonce, deadline, signature, joined_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ).run(lobbyId, player, seat, j.nonce, j.deadline, j.signature, j.joinedAt);
+      const filled = seat + 1 === l.seats;
+      if (filled) {
+        db.prepare(`UPDATE lobbies SET status = 'filled', updated_at = ? WHERE lobby_id = ?`).run(
+          Date.now(),
+          lobbyId,
+        );
+        if (next) this.#insert(next);
+      }
+      return { ok: true, seat, filled };
+    });
+  }
+
+  async lobbyJoins(id: string): Promise<LobbyJoin[]> {
+    const rows = this.#db
+      .prepare('SELECT * FROM lobby_joins WHERE lobby_id = ? ORDER BY seat')
+      .all(id.toLowerCase()) as unknown as JoinRow[];
+    return rows.map(toJoin);
+  }
+
+  async lobbyOfGame(gameId: bigint): Promise<LobbyRecord | null> {
+    const r = this.#db.prepare(`${SELECT} WHERE l.game_id = ?`).get(gameId.toString()) as
+      | LobbyRow
+      | undefined;
+    return r ? toLobby(r) : null;
+  }
+
+  async updateLobby(id: string, patch: LobbyPatch): Promise<void> {
+    const cols: [string, SQLInputValue][] = [];
+    if (patch.status !== undefined) cols.push(['status', patch.status]);
+    if (patch.createTx !== undefined)
+      cols.push(['create_tx', patch.createTx === null ? null : JSON.stringify(patch.createTx)]);
+    if (patch.gameId !== undefined) cols.push(['game_id', patch.gameId?.toString() ?? null]);
+    if (patch.createdBlock !== undefined) cols.push(['created_block', patch.createdBlock]);
+    if (patch.fault !== undefined) cols.push(['fault', patch.fault]);
+    cols.push(['updated_at', Date.now()]);
+    const res = this.#db
+      .prepare(`UPDATE lobbies SET ${cols.map(([c]) => `${c} = ?`).join(', ')} WHERE lobby_id = ?`)
+      .run(...cols.map(([, v]) => v), id.toLowerCase());
+    if (res.changes !== 1) throw new Error(`no lobby ${id} to update`);
+  }
+}

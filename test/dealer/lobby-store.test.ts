@@ -1,0 +1,185 @@
+/**
+ * The lobby half of the DealerStore on both backends: joins take seats in order, the last one fills the lobby
+ * and opens its successor in the same transaction, a nonce is single use per player across lobbies, and
+ * concurrent joins (two store instances: two dealer processes) never overfill a lobby.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { randomBytes32 } from '../../core/lobby.ts';
+import { PostgresStore } from '../../dealer/store/postgres.ts';
+import { secretBox } from '../../dealer/store/secret-box.ts';
+import { SqliteStore } from '../../dealer/store/sqlite.ts';
+import type { DealerStore, NewLobby } from '../../dealer/store/types.ts';
+import { tempDir } from './fixture.ts';
+import { type PgServer, postgresSkip, startPostgres } from './postgres-server.ts';
+
+const KEY = randomBytes(32);
+const addr = (i: number) => `0x${i.toString(16).padStart(40, '0')}`;
+
+const lobby = (o: Partial<NewLobby> = {}): NewLobby => ({
+  id: randomBytes32(),
+  kind: 'tiny-duel',
+  ruleset: 'tiny',
+  rulesetHash: `0x${'11'.repeat(32)}`,
+  seats: 2,
+  stake: (1n << 96n) - 1n,
+  disputeDeposit: 5n,
+  maxTurns: 40,
+  bond: 10n ** 18n,
+  openedAt: 1_700_000_000,
+  ...o,
+});
+
+const joinOf = (lobbyId: string, player: string, nonce = randomBytes32()) => ({
+  lobbyId,
+  player,
+  nonce,
+  deadline: 1_700_000_600,
+  signature: `0x${'ee'.repeat(65)}`,
+  joinedAt: 1_700_000_001,
+});
+
+/** The lobby contract; `open` gives a store on one fresh database, again for the same one when `same`. */
+function lobbyStoreContract(open: (same?: boolean) => Promise<DealerStore>): void {
+  it('seats joins in order; the last seat fills the lobby and opens its successor in one transaction', async () => {
+    const s = await open();
+    const l = lobby({ seats: 3 });
+    const next = lobby({ seats: 3, openedAt: 1_700_000_100 });
+    await s.openLobby(l);
+    assert.deepEqual(await s.joinLobby(joinOf(l.id, addr(1)), next), { ok: true, seat: 0, filled: false });
+    assert.equal(await s.getLobby(next.id), null, 'no successor before the lobby fills');
+    assert.deepEqual(await s.joinLobby(joinOf(l.id, addr(2)), next), { ok: true, seat: 1, filled: false });
+    assert.deepEqual(await s.joinLobby(joinOf(l.id, addr(3)), next), { ok: true, seat: 2, filled: true });
+    const got = await s.getLobby(l.id);
+    assert.deepEqual(
+      { ...got },
+      {
+        ...l,
+        id: l.id.toLowerCase(),
+        status: 'filled',
+        filled: 3,
+        createTx: null,
+        gameId: null,
+        createdBlock: null,
+        fault: null,
+      },
+    );
+    assert.equal((await s.getLobby(next.id))?.status, 'open');
+    assert.deepEqual(
+      (await s.lobbyJoins(l.id)).map((j) => [j.player, j.seat]),
+      [
+        [addr(1), 0],
+        [addr(2), 1],
+        [addr(3), 2],
+      ],
+    );
+    assert.deepEqual(await s.joinLobby(joinOf(l.id, addr(4)), null), { ok: false, reason: 'not-open' });
+    assert.deepEqual(
+      (await s.listLobbies(['open'])).map((x) => x.id),
+      [next.id],
+    );
+    assert.deepEqual(
+      (await s.listLobbies()).map((x) => x.id),
+      [l.id, next.id],
+      'oldest first',
+    );
+  });
+
+  it('refuses a used nonce (any lobby), a second seat, an unknown lobby; keeps the first join', async () => {
+    const s = await open();
+    const a = lobby();
+    const b = lobby({ kind: 'other' });
+    await s.openLobby(a);
+    await s.openLobby(b);
+    const first = joinOf(a.id, addr(1));
+    assert.equal((await s.joinLobby(first, null)).ok, true);
+    assert.deepEqual(await s.joinLobby(first, null), { ok: false, reason: 'nonce-replayed' });
+    assert.deepEqual(await s.joinLobby({ ...first, lobbyId: b.id }, null), {
+      ok: false,
+      reason: 'nonce-replayed',
+    });
+    assert.deepEqual(await s.joinLobby(joinOf(a.id, addr(1)), null), { ok: false, reason: 'already-joined' });
+    assert.deepEqual(await s.joinLobby(joinOf(randomBytes32(), addr(2)), null), {
+      ok: false,
+      reason: 'unknown-lobby',
+    });
+    assert.equal((await s.joinLobby(joinOf(b.id, addr(1)), null)).ok, true, 'a fresh nonce in another lobby');
+    assert.equal((await s.getLobby(a.id))?.filled, 1);
+  });
+
+  it('keeps the signed createGame, the game id and the fault across a reopen', async () => {
+    const s = await open();
+    const l = lobby();
+    await s.openLobby(l);
+    const tx = { hash: `0x${'aa'.repeat(32)}`, raw: '0xf86c…', nonce: 7, fromBlock: 12 };
+    await s.updateLobby(l.id, { status: 'creating', createTx: tx });
+    const gameId = (1n << 250n) + 3n;
+    await s.updateLobby(l.id, { status: 'created', gameId, createdBlock: 13 });
+    const again = await open(true);
+    const got = await again.getLobby(l.id);
+    assert.deepEqual(
+      [got?.status, got?.createTx, got?.gameId, got?.createdBlock],
+      ['created', tx, gameId, 13],
+    );
+    assert.equal((await again.lobbyOfGame(gameId))?.id, l.id.toLowerCase());
+    assert.equal(await again.lobbyOfGame(gameId + 1n), null);
+    await again.updateLobby(l.id, { status: 'failed', fault: 'createGame reverted: UnknownRuleset' });
+    assert.equal((await again.getLobby(l.id))?.fault, 'createGame reverted: UnknownRuleset');
+    await assert.rejects(again.updateLobby(randomBytes32(), { status: 'closed' }), /no lobby/);
+  });
+
+  it('concurrent joins from two dealer processes never overfill a lobby', async () => {
+    const s1 = await open();
+    const s2 = await open(true);
+    const l = lobby({ seats: 4 });
+    await s1.openLobby(l);
+    const outs = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => (i % 2 ? s1 : s2).joinLobby(joinOf(l.id, addr(100 + i)), null)),
+    );
+    assert.equal(outs.filter((o) => o.ok).length, 4);
+    assert.ok(outs.every((o) => o.ok || o.reason === 'not-open'));
+    assert.deepEqual(
+      (await s1.lobbyJoins(l.id)).map((j) => j.seat),
+      [0, 1, 2, 3],
+    );
+    assert.equal((await s2.getLobby(l.id))?.status, 'filled');
+  });
+}
+
+describe('lobby store: SQLite', () => {
+  const tmp = tempDir();
+  const opened: DealerStore[] = [];
+  let n = 0;
+  let path = '';
+  after(async () => {
+    for (const s of opened) await s.close();
+    tmp.cleanup();
+  });
+  lobbyStoreContract(async (same) => {
+    if (!same) path = join(tmp.dir, `l${n++}.sqlite`);
+    const s = new SqliteStore(path, secretBox(KEY));
+    opened.push(s);
+    return s;
+  });
+});
+
+describe('lobby store: Postgres', { skip: postgresSkip() }, () => {
+  let server: PgServer;
+  const opened: DealerStore[] = [];
+  let url = '';
+  before(async () => {
+    server = await startPostgres();
+  });
+  after(async () => {
+    for (const s of opened) await s.close();
+    await server?.destroy();
+  });
+  lobbyStoreContract(async (same) => {
+    if (!same) url = await server.createDatabase();
+    const s = await PostgresStore.open(url, secretBox(KEY), { maxConnections: 4 });
+    opened.push(s);
+    return s;
+  });
+});
