@@ -7,6 +7,7 @@
  * (or static hosts) and checked against the SHA-256 the registry holds beside each verifier before any proof
  * (client/sdk/artifacts.ts), cached; `--artifacts DIR` uses local files instead.
  */
+import { writeFileSync } from 'node:fs';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { loadHasher, shippedRuleset, shippedRulesetNames } from '../core/index.ts';
 import { rulesetHash } from '../core/ruleset/hash.ts';
@@ -16,6 +17,7 @@ import { parsePlayArgs } from './play/args.ts';
 import { proverArtifacts } from './play/artifacts.ts';
 import { resolveGameId } from './play/game-id.ts';
 import { playToEnd } from './play/loop.ts';
+import { servedTilesJson } from './play/tiles.ts';
 import { proverFromDealer } from './sdk/artifacts-node.ts';
 import { GameChain } from './sdk/chain.ts';
 import { DealerClient } from './sdk/dealer-client.ts';
@@ -37,7 +39,14 @@ try {
     throw new UsageError(
       `--deployment ${args.deployment.file}: a record of chain ${args.deployment.chainId}, but the RPC serves chain ${chainId}`,
     );
-  const gameId = await resolveGameId(args.target, { signer: wallet, dealerUrl: args.dealerUrl });
+  const gameId = await resolveGameId(args.target, {
+    signer: wallet,
+    dealerUrl: args.dealerUrl,
+    chainId,
+    gameContract: args.contract,
+    pollMs: args.pollMs,
+    print,
+  });
   const cfg = await chain.config(gameId);
   const name = shippedRulesetNames.find(
     (n) => rulesetHash(shippedRuleset(n)).toLowerCase() === cfg.rulesetHash,
@@ -82,6 +91,10 @@ try {
   const end = await playToEnd(seat, { chain, gameId, pollMs: args.pollMs, print, narrate: args.interactive });
   print(`game over: phase ${end.phase} after turn ${end.turn}`);
   print(`served and verified: ${player.served.length} tiles`);
+  if (args.tilesOut) {
+    writeFileSync(args.tilesOut, servedTilesJson(player.served));
+    print(`tiles: ${args.tilesOut} (npm run audit -- --game ${gameId} --tiles ${args.tilesOut})`);
+  }
 } catch (e) {
   if (e instanceof UsageError) exitUsage('player', e.message);
   if (e instanceof QuitRequested) {

@@ -2,7 +2,7 @@
  * The player CLI's flags and environment, checked before anything touches the network: every mistake is a
  * UsageError naming the flag (exit 2, scripts/lib/cli.ts's convention).
  */
-import { cliArgs, inputDir, intFlag, required, UsageError } from '../../scripts/lib/cli.ts';
+import { cliArgs, inputDir, intFlag, outputFile, UsageError } from '../../scripts/lib/cli.ts';
 import { readDeploymentFile } from './deployment.ts';
 import type { GameTarget } from './game-id.ts';
 
@@ -23,12 +23,15 @@ export interface PlayArgs {
   artifactCache?: string;
   seed?: string;
   pollMs: number;
+  /** Where to write the served, verified tiles at the end (the input of `npm run audit -- --tiles`). */
+  tilesOut?: string;
 }
 
-export const USAGE = `usage: SHROUD_PLAYER_KEY=0x… npm run play -- --game ID [connection] [--interactive] [options]
+export const USAGE = `usage: SHROUD_PLAYER_KEY=0x… npm run play -- (--game ID | --lobby NAME [--max-stake WEI]) [connection] [--interactive] [options]
        (or node client/cli.ts …)
 
-Joins game ID as the player of SHROUD_PLAYER_KEY and plays it to the end: with the exploring bot, or with
+Joins game ID, or takes a seat in the dealer's lobby NAME (a lobby id or kind; the game is created once
+every seat is taken), as the player of SHROUD_PLAYER_KEY and plays it to the end: with the exploring bot, or with
 --interactive, you at this terminal (the map, your units and your legal moves each turn; commands on stdin,
 help lists them). Commits, seals, combat answers and disputes are automatic either way.
 
@@ -38,7 +41,9 @@ connection (a flag beats its environment variable):
   --deployment FILE  a deployments/<chainId>.json record (npm run deploy:*): the contract from it
   --dealer URL       the dealer (or SHROUD_DEALER_URL)
 options:
+  --max-stake WEI    with --lobby: the most you agree to stake (default 0: a lobby asking a stake is refused)
   --interactive      play the turns yourself from the terminal
+  --tiles-out FILE   at the end, write the tiles the dealer served you, verified (npm run audit -- --tiles FILE)
   --artifacts-url URL  a static host of the proving keys, tried before the dealer (repeatable). By default
                      the keys come from the dealer's /v1/artifacts; either way each file is checked against
                      the SHA-256 the chain registered beside its verifier before the first proof
@@ -55,6 +60,9 @@ const OPTIONS = {
   deployment: { type: 'string' },
   dealer: { type: 'string' },
   game: { type: 'string' },
+  lobby: { type: 'string' },
+  'max-stake': { type: 'string' },
+  'tiles-out': { type: 'string' },
   interactive: { type: 'boolean' },
   artifacts: { type: 'string' },
   'seal-artifacts': { type: 'string' },
@@ -93,9 +101,8 @@ export function parsePlayArgs(argv = process.argv.slice(2), env: NodeJS.ProcessE
   return cliArgs(
     { name: 'player', usage: USAGE, options: OPTIONS },
     ({ values }) => {
-      const game = required('game', values.game);
-      if (!/^(0x[0-9a-f]+|\d+)$/i.test(game))
-        throw new UsageError(`--game ${game}: not a decimal or 0x-hex id`);
+      const target = gameTarget(values.game, values.lobby, values['max-stake']);
+      const tilesOut = values['tiles-out'] ? outputFile('tiles-out', values['tiles-out']) : undefined;
       if (values.artifacts) inputDir('artifacts', values.artifacts);
       if (values['seal-artifacts']) inputDir('seal-artifacts', values['seal-artifacts']);
       const artifactUrls = (values['artifacts-url'] ?? []).map((u) =>
@@ -121,7 +128,8 @@ export function parsePlayArgs(argv = process.argv.slice(2), env: NodeJS.ProcessE
         contract,
         ...(record ? { deployment: { file: values.deployment!, chainId: record.chainId } } : {}),
         dealerUrl,
-        target: { kind: 'game', id: BigInt(game) },
+        target,
+        ...(tilesOut ? { tilesOut } : {}),
         interactive: values.interactive ?? false,
         ...(values.artifacts ? { artifacts: values.artifacts } : {}),
         ...(values['seal-artifacts'] ? { sealArtifacts: values['seal-artifacts'] } : {}),
@@ -133,4 +141,22 @@ export function parsePlayArgs(argv = process.argv.slice(2), env: NodeJS.ProcessE
     },
     argv,
   );
+}
+
+/** `--game ID` or `--lobby NAME` (exactly one); `--max-stake` only with a lobby. */
+function gameTarget(game?: string, lobby?: string, maxStake?: string): GameTarget {
+  if ((game === undefined) === (lobby === undefined))
+    throw new UsageError('give --game ID or --lobby NAME (see --help)');
+  if (maxStake !== undefined && lobby === undefined)
+    throw new UsageError('--max-stake goes with --lobby (a game joined by id has its stake on-chain)');
+  if (game !== undefined) {
+    if (!/^(0x[0-9a-f]+|\d+)$/i.test(game))
+      throw new UsageError(`--game ${game}: not a decimal or 0x-hex id`);
+    return { kind: 'game', id: BigInt(game) };
+  }
+  if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(lobby!))
+    throw new UsageError(`--lobby ${lobby}: not a lobby id or name`);
+  if (maxStake !== undefined && !/^\d{1,30}$/.test(maxStake))
+    throw new UsageError(`--max-stake ${maxStake}: not a whole number of wei`);
+  return { kind: 'lobby', lobby: lobby!, maxStake: BigInt(maxStake ?? 0) };
 }

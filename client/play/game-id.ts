@@ -1,21 +1,45 @@
 /**
- * Which game this seat plays. Today the id is given (`--game`); joining through a dealer lobby (`--lobby ID`:
- * `LobbyClient.join(signer, lobbyId)` then `waitForGame(…) → { gameId }`) becomes one more target kind and
- * one more case here, with the signer and dealer URL already passed in.
+ * Which game this seat plays: a given id (`--game`), or a seat taken in one of the dealer's lobbies (`--lobby`,
+ * a lobby id or the operator's name for a kind of game): the join is signed (EIP-712, client/sdk/lobby-client.ts)
+ * and the id comes once the lobby filled and the dealer created the game.
  */
 import type { Signer } from 'ethers';
+import { LobbyClient } from '../sdk/lobby-client.ts';
 
-export type GameTarget = { kind: 'game'; id: bigint };
+export type GameTarget =
+  | { kind: 'game'; id: bigint }
+  /** `maxStake`: the most this player agreed to stake (a lobby asking more is refused before signing). */
+  | { kind: 'lobby'; lobby: string; maxStake: bigint };
 
 export interface ResolveVia {
   signer: Signer;
   dealerUrl: string;
+  /** The chain and contract this player connected to: a lobby creating games elsewhere is refused. */
+  chainId: bigint;
+  gameContract: string;
+  pollMs: number;
+  /** Progress lines (the lobby taken, waiting for other players). */
+  print?: (line: string) => void;
 }
 
 /** The game id to join. */
-export async function resolveGameId(target: GameTarget, _via: ResolveVia): Promise<bigint> {
+export async function resolveGameId(target: GameTarget, via: ResolveVia): Promise<bigint> {
   switch (target.kind) {
     case 'game':
       return target.id;
+    case 'lobby': {
+      const client = new LobbyClient(via.dealerUrl, { chainId: via.chainId, gameContract: via.gameContract });
+      const open = await client.lobbies();
+      const lobby = open.find((l) => l.id === target.lobby) ?? open.find((l) => l.kind === target.lobby);
+      if (!lobby)
+        throw new Error(
+          `--lobby ${target.lobby}: no open lobby with that id or name (open: ${open.map((l) => `${l.kind} ${l.id}`).join(', ') || 'none'})`,
+        );
+      const ticket = await client.join(via.signer, lobby.id, { maxStake: target.maxStake });
+      via.print?.(
+        `joined lobby ${lobby.kind} (${lobby.id}): seat ${ticket.seat + 1} of ${lobby.seats}, stake ${lobby.stake} wei; waiting for the other players…`,
+      );
+      return (await client.waitForGame(lobby.id, ticket, { pollMs: via.pollMs })).gameId;
+    }
   }
 }
