@@ -89,7 +89,23 @@ export function verifierContractName(ruleset: string, circuit: string): string {
   return `${pascal(ruleset)}${pascal(circuit)}Verifier`;
 }
 
-export interface GeneratedVerifier {
+/**
+ * Where a verifier's keys come from, recorded by a phase-2 ceremony's finalize (scripts/ceremony/): SHA-256 of
+ * the files (0x-prefixed lowercase hex; the zkey and wasm hashes are what clients check on-chain), the
+ * contributors' attestations and the closing public beacon. Optional: development builds may lack them.
+ */
+export interface KeyProvenance {
+  zkeySha256?: string;
+  wasmSha256?: string;
+  r1csSha256?: string;
+  vkeySha256?: string;
+  /** In order; `hash` is the contribution hash `snarkjs zkey verify` prints, `address` the attestation's signer. */
+  contributions?: { name: string; hash: string; address: string }[];
+  /** The public beacon applied last (`iterations` is snarkjs's numIterationsExp: 2^N hash rounds). */
+  beacon?: { hash: string; iterations: number } | null;
+}
+
+export interface GeneratedVerifier extends KeyProvenance {
   contract: string;
   nPublic: number;
   selector: string;
@@ -116,7 +132,7 @@ export const SEAL_CONTRACT = 'SealVerifier';
 /** Its public signals: sealContext = Poseidon(gameId, dealerKey), player, commitment, ephemeralY, ciphertext. */
 export const SEAL_PUBLIC_SIGNALS = 5;
 
-export interface SealArtifacts {
+export interface SealArtifacts extends KeyProvenance {
   contract: typeof SEAL_CONTRACT;
   nPublic: typeof SEAL_PUBLIC_SIGNALS;
   /** `verifyProof(uint256[2],uint256[2][2],uint256[2],uint256[8])`. */

@@ -31,6 +31,7 @@ const CLIS: Record<string, string> = {
   'circuits bench': 'scripts/circuits/bench.ts',
   verifiers: 'scripts/contracts/verifiers.ts',
   devptau: 'scripts/circuits/devptau.ts',
+  ceremony: 'scripts/ceremony/main.ts',
 };
 
 interface Run {
@@ -144,6 +145,12 @@ describe('CLI convention', () => {
       ['circuits bench', ['--ruleset', 'nope'], /--ruleset nope: unknown/],
       ['devptau', ['--power', '99'], /--power must be an integer in 1\.\.20/],
       ['devptau', ['--power', '4', '--out', '/nonexistent/p.ptau'], /--out .*does not exist/],
+      [
+        'ceremony',
+        ['init', '--ptau', '/nonexistent.ptau', '--ruleset', 'tiny', '--dir', tmp],
+        /--ptau .*no such file/,
+      ],
+      ['ceremony', ['verify'], /--dir is required/],
     ];
     await pairs(cases, async ([cli, args, what, env]) => {
       usageError(await run(CLIS[cli]!, args, env), cli, what);

@@ -31,6 +31,15 @@ const SKIPPED: Record<string, string> = {
     'a template: a PostgreSQL server',
   'RPC_URL=https://… DEPLOYER_KEY=0x… npm run deploy:testnet -- --ruleset duel':
     'a template: a testnet and a funded key',
+  ...Object.fromEntries(
+    [
+      'npm run ceremony -- init --ptau powersOfTau28_hez_final_16.ptau --ruleset duel --dir ceremony',
+      'SHROUD_CONTRIBUTOR_KEY=0x… npm run ceremony -- contribute --dir ceremony --name Alice',
+      'npm run ceremony -- beacon --dir ceremony --hash 0x… --iterations 10',
+      'npm run ceremony -- verify --dir ceremony',
+      'npm run ceremony -- finalize --dir ceremony',
+    ].map((c) => [c, 'a template: a Hermez ptau and contributors; test/ceremony runs the ceremony on tiny']),
+  ),
 };
 
 /** Servers: they pass once their output matches (then they are stopped). */
