@@ -80,10 +80,10 @@ Applies your contribution to every circuit's latest zkey in DIR (the folder the 
 on; it refuses a zkey that is not the one ceremony.json records), then prints one attestation per circuit
 signed with your Ethereum key (EIP-191):
   shroud-ceremony v1 <circuit> #<n> <name> <contribution hash> prev <previous zkey sha256>
-Pass the folder on to the next contributor. Your randomness stays in memory and is discarded.
+Pass the folder on to the next contributor. The secret exists only in snarkjs's memory during the run.
   --dir       the ceremony folder
   --name      your name as recorded in the zkeys and the manifest (1..64 printable ASCII characters)
-  --entropy   extra text mixed into the randomness (default: 32 random bytes; snarkjs adds its own)
+  --entropy   extra text mixed into snarkjs's own 64 random bytes (default: 32 more random bytes)
   ${CONTRIBUTOR_KEY_ENV}  the signing key (0x-hex); without it a fresh key signs and its address is printed`;
 
 export async function contributeCli(argv: string[], ui: Ui): Promise<void> {

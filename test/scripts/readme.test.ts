@@ -33,7 +33,7 @@ const SKIPPED: Record<string, string> = {
     'a template: a testnet and a funded key',
   ...Object.fromEntries(
     [
-      'npm run ceremony -- init --ptau powersOfTau28_hez_final_16.ptau --ruleset duel --dir ceremony',
+      'npm run ceremony -- init --ptau powersOfTau28_hez_final_14.ptau --ruleset duel --dir ceremony',
       'SHROUD_CONTRIBUTOR_KEY=0x… npm run ceremony -- contribute --dir ceremony --name Alice',
       'npm run ceremony -- beacon --dir ceremony --hash 0x… --iterations 10',
       'npm run ceremony -- verify --dir ceremony',
