@@ -145,7 +145,7 @@ function run(cmd: string, args: string[], logFile: string, what: string): Promis
   });
 }
 
-const snark = (args: string[], logFile: string, what: string): Promise<string> =>
+export const snark = (args: string[], logFile: string, what: string): Promise<string> =>
   run(process.execPath, [SNARKJS, ...args], logFile, what);
 
 const INCLUDE_DIRS = [ROOT, path.join(ROOT, 'node_modules', 'circomlib', 'circuits')];
@@ -453,7 +453,7 @@ async function buildOne(b: OneBuild, opts: GlobalBuildOptions): Promise<CircuitA
  * Runs one long step under the progress display and records its duration for the next estimate.
  * `key` defaults to the label (labels with details pass a stable key).
  */
-async function timed<T>(
+export async function timed<T>(
   progress: Progress,
   label: string,
   expected: number | undefined,

@@ -93,7 +93,23 @@ export interface Contribution {
   address: string;
 }
 
-export interface GeneratedVerifier {
+/**
+ * Where a verifier's keys come from, recorded by a phase-2 ceremony's finalize (scripts/ceremony/): SHA-256 of
+ * the files (0x-prefixed lowercase hex; the zkey and wasm hashes are what clients check on-chain), the
+ * contributors' attestations and the closing public beacon. Optional: development builds may lack them.
+ */
+export interface KeyProvenance {
+  zkeySha256?: string;
+  wasmSha256?: string;
+  r1csSha256?: string;
+  vkeySha256?: string;
+  /** In order (absent: none recorded; the deploy refuses such a key off the local chain). */
+  contributions?: Contribution[];
+  /** The public beacon applied last (`iterations` is snarkjs's numIterationsExp: 2^N hash rounds). */
+  beacon?: { hash: string; iterations: number } | null;
+}
+
+export interface GeneratedVerifier extends KeyProvenance {
   contract: string;
   nPublic: number;
   selector: string;
@@ -102,11 +118,6 @@ export interface GeneratedVerifier {
   vkey: string;
   zkey: string;
   wasm: string;
-  /** SHA-256 of the zkey and wasm files (core/artifacts.ts): what the deploy registers beside the verifier. */
-  zkeySha256?: string;
-  wasmSha256?: string;
-  /** The zkey's phase-2 contributions (absent: none recorded; the deploy refuses it off the local chain). */
-  contributions?: Contribution[];
 }
 
 export interface GeneratedRuleset extends RulesetInfo {
@@ -125,7 +136,7 @@ export const SEAL_CONTRACT = 'SealVerifier';
 /** Its public signals: sealContext = Poseidon(gameId, dealerKey), player, commitment, ephemeralY, ciphertext. */
 export const SEAL_PUBLIC_SIGNALS = 5;
 
-export interface SealArtifacts {
+export interface SealArtifacts extends KeyProvenance {
   contract: typeof SEAL_CONTRACT;
   nPublic: typeof SEAL_PUBLIC_SIGNALS;
   /** `verifyProof(uint256[2],uint256[2][2],uint256[2],uint256[8])`. */
@@ -136,11 +147,6 @@ export interface SealArtifacts {
   wasm: string;
   /** True when the keys come from the INSECURE development ptau (deployable on the local chain only). */
   devKeys: boolean;
-  /** SHA-256 of the zkey and wasm files (core/artifacts.ts). */
-  zkeySha256?: string;
-  wasmSha256?: string;
-  /** The zkey's phase-2 contributions (see GeneratedVerifier). */
-  contributions?: Contribution[];
 }
 
 /** The generated seal verifier (contracts/generated/seal.json, written by verifiers.ts); throws when absent. */

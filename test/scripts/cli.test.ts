@@ -38,6 +38,7 @@ const CLIS: Record<string, string> = {
   devptau: 'scripts/circuits/devptau.ts',
   'artifacts:export': 'scripts/artifacts-export.ts',
   game: 'scripts/game.ts',
+  ceremony: 'scripts/ceremony/main.ts',
 };
 
 interface Run {
@@ -239,6 +240,12 @@ describe('CLI convention', () => {
       ['devptau', ['--power', '4', '--out', '/nonexistent/p.ptau'], /--out .*does not exist/],
       ['artifacts:export', [], /--out is required/],
       ['artifacts:export', ['--out', tmp, '--from', '/nonexistent'], /--from \/nonexistent: no such folder/],
+      [
+        'ceremony',
+        ['init', '--ptau', '/nonexistent.ptau', '--ruleset', 'tiny', '--dir', tmp],
+        /--ptau .*no such file/,
+      ],
+      ['ceremony', ['verify'], /--dir is required/],
     ];
     await pairs(cases, async ([cli, args, what, env]) => {
       usageError(await run(CLIS[cli]!, args, env), cli, what);

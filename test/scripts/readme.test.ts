@@ -57,6 +57,15 @@ const SKIPPED: Record<string, string> = {
     'a template: a chain with tiny registered; test/dealer/lobby*.test.ts run lobbies',
   'RPC_URL=… SHROUD_TX_KEY=0x… SHROUD_GAME_CONTRACT=0x… npm run game -- create --ruleset tiny --players 0xA…,0xB… --dealer-url http://127.0.0.1:8787':
     'a template: a chain, a dealer and its key; test/scripts/game-cli.test.ts runs it on a hardhat node',
+  ...Object.fromEntries(
+    [
+      'npm run ceremony -- init --ptau powersOfTau28_hez_final_14.ptau --ruleset duel --dir ceremony',
+      'SHROUD_CONTRIBUTOR_KEY=0x… npm run ceremony -- contribute --dir ceremony --name Alice',
+      'npm run ceremony -- beacon --dir ceremony --hash 0x… --iterations 10',
+      'npm run ceremony -- verify --dir ceremony',
+      'npm run ceremony -- finalize --dir ceremony',
+    ].map((c) => [c, 'a template: a Hermez ptau and contributors; test/ceremony runs the ceremony on tiny']),
+  ),
 };
 
 /** Servers: they pass once their output matches (then they are stopped). */
