@@ -19,6 +19,15 @@ const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 
 /** Not run here, and why. Exact README commands (after comments and line continuations). */
 const SKIPPED: Record<string, string> = {
+  'npm run dealer -- keys --out dealer-keys.env':
+    'writes keys into the clone; test/e2e/testnet.test.ts runs it (in a temp folder) and test/dealer covers keys',
+  'set -a; . ./dealer-keys.env; set +a': 'needs the keys file; test/e2e/testnet.test.ts loads it',
+  'SHROUD_RPC_URL=https://… SHROUD_CHAIN_ID=11155111 SHROUD_GAME_CONTRACT=0x… SHROUD_START_BLOCK=N SHROUD_MAP_PROOF_REGISTRY=0x… SHROUD_MAP_PROOF_ENABLED=false SHROUD_DB=/var/lib/shroud/dealer.sqlite SHROUD_DEALER_HOST=0.0.0.0 SHROUD_DEALER_PORT=8787 SHROUD_LOBBIES=\'[{"name":"tiny-duel","ruleset":"tiny","seats":2,"stake":"1000","disputeDeposit":"100","maxTurns":3,"bond":"1000000000000000000"}]\' npm run dealer':
+    'a template: a live chain; test/e2e/testnet.test.ts runs it on a hardhat node',
+  'SHROUD_PLAYER_KEY=0x… npm run play -- --lobby tiny-duel --max-stake 1000 --rpc https://… --deployment deployments/11155111.json --dealer https://dealer… --tiles-out tiles.json':
+    'a template: a live dealer; test/e2e/testnet.test.ts runs two of them',
+  'npm run audit -- --game ID --rpc https://… --deployment deployments/11155111.json --tiles tiles.json':
+    'a template: a finished game; test/e2e/testnet.test.ts runs it',
   'bash scripts/run.sh demo':
     'minutes; test/demo/demo.test.ts runs the demo (tiny, tiny-pass) and its failure modes',
   'bash scripts/run.sh test': 'the test command itself',
