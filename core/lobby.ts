@@ -7,6 +7,7 @@ import {
   TypedDataEncoder,
 } from 'ethers';
 import { InputError } from './errors.ts';
+import type { Durations } from './limits.ts';
 
 /**
  * The EIP-712 `Join` a player signs to take a seat in one of a dealer's open lobbies: the lobby, the
@@ -212,4 +213,54 @@ export function fromJoinBody(lobbyId: string, b: JoinBody): JoinMessage {
 export function randomBytes32(): string {
   const b = crypto.getRandomValues(new Uint8Array(32));
   return `0x${Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** Where a lobby is (dealer/lobby.ts); each step is persisted before the next starts. */
+export type LobbyStatus =
+  | 'open' // taking joins
+  | 'filled' // every seat taken; no createGame signed yet
+  | 'creating' // createGame signed and kept (`createTx`), perhaps broadcast
+  | 'created' // the game exists on-chain (`gameId`)
+  | 'failed' // the chain refused createGame (`fault` says why); its joins are kept
+  | 'closed'; // retired before anyone joined (its kind left the config, or its terms changed)
+
+// The wire shapes of the lobby routes, shared by the dealer that answers and the SDK that reads them.
+/** A lobby as `GET /v1/lobbies` shows it. */
+export interface LobbyView {
+  id: string;
+  kind: string;
+  ruleset: string;
+  rulesetHash: string;
+  seats: number;
+  filled: number;
+  stake: string;
+  disputeDeposit: string;
+  maxTurns: number;
+  bond: string;
+  durations: Durations;
+  status: LobbyStatus;
+  gameId: string | null;
+}
+
+/** Everything a client needs to sign a join: the domain, and the dealer behind the games. */
+export interface LobbiesView {
+  chainId: string;
+  gameContract: string;
+  dealer: string;
+  /** The seal public key the games carry (decimal strings). */
+  sealKey: [string, string];
+  lobbies: LobbyView[];
+}
+
+/** A player's join as the status route answers it: `gameId` once the game exists. */
+export interface JoinStatusView {
+  lobbyId: string;
+  player: string;
+  seat: number;
+  status: 'waiting' | 'created' | 'failed';
+  filled: number;
+  seats: number;
+  gameId: string | null;
+  /** Why the game could not be created (status `failed`). */
+  message: string | null;
 }

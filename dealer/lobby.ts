@@ -25,10 +25,14 @@ import {
   type JoinMessage,
   type JoinRefusalCode,
   JoinRefusedError,
+  type JoinStatusView,
+  type LobbiesView,
+  type LobbyView,
   lobbyDomain,
   randomBytes32,
   recoverJoinSigner,
 } from '../core/lobby.ts';
+
 import { rulesetHash } from '../core/ruleset/hash.ts';
 import { shippedRuleset } from '../core/ruleset/shipped.ts';
 import type { ValidRuleset } from '../core/ruleset/validate.ts';
@@ -60,46 +64,6 @@ export interface LobbyDeps {
   now: () => number;
   /** How often a creation in flight is followed up (ms; default 2000). */
   pollMs?: number;
-}
-
-/** A lobby as `GET /v1/lobbies` shows it. */
-export interface LobbyView {
-  id: string;
-  kind: string;
-  ruleset: string;
-  rulesetHash: string;
-  seats: number;
-  filled: number;
-  stake: string;
-  disputeDeposit: string;
-  maxTurns: number;
-  bond: string;
-  durations: Durations;
-  status: LobbyRecord['status'];
-  gameId: string | null;
-}
-
-/** Everything a client needs to sign a join: the domain, and the dealer behind the games. */
-export interface LobbiesView {
-  chainId: string;
-  gameContract: string;
-  dealer: string;
-  /** The seal public key the games carry (decimal strings). */
-  sealKey: [string, string];
-  lobbies: LobbyView[];
-}
-
-/** A player's join as the status route answers it: `gameId` once the game exists. */
-export interface JoinStatusView {
-  lobbyId: string;
-  player: string;
-  seat: number;
-  status: 'waiting' | 'created' | 'failed';
-  filled: number;
-  seats: number;
-  gameId: string | null;
-  /** Why the game could not be created (status `failed`). */
-  message: string | null;
 }
 
 /** HTTP status per refusal of core/lobby.ts: an expired join is stale (401, as reveal requests); a mismatch conflicts. */

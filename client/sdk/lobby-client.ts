@@ -6,7 +6,16 @@
 import type { Signer } from 'ethers';
 import { InputError } from '../../core/errors.ts';
 import { checkDurations, type Durations } from '../../core/limits.ts';
-import { type JoinMessage, lobbyDomain, randomBytes32, signJoin, toJoinBody } from '../../core/lobby.ts';
+import {
+  type JoinMessage,
+  type JoinStatusView,
+  type LobbiesView,
+  type LobbyView,
+  lobbyDomain,
+  randomBytes32,
+  signJoin,
+  toJoinBody,
+} from '../../core/lobby.ts';
 import { backoffDelay, realSleep } from './backoff.ts';
 import {
   type DealerErrorBody,
@@ -88,38 +97,6 @@ export interface JoinOptions {
   deadlineSeconds?: number;
 }
 
-interface LobbyJson {
-  id: string;
-  kind: string;
-  ruleset: string;
-  rulesetHash: string;
-  seats: number;
-  filled: number;
-  stake: string;
-  disputeDeposit: string;
-  maxTurns: number;
-  bond: string;
-  durations: Durations;
-  status: string;
-  gameId: string | null;
-}
-
-interface ListingJson {
-  chainId: string;
-  gameContract: string;
-  dealer: string;
-  lobbies: LobbyJson[];
-}
-
-interface JoinStatusJson {
-  lobbyId: string;
-  player: string;
-  seat: number;
-  status: 'waiting' | 'created' | 'failed';
-  gameId: string | null;
-  message: string | null;
-}
-
 type Attempt = { ok: true; body: unknown } | { ok: false; status: number | null; cause: unknown };
 
 /** A dealer's lobbies, seen from a player. */
@@ -147,7 +124,7 @@ export class LobbyClient {
 
   /** The open lobbies (`GET /v1/lobbies`). */
   async lobbies(): Promise<LobbyInfo[]> {
-    const l = (await this.#request('GET', '/v1/lobbies')) as ListingJson;
+    const l = (await this.#request('GET', '/v1/lobbies')) as LobbiesView;
     this.#checkDomain(l);
     return l.lobbies.map((x) => toInfo(l, x));
   }
@@ -158,11 +135,11 @@ export class LobbyClient {
    * with its code (e.g. `lobby-closed`, `already-joined`).
    */
   async join(signer: Signer, lobbyId: string, opts: JoinOptions = {}): Promise<JoinTicket> {
-    const listing = (await this.#request('GET', '/v1/lobbies')) as ListingJson;
+    const listing = (await this.#request('GET', '/v1/lobbies')) as LobbiesView;
     this.#checkDomain(listing);
     const lobby = toInfo(
       listing,
-      (await this.#request('GET', `/v1/lobbies/${encodeURIComponent(lobbyId)}`)) as LobbyJson,
+      (await this.#request('GET', `/v1/lobbies/${encodeURIComponent(lobbyId)}`)) as LobbyView,
     );
     checkLobby(lobby, opts);
     const player = await signer.getAddress();
@@ -176,13 +153,13 @@ export class LobbyClient {
       deadline: Math.floor(this.#o.now() / 1000) + (opts.deadlineSeconds ?? this.#o.deadlineSeconds),
     };
     const signature = await signJoin(signer, lobbyDomain(lobby.chainId, lobby.gameContract), m);
-    let res: JoinStatusJson;
+    let res: JoinStatusView;
     try {
       res = (await this.#request(
         'POST',
         `/v1/lobbies/${lobby.id}/joins`,
         JSON.stringify(toJoinBody(m, signature)),
-      )) as JoinStatusJson;
+      )) as JoinStatusView;
     } catch (e) {
       // The answer to an earlier attempt was lost after the dealer seated us: the retry is a replay.
       if (e instanceof DealerRefusedError && (e.code === 'nonce-replayed' || e.code === 'already-joined')) {
@@ -199,7 +176,7 @@ export class LobbyClient {
     const res = (await this.#request(
       'GET',
       `/v1/lobbies/${encodeURIComponent(lobbyId)}/joins/${encodeURIComponent(player)}`,
-    )) as JoinStatusJson;
+    )) as JoinStatusView;
     if (res.status === 'failed') throw new LobbyGameFailedError(lobbyId, res.message ?? 'failed');
     return { ...toTicket(res), nonce: '', deadline: 0 };
   }
@@ -221,7 +198,7 @@ export class LobbyClient {
     }
   }
 
-  #checkDomain(l: ListingJson): void {
+  #checkDomain(l: LobbiesView): void {
     const o = this.#o;
     if (o.chainId !== undefined && BigInt(l.chainId) !== o.chainId) {
       throw new LobbyTermsRejectedError(
@@ -301,7 +278,7 @@ export function checkLobby(l: LobbyInfo, opts: JoinOptions): void {
   }
 }
 
-function toInfo(l: ListingJson, x: LobbyJson): LobbyInfo {
+function toInfo(l: LobbiesView, x: LobbyView): LobbyInfo {
   return {
     id: x.id,
     kind: x.kind,
@@ -322,7 +299,7 @@ function toInfo(l: ListingJson, x: LobbyJson): LobbyInfo {
   };
 }
 
-function toTicket(r: JoinStatusJson): Omit<JoinTicket, 'nonce' | 'deadline'> {
+function toTicket(r: JoinStatusView): Omit<JoinTicket, 'nonce' | 'deadline'> {
   return {
     lobbyId: r.lobbyId,
     player: r.player,

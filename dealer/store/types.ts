@@ -1,3 +1,4 @@
+import type { LobbyStatus } from '../../core/lobby.ts';
 import type { Groth16Proof } from '../../core/mapproof/types.ts';
 import type { SealedShare } from '../../core/sealed.ts';
 import type { SignedCreate } from '../chain/types.ts';
@@ -102,14 +103,7 @@ export interface RevealReceiptRecord {
   signature: string;
 }
 
-/** Where a lobby is (dealer/lobby.ts); each step is persisted before the next starts. */
-export type LobbyStatus =
-  | 'open' // taking joins
-  | 'filled' // every seat taken; no createGame signed yet
-  | 'creating' // createGame signed and kept (`createTx`), perhaps broadcast
-  | 'created' // the game exists on-chain (`gameId`)
-  | 'failed' // the chain refused createGame (`fault` says why); its joins are kept
-  | 'closed'; // retired before anyone joined (its kind left the config, or its terms changed)
+export type { LobbyStatus };
 
 /** What a lobby creates: its ruleset, seats and money terms. */
 export interface LobbyTerms {

@@ -14,10 +14,10 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort } from '../helpers/free-port.ts';
 
 export interface PgServer {
   readonly port: number;
@@ -69,17 +69,6 @@ const REQUIRED = Boolean(process.env.SHROUD_REQUIRE_POSTGRES || process.env.CI);
 export function postgresSkip(): string | false {
   if (findPgBin() || REQUIRED) return false;
   return `PostgreSQL server binaries not found (${LOOKED_IN}): ${INSTALL_HINT}`;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Runs a server binary, as the `postgres` user when we are root; rejects with its output on failure. */

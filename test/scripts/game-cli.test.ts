@@ -8,7 +8,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -37,6 +36,7 @@ import { deployPlan } from '../../scripts/contracts/plan.ts';
 import { createFromCli, parseGameArgs } from '../../scripts/game.ts';
 import { UsageError } from '../../scripts/lib/cli.ts';
 import { HTTP } from '../dealer/fixture.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const HARDHAT = path.join(ROOT, 'node_modules', 'hardhat', 'dist', 'src', 'cli.js');
@@ -213,17 +213,6 @@ describe('npm run game: the CLI convention', () => {
     failed(await run(CREATE, ENV()), 1, /^game: RPC_URL http:\/\/127\.0\.0\.1:1: no chain answers there/);
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('npm run game -- create on a hardhat node', () => {
   let node: ChildProcess;
