@@ -13,12 +13,12 @@ import { loadHasher, shippedRuleset, shippedRulesetNames } from '../core/index.t
 import { rulesetHash } from '../core/ruleset/hash.ts';
 import { exitUsage, UsageError } from '../scripts/lib/cli.ts';
 import { BotPlayer } from './bot-player.ts';
+import { proverFromDealer } from './node/artifacts.ts';
 import { parsePlayArgs } from './play/args.ts';
 import { proverArtifacts } from './play/artifacts.ts';
 import { resolveGameId } from './play/game-id.ts';
 import { playToEnd } from './play/loop.ts';
 import { servedTilesJson } from './play/tiles.ts';
-import { proverFromDealer } from './sdk/artifacts-node.ts';
 import { GameChain } from './sdk/chain.ts';
 import { DealerClient } from './sdk/dealer-client.ts';
 import { GamePlayer } from './sdk/game-player.ts';

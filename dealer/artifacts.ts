@@ -13,8 +13,8 @@ import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { readManifest, type SealArtifacts, VERIFIED_CIRCUITS } from '../contracts/manifest.ts';
 import { type ArtifactKind, artifactFileName } from '../core/artifacts.ts';
-import { readManifest, type SealArtifacts, VERIFIED_CIRCUITS } from '../scripts/contracts/rulesets.ts';
 
 type Hash = `0x${string}`;
 

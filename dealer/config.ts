@@ -80,7 +80,8 @@ export interface DealerConfig {
   lobbies?: {
     /** Furthest ahead a join's deadline may be, seconds (default 600): how long its nonce matters. */
     maxJoinAheadSeconds?: number;
-    kinds: LobbyKindConfig[];
+    /** Absent: no lobby (the routes still name the dealer and its seal key). */
+    kinds?: LobbyKindConfig[];
   };
 }
 
@@ -205,7 +206,6 @@ export const CONFIG_SCHEMA = {
     lobbies: {
       type: 'object',
       additionalProperties: false,
-      required: ['kinds'],
       properties: {
         maxJoinAheadSeconds: { type: 'integer', minimum: 1, maximum: 86400 },
         kinds: {

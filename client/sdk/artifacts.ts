@@ -5,7 +5,7 @@
  * (`VerifierRegistry.artifactsOf(verifier)`). A wrong file could only make proofs fail, but a player who
  * staked and then cannot prove forfeits: so files are checked before the first proof, and a bad one is
  * never cached. Browser-safe (fetch and WebCrypto only); the Node file cache and
- * `proverFromDealer` are in artifacts-node.ts.
+ * `proverFromDealer` are in client/node/artifacts.ts (Node only).
  */
 import {
   type ArtifactHashes,

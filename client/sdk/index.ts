@@ -1,6 +1,6 @@
 /**
  * The client SDK: browser-safe (no node: imports), pure except for the dealer client's and the artifact
- * store's fetch. Provers (prover.ts: snarkjs) and the Node artifact cache (artifacts-node.ts) are imported
+ * store's fetch. Provers (prover.ts: snarkjs) and the Node artifact cache (client/node/artifacts.ts) are imported
  * from their own modules.
  */
 

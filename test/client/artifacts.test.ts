@@ -13,13 +13,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Contract, Interface } from 'ethers';
+import { FileArtifactCache, proverFromDealer } from '../../client/node/artifacts.ts';
 import {
   type ArtifactChain,
   type ArtifactEvent,
   ArtifactStore,
   MemoryArtifactCache,
 } from '../../client/sdk/artifacts.ts';
-import { FileArtifactCache, proverFromDealer } from '../../client/sdk/artifacts-node.ts';
 import { GameChain, VERIFIER_REGISTRY_ABI } from '../../client/sdk/chain.ts';
 import {
   ArtifactMismatchError,

@@ -80,6 +80,22 @@ const SAMPLES: Record<string, [string, unknown]> = {
   SHROUD_MAP_PROOF_ENABLED: ['0', false],
   SHROUD_MAP_PROOF_DIR: ['/srv/keys', '/srv/keys'],
   SHROUD_MAP_PROOF_WORKERS: ['3', 3],
+  SHROUD_ARTIFACTS_DIR: ['/srv/shroud/generated', '/srv/shroud/generated'],
+  SHROUD_LOBBIES: [
+    '[{"name":"tiny-duel","ruleset":"tiny","seats":2,"stake":"1000","disputeDeposit":"100","maxTurns":40,"bond":"1000000000000000000"}]',
+    [
+      {
+        name: 'tiny-duel',
+        ruleset: 'tiny',
+        seats: 2,
+        stake: '1000',
+        disputeDeposit: '100',
+        maxTurns: 40,
+        bond: '1000000000000000000',
+      },
+    ],
+  ],
+  SHROUD_LOBBY_JOIN_AHEAD_SECONDS: ['300', 300],
   SHROUD_DB_DRIVER: ['sqlite', 'sqlite'],
   SHROUD_DB: ['/var/lib/shroud/x.sqlite', '/var/lib/shroud/x.sqlite'],
   SHROUD_DB_URL: ['postgres://u:p@h:5432/d', 'postgres://u:p@h:5432/d'],

@@ -6,9 +6,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { type ArtifactCache, type ArtifactEvent, type ArtifactHash, ArtifactStore } from './artifacts.ts';
-import type { GameChain } from './chain.ts';
-import { StoreProver } from './prover.ts';
+import {
+  type ArtifactCache,
+  type ArtifactEvent,
+  type ArtifactHash,
+  ArtifactStore,
+} from '../sdk/artifacts.ts';
+import type { GameChain } from '../sdk/chain.ts';
+import { StoreProver } from '../sdk/prover.ts';
 
 /**
  * Artifacts as files `<dir>/<sha256 hex>`, written atomically (a temporary file, then rename): a crash or a
