@@ -74,9 +74,9 @@ interface IShroudGame {
 
     /// @notice What `createGame` takes: the seats in order (2 to 6 distinct addresses; seed = Poseidon(r_1..r_n) in
     ///         this order), the dealer (the caller), its Baby Jubjub seal key, the ruleset (registered for this board
-    ///         and seat count), durations within `durationBounds()`, the board (≤ 253 zones, sides ≤ 1024, a turn
-    ///         limit), each player's stake (paid with `commit`) and the dispute deposit (≤ stake, paid with
-    ///         `openDispute`).
+    ///         and seat count), durations within `durationBounds()`, the board (within `boardBounds()`: ≤ 253 zones,
+    ///         sides ≤ 1024; a turn limit), each player's stake (paid with `commit`) and the dispute deposit (≤ stake,
+    ///         paid with `openDispute`).
     struct GameParams {
         address[] players;
         address dealer;
@@ -553,6 +553,10 @@ interface IShroudGame {
 
     /// @notice `player`'s seat in the game plus one (zero if not seated).
     function seatPlusOne(uint256 gameId, address player) external view returns (uint256);
+
+    /// @notice The largest board `createGame` and `VerifierRegistry.registerRuleset` take: width and height at most
+    ///         `maxSide`, at most `maxZones` zones of `zoneSize`×`zoneSize` tiles (core/limits.ts holds the same).
+    function boardBounds() external pure returns (uint256 maxSide, uint256 maxZones, uint256 zoneSize);
 
     /// @notice The floors and ceilings every game's durations must respect.
     function durationBounds() external pure returns (Durations memory minimum, Durations memory maximum);

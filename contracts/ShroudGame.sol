@@ -443,6 +443,11 @@ contract ShroudGame is IShroudGame {
     }
 
     /// @inheritdoc IShroudGame
+    function boardBounds() external pure returns (uint256 maxSide, uint256 maxZones, uint256 zoneSize) {
+        return (ShroudLimits.MAX_BOARD_SIDE, ShroudLimits.MAX_ZONES, ShroudLimits.ZONE_SIZE);
+    }
+
+    /// @inheritdoc IShroudGame
     function durationBounds() external pure returns (Durations memory minimum, Durations memory maximum) {
         return (ShroudLimits.floors(), ShroudLimits.ceilings());
     }
@@ -596,7 +601,7 @@ contract ShroudGame is IShroudGame {
     }
 
     /// The packed target word of attack and combat proofs: the caller's address | turn << 160 | col << 192 |
-    /// row << 202 (col and row < MAX_SIDE = 1024, checked at creation).
+    /// row << 202 (col and row < ShroudLimits.MAX_BOARD_SIDE = 1024, checked at creation).
     function _target(uint256 turn, uint256 col, uint256 row) private view returns (uint256) {
         return uint256(uint160(msg.sender)) | (turn << 160) | (col << 192) | (row << 202);
     }

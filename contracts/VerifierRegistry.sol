@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.28;
 
+import {ShroudLimits} from "./game/ShroudLimits.sol";
+
 /// @title VerifierRegistry
 /// @notice Maps a ruleset (by `rulesetHash`) to its board, seat count, combat damage and the Groth16 verifier of
 ///         each circuit. Entries are write-once: a registered ruleset or verifier can never be replaced, so a running
@@ -109,8 +111,8 @@ contract VerifierRegistry {
     /// @notice Registers a ruleset, once.
     /// @param rulesetHash keccak256 of the shipped ruleset JSON (see scripts/contracts/rulesets.ts).
     /// @param kind Grid kind, 0 hex or 1 square.
-    /// @param width Board width the circuits were built for.
-    /// @param height Board height.
+    /// @param width Board width the circuits were built for (1..1024: `ShroudLimits.boardFits`, as `createGame`).
+    /// @param height Board height (1..1024; at most 253 zones of 8×8).
     /// @param maxPlayers `players.max` of the ruleset (2..6): proofs carry `maxPlayers − 1` opponent masks.
     /// @param damage Hp removed by one hit (0..255), the combat proof's `damage` input.
     /// @param passability The ruleset's `provePassability`: turn proofs then end with the `mapRoot` public input,
@@ -127,7 +129,8 @@ contract VerifierRegistry {
         uint8 maxRevealedTiles
     ) external onlyOwner {
         if (rulesets[rulesetHash].registered) revert AlreadyRegistered();
-        if (kind > 1 || width == 0 || height == 0 || maxPlayers < 2 || maxPlayers > 6) revert BadRuleset();
+        if (kind > 1 || maxPlayers < 2 || maxPlayers > 6) revert BadRuleset();
+        if (!ShroudLimits.boardFits(width, height)) revert BadRuleset();
         if (maxRevealedTiles == 0 || maxRevealedTiles > MAX_REVEALED_TILES) revert BadRuleset();
         Ruleset memory r = Ruleset(true, kind, width, height, maxPlayers, damage, passability, maxRevealedTiles);
         rulesets[rulesetHash] = r;

@@ -20,12 +20,22 @@ export function masterCommitment(h: Hasher, masterSecret: bigint): bigint {
   return h.hash([toField(masterSecret, 'masterSecret')]);
 }
 
-/** `salt_i = Poseidon(master_secret, i)` with `i` the zone-major leaf index. */
+/**
+ * `salt_i = Poseidon(master_secret, i)` with `i` the zone-major leaf index. A master secret ≥ p or negative is
+ * refused (InputError `masterSecret`), never reduced: Poseidon would salt with it mod p.
+ */
 export function tileSalt(h: Hasher, masterSecret: bigint, leaf: number): bigint {
-  return h.hash([masterSecret, BigInt(leaf)]);
+  if (!Number.isSafeInteger(leaf) || leaf < 0) throw new InputError('leaf', `not a leaf index: ${leaf}`);
+  return h.hash([toField(masterSecret, 'masterSecret'), BigInt(leaf)]);
 }
 
-/** `leaf_i = Poseidon(terrain, feature, resource, river_bitmask, salt_i)`. */
+/** `leaf_i = Poseidon(terrain, feature, resource, river_bitmask, salt_i)`; a salt outside the field is refused. */
 export function leafHash(h: Hasher, t: Tile, salt: bigint): bigint {
-  return h.hash([BigInt(t.terrain), BigInt(t.feature), BigInt(t.resource), BigInt(t.rivers), salt]);
+  return h.hash([
+    BigInt(t.terrain),
+    BigInt(t.feature),
+    BigInt(t.resource),
+    BigInt(t.rivers),
+    toField(salt, 'salt'),
+  ]);
 }

@@ -1,4 +1,5 @@
 import { InputError } from './errors.ts';
+import { MAX_BOARD_SIDE, MAX_ZONES } from './limits.ts';
 import type { GridKind, VisionModel } from './ruleset/types.ts';
 
 /** Storage coordinates: column and row. Hex grids use odd-r offset (odd rows shifted right). */
@@ -11,8 +12,6 @@ export const ZONE_SIZE = 8;
 /** Leaves per zone subtree (8×8), so each zone is a depth-6 subtree. */
 export const ZONE_LEAVES = ZONE_SIZE * ZONE_SIZE;
 export const ZONE_DEPTH = 6;
-/** Deepest tree the circuits and contracts accept (1,024 zones). */
-export const MAX_TREE_DEPTH = 16;
 
 /** The board's shape and its zone layout, derived once from the grid. */
 export interface Board {
@@ -26,6 +25,11 @@ export interface Board {
   depth: number;
 }
 
+/**
+ * The board of a `width`×`height` grid. Refuses, naming the field, a side that is not a positive integer or is
+ * above `MAX_BOARD_SIDE`, and a board of more than `MAX_ZONES` zones (core/limits.ts: the limits the circuit
+ * generator and the contract enforce too).
+ */
 export function makeBoard(kind: GridKind, width: number, height: number): Board {
   for (const [name, v] of [
     ['width', width],
@@ -33,17 +37,22 @@ export function makeBoard(kind: GridKind, width: number, height: number): Board 
   ] as const) {
     if (!Number.isInteger(v) || v < 1)
       throw new InputError(`grid.${name}`, `must be a positive integer, got ${v}`);
+    if (v > MAX_BOARD_SIDE)
+      throw new InputError(
+        `grid.${name}`,
+        `${v} is above the largest side, ${MAX_BOARD_SIDE} (10-bit coordinates)`,
+      );
   }
   const zonesX = Math.ceil(width / ZONE_SIZE);
   const zonesY = Math.ceil(height / ZONE_SIZE);
   const zoneCount = zonesX * zonesY;
-  const depth = ZONE_DEPTH + Math.ceil(Math.log2(zoneCount));
-  if (depth > MAX_TREE_DEPTH) {
+  if (zoneCount > MAX_ZONES) {
     throw new InputError(
       'grid',
-      `${width}×${height} needs ${zoneCount} zones, tree depth ${depth} > ${MAX_TREE_DEPTH}`,
+      `${width}×${height} has ${zoneCount} zones (${zonesX}×${zonesY}), above the limit of ${MAX_ZONES} (a zone bitmask is one 253-bit word)`,
     );
   }
+  const depth = ZONE_DEPTH + Math.ceil(Math.log2(zoneCount));
   return { kind, width, height, zonesX, zonesY, zoneCount, depth };
 }
 

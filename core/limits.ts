@@ -1,11 +1,34 @@
 /**
- * The protocol's bounds on a game's phase durations, in seconds: the floor protects the players (a
- * 1-second reveal window hands their stakes to fault; a 1-second audit window lets a dealer that served
- * a forged tile settle before any fraud proof lands), the ceiling keeps funds from being locked for
- * years. The contract enforces the same numbers (contracts/game/ShroudLimits.sol, `durationBounds()`);
- * test/contracts/limits.test.ts checks the two against each other. Rulesets and the SDK check them too.
+ * The protocol's fixed bounds, one definition each: the largest board, and the floor and ceiling of every
+ * phase duration. The contract enforces the same numbers (contracts/game/ShroudLimits.sol, read back through
+ * `boardBounds()` and `durationBounds()`); test/contracts/limits.test.ts checks the two against each other, and
+ * that the ruleset validator, the circuit generator and the contract all refuse a board one past the limit and
+ * accept one at it.
+ *
+ * Durations: the floor protects the players (a 1-second reveal window hands their stakes to fault; a 1-second
+ * audit window lets a dealer that served a forged tile settle before any fraud proof lands), the ceiling keeps
+ * funds from being locked for years. Rulesets and the SDK check them too.
  */
 import { InputError } from './errors.ts';
+
+/**
+ * Largest board width and height, in tiles. Coordinates are 10-bit fields everywhere they are packed or
+ * range-checked: the circuits' `AssertOnBoard` and reveal lists (`Num2Bits(10)`), the unit word
+ * (core/state.ts) and the attack target word (core/witness/publics.ts, `ShroudGame._target`). Columns and
+ * rows run 0..1023, so a side may be 1,024.
+ */
+export const MAX_BOARD_SIDE = 1024;
+
+/**
+ * Most zones (8×8 tiles each) a board may have. A zone bitmask (a player's vision by zone: the turn report,
+ * each opponent's mask in the proof context, `Seat.zoneMask` on-chain) is one packed public-signal word of
+ * 253 bits (`PACKED_WORD_BITS`: 2^253 < p, so the word is a canonical field element), and the contract keeps
+ * the count in a uint8. It also bounds the open-root proposal, which hashes every zone root on-chain: at 253
+ * zones `proposeOpenRoot` costs about 8.4M gas (scripts/bench-gas.ts, board `max`), under the 2^24
+ * per-transaction gas cap (EIP-7825). At the limit (e.g. 184×88: 23×11 zones) the tree depth is
+ * 6 + ceil(log2 253) = 14.
+ */
+export const MAX_ZONES = 253;
 
 /** Phase durations in seconds, in the contract's `Durations` order. */
 export interface Durations {

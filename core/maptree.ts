@@ -1,4 +1,5 @@
 import { leafHash, tileSalt } from './commitments.ts';
+import { toField } from './field.ts';
 import { type Board, leafIndex, ZONE_LEAVES } from './geometry.ts';
 import { buildTree, type MerkleTree } from './merkle.ts';
 import type { Hasher } from './poseidon.ts';
@@ -11,9 +12,13 @@ export interface MapCommitment {
   salts: readonly bigint[];
 }
 
-/** Salts and leaves for every on-board tile (given row-major), then the tree; off-board slots stay 0. */
+/**
+ * Salts and leaves for every on-board tile (given row-major), then the tree; off-board slots stay 0. A master
+ * secret ≥ p or negative is refused (InputError `masterSecret`), never reduced.
+ */
 export function commitMap(h: Hasher, b: Board, tiles: readonly Tile[], masterSecret: bigint): MapCommitment {
-  return commitWithSalts(h, b, tiles, (i) => tileSalt(h, masterSecret, i));
+  const secret = toField(masterSecret, 'masterSecret');
+  return commitWithSalts(h, b, tiles, (i) => tileSalt(h, secret, i));
 }
 
 /**

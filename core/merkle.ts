@@ -1,4 +1,5 @@
 import { InputError } from './errors.ts';
+import { FIELD_MODULUS, toField } from './field.ts';
 import type { Hasher } from './poseidon.ts';
 
 /** Binary Poseidon tree, `levels[0]` the leaves and `levels[depth]` the root; absent nodes are zero hashes. */
@@ -21,13 +22,14 @@ export function zeroHashes(h: Hasher, depth: number): readonly bigint[] {
 
 /**
  * Builds the tree over `leaves` (padded on the right with zeros to 2^depth). Pairs of empty
- * subtrees take their precomputed zero hash, so only real nodes cost a hash.
+ * subtrees take their precomputed zero hash, so only real nodes cost a hash. A leaf ≥ p or negative
+ * is refused (InputError `leaves.<i>`), never reduced.
  */
 export function buildTree(h: Hasher, leaves: readonly bigint[], depth: number): MerkleTree {
   if (leaves.length > 2 ** depth)
     throw new InputError('leaves', `${leaves.length} leaves do not fit depth ${depth}`);
   const zeros = zeroHashes(h, depth);
-  const levels: bigint[][] = [leaves.slice()];
+  const levels: bigint[][] = [leaves.map((l, i) => toField(l, `leaves.${i}`))];
   for (let k = 0; k < depth; k++) {
     const below = levels[k]!;
     const zk = zeros[k]!;
@@ -57,15 +59,26 @@ export function merklePath(tree: MerkleTree, index: number): bigint[] {
   return path;
 }
 
-/** Recomputes the root from a leaf and its path; the index bits choose left or right at each level. */
+/**
+ * Recomputes the root from a leaf and its path; the index bits choose left or right at each level. A leaf or
+ * sibling ≥ p or negative is refused (InputError `leaf` or `path.<k>`): reduced, it would hash like another.
+ */
 export function rootFromPath(h: Hasher, index: number, leaf: bigint, path: readonly bigint[]): bigint {
-  let node = leaf;
+  let node = toField(leaf, 'leaf');
   for (let k = 0; k < path.length; k++) {
-    node = (index >> k) & 1 ? h.hash([path[k]!, node]) : h.hash([node, path[k]!]);
+    const sib = toField(path[k]!, `path.${k}`);
+    node = (index >> k) & 1 ? h.hash([sib, node]) : h.hash([node, sib]);
   }
   return node;
 }
 
+const inField = (v: bigint): boolean => typeof v === 'bigint' && v >= 0n && v < FIELD_MODULUS;
+
+/**
+ * Whether `leaf` sits at `index` under `root`. False, never a throw, for an index outside the path's tree and
+ * for any word (root, leaf, sibling) outside the field: the contract refuses such an opening (`NotInField`)
+ * even when its values reduced mod p would hash to the root.
+ */
 export function verifyPath(
   h: Hasher,
   root: bigint,
@@ -74,5 +87,6 @@ export function verifyPath(
   path: readonly bigint[],
 ): boolean {
   if (!Number.isInteger(index) || index < 0 || index >= 2 ** path.length) return false;
+  if (!inField(root) || !inField(leaf) || !path.every(inField)) return false;
   return rootFromPath(h, index, leaf, path) === root;
 }

@@ -1,4 +1,5 @@
 import { InputError } from './errors.ts';
+import { toField } from './field.ts';
 import { assertOnBoard, type Board, type Coord } from './geometry.ts';
 import type { Hasher } from './poseidon.ts';
 import type { Ruleset } from './ruleset/types.ts';
@@ -84,9 +85,9 @@ export function unpackSlots(words: readonly bigint[], unitSlots: number): (Unit 
   return out;
 }
 
-/** `Poseidon(blinding, word_0, …)`: the player's on-chain state commitment. */
+/** `Poseidon(blinding, word_0, …)`: the player's on-chain state commitment (a blinding ≥ p or < 0 is refused). */
 export function stateCommitment(h: Hasher, slots: Slots, unitSlots: number, blinding: bigint): bigint {
-  return h.hash([blinding, ...packSlots(slots, unitSlots)]);
+  return h.hash([toField(blinding, 'blinding'), ...packSlots(slots, unitSlots)]);
 }
 
 /** Reveal list packing: 14 lanes of 17 bits per word, lane = leaf index + 1 (0 = empty). */
@@ -119,5 +120,5 @@ export function revealCommitment(
   maxRevealed: number,
   blinding: bigint,
 ): bigint {
-  return h.hash([blinding, ...packReveals(leaves, maxRevealed)]);
+  return h.hash([toField(blinding, 'blinding'), ...packReveals(leaves, maxRevealed)]);
 }

@@ -193,14 +193,11 @@ library ShroudCeremony {
         }
     }
 
-    /// Checks the board (sides ≤ 1024, ≤ 253 zones of 8×8, a turn limit) and stores it with its zone count and
-    /// tree depth `6 + ceil(log2(zones))` (makeBoard in core/geometry.ts).
+    /// Checks the board (`ShroudLimits.boardFits`: sides ≤ 1024, ≤ 253 zones of 8×8; a turn limit) and stores it
+    /// with its zone count and tree depth `6 + ceil(log2(zones))` (makeBoard in core/geometry.ts).
     function _setBoard(IShroudGame.Game storage g, IShroudGame.Board calldata b) private {
-        if (b.kind > 1 || b.width == 0 || b.height == 0 || b.maxTurns == 0) revert IShroudGame.BadBoard();
-        if (b.width > ShroudLimits.MAX_SIDE || b.height > ShroudLimits.MAX_SIDE) revert IShroudGame.BadBoard();
-        uint256 zs = ShroudLimits.ZONE_SIZE;
-        uint256 zones = ((uint256(b.width) + zs - 1) / zs) * ((uint256(b.height) + zs - 1) / zs);
-        if (zones > ShroudLimits.MAX_ZONES) revert IShroudGame.BadBoard();
+        if (b.kind > 1 || b.maxTurns == 0 || !ShroudLimits.boardFits(b.width, b.height)) revert IShroudGame.BadBoard();
+        uint256 zones = ShroudLimits.zoneCount(b.width, b.height);
         uint256 lg = 0;
         while ((uint256(1) << lg) < zones) lg++;
         g.kind = b.kind;

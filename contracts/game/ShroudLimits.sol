@@ -5,18 +5,23 @@ import {IShroudGame} from "../IShroudGame.sol";
 
 /// @title ShroudLimits
 /// @notice The protocol's fixed bounds: seats, boards, and the floor and ceiling of every phase duration. The same
-///         numbers live in core/limits.ts; test/contracts/limits.test.ts checks both against each other.
+///         numbers live in core/limits.ts; test/contracts/limits.test.ts checks both against each other (through
+///         ShroudGame's `boardBounds()` and `durationBounds()`).
 /// @dev Floors protect the players: a 1-second reveal window would hand their stakes to fault, a 1-second audit
 ///      window would let a dealer that served a forged tile settle before any fraud proof lands. Ceilings keep a game
 ///      from locking funds for years.
 library ShroudLimits {
     uint256 internal constant MIN_PLAYERS = 2;
     uint256 internal constant MAX_PLAYERS = 6;
-    /// @notice Zone bitmasks are one field element, so boards have at most 253 zones.
+    /// @notice Most zones a board may have (core/limits.ts `MAX_ZONES`): a zone bitmask is one 253-bit packed
+    ///         public-signal word, `Game.zones` is a uint8, and `proposeOpenRoot` hashes every zone root (about 8.4M
+    ///         gas at 253 zones, under the 2^24 per-transaction cap).
     uint256 internal constant MAX_ZONES = 253;
+    /// @notice Tiles per zone side (core/geometry.ts `ZONE_SIZE`).
     uint256 internal constant ZONE_SIZE = 8;
-    /// @notice Largest board side: coordinates are 10-bit fields in the circuits.
-    uint256 internal constant MAX_SIDE = 1024;
+    /// @notice Largest board width and height (core/limits.ts `MAX_BOARD_SIDE`): coordinates are 10-bit fields in
+    ///         the circuits and in the packed attack target, so columns and rows run 0..1023.
+    uint256 internal constant MAX_BOARD_SIDE = 1024;
     /// @notice A reveal list packs 14 leaves per word; Poseidon takes the blinding and at most 5 words.
     uint256 internal constant REVEAL_LANES_PER_WORD = 14;
     uint256 internal constant REVEAL_LANE_BITS = 17;
@@ -32,6 +37,18 @@ library ShroudLimits {
     uint32 internal constant MIN_AUDIT = 1 days;
     uint32 internal constant MAX_PHASE = 7 days;
     uint32 internal constant MAX_AUDIT = 30 days;
+
+    /// @notice Zones of a `width`×`height` board: 8×8 tiles each, the last column and row of zones may be partial.
+    function zoneCount(uint256 width, uint256 height) internal pure returns (uint256) {
+        return ((width + ZONE_SIZE - 1) / ZONE_SIZE) * ((height + ZONE_SIZE - 1) / ZONE_SIZE);
+    }
+
+    /// @notice Whether a board is within the limits: each side in 1..MAX_BOARD_SIDE and at most MAX_ZONES zones
+    ///         (checked by `createGame` and `VerifierRegistry.registerRuleset`).
+    function boardFits(uint256 width, uint256 height) internal pure returns (bool) {
+        if (width == 0 || height == 0 || width > MAX_BOARD_SIDE || height > MAX_BOARD_SIDE) return false;
+        return zoneCount(width, height) <= MAX_ZONES;
+    }
 
     /// @notice The floors, as a `Durations` record.
     function floors() internal pure returns (IShroudGame.Durations memory) {

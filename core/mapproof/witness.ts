@@ -1,4 +1,5 @@
 import { InputError } from '../errors.ts';
+import { toField } from '../field.ts';
 import { type Board, ZONE_DEPTH, ZONE_LEAVES } from '../geometry.ts';
 import type { MapCommitment } from '../maptree.ts';
 import type { Hasher } from '../poseidon.ts';
@@ -13,9 +14,12 @@ export interface MapChunkInput {
   salts: string[];
 }
 
-/** `Poseidon(seed)`: public in every chunk proof, and proven by `maproot` to come from the shares. */
+/**
+ * `Poseidon(seed)`: public in every chunk proof, and proven by `maproot` to come from the shares. A seed ≥ p or
+ * negative is refused (InputError `seed`), never reduced.
+ */
 export function seedHash(h: Hasher, seed: bigint): bigint {
-  return h.hash([seed]);
+  return h.hash([toField(seed, 'seed')]);
 }
 
 export function mapChunkInput(
@@ -66,7 +70,11 @@ export function mapRootInput(
     board: Board;
   },
 ): MapRootInput {
-  const { maxPlayers, gameId, players, shares, map, board } = args;
+  const { maxPlayers, map, board } = args;
+  // Refused, never reduced: the witness calculator would take p + x as x, and so would Poseidon.
+  const gameId = toField(args.gameId, 'gameId');
+  const players = args.players.map((p, i) => toField(p, `players.${i}`));
+  const shares = args.shares.map((s, i) => toField(s, `shares.${i}`));
   if (players.length !== shares.length || players.length < 2 || players.length > maxPlayers) {
     throw new InputError(
       'players',

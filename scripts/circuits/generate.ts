@@ -4,6 +4,7 @@
  * max revealed tiles, unit type tables, start areas, spawn list).
  */
 import { InputError } from '../../core/errors.ts';
+import { MAX_BOARD_SIDE, MAX_ZONES } from '../../core/limits.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import { mapTopLevels } from '../../core/witness/maptop.ts';
 import { visionThreshold, zoneSightTable } from '../../core/witness/zones.ts';
@@ -53,12 +54,19 @@ export function circuitParams(r: ValidRuleset): CircuitParams {
 
 function checkLimits(r: ValidRuleset): void {
   const { N, T, R, Z } = circuitParams(r);
-  if (r.grid.width > 1024 || r.grid.height > 1024)
-    throw new InputError('ruleset.grid', 'circuits take at most 1,024 columns and rows (10-bit coordinates)');
-  if (Z > 253)
+  // The board limits of core/limits.ts, which validateRuleset and the contract enforce too; checked again here
+  // for a ruleset object that did not come through the validator.
+  for (const side of ['width', 'height'] as const) {
+    if (r.grid[side] > MAX_BOARD_SIDE)
+      throw new InputError(
+        `ruleset.grid.${side}`,
+        `${r.grid[side]}: circuits take at most ${MAX_BOARD_SIDE} columns and rows (10-bit coordinates)`,
+      );
+  }
+  if (Z > MAX_ZONES)
     throw new InputError(
       'ruleset.grid',
-      `${Z} zones: a zone bitmask must fit one field element (≤ 253 zones)`,
+      `${Z} zones: circuits take at most ${MAX_ZONES} (a zone bitmask is one 253-bit public-signal word)`,
     );
   if (T > 16) throw new InputError('ruleset.unitTypes', `${T} types: the unit word holds 4 type bits (≤ 16)`);
   if (Math.ceil(N / 7) + 1 > 16)

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { InputError } from '../../core/errors.ts';
+import { MAX_BOARD_SIDE } from '../../core/limits.ts';
 import { shippedRuleset, shippedRulesetNames } from '../../core/ruleset/shipped.ts';
+import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import { mainSource } from '../../scripts/circuits/generate.ts';
 import { variant } from './helpers.ts';
 
@@ -35,10 +37,21 @@ test('provePassability switches turn to TurnPass with the map root appended', ()
   assert.match(src, /revealCommit, mapRoot\]\} = TurnPass\(.*, 8, 2\);/);
 });
 
-test('rulesets the circuits cannot express fail loudly', () => {
-  const huge = variant('tiny', { name: 'huge', grid: { kind: 'hex', width: 200, height: 100, zoneSize: 8 } });
+test('rulesets the circuits cannot express fail loudly, even past the validator', () => {
+  // validateRuleset refuses these boards (core/limits.ts); the generator checks again for objects built by hand.
+  const tiny = shippedRuleset('tiny');
+  const on = (width: number, height: number, zonesX: number, zonesY: number): ValidRuleset => ({
+    ...tiny,
+    grid: { ...tiny.grid, width, height },
+    board: { ...tiny.board, width, height, zonesX, zonesY, zoneCount: zonesX * zonesY, depth: 14 },
+  });
   assert.throws(
-    () => mainSource('turn', huge),
-    (e) => e instanceof InputError && /zones/.test(e.message),
+    () => mainSource('turn', on(200, 100, 25, 13)),
+    (e) => e instanceof InputError && e.field === 'ruleset.grid' && /325 zones/.test(e.message),
+  );
+  assert.throws(
+    () => mainSource('turn', on(MAX_BOARD_SIDE + 1, 8, 129, 1)),
+    (e) =>
+      e instanceof InputError && e.field === 'ruleset.grid.width' && /10-bit coordinates/.test(e.message),
   );
 });

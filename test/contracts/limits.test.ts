@@ -1,15 +1,28 @@
 /**
  * One vocabulary: the core's copies of the contract's bounds and enums (core/limits.ts, core/game-phases.ts)
- * are checked here against the contract itself, so they cannot drift apart.
+ * are checked here against the contract itself, so they cannot drift apart; and one board limit: the ruleset
+ * validator, the circuit generator and the contract refuse the same boards.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import type { Contract } from 'ethers';
+import { InputError } from '../../core/errors.ts';
 import { GAME_PHASES, GAME_REASONS } from '../../core/game-phases.ts';
-import { DURATION_CEILINGS, DURATION_FIELDS, DURATION_FLOORS } from '../../core/limits.ts';
-import { type Env, setup } from './helpers.ts';
+import { ZONE_SIZE } from '../../core/geometry.ts';
+import {
+  DURATION_CEILINGS,
+  DURATION_FIELDS,
+  DURATION_FLOORS,
+  MAX_BOARD_SIDE,
+  MAX_ZONES,
+} from '../../core/limits.ts';
+import { shippedRuleset } from '../../core/ruleset/shipped.ts';
+import { type ValidRuleset, validateRuleset } from '../../core/ruleset/validate.ts';
+import { mainSource } from '../../scripts/circuits/generate.ts';
+import { BOND, createGame, type Env, expectRevert, gameParams, setup } from './helpers.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -37,6 +50,80 @@ describe('the contract and the core agree', () => {
       assert.equal(Number(max[f]), DURATION_CEILINGS[f], `ceiling ${f}`);
     }
     assert.deepEqual(Object.keys(min.toObject()), [...DURATION_FIELDS], 'same fields, same order');
+  });
+
+  it('board limits: core/limits.ts = boardBounds()', async () => {
+    const [maxSide, maxZones, zoneSize] = await env.game.getFunction('boardBounds')();
+    assert.deepEqual([maxSide, maxZones, zoneSize].map(Number), [MAX_BOARD_SIDE, MAX_ZONES, ZONE_SIZE]);
+  });
+
+  it('one board limit: the validator, the circuit generator and the contract refuse one past it, take it', async () => {
+    /** The tiny ruleset on a `width`×`height` grid, its start areas in the top 8 rows. */
+    const tinyOn = (width: number, height: number) => {
+      const { board: _b, ...r } = structuredClone(shippedRuleset('tiny'));
+      return {
+        ...r,
+        grid: { ...r.grid, width, height },
+        startAreas: [
+          { col0: 0, row0: 0, col1: 3, row1: 7 },
+          { col0: 4, row0: 0, col1: 7, row1: 7 },
+        ],
+      };
+    };
+    /** The same ruleset with its board derived by hand, past the validator (the generator's own check). */
+    const unchecked = (width: number, height: number): ValidRuleset => {
+      const [zonesX, zonesY] = [Math.ceil(width / ZONE_SIZE), Math.ceil(height / ZONE_SIZE)];
+      const zoneCount = zonesX * zonesY;
+      const depth = 6 + Math.ceil(Math.log2(zoneCount));
+      return {
+        ...tinyOn(width, height),
+        board: { kind: 'hex', width, height, zonesX, zonesY, zoneCount, depth },
+      };
+    };
+    const refusedAs = (field: string) => (e: unknown) => e instanceof InputError && e.field === field;
+    const registry = env.registry.connect(env.deployer) as Contract;
+    const dealer = env.game.connect(env.dealer) as Contract;
+    const players = env.players.slice(0, 2).map((p) => p.address);
+    // 184×88 is 23×11 = 253 zones, 1016×16 is 127×2 = 254; 1024×8 is 128 zones with the widest side.
+    const cases = [
+      { width: 184, height: 88, refused: null },
+      { width: 1016, height: 16, refused: 'ruleset.grid' },
+      { width: MAX_BOARD_SIDE, height: 8, refused: null },
+      { width: 8, height: MAX_BOARD_SIDE, refused: null },
+      { width: MAX_BOARD_SIDE + 1, height: 8, refused: 'ruleset.grid.width' },
+      { width: 8, height: MAX_BOARD_SIDE + 1, refused: 'ruleset.grid.height' },
+    ] as const;
+    assert.equal(unchecked(184, 88).board.zoneCount, MAX_ZONES);
+    assert.equal(unchecked(1016, 16).board.zoneCount, MAX_ZONES + 1);
+    for (const { width, height, refused } of cases) {
+      const what = `${width}×${height}`;
+      const board = { kind: 0, width, height, maxTurns: 10 };
+      if (refused === null) {
+        const r = validateRuleset(tinyOn(width, height));
+        assert.equal(r.board.zoneCount, unchecked(width, height).board.zoneCount, what);
+        assert.match(mainSource('turn', r), new RegExp(`= Turn\\(${width}, ${height}, `), what);
+        // createGame on a ruleset registered for the board (test/contracts/helpers.ts: registerRuleset first).
+        await createGame(env, { width, height });
+      } else {
+        assert.throws(() => validateRuleset(tinyOn(width, height)), refusedAs(refused), `validator ${what}`);
+        assert.throws(
+          () => mainSource('turn', unchecked(width, height)),
+          refusedAs(refused),
+          `generator ${what}`,
+        );
+        const hash = env.ethers.keccak256(env.ethers.toUtf8Bytes(`too-large:${what}`));
+        await expectRevert(
+          registry.getFunction('registerRuleset')(hash, 0, width, height, 2, 4, false, 8),
+          registry,
+          'BadRuleset',
+        );
+        await expectRevert(
+          dealer.getFunction('createGame')(gameParams(env, players, { board }), { value: BOND }),
+          dealer,
+          'BadBoard',
+        );
+      }
+    }
   });
 
   it('phases and reasons: core/game-phases.ts = IShroudGame.Phase and IShroudGame.Reason', () => {

@@ -56,6 +56,10 @@ describe('VerifierRegistry', () => {
       ['kind 2', [2, 8, 8, 2, 4, false, 16]],
       ['zero width', [0, 0, 8, 2, 4, false, 16]],
       ['zero height', [0, 8, 0, 2, 4, false, 16]],
+      // The board limits of core/limits.ts (test/contracts/limits.test.ts takes the limits themselves).
+      ['1025 wide', [0, 1025, 8, 2, 4, false, 16]],
+      ['1025 high', [1, 8, 1025, 2, 4, false, 16]],
+      ['254 zones', [0, 1016, 16, 2, 4, false, 16]],
       ['one seat', [0, 8, 8, 1, 4, false, 16]],
       ['seven seats', [0, 8, 8, 7, 4, false, 16]],
       ['no revealed tile', [0, 8, 8, 2, 4, false, 0]],

@@ -28,6 +28,7 @@ import {
   zoneOf,
   zoneTiles,
 } from '../../core/geometry.ts';
+import { MAX_BOARD_SIDE, MAX_ZONES } from '../../core/limits.ts';
 import type { GridKind } from '../../core/ruleset/types.ts';
 
 const SIZES: readonly (readonly [number, number])[] = [
@@ -390,8 +391,15 @@ test('makeBoard derives the Merkle depth and refuses bad sizes, naming the field
   assert.equal(makeBoard('hex', 8, 8).depth, 6);
   assert.equal(makeBoard('hex', 9, 8).depth, 7);
   assert.equal(makeBoard('hex', 17, 10).depth, 9);
-  assert.equal(makeBoard('square', 256, 256).depth, 16);
-  throwsField(() => makeBoard('square', 257, 256), 'grid');
+  // The limits of core/limits.ts: at most MAX_ZONES zones, sides at most MAX_BOARD_SIDE.
+  const max = makeBoard('hex', 184, 88);
+  assert.deepEqual([max.zonesX, max.zonesY, max.zoneCount, max.depth], [23, 11, MAX_ZONES, 14]);
+  throwsField(() => makeBoard('hex', 1016, 16), 'grid'); // 127 × 2 = 254 zones
+  throwsField(() => makeBoard('square', 256, 256), 'grid');
+  assert.equal(makeBoard('square', MAX_BOARD_SIDE, 8).zoneCount, 128);
+  assert.equal(makeBoard('hex', 8, MAX_BOARD_SIDE).zoneCount, 128);
+  throwsField(() => makeBoard('square', MAX_BOARD_SIDE + 1, 8), 'grid.width');
+  throwsField(() => makeBoard('square', 8, MAX_BOARD_SIDE + 1), 'grid.height');
   throwsField(() => makeBoard('hex', 0, 5), 'grid.width');
   throwsField(() => makeBoard('hex', 5, 1.5), 'grid.height');
   throwsField(() => makeBoard('hex', Number.NaN, 5), 'grid.width');

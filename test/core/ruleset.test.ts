@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { rulesetHash, shippedRuleset, shippedRulesetNames, validateRuleset } from '../../core/index.ts';
+import { MAX_BOARD_SIDE, MAX_ZONES } from '../../core/limits.ts';
+import schema from '../../core/ruleset/ruleset.schema.json' with { type: 'json' };
 
 const duel = () => structuredClone(shippedRuleset('duel')) as unknown as Record<string, any>;
 
@@ -80,15 +82,39 @@ describe('rulesets', () => {
     rejects((r) => (r.players.max = 3), 'ruleset.startAreas', /2 areas for up to 3 players/);
   });
 
-  test('boards too large for the tree depth are refused, never clamped', () => {
-    rejects(
-      (r) => {
-        r.grid.width = 1000;
-        r.grid.height = 1000;
-      },
-      'ruleset.grid',
-      /tree depth 20 > 16/,
-    );
+  test('boards past core/limits.ts are refused naming the field, boards at the limits accept', () => {
+    // tiny on another grid; its start areas moved into the top 8 rows so 8-row boards keep them.
+    const tinyOn = (width: number, height: number) => {
+      const { board: _b, ...r } = structuredClone(shippedRuleset('tiny')) as unknown as Record<string, any>;
+      r.grid.width = width;
+      r.grid.height = height;
+      r.startAreas = [
+        { col0: 0, row0: 0, col1: 3, row1: 7 },
+        { col0: 4, row0: 0, col1: 7, row1: 7 },
+      ];
+      return r;
+    };
+    const refused = (width: number, height: number, field: string, message: RegExp) =>
+      assert.throws(
+        () => validateRuleset(tinyOn(width, height)),
+        (e: any) => e.name === 'InputError' && e.field === field && message.test(e.message),
+        `${width}×${height}`,
+      );
+    // Zones: 184×88 is 23×11 = 253 zones; 1016×16 is 127×2 = 254.
+    assert.equal(validateRuleset(tinyOn(184, 88)).board.zoneCount, MAX_ZONES);
+    refused(1016, 16, 'ruleset.grid', new RegExp(`254 zones .*above the limit of ${MAX_ZONES}`));
+    refused(1000, 1000, 'ruleset.grid', /15625 zones/);
+    // Sides: 1,024 × 8 is 128 zones; one column or row more is refused by the schema, as makeBoard would.
+    assert.equal(validateRuleset(tinyOn(MAX_BOARD_SIDE, 8)).board.width, MAX_BOARD_SIDE);
+    assert.equal(validateRuleset(tinyOn(8, MAX_BOARD_SIDE)).board.height, MAX_BOARD_SIDE);
+    refused(MAX_BOARD_SIDE + 1, 8, 'ruleset.grid.width', new RegExp(`${MAX_BOARD_SIDE}`));
+    refused(8, MAX_BOARD_SIDE + 1, 'ruleset.grid.height', new RegExp(`${MAX_BOARD_SIDE}`));
+  });
+
+  test("the schema's largest side is MAX_BOARD_SIDE (editors read it; validateRuleset enforces both)", () => {
+    const grid = schema.properties.grid.properties;
+    assert.equal(grid.width.maximum, MAX_BOARD_SIDE);
+    assert.equal(grid.height.maximum, MAX_BOARD_SIDE);
   });
 });
 
