@@ -248,6 +248,8 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
 export const GROUP_DEFAULTS: Readonly<Record<string, Record<string, unknown>>> = {
   'reveals.playerRateLimit': { ...DEFAULT_PLAYER_RATE_LIMIT },
   mapProof: { enabled: true, buildDir: './build/circuits', workers: 2 },
+  // Without it, SHROUD_LOBBY_* set and SHROUD_LOBBIES empty (the example env file) was refused: no `kinds`.
+  lobbies: { kinds: [] },
 };
 
 /** A variable whose text is not of its kind: the message names the variable, never the value. */

@@ -87,6 +87,9 @@ const SAMPLES: Record<string, [string, unknown]> = {
   SHROUD_MASTER_KEY: [`0x${'22'.repeat(32)}`, `0x${'22'.repeat(32)}`],
   SHROUD_TX_KEY: [`0x${'33'.repeat(32)}`, `0x${'33'.repeat(32)}`],
   SHROUD_LOG_LEVEL: ['warn', 'warn'],
+  SHROUD_ARTIFACTS_DIR: ['/srv/generated', '/srv/generated'],
+  SHROUD_LOBBIES: ['[]', []],
+  SHROUD_LOBBY_JOIN_AHEAD_SECONDS: ['300', 300],
 };
 
 function configFile(obj: unknown): string {
