@@ -9,6 +9,7 @@ import type {
   LobbyStatus,
   LobbyStore,
   NewLobby,
+  PendingLobby,
 } from './types.ts';
 
 /** Lobbies and their joins: amounts NUMERIC (uint96), the signed createGame JSONB. */
@@ -44,6 +45,10 @@ export const POSTGRES_LOBBY_MIGRATION = `CREATE TABLE lobbies (
      UNIQUE (lobby_id, seat),
      UNIQUE (player, nonce)
    );`;
+
+/** When seats were taken: the lobbies whose games may still wait for their players are found by it. */
+export const POSTGRES_LOBBY_JOINED_AT_MIGRATION =
+  'CREATE INDEX lobby_joins_joined_at ON lobby_joins (joined_at);';
 
 interface LobbyRow {
   lobby_id: string;
@@ -220,6 +225,27 @@ export class PostgresLobbies implements LobbyStore {
   async lobbyOfGame(gameId: bigint): Promise<LobbyRecord | null> {
     const { rows } = await this.#pool.query<LobbyRow>(`${SELECT} WHERE l.game_id = $1`, [gameId.toString()]);
     return rows[0] ? toLobby(rows[0]) : null;
+  }
+
+  async pendingLobbies(since: number): Promise<PendingLobby[]> {
+    const { rows } = await this.#pool.query<LobbyRow>(
+      `${SELECT} LEFT JOIN games g ON g.game_id = l.game_id
+       WHERE l.status IN ('filled', 'creating')
+          OR (l.status = 'created' AND (g.status IS NULL OR g.status = 'watching')
+              AND l.lobby_id IN (SELECT lobby_id FROM lobby_joins WHERE joined_at >= $1))
+       ORDER BY l.opened_at, l.seq`,
+      [since],
+    );
+    return Promise.all(
+      rows.map(async (r) => {
+        const joins = await this.lobbyJoins(r.lobby_id);
+        return {
+          lobby: toLobby(r),
+          players: joins.map((j) => j.player),
+          filledAt: Math.max(0, ...joins.map((j) => j.joinedAt)),
+        };
+      }),
+    );
   }
 
   async updateLobby(id: string, patch: LobbyPatch): Promise<void> {

@@ -9,6 +9,7 @@ import type {
   LobbyStatus,
   LobbyStore,
   NewLobby,
+  PendingLobby,
 } from './types.ts';
 
 /** Lobbies and their joins. Amounts are decimal TEXT (uint96 does not fit an INTEGER); the signed tx is JSON. */
@@ -43,6 +44,10 @@ export const SQLITE_LOBBY_MIGRATION = `CREATE TABLE lobbies (
      UNIQUE (lobby_id, seat),
      UNIQUE (player, nonce)
    );`;
+
+/** When seats were taken: the lobbies whose games may still wait for their players are found by it. */
+export const SQLITE_LOBBY_JOINED_AT_MIGRATION =
+  'CREATE INDEX lobby_joins_joined_at ON lobby_joins (joined_at);';
 
 interface LobbyRow {
   lobby_id: string;
@@ -201,6 +206,28 @@ export class SqliteLobbies implements LobbyStore {
       | LobbyRow
       | undefined;
     return r ? toLobby(r) : null;
+  }
+
+  async pendingLobbies(since: number): Promise<PendingLobby[]> {
+    const rows = this.#db
+      .prepare(
+        `${SELECT} LEFT JOIN games g ON g.game_id = l.game_id
+         WHERE l.status IN ('filled', 'creating')
+            OR (l.status = 'created' AND (g.status IS NULL OR g.status = 'watching')
+                AND l.lobby_id IN (SELECT lobby_id FROM lobby_joins WHERE joined_at >= ?))
+         ORDER BY l.opened_at, l.rowid`,
+      )
+      .all(since) as unknown as LobbyRow[];
+    return Promise.all(
+      rows.map(async (r) => {
+        const joins = await this.lobbyJoins(r.lobby_id);
+        return {
+          lobby: toLobby(r),
+          players: joins.map((j) => j.player),
+          filledAt: Math.max(0, ...joins.map((j) => j.joinedAt)),
+        };
+      }),
+    );
   }
 
   async updateLobby(id: string, patch: LobbyPatch): Promise<void> {

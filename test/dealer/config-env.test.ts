@@ -90,6 +90,7 @@ const SAMPLES: Record<string, [string, unknown]> = {
   SHROUD_ARTIFACTS_DIR: ['/srv/generated', '/srv/generated'],
   SHROUD_LOBBIES: ['[]', []],
   SHROUD_LOBBY_JOIN_AHEAD_SECONDS: ['300', 300],
+  SHROUD_LOBBY_MAX_PENDING_GAMES: ['3', 3],
 };
 
 function configFile(obj: unknown): string {
