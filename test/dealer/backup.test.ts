@@ -116,6 +116,18 @@ async function backupRestoreScenario(
   const wrongKey = await runDealerCli(['restore', '--from', out], otherKey);
   assert.equal(wrongKey.code, 1);
   assert.match(wrongKey.stderr, new RegExp(`does not open game ${gameId}'s secrets`));
+  // A dealer of another deployment sharing the key file (e.g. the testnet one): its cursor, games and
+  // lobbies are not this contract's, and --force would have replaced this dealer's own database.
+  const otherContract = `0x${'2'.repeat(40)}`;
+  const foreign = await runDealerCli(['restore', '--from', out, '--force'], {
+    ...vars(dbB),
+    SHROUD_GAME_CONTRACT: otherContract,
+  });
+  assert.equal(foreign.code, 1, foreign.stderr);
+  assert.match(
+    foreign.stderr,
+    new RegExp(`games of game contract ${PROD_CONTRACT}, not this dealer's ${otherContract}`, 'i'),
+  );
 
   // 4. A fresh dealer on the restored database serves the game: the old turn, and a new one.
   const b = await start(dbB);
