@@ -82,8 +82,8 @@ try {
     h: await loadHasher(),
     ruleset: shippedRuleset(name),
     gameId,
-    // Checked again when committing: never more than the player agreed to stake through --max-stake.
-    ...(args.target.kind === 'lobby' ? { terms: { maxStake: args.target.maxStake } } : {}),
+    // Checked when committing: never more than the player agreed to stake through --max-stake.
+    ...(args.target.maxStake !== undefined ? { terms: { maxStake: args.target.maxStake } } : {}),
   });
   const seed = args.seed ?? wallet.address;
   if (args.interactive) terminal = lineTerminal();

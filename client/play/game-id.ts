@@ -8,7 +8,8 @@ import type { GameChain } from '../sdk/chain.ts';
 import { checkLobbyGame, LobbyClient } from '../sdk/lobby-client.ts';
 
 export type GameTarget =
-  | { kind: 'game'; id: bigint }
+  /** `maxStake`, when given (`--max-stake`): the most this player stakes in that game (checked before it commits). */
+  | { kind: 'game'; id: bigint; maxStake?: bigint }
   /** `maxStake`: the most this player agreed to stake (a lobby asking more is refused before signing). */
   | { kind: 'lobby'; lobby: string; maxStake: bigint };
 

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { Wallet } from 'ethers';
+import { parsePlayArgs } from '../../client/play/args.ts';
 import { resolveGameId } from '../../client/play/game-id.ts';
 import type { GameConfig, GameState, SeatState } from '../../client/sdk/chain.ts';
 import { GameTermsRejectedError } from '../../client/sdk/errors.ts';
@@ -180,5 +181,28 @@ describe('player CLI --lobby: the game the dealer names is checked on-chain befo
       ),
       'durations.turnSeconds',
     );
+  });
+});
+
+describe('player CLI --game: --max-stake bounds a game joined by id too', () => {
+  const env = {
+    SHROUD_PLAYER_KEY: `0x${'11'.repeat(32)}`,
+    RPC_URL: 'http://127.0.0.1:1',
+    SHROUD_GAME_CONTRACT: CONTRACT,
+    SHROUD_DEALER_URL: 'http://127.0.0.1:2',
+  };
+
+  it('is accepted with --game and kept as the most the player stakes (unset: any, as before)', () => {
+    assert.deepEqual(parsePlayArgs(['--game', '7', '--max-stake', '1000'], env).target, {
+      kind: 'game',
+      id: 7n,
+      maxStake: 1000n,
+    });
+    assert.deepEqual(parsePlayArgs(['--game', '7'], env).target, { kind: 'game', id: 7n });
+    assert.deepEqual(parsePlayArgs(['--lobby', 'tiny-duel'], env).target, {
+      kind: 'lobby',
+      lobby: 'tiny-duel',
+      maxStake: 0n,
+    });
   });
 });
