@@ -40,6 +40,7 @@ function libpq(url: string): { dbname: string; env: NodeJS.ProcessEnv } {
   const u = new URL(url);
   const password = urlPassword(url);
   u.password = '';
+  u.searchParams.delete('password');
   return { dbname: u.toString(), env: password ? { ...process.env, PGPASSWORD: password } : process.env };
 }
 
