@@ -79,7 +79,8 @@ interface JoinRow {
   joined_at: string;
 }
 
-const SELECT = `SELECT l.*, (SELECT COUNT(*) FROM lobby_joins j WHERE j.lobby_id = l.lobby_id) AS filled
+const COLUMNS = 'SELECT l.*, (SELECT COUNT(*) FROM lobby_joins j WHERE j.lobby_id = l.lobby_id) AS filled';
+const SELECT = `${COLUMNS}
   FROM lobbies l`;
 
 function toLobby(r: LobbyRow): LobbyRecord {
@@ -228,12 +229,14 @@ export class PostgresLobbies implements LobbyStore {
   }
 
   async pendingLobbies(since: number): Promise<PendingLobby[]> {
+    // Two indexed lookups (by status; the recent joins by joined_at), not a scan of every lobby ever created.
     const { rows } = await this.#pool.query<LobbyRow>(
-      `${SELECT} LEFT JOIN games g ON g.game_id = l.game_id
-       WHERE l.status IN ('filled', 'creating')
-          OR (l.status = 'created' AND (g.status IS NULL OR g.status = 'watching')
-              AND l.lobby_id IN (SELECT lobby_id FROM lobby_joins WHERE joined_at >= $1))
-       ORDER BY l.opened_at, l.seq`,
+      `${SELECT} WHERE l.status IN ('filled', 'creating')
+       UNION ALL
+       ${COLUMNS} FROM (SELECT DISTINCT lobby_id FROM lobby_joins WHERE joined_at >= $1) r
+         JOIN lobbies l ON l.lobby_id = r.lobby_id LEFT JOIN games g ON g.game_id = l.game_id
+       WHERE l.status = 'created' AND (g.status IS NULL OR g.status = 'watching')
+       ORDER BY opened_at, seq`,
       [since],
     );
     return Promise.all(

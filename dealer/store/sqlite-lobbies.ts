@@ -78,7 +78,8 @@ interface JoinRow {
   joined_at: number;
 }
 
-const SELECT = `SELECT l.*, (SELECT COUNT(*) FROM lobby_joins j WHERE j.lobby_id = l.lobby_id) AS filled
+const COLUMNS = 'SELECT l.*, (SELECT COUNT(*) FROM lobby_joins j WHERE j.lobby_id = l.lobby_id) AS filled';
+const SELECT = `${COLUMNS}
   FROM lobbies l`;
 
 function toLobby(r: LobbyRow): LobbyRecord {
@@ -209,13 +210,15 @@ export class SqliteLobbies implements LobbyStore {
   }
 
   async pendingLobbies(since: number): Promise<PendingLobby[]> {
+    // Two indexed lookups (by status; the recent joins by joined_at), not a scan of every lobby ever created.
     const rows = this.#db
       .prepare(
-        `${SELECT} LEFT JOIN games g ON g.game_id = l.game_id
-         WHERE l.status IN ('filled', 'creating')
-            OR (l.status = 'created' AND (g.status IS NULL OR g.status = 'watching')
-                AND l.lobby_id IN (SELECT lobby_id FROM lobby_joins WHERE joined_at >= ?))
-         ORDER BY l.opened_at, l.rowid`,
+        `${SELECT} WHERE l.status IN ('filled', 'creating')
+         UNION ALL
+         ${COLUMNS} FROM (SELECT DISTINCT lobby_id FROM lobby_joins INDEXED BY lobby_joins_joined_at WHERE joined_at >= ?) r
+           CROSS JOIN lobbies l ON l.lobby_id = r.lobby_id LEFT JOIN games g ON g.game_id = l.game_id
+         WHERE l.status = 'created' AND (g.status IS NULL OR g.status = 'watching')
+         ORDER BY opened_at`,
       )
       .all(since) as unknown as LobbyRow[];
     return Promise.all(
