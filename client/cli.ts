@@ -44,6 +44,7 @@ try {
     dealerUrl: args.dealerUrl,
     chainId,
     gameContract: args.contract,
+    chain,
     pollMs: args.pollMs,
     print,
   });
@@ -81,6 +82,8 @@ try {
     h: await loadHasher(),
     ruleset: shippedRuleset(name),
     gameId,
+    // Checked when committing: never more than the player agreed to stake through --max-stake.
+    ...(args.target.maxStake !== undefined ? { terms: { maxStake: args.target.maxStake } } : {}),
   });
   const seed = args.seed ?? wallet.address;
   if (args.interactive) terminal = lineTerminal();

@@ -40,7 +40,18 @@ export interface HttpOptions {
    * DEFAULT_PLAYER_RATE_LIMIT. (`rateLimit` above is per client IP, before any check.)
    */
   playerRateLimit?: PlayerRateLimit;
+  /**
+   * Longest time a client may take to send a whole request, headers and body (default 30 s), and to leave a
+   * connection idle, e.g. not reading a response (default 120 s): one slow socket each would otherwise hold a
+   * connection (and an artifact's file handle) forever, and a few thousand of them take the dealer offline.
+   */
+  requestTimeoutMs?: number;
+  idleTimeoutMs?: number;
 }
+
+/** Defaults of `requestTimeoutMs` and `idleTimeoutMs`. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const IDLE_TIMEOUT_MS = 120_000;
 
 /** Everything the HTTP side needs, injected so tests can swap the chain, the store and the clock. */
 export interface AppDeps {
@@ -92,9 +103,18 @@ export const REDACT_PATHS = [
 ];
 
 export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
+  const requestTimeout = d.http.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const app = Fastify({
     loggerInstance: d.logger as FastifyBaseLogger,
     bodyLimit: d.http.bodyLimitBytes,
+    // Fastify's defaults are 0 (no limit) for both; Node checks the request timeout every
+    // connectionsCheckingInterval, so that is tied to it.
+    requestTimeout,
+    connectionTimeout: d.http.idleTimeoutMs ?? IDLE_TIMEOUT_MS,
+    http: {
+      headersTimeout: requestTimeout,
+      connectionsCheckingInterval: Math.max(100, Math.min(5000, Math.floor(requestTimeout / 4))),
+    },
     // Wrong types are errors, never silently coerced; unknown fields are refused, not stripped.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   });

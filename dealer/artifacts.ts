@@ -7,9 +7,11 @@
  * finalize does, and a file that disagrees with it is left out). Hashing streams at ~1 GB/s, so the 80 MB
  * of four rulesets costs well under a second. A file rebuilt in place later (another verifiers.ts run) is
  * noticed by its size and mtime when served: the catalog is scanned again and the old URL turns 404.
+ * Only files inside the folder (symlinks resolved) are ever served or exported, whatever paths a manifest
+ * records: the manifest may come from the deployer, and must not be able to publish the dealer's own files.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, realpathSync } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -202,12 +204,20 @@ export class ArtifactCatalog {
     const byName = new Map<string, ArtifactFile>();
     /** Files shared by several circuits (identical wasm across rulesets) are hashed once. */
     const hashed = new Map<string, ArtifactFile>();
+    const root = realpathSync(this.dir);
     const hashOne = async (n: Named, kind: ArtifactKind): Promise<ArtifactFile | undefined> => {
       const f = n.files[kind];
-      const where = [f.conventional, f.recorded].find((p) => p && existsSync(p));
       const label = `${n.ruleset ?? 'seal'}/${n.circuit} ${kind}`;
+      const found = [f.conventional, f.recorded].filter((p) => p && existsSync(p));
+      // Whatever the manifest names (it may come from the deployer), only files inside the folder are
+      // served and exported: never `/proc/self/environ` or the keys file, nor a symlink out to them.
+      const where = found.map((p) => realpathSync(p)).find((p) => p.startsWith(`${root}${path.sep}`));
       if (!where) {
-        this.#warn(`${label}: no file (${f.conventional}); left out`);
+        this.#warn(
+          found.length > 0
+            ? `${label}: ${found[0]} is outside the artifacts folder ${this.dir}; left out`
+            : `${label}: no file (${f.conventional}); left out`,
+        );
         return undefined;
       }
       const known = hashed.get(where);

@@ -187,6 +187,14 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     fallback: '600',
   },
   {
+    path: 'lobbies.maxPendingGames',
+    env: 'SHROUD_LOBBY_MAX_PENDING_GAMES',
+    kind: 'int',
+    meaning:
+      'Most games created for lobbies that may still be waiting for their players (within their commit and reveal windows); the join that would fill one more is refused (503 `lobbies-busy`): what addresses that never commit can cost in createGame gas and locked bonds.',
+    fallback: '8',
+  },
+  {
     path: 'db.driver',
     env: 'SHROUD_DB_DRIVER',
     kind: 'string',
@@ -248,6 +256,8 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
 export const GROUP_DEFAULTS: Readonly<Record<string, Record<string, unknown>>> = {
   'reveals.playerRateLimit': { ...DEFAULT_PLAYER_RATE_LIMIT },
   mapProof: { enabled: true, buildDir: './build/circuits', workers: 2 },
+  // Without it, SHROUD_LOBBY_* set and SHROUD_LOBBIES empty (the example env file) was refused: no `kinds`.
+  lobbies: { kinds: [] },
 };
 
 /** A variable whose text is not of its kind: the message names the variable, never the value. */

@@ -75,11 +75,13 @@ export interface DealerConfig {
   /**
    * Open lobbies (dealer/lobby.ts): players join one with an EIP-712 `Join`; when its seats are taken the
    * dealer creates the game from its transaction key. Env: SHROUD_LOBBIES (the `kinds` array as JSON),
-   * SHROUD_LOBBY_JOIN_AHEAD_SECONDS.
+   * SHROUD_LOBBY_JOIN_AHEAD_SECONDS, SHROUD_LOBBY_MAX_PENDING_GAMES.
    */
   lobbies?: {
     /** Furthest ahead a join's deadline may be, seconds (default 600): how long its nonce matters. */
     maxJoinAheadSeconds?: number;
+    /** Most lobby games that may be waiting for their players at once (default 8): see dealer/lobby.ts. */
+    maxPendingGames?: number;
     /** Absent: no lobby (the routes still name the dealer and its seal key). */
     kinds?: LobbyKindConfig[];
   };
@@ -208,6 +210,7 @@ export const CONFIG_SCHEMA = {
       additionalProperties: false,
       properties: {
         maxJoinAheadSeconds: { type: 'integer', minimum: 1, maximum: 86400 },
+        maxPendingGames: { type: 'integer', minimum: 1, maximum: 10000 },
         kinds: {
           type: 'array',
           maxItems: 100,

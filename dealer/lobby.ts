@@ -34,7 +34,7 @@ import {
 } from '../core/lobby.ts';
 
 import { rulesetHash } from '../core/ruleset/hash.ts';
-import { shippedRuleset } from '../core/ruleset/shipped.ts';
+import { shippedRuleset, shippedRulesetNames } from '../core/ruleset/shipped.ts';
 import type { ValidRuleset } from '../core/ruleset/validate.ts';
 import { createGameParams, durationsOf, type GameTerms, matchesCreate } from './chain/create-game.ts';
 import { CreateGameRevert, type GameCreator } from './chain/types.ts';
@@ -60,6 +60,12 @@ export interface LobbyDeps {
   log: Logger;
   /** Furthest ahead a join's deadline may be, seconds. */
   maxJoinAheadSeconds: number;
+  /**
+   * Most games created for lobbies that may still be waiting for their players (default
+   * DEFAULT_MAX_PENDING_GAMES): a join that would fill a lobby beyond it is refused (503 `lobbies-busy`),
+   * bounding what free addresses that never commit cost the dealer in createGame gas and locked bonds.
+   */
+  maxPendingGames?: number;
   /** Unix seconds. */
   now: () => number;
   /** How often a creation in flight is followed up (ms; default 2000). */
@@ -77,6 +83,18 @@ const REFUSAL_STATUS: Record<JoinRefusalCode, number> = {
 };
 
 const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+
+export const DEFAULT_MAX_PENDING_GAMES = 8;
+
+/**
+ * How long after its lobby filled a game of `ruleset` may still wait for its players: its commit and reveal
+ * windows. After them it is under way, or cancellable (`cancelMissed`), and its seats no longer hold anyone.
+ */
+function waitWindow(ruleset: string): number {
+  const d = shippedRuleset(ruleset).deadlines;
+  return d.commitSeconds + d.revealSeconds;
+}
+const MAX_WAIT_WINDOW = Math.max(...shippedRulesetNames.map(waitWindow));
 
 const sameTerms = (l: LobbyRecord, k: LobbyKind): boolean =>
   l.kind === k.name &&
@@ -189,6 +207,7 @@ export class LobbyService {
       );
     }
     if (lobby.status !== 'open') throw await this.#closed(lobby);
+    await this.#checkPending(lobby, player, now);
     const out = await d.store.joinLobby(
       {
         lobbyId,
@@ -355,6 +374,56 @@ export class LobbyService {
   async #fail(l: LobbyRecord, fault: string): Promise<void> {
     await this.#d.store.updateLobby(l.id, { status: 'failed', fault });
     this.#log.error({ lobby: l.id, kind: l.kind, fault }, 'lobby failed: the game could not be created');
+  }
+
+  /**
+   * Sybil seats: anyone can make addresses, fill lobbies and never commit, and each fill costs the dealer a
+   * createGame (gas, and a bond locked until the game is cancelled). So a player holds one seat at a time
+   * (409 `seat-pending` while another of its seats waits: in an open lobby, until its join's deadline; in a
+   * filled one, until its game is under way or its commit and reveal windows passed), and at most
+   * `maxPendingGames` lobby games may be waiting for their players at once (503 `lobbies-busy` for the join
+   * that would fill one more). A join retried into a lobby where the player sits already is left to the store
+   * (`already-joined`, `nonce-replayed`).
+   */
+  async #checkPending(lobby: LobbyRecord, player: string, now: number): Promise<void> {
+    const d = this.#d;
+    const here = await d.store.lobbyJoins(lobby.id);
+    if (here.some((j) => j.player === player)) return;
+    const pending = (await d.store.pendingLobbies(now - MAX_WAIT_WINDOW))
+      .map((p) => ({
+        ...p,
+        until: p.lobby.status === 'created' ? p.filledAt + waitWindow(p.lobby.ruleset) : undefined,
+      }))
+      .filter((p) => p.until === undefined || p.until > now);
+    let seat: { lobby: string; until: number | undefined } | undefined;
+    const game = pending.find((p) => p.players.includes(player));
+    if (game) seat = { lobby: game.lobby.id, until: game.until };
+    else {
+      for (const o of await d.store.listLobbies(['open'])) {
+        if (o.id === lobby.id) continue;
+        const j = (await d.store.lobbyJoins(o.id)).find((x) => x.player === player && x.deadline > now);
+        if (j) seat = { lobby: o.id, until: j.deadline };
+      }
+    }
+    if (seat)
+      throw new DealerError(
+        409,
+        'seat-pending',
+        `player: ${player} already has a seat in lobby ${seat.lobby} (its game is not under way yet)`,
+        'player',
+        seat.until === undefined ? undefined : seat.until - now,
+      );
+    const cap = d.maxPendingGames ?? DEFAULT_MAX_PENDING_GAMES;
+    if (here.length + 1 >= lobby.seats && pending.length >= cap) {
+      const next = Math.min(...pending.map((p) => p.until ?? Number.POSITIVE_INFINITY));
+      throw new DealerError(
+        503,
+        'lobbies-busy',
+        `lobbyId: ${pending.length} games created for lobbies are still waiting for their players (at most ${cap}); try again later`,
+        'lobbyId',
+        Number.isFinite(next) ? Math.max(1, next - now) : 30,
+      );
+    }
   }
 
   #checkSignature(m: JoinMessage, signature: string): void {

@@ -25,7 +25,7 @@ import {
   lobbyKinds,
 } from './config.ts';
 import type { DealStep } from './dealing.ts';
-import { LobbyService } from './lobby.ts';
+import { DEFAULT_MAX_PENDING_GAMES, LobbyService } from './lobby.ts';
 import { ProverPool } from './mapproof/pool.ts';
 import { buildDirArtifacts, MapProver } from './mapproof/service.ts';
 import { MapCache } from './maps.ts';
@@ -179,6 +179,7 @@ const lobbies = new LobbyService({
   kinds: lobbyKinds(config),
   log: logger,
   maxJoinAheadSeconds: config.lobbies?.maxJoinAheadSeconds ?? 600,
+  maxPendingGames: config.lobbies?.maxPendingGames ?? DEFAULT_MAX_PENDING_GAMES,
   now: () => Math.floor(Date.now() / 1000),
   pollMs: Math.max(config.chain.pollMs, 500),
 });

@@ -27,7 +27,7 @@ export interface PlayArgs {
   tilesOut?: string;
 }
 
-export const USAGE = `usage: SHROUD_PLAYER_KEY=0x… npm run play -- (--game ID | --lobby NAME [--max-stake WEI]) [connection] [--interactive] [options]
+export const USAGE = `usage: SHROUD_PLAYER_KEY=0x… npm run play -- (--game ID | --lobby NAME) [--max-stake WEI] [connection] [--interactive] [options]
        (or node client/cli.ts …)
 
 Joins game ID, or takes a seat in the dealer's lobby NAME (a lobby id or kind; the game is created once
@@ -41,7 +41,8 @@ connection (a flag beats its environment variable):
   --deployment FILE  a deployments/<chainId>.json record (npm run deploy:*): the contract from it
   --dealer URL       the dealer (or SHROUD_DEALER_URL)
 options:
-  --max-stake WEI    with --lobby: the most you agree to stake (default 0: a lobby asking a stake is refused)
+  --max-stake WEI    the most you agree to stake: with --lobby default 0 (a lobby asking a stake is refused);
+                     with --game default any (the game's own stake, read on-chain)
   --interactive      play the turns yourself from the terminal
   --tiles-out FILE   at the end, write the tiles the dealer served you, verified (npm run audit -- --tiles FILE)
   --artifacts-url URL  a static host of the proving keys, tried before the dealer (repeatable). By default
@@ -143,20 +144,22 @@ export function parsePlayArgs(argv = process.argv.slice(2), env: NodeJS.ProcessE
   );
 }
 
-/** `--game ID` or `--lobby NAME` (exactly one); `--max-stake` only with a lobby. */
+/** `--game ID` or `--lobby NAME` (exactly one); `--max-stake` with either (a lobby's defaults to 0). */
 function gameTarget(game?: string, lobby?: string, maxStake?: string): GameTarget {
   if ((game === undefined) === (lobby === undefined))
     throw new UsageError('give --game ID or --lobby NAME (see --help)');
-  if (maxStake !== undefined && lobby === undefined)
-    throw new UsageError('--max-stake goes with --lobby (a game joined by id has its stake on-chain)');
+  if (maxStake !== undefined && !/^\d{1,30}$/.test(maxStake))
+    throw new UsageError(`--max-stake ${maxStake}: not a whole number of wei`);
   if (game !== undefined) {
     if (!/^(0x[0-9a-f]+|\d+)$/i.test(game))
       throw new UsageError(`--game ${game}: not a decimal or 0x-hex id`);
-    return { kind: 'game', id: BigInt(game) };
+    return {
+      kind: 'game',
+      id: BigInt(game),
+      ...(maxStake !== undefined ? { maxStake: BigInt(maxStake) } : {}),
+    };
   }
   if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(lobby!))
     throw new UsageError(`--lobby ${lobby}: not a lobby id or name`);
-  if (maxStake !== undefined && !/^\d{1,30}$/.test(maxStake))
-    throw new UsageError(`--max-stake ${maxStake}: not a whole number of wei`);
   return { kind: 'lobby', lobby: lobby!, maxStake: BigInt(maxStake ?? 0) };
 }

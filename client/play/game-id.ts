@@ -4,10 +4,12 @@
  * and the id comes once the lobby filled and the dealer created the game.
  */
 import type { Signer } from 'ethers';
-import { LobbyClient } from '../sdk/lobby-client.ts';
+import type { GameChain } from '../sdk/chain.ts';
+import { checkLobbyGame, LobbyClient } from '../sdk/lobby-client.ts';
 
 export type GameTarget =
-  | { kind: 'game'; id: bigint }
+  /** `maxStake`, when given (`--max-stake`): the most this player stakes in that game (checked before it commits). */
+  | { kind: 'game'; id: bigint; maxStake?: bigint }
   /** `maxStake`: the most this player agreed to stake (a lobby asking more is refused before signing). */
   | { kind: 'lobby'; lobby: string; maxStake: bigint };
 
@@ -17,6 +19,8 @@ export interface ResolveVia {
   /** The chain and contract this player connected to: a lobby creating games elsewhere is refused. */
   chainId: bigint;
   gameContract: string;
+  /** Where the game the dealer names is read before anything is staked (the dealer's word is not enough). */
+  chain: Pick<GameChain, 'game' | 'seat' | 'config'>;
   pollMs: number;
   /** Progress lines (the lobby taken, waiting for other players). */
   print?: (line: string) => void;
@@ -39,7 +43,18 @@ export async function resolveGameId(target: GameTarget, via: ResolveVia): Promis
       via.print?.(
         `joined lobby ${lobby.kind} (${lobby.id}): seat ${ticket.seat + 1} of ${lobby.seats}, stake ${lobby.stake} wei; waiting for the other players…`,
       );
-      return (await client.waitForGame(lobby.id, ticket, { pollMs: via.pollMs })).gameId;
+      const { gameId } = await client.waitForGame(lobby.id, ticket, { pollMs: via.pollMs });
+      // The id is the dealer's word: the game must be the one signed for (GameTermsRejectedError, nothing staked).
+      const g = await via.chain.game(gameId);
+      const players: string[] = [];
+      for (let i = 0; i < g.nPlayers; i++) players.push((await via.chain.seat(gameId, i)).player);
+      checkLobbyGame(
+        { dealer: g.dealer, players, config: await via.chain.config(gameId) },
+        ticket.lobby ?? lobby,
+        await via.signer.getAddress(),
+        { maxStake: target.maxStake },
+      );
+      return gameId;
     }
   }
 }

@@ -17,13 +17,16 @@ import {
   toJoinBody,
 } from '../../core/lobby.ts';
 import { backoffDelay, realSleep } from './backoff.ts';
+import type { GameConfig } from './chain.ts';
 import {
   type DealerErrorBody,
   DealerRefusedError,
   DealerUnavailableError,
+  GameTermsRejectedError,
   LobbyGameFailedError,
   LobbyTermsRejectedError,
 } from './errors.ts';
+import { checkGameTerms } from './terms.ts';
 
 /** One lobby, as the dealer lists it, with what a join signs. */
 export interface LobbyInfo {
@@ -61,6 +64,8 @@ export interface JoinTicket {
   deadline: number;
   status: 'waiting' | 'created' | 'failed';
   gameId: bigint | null;
+  /** The lobby as the join signed it (from `join` only): what `checkLobbyGame` holds the game to. */
+  lobby?: LobbyInfo;
 }
 
 export interface LobbyClientOptions {
@@ -164,11 +169,11 @@ export class LobbyClient {
       // The answer to an earlier attempt was lost after the dealer seated us: the retry is a replay.
       if (e instanceof DealerRefusedError && (e.code === 'nonce-replayed' || e.code === 'already-joined')) {
         const seated = await this.status(lobby.id, player).catch(() => null);
-        if (seated) return { ...seated, nonce: m.nonce, deadline: m.deadline };
+        if (seated) return { ...seated, nonce: m.nonce, deadline: m.deadline, lobby };
       }
       throw e;
     }
-    return { ...toTicket(res), nonce: m.nonce, deadline: m.deadline };
+    return { ...toTicket(res), nonce: m.nonce, deadline: m.deadline, lobby };
   }
 
   /** A seat's status (`GET /v1/lobbies/:id/joins/:player`); DealerRefusedError `not-joined` when none. */
@@ -276,6 +281,53 @@ export function checkLobby(l: LobbyInfo, opts: JoinOptions): void {
       throw new LobbyTermsRejectedError(e.field, e.message.slice(e.field.length + 2));
     throw e;
   }
+}
+
+/** The game a dealer answered for a seat, as the chain has it (GameChain `game`, `seat`, `config`). */
+export interface LobbyGameOnChain {
+  /** Lowercase 0x. */
+  dealer: string;
+  /** Seat order, lowercase 0x addresses. */
+  players: readonly string[];
+  config: GameConfig;
+}
+
+/**
+ * Throws GameTermsRejectedError naming the first way the on-chain game `g` is not the one `player` signed a
+ * join of `lobby` for. The dealer's answer to `waitForGame` is only a game id: it could name any game this
+ * player is seated in (the contract seats players without asking them), e.g. one with a larger stake. So
+ * before staking: the lobby's dealer, this player among exactly `seats` players, the signed ruleset, a stake
+ * at most the signed one (and `opts.maxStake`), the listed deposit and turn limit at most, durations no
+ * shorter than listed (and within the protocol's and `opts.floors`).
+ */
+export function checkLobbyGame(
+  g: LobbyGameOnChain,
+  lobby: LobbyInfo,
+  player: string,
+  opts: Pick<JoinOptions, 'maxStake' | 'floors'> = {},
+): void {
+  const reject = (field: string, message: string) => {
+    throw new GameTermsRejectedError(field, message);
+  };
+  if (g.dealer.toLowerCase() !== lobby.dealer.toLowerCase())
+    reject('dealer', `the game's dealer is ${g.dealer}, not the lobby's ${lobby.dealer}`);
+  const me = player.toLowerCase();
+  if (g.players.length !== lobby.seats || !g.players.some((p) => p.toLowerCase() === me))
+    reject(
+      'players',
+      `the game seats ${g.players.join(', ')}: not ${lobby.seats} players including ${player}`,
+    );
+  checkGameTerms(g.config, {
+    rulesetHash: lobby.rulesetHash,
+    maxStake: opts.maxStake !== undefined && opts.maxStake < lobby.stake ? opts.maxStake : lobby.stake,
+    maxDisputeDeposit: lobby.disputeDeposit,
+    ...(opts.floors ? { floors: opts.floors } : {}),
+  });
+  if (g.config.maxTurns > lobby.maxTurns)
+    reject('maxTurns', `the game lasts ${g.config.maxTurns} turns, the lobby ${lobby.maxTurns}`);
+  for (const [f, listed] of Object.entries(lobby.durations) as [keyof Durations, number][])
+    if (g.config.durations[f] < listed)
+      reject(`durations.${f}`, `${g.config.durations[f]} s, shorter than the lobby's ${listed} s`);
 }
 
 function toInfo(l: LobbiesView, x: LobbyView): LobbyInfo {

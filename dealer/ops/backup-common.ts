@@ -56,5 +56,19 @@ export function checkSecretsOpen(box: SecretBox, rows: readonly SealedSecretsRow
   return rows.length;
 }
 
+/**
+ * Throws unless every game in a backup is on `contract`, this dealer's game contract (`chain.gameContract`):
+ * a database of another deployment (a dealer sharing the key file, or one whose games have no secrets yet
+ * to fail the key check) would bring its cursor, games and lobbies, and `--force` would replace this dealer's.
+ */
+export function checkGamesContract(contracts: readonly string[], contract: string): void {
+  const other = contracts.find((c) => c.toLowerCase() !== contract.toLowerCase());
+  if (other !== undefined)
+    throw new Error(
+      `the backup holds games of game contract ${other}, not this dealer's ${contract} ` +
+        '(chain.gameContract): a database of another deployment',
+    );
+}
+
 /** Tables whose rows do not make a database worth keeping: migrations bookkeeping and the health probe. */
 export const BOOKKEEPING_TABLES = new Set(['schema_migrations', 'health']);

@@ -14,6 +14,7 @@ import type { SecretBox } from '../store/secret-box.ts';
 import {
   BOOKKEEPING_TABLES,
   type CopyReport,
+  checkGamesContract,
   checkSecretsOpen,
   type SealedSecretsRow,
 } from './backup-common.ts';
@@ -39,6 +40,7 @@ function libpq(url: string): { dbname: string; env: NodeJS.ProcessEnv } {
   const u = new URL(url);
   const password = urlPassword(url);
   u.password = '';
+  u.searchParams.delete('password');
   return { dbname: u.toString(), env: password ? { ...process.env, PGPASSWORD: password } : process.env };
 }
 
@@ -167,14 +169,25 @@ async function dumpRows(pgRestore: string, file: string, url: string, tables: st
     url,
   );
   const out = new Map<string, string[][]>();
+  const columns = new Map<string, string[]>();
   let current: string[][] | null = null;
   for (const line of stdout.split('\n')) {
-    const copy = /^COPY (?:\w+\.)?(\w+) \(.*\) FROM stdin;$/.exec(line);
-    if (copy) out.set(copy[1]!, (current = []));
-    else if (line === '\\.') current = null;
+    const copy = /^COPY (?:\w+\.)?(\w+) \((.*)\) FROM stdin;$/.exec(line);
+    if (copy) {
+      out.set(copy[1]!, (current = []));
+      columns.set(
+        copy[1]!,
+        copy[2]!.split(',').map((c) => c.trim().replaceAll('"', '')),
+      );
+    } else if (line === '\\.') current = null;
     else if (current) current.push(line.split('\t'));
   }
-  return out;
+  /** One column of a table's rows, by name. */
+  const column = (table: string, name: string): string[] => {
+    const i = columns.get(table)?.indexOf(name) ?? -1;
+    return i < 0 ? [] : (out.get(table) ?? []).map((r) => r[i]!);
+  };
+  return Object.assign(out, { column });
 }
 
 /**
@@ -186,9 +199,10 @@ export async function restorePostgres(
   url: string,
   box: SecretBox,
   force: boolean,
+  contract: string,
 ): Promise<CopyReport> {
   const pgRestore = pgTool('pg_restore');
-  const rows = await dumpRows(pgRestore, from, url, ['schema_migrations', 'game_secrets']);
+  const rows = await dumpRows(pgRestore, from, url, ['schema_migrations', 'game_secrets', 'games']);
   const versions = rows.get('schema_migrations');
   if (!versions) throw new UsageError(`--from ${from}: not a dealer database (no schema_migrations)`);
   const v = Math.max(...versions.map((r) => Number(r[0])));
@@ -200,6 +214,7 @@ export async function restorePostgres(
     box,
     (rows.get('game_secrets') ?? []).map(([gameId, sealed]) => ({ gameId: gameId!, sealed: sealed! })),
   );
+  checkGamesContract(rows.column('games', 'contract'), contract);
   const full = await withClient(url, async (c) => {
     const others = await otherSessions(c);
     if (others > 0)

@@ -22,6 +22,7 @@ import { MIGRATIONS, SqliteStore } from '../store/sqlite.ts';
 import {
   BOOKKEEPING_TABLES,
   type CopyReport,
+  checkGamesContract,
   checkSecretsOpen,
   type SealedSecretsRow,
 } from './backup-common.ts';
@@ -115,7 +116,7 @@ export async function backupSqlite(dbPath: string, out: string, box: SecretBox):
 /**
  * Loads the backup `from` into the database at `dbPath`: refused while a dealer has it open, and over one
  * holding data unless `force`. Checked first (sound file, a schema this dealer knows, secrets that open
- * under `box`), copied to a temp file beside the target, then renamed over it, so a failure midway leaves
+ * under `box`, games of `contract` only), copied to a temp file beside the target, then renamed over it, so a failure midway leaves
  * the target as it was.
  */
 export async function restoreSqlite(
@@ -123,6 +124,7 @@ export async function restoreSqlite(
   dbPath: string,
   box: SecretBox,
   force: boolean,
+  contract: string,
 ): Promise<CopyReport> {
   const src = new DatabaseSync(from, { readOnly: true });
   const tmp = `${dbPath}.restoring-${process.pid}`;
@@ -139,6 +141,12 @@ export async function restoreSqlite(
         `--from ${from}: schema ${v} is newer than this dealer's (${MIGRATIONS.length}): upgrade it`,
       );
     checkSecretsOpen(box, secretsRows(src));
+    checkGamesContract(
+      (src.prepare('SELECT DISTINCT contract FROM games').all() as { contract: string }[]).map(
+        (r) => r.contract,
+      ),
+      contract,
+    );
     const dir = path.dirname(path.resolve(dbPath));
     if (!existsSync(dir)) throw new UsageError(`db.path ${dbPath}: folder ${dir} does not exist`);
     owner = statSync(existsSync(dbPath) ? dbPath : dir);

@@ -60,7 +60,8 @@ export const RESTORE_USAGE = `usage: npm run dealer -- restore --from FILE [--fo
 Loads a backup made by \`npm run dealer -- backup\` into the configured database (SQLite: db.path,
 created if missing; PostgreSQL: db.url, an existing database; pg_restore on PATH). Stop the dealer first:
 a database in use is refused. Before touching it, checks the backup (a dealer database this version
-knows, every game's secrets open under the configured masterKey); afterwards opens it as the dealer will.
+knows, every game's secrets open under the configured masterKey, every game is of the configured game
+contract); afterwards opens it as the dealer will.
   --from FILE    the backup file
   --force        replace a database that holds data (default: refuse)
   --config FILE  the JSON config file (default: dealer/config.default.json)`;
@@ -86,7 +87,7 @@ export async function restoreCommand(argv: string[]): Promise<void> {
   const force = values.force === true;
   const r =
     driver === 'postgres'
-      ? await restorePostgres(from, config.db.url!, box, force)
-      : await restoreSqlite(from, config.db.path!, box, force);
+      ? await restorePostgres(from, config.db.url!, box, force, config.chain.gameContract)
+      : await restoreSqlite(from, config.db.path!, box, force, config.chain.gameContract);
   process.stdout.write(summary('restore', from, describeStore(config.db), r));
 }

@@ -9,6 +9,7 @@ import type {
   LobbyStatus,
   LobbyStore,
   NewLobby,
+  PendingLobby,
 } from './types.ts';
 
 /** Lobbies and their joins: amounts NUMERIC (uint96), the signed createGame JSONB. */
@@ -45,6 +46,10 @@ export const POSTGRES_LOBBY_MIGRATION = `CREATE TABLE lobbies (
      UNIQUE (player, nonce)
    );`;
 
+/** When seats were taken: the lobbies whose games may still wait for their players are found by it. */
+export const POSTGRES_LOBBY_JOINED_AT_MIGRATION =
+  'CREATE INDEX lobby_joins_joined_at ON lobby_joins (joined_at);';
+
 interface LobbyRow {
   lobby_id: string;
   kind: string;
@@ -74,7 +79,8 @@ interface JoinRow {
   joined_at: string;
 }
 
-const SELECT = `SELECT l.*, (SELECT COUNT(*) FROM lobby_joins j WHERE j.lobby_id = l.lobby_id) AS filled
+const COLUMNS = 'SELECT l.*, (SELECT COUNT(*) FROM lobby_joins j WHERE j.lobby_id = l.lobby_id) AS filled';
+const SELECT = `${COLUMNS}
   FROM lobbies l`;
 
 function toLobby(r: LobbyRow): LobbyRecord {
@@ -220,6 +226,29 @@ export class PostgresLobbies implements LobbyStore {
   async lobbyOfGame(gameId: bigint): Promise<LobbyRecord | null> {
     const { rows } = await this.#pool.query<LobbyRow>(`${SELECT} WHERE l.game_id = $1`, [gameId.toString()]);
     return rows[0] ? toLobby(rows[0]) : null;
+  }
+
+  async pendingLobbies(since: number): Promise<PendingLobby[]> {
+    // Two indexed lookups (by status; the recent joins by joined_at), not a scan of every lobby ever created.
+    const { rows } = await this.#pool.query<LobbyRow>(
+      `${SELECT} WHERE l.status IN ('filled', 'creating')
+       UNION ALL
+       ${COLUMNS} FROM (SELECT DISTINCT lobby_id FROM lobby_joins WHERE joined_at >= $1) r
+         JOIN lobbies l ON l.lobby_id = r.lobby_id LEFT JOIN games g ON g.game_id = l.game_id
+       WHERE l.status = 'created' AND (g.status IS NULL OR g.status = 'watching')
+       ORDER BY opened_at, seq`,
+      [since],
+    );
+    return Promise.all(
+      rows.map(async (r) => {
+        const joins = await this.lobbyJoins(r.lobby_id);
+        return {
+          lobby: toLobby(r),
+          players: joins.map((j) => j.player),
+          filledAt: Math.max(0, ...joins.map((j) => j.joinedAt)),
+        };
+      }),
+    );
   }
 
   async updateLobby(id: string, patch: LobbyPatch): Promise<void> {

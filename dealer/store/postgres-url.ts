@@ -27,10 +27,14 @@ export function describeTarget(t: PostgresTarget): string {
   return `${t.host}:${t.port}/${t.database}`;
 }
 
-/** The URL's password (decoded), so text that might echo it can be scrubbed; '' when there is none. */
+/**
+ * The URL's password (decoded), so text that might echo it can be scrubbed; '' when there is none. libpq
+ * also takes it as `?password=`.
+ */
 export function urlPassword(url: string): string {
   try {
-    return decodeURIComponent(new URL(url).password);
+    const u = new URL(url);
+    return decodeURIComponent(u.password) || (u.searchParams.get('password') ?? '');
   } catch {
     return '';
   }

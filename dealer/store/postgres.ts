@@ -1,7 +1,11 @@
 import pg from 'pg';
 import type { Groth16Proof } from '../../core/mapproof/types.ts';
 import { StoreOpenError } from './errors.ts';
-import { POSTGRES_LOBBY_MIGRATION, PostgresLobbies } from './postgres-lobbies.ts';
+import {
+  POSTGRES_LOBBY_JOINED_AT_MIGRATION,
+  POSTGRES_LOBBY_MIGRATION,
+  PostgresLobbies,
+} from './postgres-lobbies.ts';
 import { describeTarget, postgresTarget, urlPassword } from './postgres-url.ts';
 import {
   decodeSealedShare,
@@ -25,6 +29,7 @@ import type {
   LobbyStatus,
   NewGame,
   NewLobby,
+  PendingLobby,
   RevealReceiptRecord,
   SealedShareRecord,
   ServedReveal,
@@ -149,6 +154,8 @@ export const MIGRATIONS: readonly Migration[] = [
    CREATE TABLE turn_cursor (id INTEGER PRIMARY KEY CHECK (id = 0), block BIGINT NOT NULL);`,
   // Lobbies (games the dealer creates once enough players joined) and their joins (dealer/lobby.ts).
   POSTGRES_LOBBY_MIGRATION,
+  // Lobbies whose games may still wait for their players, found by when their seats were taken.
+  POSTGRES_LOBBY_JOINED_AT_MIGRATION,
 ];
 
 /** Serializes migrations across dealer processes starting at once ('SHROUD' in ASCII). */
@@ -526,6 +533,10 @@ export class PostgresStore implements DealerStore {
 
   lobbyOfGame(gameId: bigint): Promise<LobbyRecord | null> {
     return this.#lobbies.lobbyOfGame(gameId);
+  }
+
+  pendingLobbies(since: number): Promise<PendingLobby[]> {
+    return this.#lobbies.pendingLobbies(since);
   }
 
   updateLobby(id: string, patch: LobbyPatch): Promise<void> {

@@ -9,6 +9,7 @@ import type {
   LobbyStatus,
   LobbyStore,
   NewLobby,
+  PendingLobby,
 } from './types.ts';
 
 /** Lobbies and their joins. Amounts are decimal TEXT (uint96 does not fit an INTEGER); the signed tx is JSON. */
@@ -44,6 +45,10 @@ export const SQLITE_LOBBY_MIGRATION = `CREATE TABLE lobbies (
      UNIQUE (player, nonce)
    );`;
 
+/** When seats were taken: the lobbies whose games may still wait for their players are found by it. */
+export const SQLITE_LOBBY_JOINED_AT_MIGRATION =
+  'CREATE INDEX lobby_joins_joined_at ON lobby_joins (joined_at);';
+
 interface LobbyRow {
   lobby_id: string;
   kind: string;
@@ -73,7 +78,8 @@ interface JoinRow {
   joined_at: number;
 }
 
-const SELECT = `SELECT l.*, (SELECT COUNT(*) FROM lobby_joins j WHERE j.lobby_id = l.lobby_id) AS filled
+const COLUMNS = 'SELECT l.*, (SELECT COUNT(*) FROM lobby_joins j WHERE j.lobby_id = l.lobby_id) AS filled';
+const SELECT = `${COLUMNS}
   FROM lobbies l`;
 
 function toLobby(r: LobbyRow): LobbyRecord {
@@ -201,6 +207,30 @@ export class SqliteLobbies implements LobbyStore {
       | LobbyRow
       | undefined;
     return r ? toLobby(r) : null;
+  }
+
+  async pendingLobbies(since: number): Promise<PendingLobby[]> {
+    // Two indexed lookups (by status; the recent joins by joined_at), not a scan of every lobby ever created.
+    const rows = this.#db
+      .prepare(
+        `${SELECT} WHERE l.status IN ('filled', 'creating')
+         UNION ALL
+         ${COLUMNS} FROM (SELECT DISTINCT lobby_id FROM lobby_joins INDEXED BY lobby_joins_joined_at WHERE joined_at >= ?) r
+           CROSS JOIN lobbies l ON l.lobby_id = r.lobby_id LEFT JOIN games g ON g.game_id = l.game_id
+         WHERE l.status = 'created' AND (g.status IS NULL OR g.status = 'watching')
+         ORDER BY opened_at`,
+      )
+      .all(since) as unknown as LobbyRow[];
+    return Promise.all(
+      rows.map(async (r) => {
+        const joins = await this.lobbyJoins(r.lobby_id);
+        return {
+          lobby: toLobby(r),
+          players: joins.map((j) => j.player),
+          filledAt: Math.max(0, ...joins.map((j) => j.joinedAt)),
+        };
+      }),
+    );
   }
 
   async updateLobby(id: string, patch: LobbyPatch): Promise<void> {

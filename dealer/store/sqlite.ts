@@ -9,7 +9,7 @@ import {
   sealSecrets,
 } from './sealed-secrets.ts';
 import type { SecretBox } from './secret-box.ts';
-import { SQLITE_LOBBY_MIGRATION, SqliteLobbies } from './sqlite-lobbies.ts';
+import { SQLITE_LOBBY_JOINED_AT_MIGRATION, SQLITE_LOBBY_MIGRATION, SqliteLobbies } from './sqlite-lobbies.ts';
 import type {
   DealerStore,
   DealSecrets,
@@ -23,6 +23,7 @@ import type {
   LobbyStatus,
   NewGame,
   NewLobby,
+  PendingLobby,
   RevealReceiptRecord,
   SealedShareRecord,
   ServedReveal,
@@ -143,6 +144,8 @@ export const MIGRATIONS: readonly Migration[] = [
    CREATE TABLE turn_cursor (id INTEGER PRIMARY KEY CHECK (id = 0), block INTEGER NOT NULL);`,
   // Lobbies (games the dealer creates once enough players joined) and their joins (dealer/lobby.ts).
   SQLITE_LOBBY_MIGRATION,
+  // Lobbies whose games may still wait for their players, found by when their seats were taken.
+  SQLITE_LOBBY_JOINED_AT_MIGRATION,
 ];
 
 interface GameRow {
@@ -512,6 +515,10 @@ export class SqliteStore implements DealerStore {
 
   lobbyOfGame(gameId: bigint): Promise<LobbyRecord | null> {
     return this.#lobbies.lobbyOfGame(gameId);
+  }
+
+  pendingLobbies(since: number): Promise<PendingLobby[]> {
+    return this.#lobbies.pendingLobbies(since);
   }
 
   updateLobby(id: string, patch: LobbyPatch): Promise<void> {

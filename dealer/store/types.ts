@@ -157,6 +157,15 @@ export type JoinOutcome =
   | { ok: true; seat: number; filled: boolean }
   | { ok: false; reason: 'unknown-lobby' | 'not-open' | 'nonce-replayed' | 'already-joined' };
 
+/** A filled lobby whose game may still be waiting for its players (`LobbyStore.pendingLobbies`). */
+export interface PendingLobby {
+  lobby: LobbyRecord;
+  /** Lowercase 0x addresses, in seat order. */
+  players: string[];
+  /** Unix seconds of its last join: when it filled. */
+  filledAt: number;
+}
+
 export type LobbyPatch = Partial<
   Pick<LobbyRecord, 'status' | 'createTx' | 'gameId' | 'createdBlock' | 'fault'>
 >;
@@ -178,6 +187,12 @@ export interface LobbyStore {
   lobbyJoins(id: string): Promise<LobbyJoin[]>;
   /** The lobby whose game is `gameId`. */
   lobbyOfGame(gameId: bigint): Promise<LobbyRecord | null>;
+  /**
+   * The filled lobbies whose games may not be under way: `filled` and `creating` ones, and `created` ones
+   * with a join at or after `since` (unix seconds) whose game this dealer does not track past `watching` (no
+   * record yet, or still waiting for commits and sealed shares). Oldest first.
+   */
+  pendingLobbies(since: number): Promise<PendingLobby[]>;
   updateLobby(id: string, patch: LobbyPatch): Promise<void>;
 }
 

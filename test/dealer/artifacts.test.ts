@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { artifactSha256 } from '../../core/artifacts.ts';
 import { ArtifactCatalog, openArtifactCatalog } from '../../dealer/artifacts.ts';
 import { loadConfig } from '../../dealer/config.ts';
+import { exportArtifacts } from '../../scripts/artifacts-export.ts';
 import { GENERATED_DIR, readManifest } from '../../scripts/contracts/rulesets.ts';
 import { type Dealer, startDealer, tempDir } from './fixture.ts';
 
@@ -286,6 +287,43 @@ describe('dealer artifact routes', () => {
       ['seal', 'turn'],
     );
     assert.match(warned.join('\n'), /fake\/spawn zkey: .* the manifest records 0x1111/);
+  });
+
+  it('never serves nor exports a file outside its folder, whatever the manifest names (the deployer ships it)', async () => {
+    // The dealer's secrets, and a manifest from someone else naming them where a circuit's file is missing.
+    const secrets = path.join(tmp.dir, 'dealer-keys.env');
+    writeFileSync(
+      secrets,
+      'SHROUD_TX_KEY=0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d\n',
+    );
+    const g4 = path.join(tmp.dir, 'hostile');
+    mkdirSync(g4);
+    fakeGenerated(g4);
+    const m = JSON.parse(readFileSync(path.join(g4, 'manifest.json'), 'utf8'));
+    m.fake.verifiers.attack = { zkey: secrets, wasm: path.join(g4, 'fake', '..', '..', 'dealer-keys.env') };
+    m.fake.verifiers.combat = { zkey: 'x', wasm: 'x' };
+    writeFileSync(path.join(g4, 'manifest.json'), JSON.stringify(m));
+    // And a symlink where a conventional file belongs.
+    symlinkSync(secrets, path.join(g4, 'fake', 'combat.zkey'));
+    writeFileSync(path.join(g4, 'fake', 'combat.wasm'), 'wasm');
+    const warned: string[] = [];
+    const c = await ArtifactCatalog.scan(g4, { warn: (w) => warned.push(w) });
+    const secret = sha(readFileSync(secrets));
+    assert.equal(c.lookup(secret as `0x${string}`, 'zkey'), undefined, 'the key file is not served');
+    assert.equal(c.lookup(secret as `0x${string}`, 'wasm'), undefined);
+    assert.ok(
+      c.files.every((f) => f.path.startsWith(`${g4}${path.sep}`)),
+      c.files.map((f) => f.path).join('\n'),
+    );
+    assert.deepEqual(
+      c.entries.map((e) => e.circuit),
+      ['seal', 'spawn', 'turn'],
+    );
+    assert.match(warned.join('\n'), /fake\/attack zkey: .*outside the artifacts folder/);
+    assert.match(warned.join('\n'), /fake\/combat zkey: .*outside the artifacts folder/);
+    const out = path.join(tmp.dir, 'hostile-export');
+    await exportArtifacts(g4, out);
+    assert.ok(!existsSync(path.join(out, `${secret.slice(2)}.zkey`)), 'nor copied to a static host');
   });
 
   it('is off without a folder; artifacts.dir comes from the config or SHROUD_ARTIFACTS_DIR', async () => {

@@ -7,7 +7,7 @@
  * another masterKey.
  */
 import assert from 'node:assert/strict';
-import { chownSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { chownSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Hasher } from '../../core/index.ts';
@@ -116,6 +116,18 @@ async function backupRestoreScenario(
   const wrongKey = await runDealerCli(['restore', '--from', out], otherKey);
   assert.equal(wrongKey.code, 1);
   assert.match(wrongKey.stderr, new RegExp(`does not open game ${gameId}'s secrets`));
+  // A dealer of another deployment sharing the key file (e.g. the testnet one): its cursor, games and
+  // lobbies are not this contract's, and --force would have replaced this dealer's own database.
+  const otherContract = `0x${'2'.repeat(40)}`;
+  const foreign = await runDealerCli(['restore', '--from', out, '--force'], {
+    ...vars(dbB),
+    SHROUD_GAME_CONTRACT: otherContract,
+  });
+  assert.equal(foreign.code, 1, foreign.stderr);
+  assert.match(
+    foreign.stderr,
+    new RegExp(`games of game contract ${PROD_CONTRACT}, not this dealer's ${otherContract}`, 'i'),
+  );
 
   // 4. A fresh dealer on the restored database serves the game: the old turn, and a new one.
   const b = await start(dbB);
@@ -215,5 +227,26 @@ describe('backup and restore: PostgreSQL', { skip: postgresSkip() }, () => {
     assert.equal(wrong.code, 1);
     assert.match(wrong.stderr, /cannot connect to PostgreSQL at 127\.0\.0\.1:\d+\/shroud_missing_db/);
     assert.ok(!wrong.stderr.includes(server!.password), 'the password is never printed');
+  });
+
+  it("never puts the password on pg_dump's command line (other users read it in ps), even given as ?password=", async () => {
+    const { keys } = generateDealerKeys();
+    const db = await server!.createDatabase();
+    const u = new URL(db);
+    u.searchParams.set('password', decodeURIComponent(u.password));
+    u.password = '';
+    const bin = join(tmp.dir, 'fake-pg-bin');
+    mkdirSync(bin, { recursive: true });
+    const argsFile = join(tmp.dir, 'pg_dump.args');
+    writeFileSync(join(bin, 'pg_dump'), `#!/bin/sh\necho "$@" > '${argsFile}'\nexit 1\n`, { mode: 0o755 });
+    const vars = prodVars({ chainFile: join(tmp.dir, 'none.json'), keys, db: { url: u.toString() } });
+    const r = await runDealerCli(['backup', '--out', join(tmp.dir, 'pg3.backup')], vars, {
+      env: { PATH: `${bin}:${dirname(process.execPath)}`, ...vars },
+    });
+    assert.equal(r.code, 1, r.stderr);
+    const argv = readFileSync(argsFile, 'utf8');
+    assert.match(argv, /--dbname=/);
+    assert.ok(!argv.includes(server!.password), `pg_dump's arguments hold no password: ${argv}`);
+    assert.ok(!r.stderr.includes(server!.password), 'nor does the error');
   });
 });

@@ -103,6 +103,7 @@ const SAMPLES: Record<string, [string, unknown]> = {
   SHROUD_MASTER_KEY: [`0x${'22'.repeat(32)}`, `0x${'22'.repeat(32)}`],
   SHROUD_TX_KEY: [`0x${'33'.repeat(32)}`, `0x${'33'.repeat(32)}`],
   SHROUD_LOG_LEVEL: ['warn', 'warn'],
+  SHROUD_LOBBY_MAX_PENDING_GAMES: ['3', 3],
 };
 
 function configFile(obj: unknown): string {

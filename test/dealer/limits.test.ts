@@ -3,6 +3,7 @@
  * block (chain reads per block, not per request), and each verified player has a token bucket.
  */
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
 import { DEFAULT_PLAYER_RATE_LIMIT, PlayerRateLimiter } from '../../dealer/rate-limit.ts';
 import { ChainWatcher } from '../../dealer/watcher.ts';
@@ -243,5 +244,40 @@ describe('per-player rate limit (token bucket after authentication)', () => {
       assert.throws(() => new PlayerRateLimiter(bad), RangeError, JSON.stringify(bad));
     }
     assert.deepEqual(DEFAULT_PLAYER_RATE_LIMIT, { perSecond: 10, burst: 40 });
+  });
+});
+
+describe('slow clients cannot hold connections open (slowloris)', () => {
+  /** Opens a socket, sends `text`, and resolves with how long the dealer kept it open (ms), or `wait` if it still is. */
+  async function heldFor(url: string, text: string, wait: number): Promise<number> {
+    const { hostname, port } = new URL(url);
+    const t0 = performance.now();
+    const s = connect({ host: hostname, port: Number(port) });
+    s.on('error', () => {});
+    s.write(text);
+    return new Promise<number>((resolve) => {
+      const timer = setTimeout(() => {
+        s.destroy();
+        resolve(wait);
+      }, wait);
+      s.on('close', () => {
+        clearTimeout(timer);
+        resolve(performance.now() - t0);
+      });
+      s.resume();
+    });
+  }
+
+  it('a request whose body never finishes, or whose headers never end, is cut off', async () => {
+    d = await startDealer({ http: { requestTimeoutMs: 400, idleTimeoutMs: 800 } });
+    const url = await d.app.listen({ host: '127.0.0.1', port: 0 });
+    const body =
+      'POST /v1/lobbies/0x' +
+      'ab'.repeat(32) +
+      '/joins HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{"player":';
+    const headers = 'GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ';
+    const [b, h] = await Promise.all([heldFor(url, body, 5000), heldFor(url, headers, 5000)]);
+    assert.ok(b < 5000, `an unfinished body was cut off (${Math.round(b)} ms)`);
+    assert.ok(h < 5000, `unfinished headers were cut off (${Math.round(h)} ms)`);
   });
 });

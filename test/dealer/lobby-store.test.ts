@@ -130,6 +130,41 @@ function lobbyStoreContract(open: (same?: boolean) => Promise<DealerStore>): voi
     await assert.rejects(again.updateLobby(randomBytes32(), { status: 'closed' }), /no lobby/);
   });
 
+  it('pendingLobbies: filled and creating ones, and created ones joined since, until their game is tracked past watching', async () => {
+    const s = await open();
+    const at = (t: number) => ({ joinedAt: t });
+    const make = async (status: 'filled' | 'creating' | 'created' | 'failed', t: number, gameId?: bigint) => {
+      const l = lobby({ openedAt: t });
+      await s.openLobby(l);
+      await s.joinLobby({ ...joinOf(l.id, addr(t)), ...at(t) }, null);
+      await s.joinLobby({ ...joinOf(l.id, addr(t + 1)), ...at(t + 5) }, null);
+      if (status !== 'filled') await s.updateLobby(l.id, { status, ...(gameId ? { gameId } : {}) });
+      return l.id.toLowerCase();
+    };
+    const filled = await make('filled', 100);
+    const creating = await make('creating', 200);
+    const old = await make('created', 300, 3n);
+    const fresh = await make('created', 1000, 4n);
+    const dealt = await make('created', 1100, 5n);
+    const watching = await make('created', 1200, 6n);
+    await make('failed', 1300);
+    await s.openLobby(lobby({ openedAt: 1400 }));
+    await s.addGame({ gameId: 5n, contract: '0xc', ruleset: 'tiny', players: [] });
+    await s.updateGame(5n, { status: 'dealt' });
+    await s.addGame({ gameId: 6n, contract: '0xc', ruleset: 'tiny', players: [] });
+    const got = await s.pendingLobbies(900);
+    assert.deepEqual(
+      got.map((p) => [p.lobby.id, p.lobby.status, p.filledAt, p.players]),
+      [
+        [filled, 'filled', 105, [addr(100), addr(101)]],
+        [creating, 'creating', 205, [addr(200), addr(201)]],
+        [fresh, 'created', 1005, [addr(1000), addr(1001)]],
+        [watching, 'created', 1205, [addr(1200), addr(1201)]],
+      ],
+    );
+    assert.ok(!got.some((p) => p.lobby.id === old || p.lobby.id === dealt));
+  });
+
   it('concurrent joins from two dealer processes never overfill a lobby', async () => {
     const s1 = await open();
     const s2 = await open(true);

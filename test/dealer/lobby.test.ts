@@ -84,7 +84,13 @@ let dbs = 0;
 
 /** A dealer with lobbies over HTTP (inject), its store on a SQLite file; `restart` reopens everything on it. */
 async function startLobbies(
-  o: { kinds?: LobbyKind[]; chain?: FakeChain; dbPath?: string; creator?: GameCreator } = {},
+  o: {
+    kinds?: LobbyKind[];
+    chain?: FakeChain;
+    dbPath?: string;
+    creator?: GameCreator;
+    maxPendingGames?: number;
+  } = {},
 ) {
   const dbPath = o.dbPath ?? `${tmp.dir}/lobby-${dbs++}.sqlite`;
   const chain = o.chain ?? new FakeChain({ chainId: CHAIN_ID, contract: CONTRACT });
@@ -101,6 +107,7 @@ async function startLobbies(
     kinds: o.kinds ?? [TINY_DUEL, SKIRMISH_3],
     log: logger,
     maxJoinAheadSeconds: 600,
+    ...(o.maxPendingGames === undefined ? {} : { maxPendingGames: o.maxPendingGames }),
     now: () => clock.now,
     pollMs: 60_000,
   });
@@ -599,6 +606,118 @@ describe('lobbies: joining and game creation (FakeChain)', () => {
       assert.equal((await d.store.lobbyJoins(lobby.id)).length, 2);
       assert.equal(await gamesOn(chain), 0);
       assert.equal((await d.lobby()).filled, 0, 'the next lobby is open');
+    } finally {
+      await d.close();
+    }
+  });
+});
+
+describe('lobbies: Sybil seats (free addresses filling lobbies they never play)', () => {
+  /** Commit and reveal windows of tiny: how long an unstarted lobby game may still wait for its players. */
+  const WINDOW = TINY.deadlines.commitSeconds + TINY.deadlines.revealSeconds;
+  const fill = async (d: Lobbies, players: Wallet[]) => {
+    const lobby = await d.lobby();
+    for (const p of players) {
+      const r = await d.join(lobby.id, await d.body(p, lobby));
+      assert.equal(r.statusCode, 200, r.body);
+    }
+    await d.service.drive();
+    return lobby;
+  };
+
+  it('one pair of addresses cannot fill lobby after lobby: a seat waiting for its game blocks a second one', async () => {
+    const d = await startLobbies({ kinds: [TINY_DUEL, SKIRMISH_3] });
+    try {
+      await fill(d, [ALICE, BOB]);
+      assert.equal(await gamesOn(d.chain), 1);
+      for (const kind of ['tiny-duel', 'skirmish-3']) {
+        const next = await d.lobby(kind);
+        await refused(d, next.id, await d.body(ALICE, next), {
+          status: 409,
+          error: 'seat-pending',
+          field: 'player',
+          message: /already has a seat in lobby 0x[0-9a-f]{64} \(its game is not under way yet\)/,
+        });
+      }
+      // Once the game's commit and reveal windows have passed (played, or cancellable), the seat is free.
+      d.clock.now += WINDOW + 1;
+      await fill(d, [ALICE, BOB]);
+      assert.equal(await gamesOn(d.chain), 2);
+    } finally {
+      await d.close();
+    }
+  });
+
+  it('a seat in an open lobby counts while its join is valid; a retried join of the same lobby is still a replay', async () => {
+    const d = await startLobbies();
+    try {
+      const tiny = await d.lobby('tiny-duel');
+      const body = await d.body(ALICE, tiny);
+      assert.equal((await d.join(tiny.id, body)).statusCode, 200);
+      const skirmish = await d.lobby('skirmish-3');
+      await refused(d, skirmish.id, await d.body(ALICE, skirmish), {
+        status: 409,
+        error: 'seat-pending',
+        field: 'player',
+        message: new RegExp(`seat in lobby ${tiny.id}`),
+      });
+      assert.equal((await d.join(tiny.id, body)).json().error, 'nonce-replayed');
+      // The join's deadline passed: the player left; the open seat no longer holds it back.
+      d.clock.now += 121;
+      const again = await d.join(skirmish.id, await d.body(ALICE, skirmish));
+      assert.equal(again.statusCode, 200, again.body);
+    } finally {
+      await d.close();
+    }
+  });
+
+  it('the dealer creates at most maxPendingGames games still waiting for their players; the filling join waits', async () => {
+    const d = await startLobbies({ kinds: [TINY_DUEL], maxPendingGames: 2 });
+    try {
+      const sybils = Array.from({ length: 8 }, () => Wallet.createRandom() as unknown as Wallet);
+      await fill(d, sybils.slice(0, 2));
+      await fill(d, sybils.slice(2, 4));
+      assert.equal(await gamesOn(d.chain), 2);
+      const lobby = await d.lobby();
+      assert.equal(
+        (await d.join(lobby.id, await d.body(sybils[4]!, lobby))).statusCode,
+        200,
+        'a seat is free',
+      );
+      const before = await d.snapshot(lobby.id);
+      const res = await d.join(lobby.id, await d.body(sybils[5]!, lobby));
+      assert.equal(res.statusCode, 503, res.body);
+      assert.equal(res.json().error, 'lobbies-busy');
+      assert.match(res.json().message, /2 games created for lobbies are still waiting for their players/);
+      assert.equal(Number(res.headers['retry-after']), WINDOW);
+      assert.deepEqual(await d.snapshot(lobby.id), before, 'nothing written');
+      assert.equal(await gamesOn(d.chain), 2, 'no third createGame');
+      d.clock.now += WINDOW + 1;
+      const later = await d.join(lobby.id, await d.body(sybils[5]!, lobby));
+      assert.equal(later.statusCode, 200, later.body);
+      await d.service.drive();
+      assert.equal(await gamesOn(d.chain), 3);
+    } finally {
+      await d.close();
+    }
+  });
+
+  it('a game the dealer saw start (dealt, cancelled) no longer counts', async () => {
+    const d = await startLobbies({ kinds: [TINY_DUEL], maxPendingGames: 1 });
+    try {
+      const first = await fill(d, [ALICE, BOB]);
+      const gameId = (await d.store.getLobby(first.id))!.gameId!;
+      const lobby = await d.lobby();
+      await d.join(lobby.id, await d.body(MALLORY, lobby));
+      const carol = Wallet.createRandom() as unknown as Wallet;
+      assert.equal((await d.join(lobby.id, await d.body(carol, lobby))).statusCode, 503);
+      // The watcher tracks the game and records it dealt (its players committed and sealed).
+      await d.store.addGame({ gameId, contract: CONTRACT, ruleset: 'tiny', players: [] });
+      await d.store.updateGame(gameId, { status: 'dealt' });
+      assert.equal((await d.join(lobby.id, await d.body(carol, lobby))).statusCode, 200);
+      // And ALICE, whose game is under way, may take a seat elsewhere.
+      const next = await d.lobby();
+      assert.equal((await d.join(next.id, await d.body(ALICE, next))).statusCode, 200);
     } finally {
       await d.close();
     }
