@@ -154,7 +154,18 @@ const onStep = pauseAt
     }
   : undefined;
 
-const pool = config.mapProof?.enabled ? new ProverPool(config.mapProof.workers) : undefined;
+const pool = config.mapProof?.enabled
+  ? new ProverPool({
+      size: config.mapProof.workers,
+      onExit: (e) =>
+        logger[e.respawnInMs === null ? 'error' : 'warn'](
+          { worker: e.slot, code: e.code, signal: e.signal, jobLost: e.jobLost, deaths: e.deaths },
+          e.respawnInMs === null
+            ? 'proving worker died again: map proofs stopped (restart the dealer once the cause is fixed)'
+            : `proving worker died; replaced in ${e.respawnInMs} ms`,
+        ),
+    })
+  : undefined;
 const mapProver =
   pool && config.mapProof
     ? new MapProver({
