@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Hasher } from '../core/index.ts';
 import { MAX_SESSION_SECONDS } from '../core/reveal-session.ts';
 import type { ArtifactCatalog } from './artifacts.ts';
+import { type CacheLimits, cacheLimits } from './cache-limits.ts';
 import type { ChainHead } from './chain/head.ts';
 import type { ChainView } from './chain/types.ts';
 import type { LobbyService } from './lobby.ts';
@@ -80,6 +81,11 @@ export interface AppDeps {
   lobbies?: LobbyService;
   /** Overrides the reveal signature checker (diagnostics only; never from config). */
   signatures?: RevealDeps['signatures'];
+  /**
+   * Bounds of the in-memory caches (config `caches`), defaults for those not given. The map cache and the
+   * store are built by the caller, with theirs.
+   */
+  caches?: Partial<CacheLimits>;
 }
 
 /** Pino redaction: belt and braces, since no code path should put these in a log line. */
@@ -158,6 +164,7 @@ export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
     await app.register(swaggerUi, { routePrefix: '/docs' });
   }
 
+  const caches = cacheLimits(d.caches);
   const reveals = new RevealService({
     h: d.h,
     chain: d.chain,
@@ -170,13 +177,23 @@ export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
     onServed: () => d.metrics.revealsServed.inc(),
     signatures: d.signatures,
     head: d.head,
-    limiter: new PlayerRateLimiter(d.http.playerRateLimit ?? DEFAULT_PLAYER_RATE_LIMIT, d.nowMs ?? Date.now),
+    caches,
+    limiter: new PlayerRateLimiter(
+      d.http.playerRateLimit ?? DEFAULT_PLAYER_RATE_LIMIT,
+      d.nowMs ?? Date.now,
+      caches.entries,
+    ),
   });
+  d.metrics.watchCaches(() => ({
+    maps: d.maps.size,
+    ...d.store.cacheSizes?.(),
+    ...reveals.cacheSizes(),
+    ...d.mapProver?.cacheSizes(),
+  }));
   await app.register(revealRoutes(reveals));
   await app.register(receiptRoutes(reveals));
   await app.register(zoneRootRoutes(reveals));
-  const now = d.now ?? (() => Math.floor(Date.now() / 1000));
-  const pruner = setInterval(() => reveals.pruneSessions(now()), 60_000);
+  const pruner = setInterval(() => reveals.pruneSessions(), 60_000);
   pruner.unref();
   app.addHook('onClose', async () => clearInterval(pruner));
   await app.register(opsRoutes(d.chain, d.store, d.metrics));

@@ -1,6 +1,8 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { computeAddress, Signature, SigningKey, type TypedDataDomain } from 'ethers';
 import { type RevealRequestMessage, revealDigest } from '../core/reveal-request.ts';
+import { DEFAULT_CACHE_LIMITS } from './cache-limits.ts';
+import { Lru } from './lru.ts';
 
 // The message, types, domain and digest are shared with the SDK (core/reveal-request.ts).
 export {
@@ -25,13 +27,20 @@ export type SignatureCheck = 'ok' | 'malformed' | 'not-signer';
  * is recovered once, cached with precomputed multiples, and later requests run a plain ECDSA verify
  * against it (plus the recovery-id parity check, so exactly the same signatures pass). Signature
  * checking is the dominant cost of serving a reveal.
+ *
+ * A cached key with its tables weighs ~0.55 MB, so the cache holds the `maxKeys` most recently active
+ * players (config `caches.signers`); an evicted player's next request recovers its key again.
  */
 export class RevealSignatureVerifier {
-  readonly #keys = new Map<string, Point>();
-  readonly #maxKeys: number;
+  readonly #keys: Lru<string, Point>;
 
-  constructor(maxKeys = 100_000) {
-    this.#maxKeys = maxKeys;
+  constructor(maxKeys = DEFAULT_CACHE_LIMITS.signers) {
+    this.#keys = new Lru({ max: maxKeys });
+  }
+
+  /** Public keys cached. */
+  get size(): number {
+    return this.#keys.size;
   }
 
   check(
@@ -63,7 +72,6 @@ export class RevealSignatureVerifier {
       return 'not-signer';
     }
     if (computeAddress(publicKey).toLowerCase() !== who) return 'not-signer';
-    if (this.#keys.size >= this.#maxKeys) this.#keys.clear();
     const Q = Point.fromBytes(Buffer.from(publicKey.slice(2), 'hex'));
     Q.precompute(8);
     this.#keys.set(who, Q);

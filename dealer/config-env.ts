@@ -3,6 +3,7 @@
  * docs/dealer-config.md is generated from (test/dealer/config-env.test.ts keeps the three in step with the
  * config schema, so a new setting without a variable or a doc row fails the tests).
  */
+import { DEFAULT_CACHE_LIMITS } from './cache-limits.ts';
 import { DEFAULT_PLAYER_RATE_LIMIT } from './rate-limit.ts';
 
 /** How a variable's text becomes the setting's value. */
@@ -145,6 +146,44 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     meaning: 'Reveal requests per verified player at once.',
   },
   {
+    path: 'caches.maps',
+    env: 'SHROUD_CACHE_MAPS',
+    kind: 'int',
+    meaning:
+      'Dealt maps kept in memory, most recently used (~1.2 MB each on duel, ~7 MB on standard); one evicted is rebuilt from the database (~0.2 s on duel).',
+  },
+  {
+    path: 'caches.games',
+    env: 'SHROUD_CACHE_GAMES',
+    kind: 'int',
+    meaning: 'Games whose record, zone-roots answer and map-proof progress are kept in memory (~3 KB each).',
+  },
+  {
+    path: 'caches.openings',
+    env: 'SHROUD_CACHE_OPENINGS',
+    kind: 'int',
+    meaning: 'Answers of verified openings kept for re-fetches (~1 KB per tile).',
+  },
+  {
+    path: 'caches.signers',
+    env: 'SHROUD_CACHE_SIGNERS',
+    kind: 'int',
+    meaning: "Players' public keys kept with precomputed tables for the signed route (~0.55 MB each).",
+  },
+  {
+    path: 'caches.sessions',
+    env: 'SHROUD_CACHE_SESSIONS',
+    kind: 'int',
+    meaning: 'Live reveal sessions; beyond it the least recently used one ends (its client opens another).',
+  },
+  {
+    path: 'caches.entries',
+    env: 'SHROUD_CACHE_ENTRIES',
+    kind: 'int',
+    meaning:
+      "Entries of each small memo (revealCommits, refusals, served and receipted turns, players' rate buckets, burned nonces; ~150 B each).",
+  },
+  {
     path: 'mapProof.enabled',
     env: 'SHROUD_MAP_PROOF_ENABLED',
     kind: 'bool',
@@ -255,6 +294,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
  */
 export const GROUP_DEFAULTS: Readonly<Record<string, Record<string, unknown>>> = {
   'reveals.playerRateLimit': { ...DEFAULT_PLAYER_RATE_LIMIT },
+  caches: { ...DEFAULT_CACHE_LIMITS },
   mapProof: { enabled: true, buildDir: './build/circuits', workers: 2 },
   // Without it, SHROUD_LOBBY_* set and SHROUD_LOBBIES empty (the example env file) was refused: no `kinds`.
   lobbies: { kinds: [] },

@@ -3,6 +3,7 @@ import { Ajv } from 'ajv';
 import { InputError } from '../core/errors.ts';
 import { shippedRuleset } from '../core/ruleset/shipped.ts';
 import { sealSecretKey } from '../core/sealed.ts';
+import type { CacheLimits } from './cache-limits.ts';
 import { checkGameTerms } from './chain/create-game.ts';
 import { applyEnv, EnvValueError } from './config-env.ts';
 import type { DealStep } from './dealing.ts';
@@ -44,6 +45,11 @@ export interface DealerConfig {
      */
     playerRateLimit?: PlayerRateLimit;
   };
+  /**
+   * Bounds of the in-memory caches, in entries (dealer/cache-limits.ts says what each holds and why its
+   * default); a setting left out takes its default. Env: SHROUD_CACHE_*.
+   */
+  caches?: Partial<CacheLimits>;
   /** ZK map proofs: built keys under `buildDir/<ruleset>/{mapchunk,maproot}` (see circuits/README.md). */
   mapProof?: { enabled: boolean; buildDir: string; workers: number };
   /**
@@ -161,6 +167,19 @@ export const CONFIG_SCHEMA = {
             burst: { type: 'integer', minimum: 1, maximum: 1000000 },
           },
         },
+      },
+    },
+    caches: {
+      type: 'object',
+      additionalProperties: false,
+      required: [],
+      properties: {
+        maps: { type: 'integer', minimum: 1, maximum: 100_000 },
+        games: { type: 'integer', minimum: 1, maximum: 10_000_000 },
+        openings: { type: 'integer', minimum: 1, maximum: 10_000_000 },
+        signers: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+        sessions: { type: 'integer', minimum: 1, maximum: 10_000_000 },
+        entries: { type: 'integer', minimum: 1, maximum: 100_000_000 },
       },
     },
     mapProof: {

@@ -11,6 +11,7 @@ import { generateSealKey, sealPublicKey } from '../core/sealed.ts';
 import { cliArgs, inputFile } from '../scripts/lib/cli.ts';
 import { buildApp, REDACT_PATHS } from './app.ts';
 import { openArtifactCatalog } from './artifacts.ts';
+import { cacheLimits } from './cache-limits.ts';
 import { EthersChain } from './chain/ethers.ts';
 import { FakeChain } from './chain/fake.ts';
 import { ChainHead } from './chain/head.ts';
@@ -93,10 +94,13 @@ try {
 const logger = pino({ level: config.log.level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } });
 const sealSecretKey = dealerSealSecret(config);
 const atRestKey = hexKey(config.keys.masterKey);
+/** Every in-memory cache is bounded by these (dealer/cache-limits.ts). */
+const caches = cacheLimits(config.caches);
 
 let store: DealerStore;
 try {
   store = await openStore(config.db, secretBox(atRestKey), {
+    nonceMemo: caches.entries,
     onConnectionLost: (reason) =>
       logger.warn({ reason }, 'database connection lost; reconnecting on next use'),
   });
@@ -124,7 +128,7 @@ const chain: ChainView & GameCreator =
         ...(config.chain.mapProofRegistry ? { mapProofRegistry: config.chain.mapProofRegistry } : {}),
       });
 const h = await loadHasher();
-const maps = new MapCache(h, store);
+const maps = new MapCache(h, store, caches.maps);
 const metrics = createMetrics();
 const chainId = BigInt(config.chain.chainId);
 /** Written by the watcher each tick, read by the reveal service (see dealer/chain/head.ts). */
@@ -150,7 +154,18 @@ const onStep = pauseAt
     }
   : undefined;
 
-const pool = config.mapProof?.enabled ? new ProverPool(config.mapProof.workers) : undefined;
+const pool = config.mapProof?.enabled
+  ? new ProverPool({
+      size: config.mapProof.workers,
+      onExit: (e) =>
+        logger[e.respawnInMs === null ? 'error' : 'warn'](
+          { worker: e.slot, code: e.code, signal: e.signal, jobLost: e.jobLost, deaths: e.deaths },
+          e.respawnInMs === null
+            ? 'proving worker died again: map proofs stopped (restart the dealer once the cause is fixed)'
+            : `proving worker died; replaced in ${e.respawnInMs} ms`,
+        ),
+    })
+  : undefined;
 const mapProver =
   pool && config.mapProof
     ? new MapProver({
@@ -161,7 +176,12 @@ const mapProver =
         chain,
         artifacts: buildDirArtifacts(path.resolve(config.mapProof.buildDir)),
         log: logger,
-        onProgress: (gameId, done) => metrics.mapProofDone.labels(gameId.toString()).set(done),
+        maxStatuses: caches.games,
+        // A series per game being proven only: one per game ever dealt would grow for the life of the process.
+        onProgress: (gameId, done, total) => {
+          if (done < total) metrics.mapProofDone.labels(gameId.toString()).set(done);
+          else metrics.mapProofDone.remove(gameId.toString());
+        },
       })
     : undefined;
 
@@ -198,6 +218,7 @@ const app = await buildApp({
   chainId,
   logger,
   head,
+  caches,
   http: {
     ...config.http,
     maxExpirySeconds: config.reveals.maxExpirySeconds,

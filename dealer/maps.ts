@@ -12,6 +12,8 @@ import {
   type ValidRuleset,
 } from '../core/index.ts';
 import type { ServedTile } from '../core/reveal-request.ts';
+import { DEFAULT_CACHE_LIMITS } from './cache-limits.ts';
+import { Lru } from './lru.ts';
 import type { DealerStore } from './store/types.ts';
 
 /** A dealt map held in memory: the tree plus each on-board leaf's reveal entry, serialized once. */
@@ -72,25 +74,36 @@ export function isServableLeaf(ruleset: ValidRuleset, leaf: number): boolean {
 
 /**
  * Dealt maps by game, built lazily from the secrets in the store (so a restarted dealer rebuilds on the
- * first reveal) and kept in memory. Concurrent requests share one build.
+ * first reveal) and kept in memory, the `max` most recently used ones (config `caches.maps`): an evicted
+ * map is rebuilt from the store on its next use. Concurrent requests share one build.
  */
 export class MapCache {
   readonly #h: Hasher;
   readonly #store: DealerStore;
-  readonly #maps = new Map<string, Promise<DealtMap>>();
+  readonly #maps: Lru<string, Promise<DealtMap>>;
 
-  constructor(h: Hasher, store: DealerStore) {
+  constructor(h: Hasher, store: DealerStore, max = DEFAULT_CACHE_LIMITS.maps) {
     this.#h = h;
     this.#store = store;
+    this.#maps = new Lru({ max });
+  }
+
+  /** Maps held (built or being built). */
+  get size(): number {
+    return this.#maps.size;
   }
 
   get(gameId: bigint): Promise<DealtMap> {
     const key = gameId.toString();
     let m = this.#maps.get(key);
     if (!m) {
-      m = this.#build(gameId);
-      this.#maps.set(key, m);
-      m.catch(() => this.#maps.delete(key)); // a failed build is retried by the next caller
+      const built = this.#build(gameId);
+      this.#maps.set(key, built);
+      // A failed build is retried by the next caller (unless a newer build already took its place).
+      built.catch(() => {
+        if (this.#maps.peek(key) === built) this.#maps.delete(key);
+      });
+      m = built;
     }
     return m;
   }

@@ -10,12 +10,33 @@ export interface DealerMetrics {
   /** Map-proof parts finished per game (zones + 1 root proof when complete). */
   mapProofDone: Gauge<'game'>;
   requestSeconds: Histogram<'method' | 'route' | 'status'>;
+  /** Entries per bounded cache (dealer/lru.ts), read from the `watchCaches` sources at each scrape. */
+  cacheEntries: Gauge<'cache'>;
+  /** Adds a source of cache sizes (name → entries) to the gauge. */
+  watchCaches(source: () => Record<string, number>): void;
+  /** Every source's sizes, merged. */
+  cacheSizes(): Record<string, number>;
 }
 
 export function createMetrics(): DealerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'shroud_dealer_' });
+  const sources: (() => Record<string, number>)[] = [];
+  const cacheSizes = (): Record<string, number> => Object.assign({}, ...sources.map((s) => s()));
   return {
+    watchCaches: (source) => {
+      sources.push(source);
+    },
+    cacheSizes,
+    cacheEntries: new Gauge({
+      name: 'shroud_dealer_cache_entries',
+      help: 'Entries held per bounded in-memory cache (config caches: each stays at or below its bound)',
+      labelNames: ['cache'],
+      registers: [registry],
+      collect() {
+        for (const [cache, n] of Object.entries(cacheSizes())) this.set({ cache }, n);
+      },
+    }),
     registry,
     revealsServed: new Counter({
       name: 'shroud_dealer_reveals_served_total',
@@ -34,7 +55,7 @@ export function createMetrics(): DealerMetrics {
     }),
     mapProofDone: new Gauge({
       name: 'shroud_dealer_map_proof_parts',
-      help: 'Finished parts of a game map proof (zone chunk proofs, then the root proof)',
+      help: 'Finished parts of the map proof of each game being proven (zone chunk proofs, then the root proof)',
       labelNames: ['game'],
       registers: [registry],
     }),

@@ -1,3 +1,6 @@
+import { DEFAULT_CACHE_LIMITS } from './cache-limits.ts';
+import { Lru } from './lru.ts';
+
 /** Per-player request budget: `perSecond` sustained, up to `burst` at once. */
 export interface PlayerRateLimit {
   perSecond: number;
@@ -17,16 +20,23 @@ interface Bucket {
  * Token buckets keyed by verified player address. Callers take a token only after authenticating the
  * request (signature or session MAC) and checking the signer plays the game, so a forger cannot spend a
  * victim's budget by claiming its address, and only players of dealt games ever get a bucket. A bucket
- * that has refilled is indistinguishable from a fresh one, so idle ones are dropped when the table grows.
+ * that has refilled is indistinguishable from a fresh one, so each expires once idle long enough to refill.
+ * Beyond `maxEntries` buckets (config `caches.entries`) the least recently used goes: that player starts
+ * again from a full bucket, a leniency that needs that many players active within one refill time.
  */
 export class PlayerRateLimiter {
   readonly #rate: number;
   readonly #burst: number;
   readonly #now: () => number;
-  readonly #maxEntries: number;
-  readonly #buckets = new Map<string, Bucket>();
+  /** Milliseconds for an empty bucket to refill: idle that long, a bucket is as good as absent. */
+  readonly #refillMs: number;
+  readonly #buckets: Lru<string, Bucket>;
 
-  constructor(limit: PlayerRateLimit, now: () => number = Date.now, maxEntries = 100_000) {
+  constructor(
+    limit: PlayerRateLimit,
+    now: () => number = Date.now,
+    maxEntries = DEFAULT_CACHE_LIMITS.entries,
+  ) {
     if (!(limit.perSecond > 0) || !Number.isFinite(limit.perSecond)) {
       throw new RangeError('playerRateLimit.perSecond must be a positive number');
     }
@@ -36,21 +46,20 @@ export class PlayerRateLimiter {
     this.#rate = limit.perSecond / 1000;
     this.#burst = limit.burst;
     this.#now = now;
-    this.#maxEntries = maxEntries;
+    this.#refillMs = Math.ceil(limit.burst / this.#rate);
+    this.#buckets = new Lru({ max: maxEntries, now });
   }
 
   /** Takes one token for `player`: 0 when allowed, else the seconds until one is available (for Retry-After). */
   take(player: string): number {
     const now = this.#now();
     let b = this.#buckets.get(player);
-    if (!b) {
-      if (this.#buckets.size >= this.#maxEntries) this.#sweep(now);
-      b = { tokens: this.#burst, at: now };
-      this.#buckets.set(player, b);
-    } else {
+    if (!b) b = { tokens: this.#burst, at: now };
+    else {
       b.tokens = Math.min(this.#burst, b.tokens + Math.max(0, now - b.at) * this.#rate);
       b.at = now;
     }
+    this.#buckets.set(player, b, now + this.#refillMs);
     if (b.tokens >= 1) {
       b.tokens -= 1;
       return 0;
@@ -60,17 +69,5 @@ export class PlayerRateLimiter {
 
   get size(): number {
     return this.#buckets.size;
-  }
-
-  /** Drops buckets that have refilled (as good as absent); if too few have, the first-created half. */
-  #sweep(now: number): void {
-    const full = Math.ceil(this.#burst / this.#rate);
-    for (const [k, b] of this.#buckets) if (now - b.at >= full) this.#buckets.delete(k);
-    if (this.#buckets.size < this.#maxEntries) return;
-    let drop = this.#buckets.size >> 1;
-    for (const k of this.#buckets.keys()) {
-      if (drop-- <= 0) break;
-      this.#buckets.delete(k);
-    }
   }
 }

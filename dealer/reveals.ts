@@ -15,8 +15,10 @@ import {
   revealDomain,
   type SignatureCheck,
 } from './auth.ts';
+import { type CacheLimits, cacheLimits } from './cache-limits.ts';
 import { type ChainView, IN_LOGS } from './chain/types.ts';
 import { DealerError } from './errors.ts';
+import { Lru } from './lru.ts';
 import type { MapCache } from './maps.ts';
 import type { PlayerRateLimiter } from './rate-limit.ts';
 import { canonicalSignature } from './receipts.ts';
@@ -58,6 +60,8 @@ export interface RevealDeps {
   head?: { readonly epoch: number };
   /** Per-player token buckets, taken after authentication (none: no per-player limit). */
   limiter?: PlayerRateLimiter;
+  /** Bounds of the service's caches (config `caches`); DEFAULT_CACHE_LIMITS when absent. */
+  caches?: CacheLimits;
   /** Signature checker; defaults to RevealSignatureVerifier. Injectable for tests and the bench's diagnostics. */
   signatures?: {
     check(
@@ -101,8 +105,6 @@ export interface ReceiptBody {
   signature: string;
 }
 
-/** Bound on cached verified openings (each a few KB of JSON); cleared wholesale when full. */
-const MAX_CACHED_OPENINGS = 20_000;
 const UINT256 = 1n << 256n;
 
 function parseUint256(v: string, field: string): bigint {
@@ -112,6 +114,17 @@ function parseUint256(v: string, field: string): bigint {
   const n = BigInt(v);
   if (n >= UINT256) throw new DealerError(400, 'invalid-request', `${field}: exceeds uint256`, field);
   return n;
+}
+
+/**
+ * `s` as UTF-8 in a buffer of exactly its size, for answers kept in a cache. `Buffer.from(string)` slices a
+ * shared 64 KB pool, or (above a few KB) makes a 64 KB one of its own: each cached ~8 KB answer pinned
+ * 64 KB outside the heap (the soak bench's external memory).
+ */
+function ownBytes(s: string): Buffer {
+  const b = Buffer.allocUnsafeSlow(Buffer.byteLength(s));
+  b.write(s); // every byte written: nothing of the uninitialized allocation remains
+  return b;
 }
 
 function parseField(v: string, field: string): bigint {
@@ -130,32 +143,62 @@ function parseField(v: string, field: string): bigint {
  */
 export class RevealService {
   readonly #d: RevealDeps;
+  // Every cache below is bounded (dealer/lru.ts, sizes from RevealDeps.caches) and only saves work: an
+  // evicted entry is read again from the store or the chain, or recomputed. None of them guards a nonce.
   /** revealCommit per (game, player, turn): immutable once a proof stored it, so safe to cache. */
-  readonly #commits = new Map<string, bigint>();
+  readonly #commits: Lru<string, bigint>;
   /** (game, player, turn) with no revealCommit on-chain as of head epoch `#missesAt` (see RevealDeps.head). */
-  readonly #misses = new Set<string>();
+  readonly #misses: Lru<string, true>;
   /** (game, player, turn) that never had a revealCommit: the turn index holds a later turn of the player. */
-  readonly #never = new Set<string>();
+  readonly #never: Lru<string, true>;
   #missesAt = Number.NaN;
-  /** revealCommit lookups in flight: concurrent requests for one (game, player, turn) share one chain read. */
+  /** revealCommit lookups in flight (deleted when done, so bounded by the requests in flight). */
   readonly #lookups = new Map<string, Promise<bigint | null>>();
   /** (game, player, turn) already recorded as served: re-fetches skip the write. */
-  readonly #recorded = new Set<string>();
+  readonly #recorded: Lru<string, true>;
   /** (game, player, turn) whose receipt is stored: re-posts skip the write. */
-  readonly #receipted = new Set<string>();
+  readonly #receipted: Lru<string, true>;
   readonly #signatures: NonNullable<RevealDeps['signatures']>;
   /** Games whose root is confirmed: their record no longer changes in ways that matter here. */
-  readonly #dealt = new Map<string, GameRecord>();
+  readonly #dealt: Lru<string, GameRecord>;
   /** Serialized answers of verified openings (see #opening). */
-  readonly #openings = new Map<string, Buffer>();
+  readonly #openings: Lru<string, Buffer>;
   readonly #sessions: SessionTable;
   /** Serialized zone-roots answers per dealt game (public data, immutable once the root is posted). */
-  readonly #zoneRoots = new Map<string, Buffer>();
+  readonly #zoneRoots: Lru<string, Buffer>;
 
   constructor(d: RevealDeps) {
     this.#d = d;
-    this.#signatures = d.signatures ?? new RevealSignatureVerifier();
-    this.#sessions = d.sessions ?? new SessionTable();
+    const c = d.caches ?? cacheLimits();
+    this.#signatures = d.signatures ?? new RevealSignatureVerifier(c.signers);
+    this.#sessions = d.sessions ?? new SessionTable({ maxSessions: c.sessions, now: d.now });
+    this.#commits = new Lru({ max: c.entries });
+    this.#misses = new Lru({ max: c.entries });
+    this.#never = new Lru({ max: c.entries });
+    this.#recorded = new Lru({ max: c.entries });
+    this.#receipted = new Lru({ max: c.entries });
+    this.#dealt = new Lru({ max: c.games });
+    this.#zoneRoots = new Lru({ max: c.games });
+    this.#openings = new Lru({ max: c.openings });
+  }
+
+  /** Entries per cache, for the `shroud_dealer_cache_entries` gauge and the soak bench. */
+  cacheSizes(): Record<string, number> {
+    const signers = this.#signatures instanceof RevealSignatureVerifier ? this.#signatures.size : 0;
+    return {
+      'reveal-commits': this.#commits.size,
+      'reveal-misses': this.#misses.size,
+      'reveal-never': this.#never.size,
+      'reveal-recorded': this.#recorded.size,
+      'reveal-receipted': this.#receipted.size,
+      'reveal-lookups': this.#lookups.size,
+      'dealt-games': this.#dealt.size,
+      'zone-roots': this.#zoneRoots.size,
+      openings: this.#openings.size,
+      signers,
+      ...this.#sessions.cacheSizes(),
+      ...(this.#d.limiter ? { 'rate-buckets': this.#d.limiter.size } : {}),
+    };
   }
 
   async #game(gameId: bigint): Promise<GameRecord> {
@@ -278,7 +321,6 @@ export class RevealService {
       player,
       expiry: body.expiry,
       macKey: createSecretKey(sessionMacKey(key, sessionId)),
-      nonces: new Map(),
     });
     return JSON.stringify({ sessionId, gameId: gameId.toString(), player, expiry: body.expiry });
   }
@@ -291,7 +333,7 @@ export class RevealService {
   async serveSession(urlGameId: string, body: SessionRevealBody): Promise<Buffer> {
     const d = this.#d;
     const now = d.now();
-    const session = this.#sessions.get(body.sessionId.toLowerCase(), now);
+    const session = this.#sessions.get(body.sessionId.toLowerCase());
     if (!session) {
       throw new DealerError(401, 'unknown-session', 'sessionId: unknown or expired session', 'sessionId');
     }
@@ -316,7 +358,7 @@ export class RevealService {
     this.#limit(session.player);
     this.#checkExpiry(body.expiry, now, Math.min(now + d.maxExpirySeconds, session.expiry));
     const payload = await this.#opening(gameId, session.player, body.turn, body.leaves, blinding);
-    const burned = this.#sessions.burn(session, nonce.toString(), body.expiry, now);
+    const burned = this.#sessions.burn(session, nonce.toString(), body.expiry);
     if (burned === 'replayed') throw new DealerError(409, 'nonce-replayed', 'nonce: already used', 'nonce');
     if (burned === 'full') {
       throw new DealerError(
@@ -392,8 +434,7 @@ export class RevealService {
     let stored = false;
     if (!this.#receipted.has(key)) {
       stored = await d.store.putReceipt({ gameId, player, turn: body.turn, revealCommit, signature });
-      if (this.#receipted.size >= MAX_CACHED_OPENINGS) this.#receipted.clear();
-      this.#receipted.add(key);
+      this.#receipted.set(key, true);
     }
     return Buffer.from(
       JSON.stringify({
@@ -419,14 +460,14 @@ export class RevealService {
     await this.#game(gameId);
     const map = await this.#d.maps.get(gameId);
     const roots = zoneRoots(map.commitment, map.ruleset.board).map((z) => `"${z}"`);
-    const payload = Buffer.from(`{"gameId":"${key}","root":"${map.root}","zoneRoots":[${roots.join(',')}]}`);
-    if (this.#zoneRoots.size >= MAX_CACHED_OPENINGS) this.#zoneRoots.clear();
+    const payload = ownBytes(`{"gameId":"${key}","root":"${map.root}","zoneRoots":[${roots.join(',')}]}`);
     this.#zoneRoots.set(key, payload);
     return payload;
   }
 
-  pruneSessions(now: number): void {
-    this.#sessions.prune(now);
+  /** Drops expired sessions and nonces (app.ts runs it every minute). */
+  pruneSessions(): void {
+    this.#sessions.prune();
   }
 
   /** One token of the player's budget; called only once the request is authenticated as `player`'s. */
@@ -499,10 +540,9 @@ export class RevealService {
     }
     const tiles = leaves.map((leaf) => map.entries.get(leaf)!).join(',');
     // Bytes, not a string: the socket write then skips a UTF-8 encode of several KB per request.
-    const payload = Buffer.from(
+    const payload = ownBytes(
       `{"gameId":"${gameId}","player":"${player}","turn":${turn},"root":"${map.root}","tiles":[${tiles}]}`,
     );
-    if (this.#openings.size >= MAX_CACHED_OPENINGS) this.#openings.clear();
     this.#openings.set(key, payload);
     return payload;
   }
@@ -511,7 +551,7 @@ export class RevealService {
     const servedKey = `${gameId}:${player}:${turn}`;
     if (this.#recorded.has(servedKey)) return;
     await this.#d.store.recordReveal({ gameId, player, turn, leaves, blinding });
-    this.#recorded.add(servedKey);
+    this.#recorded.set(servedKey, true);
   }
 
   /**
@@ -532,6 +572,7 @@ export class RevealService {
     const head = this.#d.head?.epoch;
     if (head !== undefined) {
       if (head !== this.#missesAt) {
+        // A new block or index: every remembered refusal may be stale (an invalidation, not a bound).
         this.#misses.clear();
         this.#missesAt = head;
       }
@@ -541,14 +582,10 @@ export class RevealService {
     if (inFlight) return inFlight;
     const lookup = this.#lookup(gameId, player, turn).then(({ value: v, final }) => {
       if (v !== null) this.#commits.set(key, v);
-      else if (final) {
-        if (this.#never.size >= MAX_CACHED_OPENINGS) this.#never.clear();
-        this.#never.add(key);
-      }
+      else if (final) this.#never.set(key, true);
       // Cached only if no new block or index was seen meanwhile (a read from before it might be stale).
       else if (head !== undefined && this.#d.head?.epoch === head && this.#missesAt === head) {
-        if (this.#misses.size >= MAX_CACHED_OPENINGS) this.#misses.clear();
-        this.#misses.add(key);
+        this.#misses.set(key, true);
       }
       return v;
     });

@@ -1,17 +1,18 @@
 import { writeFileSync } from 'node:fs';
 import { shippedRulesetNames } from '../core/ruleset/shipped.ts';
-import { inputDir, outputFile, parseCli, runCli, UsageError } from './lib/cli.ts';
+import { inputDir, intFlag, outputFile, parseCli, runCli, UsageError } from './lib/cli.ts';
 import { consoleProgress } from './lib/progress.ts';
 
-const USAGE = `usage: npm run bench -- <core|circuits|gas|dealer|mapproof> [--ruleset R] [--ptau-dir DIR] [--json FILE]
+const USAGE = `usage: npm run bench -- <core|circuits|gas|dealer|mapproof|soak> [--ruleset R] [--games N] [--ptau-dir DIR] [--json FILE]
 
 Runs one benchmark suite and prints (and with --json writes) a flat JSON of numeric metrics.
-  --ruleset R      circuits (default tiny) and mapproof (default duel)
+  --ruleset R      circuits (default tiny), mapproof and soak (default duel)
+  --games N        soak: games dealt and played (default 1000, at least 10)
   --ptau-dir DIR   prepared powers of tau (also $SHROUD_PTAU_DIR); default: INSECURE development ones
   --json FILE      also write the metrics to FILE
 Suites build what they need first (circuits, keys, verifiers, contracts), with progress on stderr.`;
 
-type Opts = { ruleset?: string; ptauDir?: string };
+type Opts = { ruleset?: string; ptauDir?: string; games?: number };
 
 /** Each suite returns a flat object of numeric metrics; loaded lazily so one suite's deps never slow another. */
 const SUITES: Record<string, (o: Opts) => Promise<Record<string, number>>> = {
@@ -36,6 +37,8 @@ const SUITES: Record<string, (o: Opts) => Promise<Record<string, number>>> = {
       ruleset: o.ruleset ?? 'duel',
       ptauDir: o.ptauDir,
     }),
+  soak: async (o) =>
+    (await import('./bench-soak.ts')).benchSoak({ games: o.games ?? 1000, ruleset: o.ruleset ?? 'duel' }),
 };
 
 await runCli('bench', async () => {
@@ -46,6 +49,7 @@ await runCli('bench', async () => {
     options: {
       ruleset: { type: 'string' },
       'ptau-dir': { type: 'string' },
+      games: { type: 'string' },
       json: { type: 'string' },
     },
   });
@@ -58,9 +62,11 @@ await runCli('bench', async () => {
     throw new UsageError(`--ruleset ${values.ruleset}: unknown; shipped: ${shippedRulesetNames.join(', ')}`);
   if (values.json) outputFile('json', values.json);
   const ptauDir = values['ptau-dir'] ? inputDir('ptau-dir', values['ptau-dir']) : undefined;
+  const games = values.games === undefined ? undefined : intFlag('games', values.games, 10, 1_000_000);
   const metrics = await SUITES[suite]!({
     ...(values.ruleset ? { ruleset: values.ruleset } : {}),
     ...(ptauDir ? { ptauDir } : {}),
+    ...(games === undefined ? {} : { games }),
   });
   for (const [k, v] of Object.entries(metrics)) {
     if (typeof v !== 'number' || !Number.isFinite(v))

@@ -3,7 +3,9 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Hasher, ValidRuleset } from '../../core/index.ts';
 import type { Groth16Proof, MapProof, ProverArtifacts } from '../../core/mapproof/types.ts';
+import { DEFAULT_CACHE_LIMITS } from '../cache-limits.ts';
 import type { ChainView } from '../chain/types.ts';
+import { Lru } from '../lru.ts';
 import type { MapCache } from '../maps.ts';
 import type { DealerStore } from '../store/types.ts';
 import type { ProverPool } from './pool.ts';
@@ -47,6 +49,8 @@ export interface MapProverDeps {
   artifacts: ArtifactSource;
   log: Logger;
   onProgress?: (gameId: bigint, done: number, total: number) => void;
+  /** Games whose proving status is kept (config `caches.games`); a finished proof is read from the store. */
+  maxStatuses?: number;
 }
 
 const ROOT_PROOF = -1;
@@ -58,11 +62,19 @@ const ROOT_PROOF = -1;
  */
 export class MapProver {
   readonly #d: MapProverDeps;
-  readonly #status = new Map<string, MapProofStatus>();
+  /** Progress per game, the most recently updated ones (a game being proven updates its own often). */
+  readonly #status: Lru<string, MapProofStatus>;
+  /** Proofs in progress (deleted when done: bounded by the games being proven). */
   readonly #running = new Map<string, Promise<void>>();
 
   constructor(d: MapProverDeps) {
     this.#d = d;
+    this.#status = new Lru({ max: d.maxStatuses ?? DEFAULT_CACHE_LIMITS.games });
+  }
+
+  /** Entries per cache, for the `shroud_dealer_cache_entries` gauge. */
+  cacheSizes(): Record<string, number> {
+    return { 'map-proof-statuses': this.#status.size, 'map-proofs-running': this.#running.size };
   }
 
   status(gameId: bigint): MapProofStatus {

@@ -1,5 +1,7 @@
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import type { Groth16Proof } from '../../core/mapproof/types.ts';
+import { DEFAULT_CACHE_LIMITS } from '../cache-limits.ts';
+import { Lru } from '../lru.ts';
 import {
   decodeSealedShare,
   encodeSealedShare,
@@ -178,13 +180,24 @@ function toGame(r: GameRow): GameRecord {
   };
 }
 
+export interface SqliteStoreOptions {
+  /** Burned nonces remembered in memory (default DEFAULT_CACHE_LIMITS.entries): see `#burned`. */
+  nonceMemo?: number;
+}
+
 /** The default store: one SQLite file in WAL mode with synchronous=FULL, so a commit survives power loss. */
 export class SqliteStore implements DealerStore {
   readonly #db: DatabaseSync;
   readonly #box: SecretBox;
   readonly #lobbies: SqliteLobbies;
-  /** Nonces burned by this process (committed or in the pending batch), with their expiry. */
-  readonly #burned = new Map<string, number>();
+  /**
+   * Nonces burned by this process (committed or in the pending batch), until their expiry: a replay is
+   * refused without a SELECT, and a concurrent one sees the burn before its batch commits. Only a memo:
+   * the `nonces` table decides. So it may forget a live nonce (the least recently used, once full): a
+   * replay of it then finds the committed row, or, if its batch is still pending, the same batch's
+   * `ON CONFLICT DO NOTHING`, and is refused either way.
+   */
+  readonly #burned: Lru<string, true>;
   #pendingBurns: {
     signer: string;
     nonce: string;
@@ -194,8 +207,12 @@ export class SqliteStore implements DealerStore {
     reject: (e: unknown) => void;
   }[] = [];
 
-  constructor(path: string, box: SecretBox) {
+  constructor(path: string, box: SecretBox, o: SqliteStoreOptions = {}) {
     this.#box = box;
+    this.#burned = new Lru({
+      max: o.nonceMemo ?? DEFAULT_CACHE_LIMITS.entries,
+      now: () => Math.floor(Date.now() / 1000),
+    });
     this.#db = new DatabaseSync(path, { timeout: 5000 });
     // secure_delete: deleted content (e.g. plaintext rows a migration replaced) is zeroed, not left in free pages.
     this.#db.exec(
@@ -440,10 +457,10 @@ export class SqliteStore implements DealerStore {
       .prepare('SELECT 1 AS x FROM nonces WHERE signer = ? AND nonce = ?')
       .get(signer, nonce.toString());
     if (seen) {
-      this.#burned.set(key, expiresAt);
+      this.#burned.set(key, true, expiresAt);
       return false;
     }
-    this.#burned.set(key, expiresAt); // synchronously, before any await: a concurrent replay sees it
+    this.#burned.set(key, true, expiresAt); // synchronously, before any await: a concurrent replay sees it
     return new Promise<boolean>((resolve, reject) => {
       this.#pendingBurns.push({ signer, nonce: nonce.toString(), expiresAt, key, resolve, reject });
       if (this.#pendingBurns.length === 1) setImmediate(() => this.#flushBurns());
@@ -473,8 +490,13 @@ export class SqliteStore implements DealerStore {
     });
   }
 
+  /** Entries of the in-memory nonce memo (the `shroud_dealer_cache_entries` gauge). */
+  cacheSizes(): Record<string, number> {
+    return { 'burned-nonces': this.#burned.size };
+  }
+
   async pruneNonces(now: number): Promise<number> {
-    for (const [k, exp] of this.#burned) if (exp < now) this.#burned.delete(k);
+    this.#burned.prune();
     return Number(this.#db.prepare('DELETE FROM nonces WHERE expires_at < ?').run(now).changes);
   }
 

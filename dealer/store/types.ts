@@ -250,6 +250,8 @@ export interface DealerStore extends LobbyStore {
   burnNonce(signer: string, nonce: bigint, expiresAt: number): Promise<boolean>;
   /** Forgets nonces whose requests expired before `now` (they can no longer be replayed). */
   pruneNonces(now: number): Promise<number>;
+  /** Entries of the store's in-memory caches, if it keeps any (the `shroud_dealer_cache_entries` gauge). */
+  cacheSizes?(): Record<string, number>;
 
   getCursor(): Promise<number | null>;
   setCursor(block: number): Promise<void>;

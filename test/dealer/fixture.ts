@@ -26,6 +26,7 @@ import { addressToField, generateSealKey, sealShare } from '../../core/sealed.ts
 import { buildApp, type HttpOptions, REDACT_PATHS } from '../../dealer/app.ts';
 import type { ArtifactCatalog } from '../../dealer/artifacts.ts';
 import { revealDomain, signRevealRequest } from '../../dealer/auth.ts';
+import { type CacheLimits, cacheLimits } from '../../dealer/cache-limits.ts';
 import { FakeChain } from '../../dealer/chain/fake.ts';
 import { ChainHead } from '../../dealer/chain/head.ts';
 import { type DealingDeps, dealGame } from '../../dealer/dealing.ts';
@@ -127,15 +128,20 @@ export async function startDealer(
     keys?: { seal: ReturnType<typeof generateSealKey>; atRestKey: Buffer };
     /** Serves these proving artifacts under /v1/artifacts. */
     artifacts?: ArtifactCatalog;
+    /** Cache bounds (dealer/cache-limits.ts): the app's, the map cache's and the store's nonce memo. */
+    caches?: Partial<CacheLimits>;
   } = {},
 ) {
+  const caches = cacheLimits(opts.caches);
   const h = await loadHasher();
   const tmp = tempDir();
   const seal = opts.keys?.seal ?? generateSealKey();
   const atRestKey = opts.keys?.atRestKey ?? randomBytes(32);
   const chain = opts.chain ?? new FakeChain({ chainId: CHAIN_ID });
-  const store = new SqliteStore(opts.dbPath ?? join(tmp.dir, 'dealer.sqlite'), secretBox(atRestKey));
-  const maps = new MapCache(h, store);
+  const store = new SqliteStore(opts.dbPath ?? join(tmp.dir, 'dealer.sqlite'), secretBox(atRestKey), {
+    nonceMemo: caches.entries,
+  });
+  const maps = new MapCache(h, store, caches.maps);
   const metrics = createMetrics();
   const logs = captureLogs();
   const logger = pino({ level: 'trace', redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, logs.stream);
@@ -164,6 +170,7 @@ export async function startDealer(
     now: () => clock.now,
     nowMs: opts.nowMs,
     head,
+    caches,
     ...(opts.artifacts ? { artifacts: opts.artifacts } : {}),
   });
   return {
