@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { DURATION_FIELDS } from '../../core/limits.ts';
 import type { JoinBody } from '../../core/lobby.ts';
 import type { LobbyService } from '../lobby.ts';
 import { errorSchema } from '../plugins/schemas.ts';
@@ -29,18 +30,7 @@ export const joinBodySchema = {
 
 const durations = {
   type: 'object',
-  properties: Object.fromEntries(
-    [
-      'commitSeconds',
-      'revealSeconds',
-      'rootSeconds',
-      'turnSeconds',
-      'combatSeconds',
-      'disputeSeconds',
-      'secretsSeconds',
-      'auditSeconds',
-    ].map((f) => [f, { type: 'integer' }]),
-  ),
+  properties: Object.fromEntries(DURATION_FIELDS.map((f) => [f, { type: 'integer' }])),
 };
 
 const lobbySchema = {
