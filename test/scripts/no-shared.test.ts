@@ -1,5 +1,5 @@
 /**
- * Nothing outside the clone: no code, script or CI step refers to a `../shared` folder (the powers of tau
+ * Nothing outside the clone: no code, script or CI step refers to a `shared` folder beside the clone (the powers of tau
  * come from what the user points at, or the development ptau under build/). .ci/run also runs the tests
  * on a second clone with nothing beside it; this catches a new reference before CI does.
  */
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SELF = path.relative(ROOT, fileURLToPath(import.meta.url));
 
-it('no tracked code, script or CI file refers to ../shared', () => {
+it('no tracked code, script or CI file refers to a shared folder beside the clone', () => {
   const files = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' })
     .split('\n')
     .filter(
