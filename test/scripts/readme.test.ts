@@ -30,7 +30,7 @@ const SKIPPED: Record<string, string> = {
     'a template: a finished game; test/e2e/testnet.test.ts runs it',
   'bash scripts/run.sh demo':
     'minutes; test/demo/demo.test.ts runs the demo (tiny, tiny-pass) and its failure modes',
-  'bash scripts/run.sh test': 'the test command itself',
+  'source scripts/node-env.sh && npm test': 'the test command itself',
   'SHROUD_RPC_URL=… SHROUD_GAME_CONTRACT=0x… SHROUD_DEALER_KEY=0x… SHROUD_TX_KEY=0x… SHROUD_MASTER_KEY=0x… SHROUD_DB=/var/lib/shroud/dealer.sqlite npm run dealer':
     'a template: a real chain, keys and database',
   'npm run circuits:build -- --ruleset duel --circuits mapchunk,maproot':
