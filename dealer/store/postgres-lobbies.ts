@@ -1,6 +1,13 @@
 /** The lobbies' tables on PostgreSQL (dealer/store/postgres.ts runs the migration and delegates here). */
 import type pg from 'pg';
-import type { SignedCreate } from '../chain/types.ts';
+import {
+  LOBBY_COLUMNS as COLUMNS,
+  type JoinRow,
+  type LobbyRow,
+  LOBBY_SELECT as SELECT,
+  toJoin,
+  toLobby,
+} from './lobby-rows.ts';
 import type {
   JoinOutcome,
   LobbyJoin,
@@ -49,70 +56,6 @@ export const POSTGRES_LOBBY_MIGRATION = `CREATE TABLE lobbies (
 /** When seats were taken: the lobbies whose games may still wait for their players are found by it. */
 export const POSTGRES_LOBBY_JOINED_AT_MIGRATION =
   'CREATE INDEX lobby_joins_joined_at ON lobby_joins (joined_at);';
-
-interface LobbyRow {
-  lobby_id: string;
-  kind: string;
-  ruleset: string;
-  ruleset_hash: string;
-  seats: number;
-  stake: string;
-  dispute_deposit: string;
-  max_turns: string;
-  bond: string;
-  status: string;
-  opened_at: string;
-  create_tx: SignedCreate | null;
-  game_id: string | null;
-  created_block: string | null;
-  fault: string | null;
-  filled: string;
-}
-
-interface JoinRow {
-  lobby_id: string;
-  player: string;
-  seat: number;
-  nonce: string;
-  deadline: string;
-  signature: string;
-  joined_at: string;
-}
-
-const COLUMNS = 'SELECT l.*, (SELECT COUNT(*) FROM lobby_joins j WHERE j.lobby_id = l.lobby_id) AS filled';
-const SELECT = `${COLUMNS}
-  FROM lobbies l`;
-
-function toLobby(r: LobbyRow): LobbyRecord {
-  return {
-    id: r.lobby_id,
-    kind: r.kind,
-    ruleset: r.ruleset,
-    rulesetHash: r.ruleset_hash,
-    seats: r.seats,
-    stake: BigInt(r.stake),
-    disputeDeposit: BigInt(r.dispute_deposit),
-    maxTurns: Number(r.max_turns),
-    bond: BigInt(r.bond),
-    status: r.status as LobbyStatus,
-    openedAt: Number(r.opened_at),
-    createTx: r.create_tx,
-    gameId: r.game_id === null ? null : BigInt(r.game_id),
-    createdBlock: r.created_block === null ? null : Number(r.created_block),
-    fault: r.fault,
-    filled: Number(r.filled),
-  };
-}
-
-const toJoin = (r: JoinRow): LobbyJoin => ({
-  lobbyId: r.lobby_id,
-  player: r.player,
-  seat: r.seat,
-  nonce: r.nonce,
-  deadline: Number(r.deadline),
-  signature: r.signature,
-  joinedAt: Number(r.joined_at),
-});
 
 /** Unique violation: a concurrent join (another process) used the same nonce first. */
 const UNIQUE_VIOLATION = '23505';

@@ -1,6 +1,13 @@
 /** The lobbies' tables on SQLite (dealer/store/sqlite.ts runs the migration and delegates here). */
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
-import type { SignedCreate } from '../chain/types.ts';
+import {
+  LOBBY_COLUMNS as COLUMNS,
+  type JoinRow,
+  type LobbyRow,
+  LOBBY_SELECT as SELECT,
+  toJoin,
+  toLobby,
+} from './lobby-rows.ts';
 import type {
   JoinOutcome,
   LobbyJoin,
@@ -48,70 +55,6 @@ export const SQLITE_LOBBY_MIGRATION = `CREATE TABLE lobbies (
 /** When seats were taken: the lobbies whose games may still wait for their players are found by it. */
 export const SQLITE_LOBBY_JOINED_AT_MIGRATION =
   'CREATE INDEX lobby_joins_joined_at ON lobby_joins (joined_at);';
-
-interface LobbyRow {
-  lobby_id: string;
-  kind: string;
-  ruleset: string;
-  ruleset_hash: string;
-  seats: number;
-  stake: string;
-  dispute_deposit: string;
-  max_turns: number;
-  bond: string;
-  status: string;
-  opened_at: number;
-  create_tx: string | null;
-  game_id: string | null;
-  created_block: number | null;
-  fault: string | null;
-  filled: number;
-}
-
-interface JoinRow {
-  lobby_id: string;
-  player: string;
-  seat: number;
-  nonce: string;
-  deadline: number;
-  signature: string;
-  joined_at: number;
-}
-
-const COLUMNS = 'SELECT l.*, (SELECT COUNT(*) FROM lobby_joins j WHERE j.lobby_id = l.lobby_id) AS filled';
-const SELECT = `${COLUMNS}
-  FROM lobbies l`;
-
-function toLobby(r: LobbyRow): LobbyRecord {
-  return {
-    id: r.lobby_id,
-    kind: r.kind,
-    ruleset: r.ruleset,
-    rulesetHash: r.ruleset_hash,
-    seats: r.seats,
-    stake: BigInt(r.stake),
-    disputeDeposit: BigInt(r.dispute_deposit),
-    maxTurns: r.max_turns,
-    bond: BigInt(r.bond),
-    status: r.status as LobbyStatus,
-    openedAt: r.opened_at,
-    createTx: r.create_tx === null ? null : (JSON.parse(r.create_tx) as SignedCreate),
-    gameId: r.game_id === null ? null : BigInt(r.game_id),
-    createdBlock: r.created_block,
-    fault: r.fault,
-    filled: Number(r.filled),
-  };
-}
-
-const toJoin = (r: JoinRow): LobbyJoin => ({
-  lobbyId: r.lobby_id,
-  player: r.player,
-  seat: r.seat,
-  nonce: r.nonce,
-  deadline: r.deadline,
-  signature: r.signature,
-  joinedAt: r.joined_at,
-});
 
 export class SqliteLobbies implements LobbyStore {
   readonly #db: DatabaseSync;
@@ -177,7 +120,7 @@ export class SqliteLobbies implements LobbyStore {
       ) {
         return { ok: false, reason: 'already-joined' };
       }
-      if (l.status !== 'open' || l.filled >= l.seats) return { ok: false, reason: 'not-open' };
+      if (l.status !== 'open' || Number(l.filled) >= l.seats) return { ok: false, reason: 'not-open' };
       const seat = Number(l.filled);
       db.prepare(
         `INSERT INTO lobby_joins (lobby_id, player, seat, nonce, deadline, signature, joined_at)
