@@ -13,7 +13,7 @@ import {
   artifactFileName,
   artifactSha256,
   isArtifactHash,
-} from '../../core/artifacts.ts';
+} from '@shroud/core/artifacts.ts';
 import type { CircuitKind, GameChain, RegistryCircuit } from './chain.ts';
 import {
   type ArtifactAttempt,

@@ -10,15 +10,15 @@ import {
   type Log,
   type Signer,
 } from 'ethers';
-import type { Point } from '../../core/babyjub.ts';
-import { shareCommitment } from '../../core/commitments.ts';
-import { FIELD_MODULUS } from '../../core/field.ts';
-import { GAME_PHASES, type GamePhaseName } from '../../core/game-phases.ts';
-import { DURATION_FIELDS, type Durations } from '../../core/limits.ts';
-import type { SolidityProof } from '../../core/mapproof/types.ts';
-import type { Hasher } from '../../core/poseidon.ts';
-import { addressToField, sealShare as sealToDealer } from '../../core/sealed.ts';
-import type { AttackPlan, CombatPlan, SpawnPlan, TurnPlan, WitnessPlan } from '../../core/witness/inputs.ts';
+import type { Point } from '@shroud/core/babyjub.ts';
+import { shareCommitment } from '@shroud/core/commitments.ts';
+import { FIELD_MODULUS } from '@shroud/core/field.ts';
+import { GAME_PHASES, type GamePhaseName } from '@shroud/core/game-phases.ts';
+import { DURATION_FIELDS, type Durations } from '@shroud/core/limits.ts';
+import type { SolidityProof } from '@shroud/core/mapproof/types.ts';
+import type { Hasher } from '@shroud/core/poseidon.ts';
+import { addressToField, sealShare as sealToDealer } from '@shroud/core/sealed.ts';
+import type { AttackPlan, CombatPlan, SpawnPlan, TurnPlan, WitnessPlan } from '@shroud/core/witness/inputs.ts';
 import { type RetryOptions, realSleep, withRetries } from './backoff.ts';
 
 /** The slice of ShroudGame a player uses (human-readable ABI; checked against the artifact by the demo test). */

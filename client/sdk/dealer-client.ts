@@ -1,8 +1,8 @@
 import type { Signer } from 'ethers';
-import type { Board } from '../../core/geometry.ts';
-import type { Hasher } from '../../core/poseidon.ts';
-import { signRevealReceipt } from '../../core/reveal-receipt.ts';
-import { type RevealRequestMessage, revealDomain, signRevealRequest } from '../../core/reveal-request.ts';
+import type { Board } from '@shroud/core/geometry.ts';
+import type { Hasher } from '@shroud/core/poseidon.ts';
+import { signRevealReceipt } from '@shroud/core/reveal-receipt.ts';
+import { type RevealRequestMessage, revealDomain, signRevealRequest } from '@shroud/core/reveal-request.ts';
 import {
   MAX_SESSION_SECONDS,
   type RevealSessionMessage,
@@ -10,7 +10,7 @@ import {
   sessionMacKey,
   sessionRevealMac,
   signRevealSession,
-} from '../../core/reveal-session.ts';
+} from '@shroud/core/reveal-session.ts';
 import { backoffDelay, realSleep } from './backoff.ts';
 import {
   type DealerErrorBody,

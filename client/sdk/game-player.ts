@@ -5,21 +5,21 @@
  *   join → commitShare → sealShare → (dealer posts the root) → spawn → { attack? → playTurn } … ; the attacked seat
  *   answers with respondCombat; syncEvents feeds the opponents' zone reveals and combat reveals to the model.
  */
-import { answerStride, decodeDisputeAnswer } from '../../core/dispute.ts';
-import { InputError } from '../../core/errors.ts';
-import { FIELD_MODULUS } from '../../core/field.ts';
-import { generateMap } from '../../core/generator/index.ts';
-import { type Board, type Coord, leafCoord, leafIndex, tileIndex, zoneOf } from '../../core/geometry.ts';
-import { zoneRoots as zoneRootsOf } from '../../core/mapproof/witness.ts';
-import { commitOpenMap, type MapCommitment } from '../../core/maptree.ts';
-import { merklePath, rootFromPath } from '../../core/merkle.ts';
-import type { Hasher } from '../../core/poseidon.ts';
-import type { ServedTile } from '../../core/reveal-request.ts';
-import { rulesetHash } from '../../core/ruleset/hash.ts';
-import type { ValidRuleset } from '../../core/ruleset/validate.ts';
-import { addressToField } from '../../core/sealed.ts';
-import type { Slots, Unit } from '../../core/state.ts';
-import { type Feature, isPassable, type Resource, type Terrain } from '../../core/tile.ts';
+import { answerStride, decodeDisputeAnswer } from '@shroud/core/dispute.ts';
+import { InputError } from '@shroud/core/errors.ts';
+import { FIELD_MODULUS } from '@shroud/core/field.ts';
+import { generateMap } from '@shroud/core/generator/index.ts';
+import { type Board, type Coord, leafCoord, leafIndex, tileIndex, zoneOf } from '@shroud/core/geometry.ts';
+import { zoneRoots as zoneRootsOf } from '@shroud/core/mapproof/witness.ts';
+import { commitOpenMap, type MapCommitment } from '@shroud/core/maptree.ts';
+import { merklePath, rootFromPath } from '@shroud/core/merkle.ts';
+import type { Hasher } from '@shroud/core/poseidon.ts';
+import type { ServedTile } from '@shroud/core/reveal-request.ts';
+import { rulesetHash } from '@shroud/core/ruleset/hash.ts';
+import type { ValidRuleset } from '@shroud/core/ruleset/validate.ts';
+import { addressToField } from '@shroud/core/sealed.ts';
+import type { Slots, Unit } from '@shroud/core/state.ts';
+import { type Feature, isPassable, type Resource, type Terrain } from '@shroud/core/tile.ts';
 import {
   attackWitness,
   combatWitness,
@@ -27,7 +27,7 @@ import {
   spawnWitness,
   type TurnArgs,
   turnWitness,
-} from '../../core/witness/inputs.ts';
+} from '@shroud/core/witness/inputs.ts';
 import {
   type GameChain,
   type GameEvent,

@@ -4,8 +4,8 @@
  * (`checkGameTerms`), commit the stake, play. Browser-safe (fetch and Web Crypto only).
  */
 import type { Signer } from 'ethers';
-import { InputError } from '../../core/errors.ts';
-import { checkDurations, type Durations } from '../../core/limits.ts';
+import { InputError } from '@shroud/core/errors.ts';
+import { checkDurations, type Durations } from '@shroud/core/limits.ts';
 import {
   type JoinMessage,
   type JoinStatusView,
@@ -15,7 +15,7 @@ import {
   randomBytes32,
   signJoin,
   toJoinBody,
-} from '../../core/lobby.ts';
+} from '@shroud/core/lobby.ts';
 import { backoffDelay, realSleep } from './backoff.ts';
 import type { GameConfig } from './chain.ts';
 import {

@@ -1,9 +1,9 @@
-import { Fog } from '../../core/fog.ts';
-import type { Board, Coord } from '../../core/geometry.ts';
-import { gridDistance, tileIndex, tilesInRange, zoneOf } from '../../core/geometry.ts';
-import type { Ruleset } from '../../core/ruleset/types.ts';
-import type { Slots } from '../../core/state.ts';
-import { isPassable, type Tile } from '../../core/tile.ts';
+import { Fog } from '@shroud/core/fog.ts';
+import type { Board, Coord } from '@shroud/core/geometry.ts';
+import { gridDistance, tileIndex, tilesInRange, zoneOf } from '@shroud/core/geometry.ts';
+import type { Ruleset } from '@shroud/core/ruleset/types.ts';
+import type { Slots } from '@shroud/core/state.ts';
+import { isPassable, type Tile } from '@shroud/core/tile.ts';
 
 /** One remembered enemy sighting, flattened for agents. */
 export interface ObservedSighting {

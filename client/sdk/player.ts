@@ -1,10 +1,10 @@
-import { InputError } from '../../core/errors.ts';
-import { FogState, type Sighting, type VisionChange } from '../../core/fog.ts';
-import { type Coord, tileIndex, zoneOf } from '../../core/geometry.ts';
-import type { ValidRuleset } from '../../core/ruleset/validate.ts';
-import { assertSlots, type Slots, type Unit } from '../../core/state.ts';
-import type { Tile } from '../../core/tile.ts';
-import { visibleTiles } from '../../core/vision/radius.ts';
+import { InputError } from '@shroud/core/errors.ts';
+import { FogState, type Sighting, type VisionChange } from '@shroud/core/fog.ts';
+import { type Coord, tileIndex, zoneOf } from '@shroud/core/geometry.ts';
+import type { ValidRuleset } from '@shroud/core/ruleset/validate.ts';
+import { assertSlots, type Slots, type Unit } from '@shroud/core/state.ts';
+import type { Tile } from '@shroud/core/tile.ts';
+import { visibleTiles } from '@shroud/core/vision/radius.ts';
 import { Emitter } from './emitter.ts';
 import { buildObservation, type Observation, type ObservedSighting, zoneOfIndex } from './observation.ts';
 import type { VerifiedTile } from './tiles.ts';

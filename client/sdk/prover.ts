@@ -7,8 +7,8 @@
  * registered, fetched before the first proof of each circuit and kept in memory after.
  */
 import * as snarkjs from 'snarkjs';
-import { type SolidityProof, toSolidityProof } from '../../core/mapproof/types.ts';
-import type { WitnessPlan } from '../../core/witness/inputs.ts';
+import { type SolidityProof, toSolidityProof } from '@shroud/core/mapproof/types.ts';
+import type { WitnessPlan } from '@shroud/core/witness/inputs.ts';
 import type { ArtifactChain, ArtifactStore, CircuitArtifactBytes } from './artifacts.ts';
 import type { CircuitKind, Prover } from './chain.ts';
 import { releaseSnarkjsThreads } from './snark-threads.ts';

@@ -5,9 +5,9 @@
  * the ruleset it expects. The contract enforces the protocol's bounds too; this refuses before paying, with
  * the field named.
  */
-import { InputError } from '../../core/errors.ts';
-import { checkDurations, type Durations } from '../../core/limits.ts';
-import { checkSealPublicKey } from '../../core/sealed.ts';
+import { InputError } from '@shroud/core/errors.ts';
+import { checkDurations, type Durations } from '@shroud/core/limits.ts';
+import { checkSealPublicKey } from '@shroud/core/sealed.ts';
 import type { GameConfig } from './chain.ts';
 import { GameTermsRejectedError } from './errors.ts';
 

@@ -1,11 +1,11 @@
-import { leafHash } from '../../core/commitments.ts';
-import { InputError } from '../../core/errors.ts';
-import { toField } from '../../core/field.ts';
-import { type Board, edgeCount, leafCoord } from '../../core/geometry.ts';
-import { verifyPath } from '../../core/merkle.ts';
-import type { Hasher } from '../../core/poseidon.ts';
-import type { ServedTile } from '../../core/reveal-request.ts';
-import { Feature, Resource, Terrain, type Tile } from '../../core/tile.ts';
+import { leafHash } from '@shroud/core/commitments.ts';
+import { InputError } from '@shroud/core/errors.ts';
+import { toField } from '@shroud/core/field.ts';
+import { type Board, edgeCount, leafCoord } from '@shroud/core/geometry.ts';
+import { verifyPath } from '@shroud/core/merkle.ts';
+import type { Hasher } from '@shroud/core/poseidon.ts';
+import type { ServedTile } from '@shroud/core/reveal-request.ts';
+import { Feature, Resource, Terrain, type Tile } from '@shroud/core/tile.ts';
 import { TileRejectedError } from './errors.ts';
 
 export type { ServedTile };

@@ -1,8 +1,8 @@
-import { InputError } from '../../core/errors.ts';
-import { toField } from '../../core/field.ts';
-import type { Board } from '../../core/geometry.ts';
-import type { Hasher } from '../../core/poseidon.ts';
-import { mapTop } from '../../core/witness/maptop.ts';
+import { InputError } from '@shroud/core/errors.ts';
+import { toField } from '@shroud/core/field.ts';
+import type { Board } from '@shroud/core/geometry.ts';
+import type { Hasher } from '@shroud/core/poseidon.ts';
+import { mapTop } from '@shroud/core/witness/maptop.ts';
 import { ZoneRootsRejectedError } from './errors.ts';
 
 /**

@@ -7,9 +7,13 @@ import * as esbuild from 'esbuild';
  * Poseidon hasher; circomlibjs, behind `core/poseidon.ts`, needs the `events` and `assert` shims that
  * browser bundlers provide.)
  */
-test('the client SDK bundles for the browser with no Node built-ins', async () => {
+test('@shroud/sdk, imported by package name as a third-party app would, bundles for the browser with no Node built-ins', async () => {
   const r = await esbuild.build({
-    entryPoints: ['client/sdk/index.ts'],
+    stdin: {
+      contents: "export * from '@shroud/sdk';",
+      resolveDir: process.cwd(),
+      loader: 'ts',
+    },
     bundle: true,
     platform: 'browser',
     format: 'esm',
