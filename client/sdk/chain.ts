@@ -3,13 +3,7 @@
  * node: imports). Proving stays behind the small `Prover` interface (see prover.ts for the snarkjs one),
  * so a browser passes its own artifacts (URLs or bytes) and a server may prove elsewhere.
  */
-import {
-  Contract,
-  type ContractRunner,
-  type ContractTransactionReceipt,
-  type Log,
-  type Signer,
-} from 'ethers';
+
 import type { Point } from '@shroud/core/babyjub.ts';
 import { shareCommitment } from '@shroud/core/commitments.ts';
 import { FIELD_MODULUS } from '@shroud/core/field.ts';
@@ -18,7 +12,20 @@ import { DURATION_FIELDS, type Durations } from '@shroud/core/limits.ts';
 import type { SolidityProof } from '@shroud/core/mapproof/types.ts';
 import type { Hasher } from '@shroud/core/poseidon.ts';
 import { addressToField, sealShare as sealToDealer } from '@shroud/core/sealed.ts';
-import type { AttackPlan, CombatPlan, SpawnPlan, TurnPlan, WitnessPlan } from '@shroud/core/witness/inputs.ts';
+import type {
+  AttackPlan,
+  CombatPlan,
+  SpawnPlan,
+  TurnPlan,
+  WitnessPlan,
+} from '@shroud/core/witness/inputs.ts';
+import {
+  Contract,
+  type ContractRunner,
+  type ContractTransactionReceipt,
+  type Log,
+  type Signer,
+} from 'ethers';
 import { type RetryOptions, realSleep, withRetries } from './backoff.ts';
 
 /** The slice of ShroudGame a player uses (human-readable ABI; checked against the artifact by the demo test). */

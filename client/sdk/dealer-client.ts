@@ -1,4 +1,3 @@
-import type { Signer } from 'ethers';
 import type { Board } from '@shroud/core/geometry.ts';
 import type { Hasher } from '@shroud/core/poseidon.ts';
 import { signRevealReceipt } from '@shroud/core/reveal-receipt.ts';
@@ -11,6 +10,7 @@ import {
   sessionRevealMac,
   signRevealSession,
 } from '@shroud/core/reveal-session.ts';
+import type { Signer } from 'ethers';
 import { backoffDelay, realSleep } from './backoff.ts';
 import {
   type DealerErrorBody,

@@ -3,7 +3,7 @@
  * until the dealer created the game. The game is then like any other: check its on-chain terms
  * (`checkGameTerms`), commit the stake, play. Browser-safe (fetch and Web Crypto only).
  */
-import type { Signer } from 'ethers';
+
 import { InputError } from '@shroud/core/errors.ts';
 import { checkDurations, type Durations } from '@shroud/core/limits.ts';
 import {
@@ -16,6 +16,7 @@ import {
   signJoin,
   toJoinBody,
 } from '@shroud/core/lobby.ts';
+import type { Signer } from 'ethers';
 import { backoffDelay, realSleep } from './backoff.ts';
 import type { GameConfig } from './chain.ts';
 import {

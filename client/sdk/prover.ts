@@ -6,9 +6,10 @@
  * `StoreProver` takes its artifacts from an ArtifactStore instead: checked against the hashes the chain
  * registered, fetched before the first proof of each circuit and kept in memory after.
  */
-import * as snarkjs from 'snarkjs';
+
 import { type SolidityProof, toSolidityProof } from '@shroud/core/mapproof/types.ts';
 import type { WitnessPlan } from '@shroud/core/witness/inputs.ts';
+import * as snarkjs from 'snarkjs';
 import type { ArtifactChain, ArtifactStore, CircuitArtifactBytes } from './artifacts.ts';
 import type { CircuitKind, Prover } from './chain.ts';
 import { releaseSnarkjsThreads } from './snark-threads.ts';
