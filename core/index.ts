@@ -1,13 +1,17 @@
 /** The protocol core: pure, no I/O. Dealer, client, scripts and tests all import from here. */
+export * from './address.ts';
 export * from './artifacts.ts';
 export * from './babyjub.ts';
+export * from './bytes.ts';
 export * from './commitments.ts';
 export * from './dispute.ts';
+export * from './eip712.ts';
 export * from './errors.ts';
 export * from './field.ts';
 export * from './game-phases.ts';
 export * from './generator/index.ts';
 export * from './geometry.ts';
+export * from './keccak.ts';
 export * from './limits.ts';
 export * from './lobby.ts';
 export * from './maptree.ts';
@@ -20,6 +24,7 @@ export * from './ruleset/shipped.ts';
 export type * from './ruleset/types.ts';
 export * from './ruleset/validate.ts';
 export * from './sealed.ts';
+export * from './signature.ts';
 export * from './state.ts';
 export * from './tile.ts';
 export * from './witness/index.ts';

@@ -1,13 +1,9 @@
-import {
-  getAddress,
-  isHexString,
-  recoverAddress,
-  type Signer,
-  type TypedDataDomain,
-  TypedDataEncoder,
-} from 'ethers';
+import { checksumAddress } from './address.ts';
+import { isHexBytes } from './bytes.ts';
+import { hashTypedData, type TypedDataDomain, type TypedDataSigner, type TypedDataTypes } from './eip712.ts';
 import { InputError } from './errors.ts';
 import type { Durations } from './limits.ts';
+import { recoverAddress } from './signature.ts';
 
 /**
  * The EIP-712 `Join` a player signs to take a seat in one of a dealer's open lobbies: the lobby, the
@@ -32,7 +28,7 @@ export interface JoinMessage {
   deadline: number;
 }
 
-export const JOIN_TYPES: Record<string, { name: string; type: string }[]> = {
+export const JOIN_TYPES: TypedDataTypes = {
   Join: [
     { name: 'lobbyId', type: 'bytes32' },
     { name: 'player', type: 'address' },
@@ -57,16 +53,12 @@ const MAX_UINT64 = (1n << 64n) - 1n;
 export const MIN_SEATS = 2;
 export const MAX_SEATS = 6;
 
-const isBytes32 = (v: unknown): v is string => typeof v === 'string' && isHexString(v, 32);
+const isBytes32 = (v: unknown): v is string => isHexBytes(v, 32);
 
 /** Throws an InputError naming the first field that is not what the typed data says. */
 export function checkJoinMessage(m: JoinMessage): void {
   if (!isBytes32(m.lobbyId)) throw new InputError('lobbyId', 'must be 0x and 32 bytes');
-  try {
-    getAddress(m.player);
-  } catch {
-    throw new InputError('player', 'not an address');
-  }
+  checksumAddress(m.player, 'player');
   if (!isBytes32(m.rulesetHash)) throw new InputError('rulesetHash', 'must be 0x and 32 bytes');
   if (typeof m.stake !== 'bigint' || m.stake < 0n || m.stake > MAX_UINT96) {
     throw new InputError('stake', 'must be a uint96 (wei)');
@@ -82,7 +74,7 @@ export function checkJoinMessage(m: JoinMessage): void {
 
 /** The EIP-712 digest of a join. */
 export function joinDigest(domain: TypedDataDomain, m: JoinMessage): string {
-  return TypedDataEncoder.hash(domain, JOIN_TYPES, m as unknown as Record<string, unknown>);
+  return hashTypedData(domain, JOIN_TYPES, m);
 }
 
 /** Lowercase address of the signer; throws on a malformed signature. */
@@ -90,7 +82,7 @@ export function recoverJoinSigner(domain: TypedDataDomain, m: JoinMessage, signa
   return recoverAddress(joinDigest(domain, m), signature).toLowerCase();
 }
 
-export function signJoin(signer: Signer, domain: TypedDataDomain, m: JoinMessage): Promise<string> {
+export function signJoin(signer: TypedDataSigner, domain: TypedDataDomain, m: JoinMessage): Promise<string> {
   return signer.signTypedData(domain, JOIN_TYPES, m);
 }
 

@@ -4,7 +4,8 @@
  * answers with it and keeps the dispute deposit (`ShroudDisputes`): a false dispute costs the disputer, while
  * a dealer that did not serve has no receipt and earns nothing from the disputes it provokes.
  */
-import { recoverAddress, type Signer, type TypedDataDomain, TypedDataEncoder } from 'ethers';
+import { hashTypedData, type TypedDataDomain, type TypedDataSigner, type TypedDataTypes } from './eip712.ts';
+import { recoverAddress } from './signature.ts';
 
 export interface RevealReceiptMessage {
   gameId: bigint;
@@ -13,7 +14,7 @@ export interface RevealReceiptMessage {
   revealCommit: bigint;
 }
 
-export const REVEAL_RECEIPT_TYPES: Record<string, { name: string; type: string }[]> = {
+export const REVEAL_RECEIPT_TYPES: TypedDataTypes = {
   RevealReceipt: [
     { name: 'gameId', type: 'uint256' },
     { name: 'turn', type: 'uint32' },
@@ -22,7 +23,7 @@ export const REVEAL_RECEIPT_TYPES: Record<string, { name: string; type: string }
 };
 
 export function signRevealReceipt(
-  signer: Signer,
+  signer: TypedDataSigner,
   domain: TypedDataDomain,
   msg: RevealReceiptMessage,
 ): Promise<string> {
@@ -35,5 +36,5 @@ export function recoverReceiptSigner(
   msg: RevealReceiptMessage,
   signature: string,
 ): string {
-  return recoverAddress(TypedDataEncoder.hash(domain, REVEAL_RECEIPT_TYPES, msg), signature).toLowerCase();
+  return recoverAddress(hashTypedData(domain, REVEAL_RECEIPT_TYPES, msg), signature).toLowerCase();
 }

@@ -1,4 +1,12 @@
-import { keccak256, recoverAddress, type Signer, type TypedDataDomain, TypedDataEncoder } from 'ethers';
+import {
+  hashDomain,
+  structEncoder,
+  type TypedDataDomain,
+  type TypedDataSigner,
+  type TypedDataTypes,
+  typedDataDigest,
+} from './eip712.ts';
+import { recoverAddress } from './signature.ts';
 
 /**
  * The EIP-712 request a player signs to fetch a turn's tiles from the dealer: the opening of that
@@ -16,7 +24,7 @@ export interface RevealRequestMessage {
   expiry: number;
 }
 
-export const REVEAL_REQUEST_TYPES: Record<string, { name: string; type: string }[]> = {
+export const REVEAL_REQUEST_TYPES: TypedDataTypes = {
   RevealRequest: [
     { name: 'gameId', type: 'uint256' },
     { name: 'player', type: 'address' },
@@ -28,29 +36,16 @@ export const REVEAL_REQUEST_TYPES: Record<string, { name: string; type: string }
   ],
 };
 
-const encoder = new TypedDataEncoder(REVEAL_REQUEST_TYPES);
+const encoder = structEncoder(REVEAL_REQUEST_TYPES);
 
 /** Bound to the chain and the game contract, so a request cannot be replayed against another deployment. */
 export function revealDomain(chainId: bigint, gameContract: string): TypedDataDomain {
   return { name: 'Shroud Dealer', version: '1', chainId, verifyingContract: gameContract };
 }
 
-const domainHashes = new Map<string, string>();
-
-function domainHash(domain: TypedDataDomain): string {
-  const key = `${domain.chainId}:${domain.verifyingContract}`;
-  let d = domainHashes.get(key);
-  if (!d) {
-    d = TypedDataEncoder.hashDomain(domain);
-    domainHashes.set(key, d);
-  }
-  return d;
-}
-
-/** The EIP-712 digest, equal to `TypedDataEncoder.hash(domain, types, msg)` with the domain part cached. */
+/** The EIP-712 digest (ethers' `TypedDataEncoder.hash(domain, types, msg)`); the domain part is cached. */
 export function revealDigest(domain: TypedDataDomain, msg: RevealRequestMessage): string {
-  const structHash = encoder.hash(msg as unknown as Record<string, unknown>);
-  return keccak256(`0x1901${domainHash(domain).slice(2)}${structHash.slice(2)}`);
+  return typedDataDigest(hashDomain(domain), encoder.hashStruct(msg));
 }
 
 /** Lowercase address of the signer; throws on a malformed signature. */
@@ -63,7 +58,7 @@ export function recoverRevealSigner(
 }
 
 export function signRevealRequest(
-  signer: Signer,
+  signer: TypedDataSigner,
   domain: TypedDataDomain,
   msg: RevealRequestMessage,
 ): Promise<string> {

@@ -2,13 +2,14 @@ import { hkdf } from '@noble/hashes/hkdf.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
-import { keccak256, type Signer, type TypedDataDomain, TypedDataEncoder } from 'ethers';
+import { hashTypedData, type TypedDataDomain, type TypedDataSigner, type TypedDataTypes } from './eip712.ts';
+import { keccak256 } from './keccak.ts';
 
 /**
  * Reveal sessions: a player signs ONE EIP-712 `RevealSession` (same domain as RevealRequest, see
  * core/reveal-request.ts) binding the hash of a 32-byte client-random session key; later reveal
  * requests carry an HMAC-SHA256 under a key derived from it instead of a secp256k1 signature each.
- * Browser-safe (noble + ethers only); shared by the dealer (verifies) and the SDK (signs and MACs).
+ * Browser-safe (noble only); shared by the dealer (verifies) and the SDK (signs and MACs).
  *
  * The session key travels to the dealer once, in the session-creation body (so only over TLS in
  * production). Both sides then derive the MAC key with HKDF, bound to the session id: the MAC key
@@ -26,7 +27,7 @@ export interface RevealSessionMessage {
   nonce: bigint;
 }
 
-export const REVEAL_SESSION_TYPES: Record<string, { name: string; type: string }[]> = {
+export const REVEAL_SESSION_TYPES: TypedDataTypes = {
   RevealSession: [
     { name: 'gameId', type: 'uint256' },
     { name: 'player', type: 'address' },
@@ -46,11 +47,11 @@ export function sessionKeyHash(sessionKey: Uint8Array): string {
 
 /** The EIP-712 digest of a session message; also the session id (unique per signed session). */
 export function revealSessionDigest(domain: TypedDataDomain, msg: RevealSessionMessage): string {
-  return TypedDataEncoder.hash(domain, REVEAL_SESSION_TYPES, msg as unknown as Record<string, unknown>);
+  return hashTypedData(domain, REVEAL_SESSION_TYPES, msg);
 }
 
 export function signRevealSession(
-  signer: Signer,
+  signer: TypedDataSigner,
   domain: TypedDataDomain,
   msg: RevealSessionMessage,
 ): Promise<string> {

@@ -1,4 +1,5 @@
-import { keccak256, toUtf8Bytes } from 'ethers';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { keccak256 } from '../keccak.ts';
 import type { Ruleset } from './types.ts';
 
 /** JSON with object keys sorted at every depth, so equal rulesets serialize to equal bytes. */
@@ -15,5 +16,5 @@ export function canonicalJson(value: unknown): string {
 
 /** `rulesetHash` stored on-chain per game: keccak256 of the canonical JSON (derived `board` and `$schema` left out). */
 export function rulesetHash(r: Ruleset): string {
-  return keccak256(toUtf8Bytes(canonicalJson(r)));
+  return keccak256(utf8ToBytes(canonicalJson(r)));
 }
