@@ -1,3 +1,5 @@
+import { hexFromBytes } from './bytes.ts';
+
 /**
  * Proving artifacts (a circuit's Groth16 zkey and its witness-generator wasm) are identified by the SHA-256 of
  * their bytes. The deploy registers these hashes in the VerifierRegistry beside each verifier
@@ -15,9 +17,7 @@ export type ArtifactHashes = Record<ArtifactKind, `0x${string}`>;
 /** SHA-256 of `bytes` as 0x-hex (WebCrypto: the same in Node and the browser). */
 export async function artifactSha256(bytes: Uint8Array): Promise<`0x${string}`> {
   const digest = await globalThis.crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
-  let hex = '0x';
-  for (const b of new Uint8Array(digest)) hex += b.toString(16).padStart(2, '0');
-  return hex as `0x${string}`;
+  return hexFromBytes(new Uint8Array(digest)) as `0x${string}`;
 }
 
 /** An artifact's hash as it appears in URLs and file names: 64 lowercase hex digits, no 0x. */

@@ -1,5 +1,5 @@
 import { checksumAddress } from './address.ts';
-import { isHexBytes } from './bytes.ts';
+import { hexFromBytes, isHexBytes } from './bytes.ts';
 import { hashTypedData, type TypedDataDomain, type TypedDataSigner, type TypedDataTypes } from './eip712.ts';
 import { InputError } from './errors.ts';
 import type { Durations } from './limits.ts';
@@ -203,8 +203,7 @@ export function fromJoinBody(lobbyId: string, b: JoinBody): JoinMessage {
 
 /** A fresh lobby or nonce id: 32 random bytes, 0x-hex (Web Crypto: browsers and Node). */
 export function randomBytes32(): string {
-  const b = crypto.getRandomValues(new Uint8Array(32));
-  return `0x${Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')}`;
+  return hexFromBytes(crypto.getRandomValues(new Uint8Array(32)));
 }
 
 /** Where a lobby is (dealer/lobby.ts); each step is persisted before the next starts. */

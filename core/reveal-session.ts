@@ -1,7 +1,8 @@
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { hexFromBytes } from './bytes.ts';
 import { hashTypedData, type TypedDataDomain, type TypedDataSigner, type TypedDataTypes } from './eip712.ts';
 import { keccak256 } from './keccak.ts';
 
@@ -95,5 +96,5 @@ export function sessionRevealMacInput(m: SessionRevealMessage): string {
 
 /** 0x-hex HMAC-SHA256 of the canonical request bytes under the session's MAC key. */
 export function sessionRevealMac(macKey: Uint8Array, m: SessionRevealMessage): string {
-  return `0x${bytesToHex(hmac(sha256, macKey, utf8ToBytes(sessionRevealMacInput(m))))}`;
+  return hexFromBytes(hmac(sha256, macKey, utf8ToBytes(sessionRevealMacInput(m))));
 }
