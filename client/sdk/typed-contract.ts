@@ -23,6 +23,7 @@ import {
   type ContractTransaction,
   type ContractTransactionResponse,
   type DeferredTopicFilter,
+  type FunctionFragment,
   type Indexed,
   type Interface,
   type InterfaceAbi,
@@ -97,12 +98,14 @@ type WithOverrides<I extends readonly unknown[]> = [...I] | [...I, Overrides];
 /** A view: calling it reads. */
 export interface ViewMethod<I extends readonly unknown[], R> {
   (...args: WithOverrides<I>): Promise<R>;
+  readonly fragment: FunctionFragment;
   staticCall(...args: WithOverrides<I>): Promise<R>;
 }
 
 /** A state-changing function: calling it sends a transaction; `staticCall` simulates it. */
 export interface WriteMethod<I extends readonly unknown[], R> {
   (...args: WithOverrides<I>): Promise<ContractTransactionResponse>;
+  readonly fragment: FunctionFragment;
   staticCall(...args: WithOverrides<I>): Promise<R>;
   estimateGas(...args: WithOverrides<I>): Promise<bigint>;
   populateTransaction(...args: WithOverrides<I>): Promise<ContractTransaction>;
