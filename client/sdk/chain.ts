@@ -9,7 +9,13 @@ import { VERIFIER_REGISTRY_ABI } from '@shroud/core/abi/verifier-registry.ts';
 import type { Point } from '@shroud/core/babyjub.ts';
 import { shareCommitment } from '@shroud/core/commitments.ts';
 import { FIELD_MODULUS } from '@shroud/core/field.ts';
-import { GAME_PHASES, type GamePhaseName, phaseName } from '@shroud/core/game-phases.ts';
+import {
+  GAME_PHASES,
+  type GamePhaseName,
+  type GameReasonName,
+  phaseName,
+  reasonName,
+} from '@shroud/core/game-phases.ts';
 import { DURATION_FIELDS, type Durations } from '@shroud/core/limits.ts';
 import type { SolidityProof } from '@shroud/core/mapproof/types.ts';
 import type { Hasher } from '@shroud/core/poseidon.ts';
@@ -114,7 +120,7 @@ export type GameEvent =
     }
   | { kind: 'DisputeAnswered'; seat: number; turn: number; answer: bigint[]; tx: string; block: number }
   | { kind: 'DisputeClosed'; seat: number; turn: number; tx: string; block: number }
-  | { kind: 'DealerSlashed'; reason: number; amount: bigint; tx: string; block: number }
+  | { kind: 'DealerSlashed'; reason: GameReasonName; amount: bigint; tx: string; block: number }
   | { kind: 'MapOpened'; seed: bigint; tx: string; block: number }
   | {
       kind: 'OpenRootProposed';
@@ -712,7 +718,7 @@ export class GameChain {
           out.push({ kind: 'DisputeClosed', seat: Number(a.seat), turn: Number(a.turn), ...at });
           break;
         case 'DealerSlashed':
-          out.push({ kind: 'DealerSlashed', reason: Number(a.reason), amount: a.amount, ...at });
+          out.push({ kind: 'DealerSlashed', reason: reasonName(a.reason), amount: a.amount, ...at });
           break;
         case 'MapOpened':
           out.push({ kind: 'MapOpened', seed: a.seed, ...at });
