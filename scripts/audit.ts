@@ -13,16 +13,14 @@
  * Exit codes: 0 clean, 4 a mismatch was found (root or tiles), 2 usage, 1 other errors.
  * The logic lives in scripts/audit/audit.ts.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Contract, JsonRpcProvider, Wallet } from 'ethers';
 import { readDeployment } from '../contracts/ignition/record.ts';
+import { SHROUD_GAME_ABI } from '../core/abi/shroud-game.ts';
 import { type AuditReport, formatReport, parseServedTiles, runAudit } from './audit/audit.ts';
-import { buildContracts } from './contracts/ensure.ts';
 import { inputFile, parseCli, runCli, UsageError } from './lib/cli.ts';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface AuditCliOptions {
   gameId: bigint;
@@ -85,13 +83,6 @@ export function parseAuditArgs(argv: readonly string[]): AuditCliOptions {
   };
 }
 
-/** ShroudGame's ABI from the Hardhat artifacts (compiled here first when missing). */
-export function shroudGameAbi(): unknown[] {
-  const f = path.join(ROOT, 'artifacts', 'contracts', 'ShroudGame.sol', 'ShroudGame.json');
-  if (!existsSync(f)) buildContracts();
-  return (JSON.parse(readFileSync(f, 'utf8')) as { abi: unknown[] }).abi;
-}
-
 /** The game contract address: `--contract`, else `--deployment FILE`, else `deployments/<chainId>.json`. */
 export async function resolveGameAddress(o: AuditCliOptions, chainId: number): Promise<string> {
   if (o.contract) return o.contract;
@@ -113,7 +104,7 @@ export async function auditFromCli(o: AuditCliOptions): Promise<AuditReport> {
   try {
     const chainId = Number((await provider.getNetwork()).chainId);
     const address = await resolveGameAddress(o, chainId);
-    const game = new Contract(address, shroudGameAbi() as never, provider);
+    const game = new Contract(address, SHROUD_GAME_ABI, provider);
     const tiles = o.tiles ? parseServedTiles(JSON.parse(readFileSync(o.tiles, 'utf8'))) : undefined;
     const fraudGame = o.fraudKey ? (game.connect(new Wallet(o.fraudKey, provider)) as Contract) : undefined;
     return await runAudit({

@@ -2,11 +2,9 @@
  * One seat's loop against a live game: `act()` until the game leaves play, one progress line per action.
  * The same for the bot and the terminal player (only the planner differs).
  */
+import { isLivePhase } from '../../core/game-phases.ts';
 import type { BotAction, BotPlayer } from '../bot-player.ts';
 import type { GameChain } from '../sdk/chain.ts';
-
-/** Phases in which a seat may still have something to do. */
-const LIVE = new Set(['Commit', 'Reveal', 'Deal', 'Play', 'Combat', 'Dispute', 'ForceOpen', 'OpenRoot']);
 
 /** The progress line of one action (the CLI player's output since before the terminal player). */
 export function describeAction(a: BotAction): string {
@@ -44,7 +42,7 @@ export async function playToEnd(seat: BotPlayer, o: LoopOptions): Promise<{ phas
   let waitingFor = '';
   for (;;) {
     const g = await o.chain.game(o.gameId);
-    if (!LIVE.has(g.phase)) return { phase: g.phase, turn: g.turn };
+    if (!isLivePhase(g.phase)) return { phase: g.phase, turn: g.turn };
     const a = await seat.act();
     if (a) {
       o.print(describeAction(a));

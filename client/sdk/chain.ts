@@ -4,10 +4,18 @@
  * so a browser passes its own artifacts (URLs or bytes) and a server may prove elsewhere.
  */
 
+import { SHROUD_GAME_ABI } from '@shroud/core/abi/shroud-game.ts';
+import { VERIFIER_REGISTRY_ABI } from '@shroud/core/abi/verifier-registry.ts';
 import type { Point } from '@shroud/core/babyjub.ts';
 import { shareCommitment } from '@shroud/core/commitments.ts';
 import { FIELD_MODULUS } from '@shroud/core/field.ts';
-import { GAME_PHASES, type GamePhaseName } from '@shroud/core/game-phases.ts';
+import {
+  GAME_PHASES,
+  type GamePhaseName,
+  type GameReasonName,
+  phaseName,
+  reasonName,
+} from '@shroud/core/game-phases.ts';
 import { DURATION_FIELDS, type Durations } from '@shroud/core/limits.ts';
 import type { SolidityProof } from '@shroud/core/mapproof/types.ts';
 import type { Hasher } from '@shroud/core/poseidon.ts';
@@ -19,121 +27,30 @@ import type {
   TurnPlan,
   WitnessPlan,
 } from '@shroud/core/witness/inputs.ts';
-import {
-  Contract,
-  type ContractRunner,
-  type ContractTransactionReceipt,
-  type Log,
-  type Signer,
-} from 'ethers';
+import type { ContractRunner, ContractTransactionReceipt, Log, Signer } from 'ethers';
 import { type RetryOptions, realSleep, withRetries } from './backoff.ts';
+import {
+  type FunctionArgs,
+  type FunctionResult,
+  type ParsedEvent,
+  parseEvent,
+  type RevertName,
+  revertName,
+  type TypedContract,
+  typedContract,
+  type ViewName,
+  viewOf,
+  type WriteName,
+  writeOf,
+} from './typed-contract.ts';
 
-/** The slice of ShroudGame a player uses (human-readable ABI; checked against the artifact by the demo test). */
-const PROOF = '(uint256[2] a, uint256[2][2] b, uint256[2] c) proof';
-const DURATIONS =
-  '(uint32 commitSeconds, uint32 revealSeconds, uint32 rootSeconds, uint32 turnSeconds, uint32 combatSeconds, uint32 disputeSeconds, uint32 secretsSeconds, uint32 auditSeconds)';
-const BOARD = '(uint8 kind, uint16 width, uint16 height, uint32 maxTurns)';
+/** The contracts' ABIs, generated from the Hardhat artifacts (scripts/contracts/abi.ts). */
+export { SHROUD_GAME_ABI, VERIFIER_REGISTRY_ABI };
 
-/** The slice of IShroudGame a player uses (human-readable; test/contracts/abi.test.ts checks it against the artifact). */
-export const SHROUD_PLAYER_ABI = [
-  'function commit(uint256 gameId, uint256 commitment) payable',
-  `function sealedReveal(uint256 gameId, uint256 ephemeralY, uint256 ciphertext, ${PROOF})`,
-  `function spawn(uint256 gameId, ${PROOF}, uint256[] report, uint256 newCommit, uint256 revealCommit_)`,
-  `function submitTurn(uint256 gameId, ${PROOF}, uint256[] report, uint256 newCommit, uint256 revealCommit_)`,
-  `function attack(uint256 gameId, ${PROOF}, uint256 nullifier, uint256 targetCol, uint256 targetRow, uint256 defender)`,
-  `function respondCombat(uint256 gameId, ${PROOF}, uint256 present, uint256 unitType, uint256 unitHp, uint256 newCommit)`,
-  'function claimTurnTimeout(uint256 gameId)',
-  'function claimCombatTimeout(uint256 gameId)',
-  'function openDispute(uint256 gameId, uint32[] leaves, uint256 blinding) payable',
-  'function acceptDisputeAnswer(uint256 gameId)',
-  'function challengeDisputeAnswer(uint256 gameId, uint32[] leaves, uint256[] answer, uint256 index)',
-  'function claimDisputeTimeout(uint256 gameId)',
-  'function startForceOpen(uint256 gameId)',
-  'function revealShare(uint256 gameId, uint256 share)',
-  'function proposeOpenRoot(uint256 gameId, uint256[] zoneRoots)',
-  'function challengeOpenRoot(uint256 gameId, uint256[] zoneRoots, uint256 zone, uint256[64] leaves)',
-  'function answerOpenRootChallenge(uint256 gameId, uint256[] zoneRoots, uint256[64] challengerLeaves, uint256[64] proposerLeaves)',
-  'function claimOpenRootTimeout(uint256 gameId)',
-  `function createGame((address[] players, address dealer, uint256[2] sealKey, bytes32 rulesetHash, ${DURATIONS} durations, ${BOARD} board, uint96 stake, uint96 disputeDeposit) params) payable returns (uint256)`,
-  'function gameCount() view returns (uint256)',
-  'function gameIdOf(uint256 counter) view returns (uint256)',
-  'function getCombat(uint256 gameId) view returns ((uint8 attacker, uint8 defender, uint16 col, uint16 row, uint40 turnLeft))',
-  'function getDispute(uint256 gameId) view returns ((uint8 seat, uint8 nLeaves, bool answered, bool receipted, uint32 turn, uint40 pausedLeft, uint96 deposit, bytes32 leavesHash, bytes32 answerHash))',
-  'function getOpenRoot(uint256 gameId) view returns ((bool proposed, uint8 proposer, bool challenged, uint8 challenger, uint16 zone, uint256 root, bytes32 zoneRootsHash, bytes32 challengeHash))',
-  'function getGame(uint256 gameId) view returns (address dealer, uint8 phase, uint256 nPlayers, uint256 deadline, uint256 turn, uint256 toMove, uint256 root, uint256 masterCommitment, uint256 seed, uint256 bond, bool openMap)',
-  `function getGameConfig(uint256 gameId) view returns (${BOARD} board, uint256 depth, bytes32 rulesetHash, uint256 stake, ${DURATIONS} durations, uint256[2] sealKey, uint256 disputeDeposit)`,
-  'function getSeat(uint256 gameId, uint256 seat) view returns ((address player, bool committed, bool revealed, bool shareRevealed, bool atFault, bool forfeited, bool staked, bool spawned, bool proposedOpenRoot, uint32 lastTurn, uint96 escrow, uint32 disputedTurn, uint256 commitment, uint256 share, uint256 stateCommitment, uint256 zoneMask, uint256 revealCommit))',
-  'function revealCommit(uint256 gameId, address player, uint256 turn) view returns (uint256)',
-  'function seatPlusOne(uint256 gameId, address player) view returns (uint256)',
-  `function durationBounds() pure returns (${DURATIONS} minimum, ${DURATIONS} maximum)`,
-  'function registry() view returns (address)',
-  'function sealVerifier() view returns (address)',
-  'event GameCreated(uint256 indexed gameId, address indexed dealer, address[] players, bytes32 rulesetHash, uint256 bond, uint256 stake)',
-  'event RootPosted(uint256 indexed gameId, uint256 root, uint256 masterCommitment)',
-  'event TurnSubmitted(uint256 indexed gameId, address indexed player, uint256 turn, uint256 revealCommit)',
-  'event ZoneReveal(uint256 indexed gameId, address indexed player, uint256 zone, uint256 unitType)',
-  'event AttackDeclared(uint256 indexed gameId, address indexed attacker, address indexed defender, uint256 col, uint256 row, uint256 nullifier, uint256 deadline)',
-  'event CombatResolved(uint256 indexed gameId, address indexed attacker, address indexed defender, uint256 col, uint256 row, uint256 unitType, uint256 hpBefore, bool killed)',
-  'event CombatFizzled(uint256 indexed gameId, address indexed attacker, address indexed defender, uint256 col, uint256 row)',
-  'event DisputeOpened(uint256 indexed gameId, uint256 seat, uint256 turn, uint32[] leaves, uint256 deadline)',
-  'event DisputeAnswered(uint256 indexed gameId, uint256 seat, uint256 turn, uint256[] answer)',
-  'event DisputeClosed(uint256 indexed gameId, uint256 seat, uint256 turn)',
-  'event DealerSlashed(uint256 indexed gameId, uint8 reason, uint256 amount)',
-  'event MapOpened(uint256 indexed gameId, uint256 seed)',
-  'event OpenRootProposed(uint256 indexed gameId, uint256 seat, uint256 root, uint256[] zoneRoots, uint256 deadline)',
-  'event OpenRootChallenged(uint256 indexed gameId, uint256 seat, uint256 zone, uint256[] leaves, uint256 deadline)',
-  'event OpenRootDecided(uint256 indexed gameId, uint256 leafIndex, uint256 loser, bool proposalStands)',
-  'event OpenRootAdopted(uint256 indexed gameId, uint256 root)',
-  'event GameEnded(uint256 indexed gameId, uint256 turn)',
-  'event SecretsPublished(uint256 indexed gameId, uint256 masterSecret, uint256[] shares, uint256 seed)',
-  'error AlreadyAnswered()',
-  'error AlreadyChallenged()',
-  'error AlreadyCommitted()',
-  'error AlreadyProposed()',
-  'error AlreadyRevealed()',
-  'error AlreadySpawned()',
-  'error AnswerMismatch()',
-  'error BadDealer()',
-  'error BadDefender()',
-  'error BadLeafIndex()',
-  'error BadPlayer(uint256 index)',
-  'error DeadlineNotPassed(uint256 deadline)',
-  'error DeadlinePassed(uint256 deadline)',
-  'error InvalidProof()',
-  'error NoFraud()',
-  'error NoProposal()',
-  'error NotAnswered()',
-  'error NotChallenged()',
-  'error NotDefender()',
-  'error NotDisputer()',
-  'error NothingToDispute()',
-  'error NotInField()',
-  'error NotPlayer()',
-  'error NotSpawned()',
-  'error NotYourTurn()',
-  'error NullifierUsed()',
-  'error OffBoard()',
-  'error OpeningMismatch()',
-  'error ProposalMismatch()',
-  'error RulesetMismatch()',
-  'error ShareMismatch(uint256 seat)',
-  'error UnknownGame()',
-  'error UnknownRuleset(bytes32 rulesetHash)',
-  'error WrongDeposit(uint256 expected, uint256 sent)',
-  'error WrongPhase(uint8 expected, uint8 actual)',
-  'error WrongStake(uint256 expected, uint256 sent)',
-  'error ZoneMismatch()',
-] as const;
-
-/**
- * The VerifierRegistry views a player needs: the ruleset's combat damage, each circuit's verifier, and the
- * SHA-256 of the proving artifacts registered beside a verifier (what downloaded artifacts are checked against).
- */
-export const VERIFIER_REGISTRY_ABI = [
-  'function getRuleset(bytes32 rulesetHash) view returns ((bool registered, uint8 kind, uint16 width, uint16 height, uint8 maxPlayers, uint8 damage, bool passability, uint8 maxRevealedTiles))',
-  'function getVerifier(bytes32 rulesetHash, uint256 circuit) view returns ((address target, bytes4 selector, uint16 nPublic))',
-  'function artifactsOf(address verifier) view returns ((bytes32 zkey, bytes32 wasm))',
-] as const;
+/** ShroudGame as ethers sees it, typed by its ABI. */
+export type GameContract = TypedContract<typeof SHROUD_GAME_ABI>;
+type GameAbi = typeof SHROUD_GAME_ABI;
+type RegistryAbi = typeof VERIFIER_REGISTRY_ABI;
 
 /** The registry's circuit ids (VerifierRegistry.sol): the seal circuit has none, ShroudGame holds its verifier. */
 export const CIRCUIT_IDS = { spawn: 0, turn: 1, attack: 2, combat: 3, maproot: 4 } as const;
@@ -203,7 +120,7 @@ export type GameEvent =
     }
   | { kind: 'DisputeAnswered'; seat: number; turn: number; answer: bigint[]; tx: string; block: number }
   | { kind: 'DisputeClosed'; seat: number; turn: number; tx: string; block: number }
-  | { kind: 'DealerSlashed'; reason: number; amount: bigint; tx: string; block: number }
+  | { kind: 'DealerSlashed'; reason: GameReasonName; amount: bigint; tx: string; block: number }
   | { kind: 'MapOpened'; seed: bigint; tx: string; block: number }
   | {
       kind: 'OpenRootProposed';
@@ -351,8 +268,8 @@ const lower = (a: unknown) => String(a).toLowerCase();
 /** Blocks per eth_getLogs call. */
 const LOG_CHUNK = 5000;
 
-/** A `Durations` tuple as ethers decodes it. */
-function durationsOf(d: Record<string, unknown>): Durations {
+/** A `Durations` struct as ethers decodes it. */
+function durationsOf(d: { readonly [F in keyof Durations]: bigint }): Durations {
   return Object.fromEntries(DURATION_FIELDS.map((f) => [f, Number(d[f])])) as unknown as Durations;
 }
 
@@ -365,7 +282,7 @@ export const withHeadroom = (estimate: bigint): bigint => estimate + estimate / 
  */
 export class GameChain {
   readonly address: string;
-  readonly contract: Contract;
+  readonly contract: GameContract;
   readonly #runner: ContractRunner;
   readonly #retry: RetryOptions;
 
@@ -373,7 +290,7 @@ export class GameChain {
   constructor(gameContract: string, runner: ContractRunner, retry: Partial<RetryOptions> = {}) {
     this.address = gameContract;
     this.#runner = runner;
-    this.contract = new Contract(gameContract, SHROUD_PLAYER_ABI, runner);
+    this.contract = typedContract(gameContract, SHROUD_GAME_ABI, runner);
     this.#retry = {
       maxAttempts: 5,
       baseDelayMs: 250,
@@ -409,16 +326,16 @@ export class GameChain {
     const g = await this.#call('getGame', gameId);
     return {
       dealer: lower(g.dealer),
-      phase: GAME_PHASES[Number(g.phase)] ?? 'None',
+      phase: phaseName(g.phase),
       nPlayers: Number(g.nPlayers),
       deadline: Number(g.deadline),
       turn: Number(g.turn),
       toMove: Number(g.toMove),
-      root: BigInt(g.root),
-      masterCommitment: BigInt(g.masterCommitment),
-      seed: BigInt(g.seed),
-      bond: BigInt(g.bond),
-      openMap: Boolean(g.openMap),
+      root: g.root,
+      masterCommitment: g.masterCommitment,
+      seed: g.seed,
+      bond: g.bond,
+      openMap: g.openMap,
     };
   }
 
@@ -434,10 +351,10 @@ export class GameChain {
       proposedOpenRoot: s.proposedOpenRoot,
       lastTurn: Number(s.lastTurn),
       disputedTurn: Number(s.disputedTurn),
-      commitment: BigInt(s.commitment),
-      stateCommitment: BigInt(s.stateCommitment),
-      zoneMask: BigInt(s.zoneMask),
-      revealCommit: BigInt(s.revealCommit),
+      commitment: s.commitment,
+      stateCommitment: s.stateCommitment,
+      zoneMask: s.zoneMask,
+      revealCommit: s.revealCommit,
     };
   }
 
@@ -450,10 +367,10 @@ export class GameChain {
       maxTurns: Number(c.board.maxTurns),
       depth: Number(c.depth),
       rulesetHash: lower(c.rulesetHash),
-      stake: BigInt(c.stake),
+      stake: c.stake,
       durations: durationsOf(c.durations),
-      sealKey: [BigInt(c.sealKey[0]), BigInt(c.sealKey[1])],
-      disputeDeposit: BigInt(c.disputeDeposit),
+      sealKey: [c.sealKey[0], c.sealKey[1]],
+      disputeDeposit: c.disputeDeposit,
     };
   }
 
@@ -468,29 +385,28 @@ export class GameChain {
     return {
       seat: Number(d.seat),
       nLeaves: Number(d.nLeaves),
-      answered: Boolean(d.answered),
+      answered: d.answered,
       turn: Number(d.turn),
-      deposit: BigInt(d.deposit),
+      deposit: d.deposit,
     };
   }
 
   async openRoot(gameId: bigint): Promise<OpenRootState> {
     const o = await this.#call('getOpenRoot', gameId);
     return {
-      proposed: Boolean(o.proposed),
+      proposed: o.proposed,
       proposer: Number(o.proposer),
-      challenged: Boolean(o.challenged),
+      challenged: o.challenged,
       challenger: Number(o.challenger),
       zone: Number(o.zone),
-      root: BigInt(o.root),
+      root: o.root,
     };
   }
 
   /** The combat damage registered for the game's ruleset (the `damage` input of combat proofs). */
   async damage(gameId: bigint): Promise<number> {
     const { rulesetHash } = await this.config(gameId);
-    const registry = new Contract(String(await this.#call('registry')), VERIFIER_REGISTRY_ABI, this.#runner);
-    return Number((await registry.getFunction('getRuleset')(rulesetHash)).damage);
+    return Number((await this.#registryCall('getRuleset', rulesetHash)).damage);
   }
 
   /** The VerifierRegistry the game checks proofs with. */
@@ -533,7 +449,7 @@ export class GameChain {
 
   /** The id of the game `receipt` created (from its GameCreated log). */
   gameIdFromReceipt(receipt: { logs: readonly Log[] }): bigint {
-    for (const e of this.parseLogs(receipt.logs)) if (e.name === 'GameCreated') return BigInt(e.args[0]);
+    for (const e of this.parseLogs(receipt.logs)) if (e.name === 'GameCreated') return e.args.gameId;
     throw new Error('no GameCreated event in the receipt');
   }
 
@@ -581,12 +497,14 @@ export class GameChain {
 
   /** Anyone, once a deadline passed: the matching permissionless exit. */
   claim(
-    fn:
+    fn: Extract<
+      WriteName<GameAbi>,
       | 'claimDisputeTimeout'
       | 'claimOpenRootTimeout'
       | 'claimTurnTimeout'
       | 'claimCombatTimeout'
-      | 'startForceOpen',
+      | 'startForceOpen'
+    >,
     gameId: bigint,
   ): Promise<TxResult> {
     return this.#send(fn, [gameId]);
@@ -717,14 +635,12 @@ export class GameChain {
     return out;
   }
 
-  parseLogs(logs: readonly Log[]) {
-    const out = [];
+  /** The game's logs among `logs`, decoded (others skipped). */
+  parseLogs(logs: readonly Log[]): ParsedEvent<GameAbi>[] {
+    const out: ParsedEvent<GameAbi>[] = [];
     for (const l of logs) {
-      if (lower(l.address) !== lower(this.address)) continue;
-      try {
-        const p = this.contract.interface.parseLog(l);
-        if (p) out.push(p);
-      } catch {}
+      const p = lower(l.address) === lower(this.address) ? parseEvent(this.contract, l) : null;
+      if (p) out.push(p);
     }
     return out;
   }
@@ -733,29 +649,24 @@ export class GameChain {
     const out: GameEvent[] = [];
     for (const l of logs) {
       if (lower(l.address) !== lower(this.address)) continue;
-      let p: ReturnType<Contract['interface']['parseLog']>;
-      try {
-        p = this.contract.interface.parseLog(l);
-      } catch {
-        continue;
-      }
+      const p = parseEvent(this.contract, l);
       if (!p) continue;
-      const a = p.args;
+      const { name, args: a } = p;
       const at = { tx: l.transactionHash, block: l.blockNumber };
       // The fields every attack and combat event shares.
-      const fight = () => ({
+      const fight = (a: { attacker: string; defender: string; col: bigint; row: bigint }) => ({
         attacker: lower(a.attacker),
         defender: lower(a.defender),
         col: Number(a.col),
         row: Number(a.row),
       });
-      switch (p.name) {
+      switch (name) {
         case 'TurnSubmitted':
           out.push({
             kind: 'TurnSubmitted',
             player: lower(a.player),
             turn: Number(a.turn),
-            revealCommit: BigInt(a.revealCommit),
+            revealCommit: a.revealCommit,
             ...at,
           });
           break;
@@ -769,27 +680,27 @@ export class GameChain {
           });
           break;
         case 'AttackDeclared':
-          out.push({ kind: 'AttackDeclared', ...fight(), ...at });
+          out.push({ kind: 'AttackDeclared', ...fight(a), ...at });
           break;
         case 'CombatResolved':
           out.push({
             kind: 'CombatResolved',
-            ...fight(),
+            ...fight(a),
             unitType: Number(a.unitType),
             hpBefore: Number(a.hpBefore),
-            killed: Boolean(a.killed),
+            killed: a.killed,
             ...at,
           });
           break;
         case 'CombatFizzled':
-          out.push({ kind: 'CombatFizzled', ...fight(), ...at });
+          out.push({ kind: 'CombatFizzled', ...fight(a), ...at });
           break;
         case 'DisputeOpened':
           out.push({
             kind: 'DisputeOpened',
             seat: Number(a.seat),
             turn: Number(a.turn),
-            leaves: [...a.leaves].map(Number),
+            leaves: a.leaves.map(Number),
             deadline: Number(a.deadline),
             ...at,
           });
@@ -799,7 +710,7 @@ export class GameChain {
             kind: 'DisputeAnswered',
             seat: Number(a.seat),
             turn: Number(a.turn),
-            answer: [...a.answer].map(BigInt),
+            answer: [...a.answer],
             ...at,
           });
           break;
@@ -807,17 +718,17 @@ export class GameChain {
           out.push({ kind: 'DisputeClosed', seat: Number(a.seat), turn: Number(a.turn), ...at });
           break;
         case 'DealerSlashed':
-          out.push({ kind: 'DealerSlashed', reason: Number(a.reason), amount: BigInt(a.amount), ...at });
+          out.push({ kind: 'DealerSlashed', reason: reasonName(a.reason), amount: a.amount, ...at });
           break;
         case 'MapOpened':
-          out.push({ kind: 'MapOpened', seed: BigInt(a.seed), ...at });
+          out.push({ kind: 'MapOpened', seed: a.seed, ...at });
           break;
         case 'OpenRootProposed':
           out.push({
             kind: 'OpenRootProposed',
             seat: Number(a.seat),
-            root: BigInt(a.root),
-            zoneRoots: [...a.zoneRoots].map(BigInt),
+            root: a.root,
+            zoneRoots: [...a.zoneRoots],
             deadline: Number(a.deadline),
             ...at,
           });
@@ -827,13 +738,13 @@ export class GameChain {
             kind: 'OpenRootChallenged',
             seat: Number(a.seat),
             zone: Number(a.zone),
-            leaves: [...a.leaves].map(BigInt),
+            leaves: [...a.leaves],
             deadline: Number(a.deadline),
             ...at,
           });
           break;
         case 'OpenRootAdopted':
-          out.push({ kind: 'OpenRootAdopted', root: BigInt(a.root), ...at });
+          out.push({ kind: 'OpenRootAdopted', root: a.root, ...at });
           break;
         case 'GameEnded':
           out.push({ kind: 'GameEnded', turn: Number(a.turn), ...at });
@@ -841,9 +752,9 @@ export class GameChain {
         case 'SecretsPublished':
           out.push({
             kind: 'SecretsPublished',
-            masterSecret: BigInt(a.masterSecret),
-            shares: [...a.shares].map(BigInt),
-            seed: BigInt(a.seed),
+            masterSecret: a.masterSecret,
+            shares: [...a.shares],
+            seed: a.seed,
             ...at,
           });
           break;
@@ -852,32 +763,32 @@ export class GameChain {
     return out;
   }
 
-  /** A read, retried while the node is unreachable; a revert surfaces at once. */
-  // biome-ignore lint/suspicious/noExplicitAny: ethers decodes results into its dynamic Result type.
-  async #call(fn: string, ...args: unknown[]): Promise<any> {
-    return this.#callOn(this.contract, fn, args);
+  /** A view of the game, retried while the node is unreachable; a revert surfaces at once. */
+  #call<N extends ViewName<GameAbi>>(fn: N, ...args: FunctionArgs<GameAbi, N>) {
+    return this.#retried(fn, () => viewOf(this.contract, fn)(...args));
   }
 
-  #registry: Promise<Contract> | undefined;
+  #registry: Promise<TypedContract<RegistryAbi>> | undefined;
 
   /** A registry view, with the same retries as the game's (the registry address is immutable: read once). */
-  // biome-ignore lint/suspicious/noExplicitAny: ethers decodes results into its dynamic Result type.
-  async #registryCall(fn: string, ...args: unknown[]): Promise<any> {
-    this.#registry ??= this.registryAddress().then(
-      (a) => new Contract(a, VERIFIER_REGISTRY_ABI, this.#runner),
+  async #registryCall<N extends ViewName<RegistryAbi>>(
+    fn: N,
+    ...args: FunctionArgs<RegistryAbi, N>
+  ): Promise<FunctionResult<RegistryAbi, N>> {
+    this.#registry ??= this.registryAddress().then((a) =>
+      typedContract(a, VERIFIER_REGISTRY_ABI, this.#runner),
     );
     const registry = await this.#registry.catch((e) => {
       this.#registry = undefined;
       throw e;
     });
-    return this.#callOn(registry, fn, args);
+    return this.#retried(fn, () => viewOf(registry, fn)(...args));
   }
 
-  // biome-ignore lint/suspicious/noExplicitAny: ethers decodes results into its dynamic Result type.
-  async #callOn(contract: Contract, fn: string, args: unknown[]): Promise<any> {
-    let r: Awaited<ReturnType<typeof withRetries<unknown>>>;
+  async #retried<T>(fn: string, read: () => Promise<T>): Promise<T> {
+    let r: Awaited<ReturnType<typeof withRetries<T>>>;
     try {
-      r = await withRetries(() => contract.getFunction(fn)(...args), isNetworkError, this.#retry);
+      r = await withRetries(read, isNetworkError, this.#retry);
     } catch (e) {
       throw new ChainError(fn, this.revertName(e), e);
     }
@@ -885,10 +796,14 @@ export class GameChain {
     throw new ChainUnavailableError(fn, r.attempts, r.error);
   }
 
-  async #send(fn: string, args: unknown[], value?: bigint): Promise<TxResult> {
+  async #send<N extends WriteName<GameAbi>>(
+    fn: N,
+    args: FunctionArgs<GameAbi, N>,
+    value?: bigint,
+  ): Promise<TxResult> {
     let receipt: ContractTransactionReceipt | null;
     try {
-      const f = this.contract.getFunction(fn);
+      const f = writeOf(this.contract, fn);
       const overrides = value ? { value } : {};
       // An estimate holds for the state it was made on. Another player's transaction mined first can make
       // this one dearer: the last commit or sealed reveal also closes the phase (71.6k gas, not 64.2k), so
@@ -908,16 +823,8 @@ export class GameChain {
     };
   }
 
-  /** The custom error a call reverted with, if the revert data names one of the ABI's errors. */
-  revertName(e: unknown): string | undefined {
-    const err = e as { revert?: { name?: string }; data?: unknown; info?: { error?: { data?: unknown } } };
-    if (err?.revert?.name) return err.revert.name;
-    const data = typeof err?.data === 'string' ? err.data : err?.info?.error?.data;
-    if (typeof data !== 'string' || !/^0x[0-9a-fA-F]{8}/.test(data)) return undefined;
-    try {
-      return this.contract.interface.parseError(data)?.name;
-    } catch {
-      return undefined;
-    }
+  /** The custom error a call reverted with, if the revert data names one of the game's errors. */
+  revertName(e: unknown): RevertName<GameAbi> | undefined {
+    return revertName(this.contract, e);
   }
 }

@@ -14,4 +14,5 @@ export * from './lobby-client.ts';
 export * from './observation.ts';
 export * from './player.ts';
 export * from './tiles.ts';
+export * from './typed-contract.ts';
 export * from './zone-roots.ts';

@@ -1,5 +1,5 @@
+import type { Abi } from 'abitype';
 import {
-  Contract,
   type ContractRunner,
   concat,
   JsonRpcProvider,
@@ -10,10 +10,22 @@ import {
   toBeHex,
   Wallet,
 } from 'ethers';
+import {
+  type FunctionArgs,
+  parseEvent,
+  revertName,
+  type TypedContract,
+  typedContract,
+  type WriteName,
+  writeOf,
+} from '../../client/sdk/typed-contract.ts';
+import { MAP_PROOF_REGISTRY_ABI } from '../../core/abi/map-proof-registry.ts';
+import { SHROUD_GAME_ABI } from '../../core/abi/shroud-game.ts';
+import { type GamePhaseName, phaseName } from '../../core/game-phases.ts';
 import { shippedRuleset, shippedRulesetNames } from '../../core/index.ts';
 import { type Groth16Proof, toSolidityProof } from '../../core/mapproof/types.ts';
 import { rulesetHash } from '../../core/ruleset/hash.ts';
-import { CHAIN_PHASES, CONTRACT_ERRORS, MAP_PROOF_REGISTRY_ABI, SHROUD_GAME_ABI } from './abi.ts';
+import { dealerPhase } from './phase.ts';
 import {
   type ChainView,
   type CreatedGame,
@@ -58,22 +70,7 @@ export class ChainWriteError extends Error {
   override name = 'ChainWriteError';
 }
 
-/** `IShroudGame.Phase` → what it means for the dealer. A game on an open map is 'forced-open' whatever its phase: see phase(). */
-const PHASES: Record<(typeof CHAIN_PHASES)[number], GamePhase | null> = {
-  None: null,
-  Commit: 'commit',
-  Reveal: 'sealing',
-  Deal: 'dealing',
-  Play: 'playing',
-  Combat: 'playing',
-  Dispute: 'dispute',
-  Secrets: 'ended',
-  Audit: 'ended',
-  Settled: null, // depends on how it got there: see phase()
-  Cancelled: 'cancelled',
-  ForceOpen: 'forced-open', // the dealer failed: players reveal their shares on-chain
-  OpenRoot: 'forced-open', // after ForceOpen, for passability rulesets
-};
+type GameAbi = typeof SHROUD_GAME_ABI;
 
 /** `keccak256(abi.encodePacked(uint32[] leaves))`: packed array elements are padded to 32 bytes. */
 export function leavesHash(leaves: readonly number[]): string {
@@ -82,7 +79,7 @@ export function leavesHash(leaves: readonly number[]): string {
 
 interface GameView {
   dealer: string;
-  phase: bigint;
+  phase: GamePhaseName;
   deadline: bigint;
   nPlayers: bigint;
   root: bigint;
@@ -97,9 +94,9 @@ export class EthersChain implements ChainView, GameCreator {
   readonly gameContract: string;
   /** This dealer's address (the tx key's), lowercase: games name it as `dealer`. */
   readonly dealer: string;
-  readonly #read: Contract;
-  readonly #write: Contract;
-  readonly #mapProofs: Contract | null;
+  readonly #read: TypedContract<GameAbi>;
+  readonly #write: TypedContract<GameAbi>;
+  readonly #mapProofs: TypedContract<typeof MAP_PROOF_REGISTRY_ABI> | null;
   readonly #confirmations: number;
   readonly #reorgDepth: number;
   readonly #startBlock: number;
@@ -118,14 +115,10 @@ export class EthersChain implements ChainView, GameCreator {
     const wallet = new Wallet(o.txKey, this.provider);
     this.#wallet = wallet;
     this.dealer = wallet.address.toLowerCase();
-    this.#read = new Contract(o.gameContract, [...SHROUD_GAME_ABI, ...CONTRACT_ERRORS], this.provider);
-    this.#write = this.#read.connect(wallet as ContractRunner) as Contract;
+    this.#read = typedContract(o.gameContract, SHROUD_GAME_ABI, this.provider);
+    this.#write = this.#read.connect(wallet as ContractRunner);
     this.#mapProofs = o.mapProofRegistry
-      ? new Contract(
-          o.mapProofRegistry,
-          [...MAP_PROOF_REGISTRY_ABI, ...CONTRACT_ERRORS],
-          wallet as ContractRunner,
-        )
+      ? typedContract(o.mapProofRegistry, MAP_PROOF_REGISTRY_ABI, wallet as ContractRunner)
       : null;
     this.#confirmations = o.confirmations ?? 2;
     this.#reorgDepth = o.reorgDepth ?? 6;
@@ -154,7 +147,7 @@ export class EthersChain implements ChainView, GameCreator {
    */
   async gamesCreated(fromBlock: number, toBlock: number): Promise<CreatedGame[]> {
     const lo = Math.max(this.#startBlock, fromBlock - this.#reorgDepth);
-    const logs = await this.#logs(this.#read.filters.GameCreated!(null, this.dealer), lo, toBlock);
+    const logs = await this.#logs(this.#read.filters.GameCreated(null, this.dealer), lo, toBlock);
     // One entry per game; after a re-org the last log seen is the live one.
     const byId = new Map<bigint, CreatedGame>();
     for (const l of logs) {
@@ -171,53 +164,48 @@ export class EthersChain implements ChainView, GameCreator {
    */
   async turnsSubmitted(fromBlock: number, toBlock: number): Promise<TurnLog[]> {
     const lo = Math.max(this.#startBlock, fromBlock - this.#reorgDepth);
-    const logs = await this.#logs(this.#read.filters.TurnSubmitted!(), lo, toBlock);
-    return logs.map((l) => {
-      const a = this.#read.interface.parseLog(l)!.args;
-      return {
-        gameId: BigInt(a.gameId),
-        player: String(a.player).toLowerCase(),
-        turn: Number(a.turn),
-        revealCommit: BigInt(a.revealCommit),
-        block: l.blockNumber,
-      };
+    const logs = await this.#logs(this.#read.filters.TurnSubmitted(), lo, toBlock);
+    return logs.flatMap((l) => {
+      const e = parseEvent(this.#read, l);
+      if (e?.name !== 'TurnSubmitted') return [];
+      const a = e.args;
+      return [
+        {
+          gameId: a.gameId,
+          player: a.player.toLowerCase(),
+          turn: Number(a.turn),
+          revealCommit: a.revealCommit,
+          block: l.blockNumber,
+        },
+      ];
     });
   }
 
   async game(gameId: bigint): Promise<GameInfo | null> {
     const g = await this.#game(gameId);
     if (!g) return null;
-    const cfg = await this.#read.getFunction('getGameConfig')(gameId);
+    const cfg = await this.#read.getGameConfig(gameId);
     // A ruleset this dealer does not ship: not a game it can deal (the watcher skips it).
-    const ruleset = this.#rulesets.get(String(cfg.rulesetHash).toLowerCase());
+    const ruleset = this.#rulesets.get(cfg.rulesetHash.toLowerCase());
     if (!ruleset) return null;
     const players: string[] = [];
     for (let i = 0; i < Number(g.nPlayers); i++) {
-      players.push(String((await this.#read.getFunction('getSeat')(gameId, i)).player).toLowerCase());
+      players.push((await this.#read.getSeat(gameId, i)).player.toLowerCase());
     }
     return {
       gameId,
       contract: this.gameContract,
       ruleset,
       players,
-      dealer: String(g.dealer).toLowerCase(),
-      sealKey: [BigInt(cfg.sealKey[0]), BigInt(cfg.sealKey[1])],
+      dealer: g.dealer.toLowerCase(),
+      sealKey: [cfg.sealKey[0], cfg.sealKey[1]],
     };
   }
 
   async phase(gameId: bigint): Promise<GamePhase> {
     const g = await this.#game(gameId);
     if (!g) throw new Error(`game ${gameId} is not on-chain`);
-    const name = CHAIN_PHASES[Number(g.phase)];
-    if (name === undefined || name === 'None') {
-      throw new Error(`game ${gameId}: unknown on-chain phase ${g.phase}`);
-    }
-    if (name === 'Cancelled') return 'cancelled';
-    // Force-opened (the seed is public): play, combat and settlement go on without this dealer.
-    if (g.openMap) return 'forced-open';
-    if (name !== 'Settled') return PHASES[name]!;
-    // Settled: after the audit (secrets published), or after a slash for missing secrets.
-    return g.seed !== 0n ? 'ended' : 'cancelled';
+    return dealerPhase(gameId, { phase: g.phase, openMap: g.openMap, secretsPublished: g.seed !== 0n });
   }
 
   /** `C_i` and on-chain flags from getSeat; each sealed share (E, c) from its seat's `SealedReveal` event. */
@@ -225,21 +213,18 @@ export class EthersChain implements ChainView, GameCreator {
     const g = await this.#game(gameId);
     if (!g) throw new Error(`game ${gameId} is not on-chain`);
     const seats = [];
-    for (let i = 0; i < Number(g.nPlayers); i++)
-      seats.push(await this.#read.getFunction('getSeat')(gameId, i));
+    for (let i = 0; i < Number(g.nPlayers); i++) seats.push(await this.#read.getSeat(gameId, i));
     const logs = await this.#logs(
-      this.#read.filters.SealedReveal!(gameId),
+      this.#read.filters.SealedReveal(gameId),
       Math.max(this.#startBlock, fromBlock),
       await this.provider.getBlockNumber(),
     );
     // One accepted reveal per seat (AlreadyRevealed); after a re-org the last log seen is the live one.
     const bySeat = new Map<number, SeatShare['sealed']>();
     for (const l of logs) {
-      const a = this.#read.interface.parseLog(l)!.args;
-      bySeat.set(Number(a.seat), {
-        ephemeralY: BigInt(a.ephemeralY),
-        ciphertext: BigInt(a.ciphertext),
-      });
+      const e = parseEvent(this.#read, l);
+      if (e?.name !== 'SealedReveal') continue;
+      bySeat.set(Number(e.args.seat), { ephemeralY: e.args.ephemeralY, ciphertext: e.args.ciphertext });
     }
     return seats.map((s, i) => {
       const sealed = s.revealed ? bySeat.get(i) : undefined;
@@ -248,8 +233,8 @@ export class EthersChain implements ChainView, GameCreator {
       if (s.revealed && !sealed)
         throw new Error(`game ${gameId}: seat ${i}'s SealedReveal log not found yet`);
       return {
-        player: String(s.player).toLowerCase(),
-        commitment: BigInt(s.commitment),
+        player: s.player.toLowerCase(),
+        commitment: s.commitment,
         sealed: sealed ?? null,
       };
     });
@@ -272,10 +257,10 @@ export class EthersChain implements ChainView, GameCreator {
     const blockTag =
       this.#confirmations === 0 ? await this.provider.getBlockNumber() : await this.headBlock();
     try {
-      const v = BigInt(await this.#read.getFunction('revealCommit')(gameId, player, turn, { blockTag }));
+      const v = await this.#read.revealCommit(gameId, player, turn, { blockTag });
       return v === 0n ? null : v;
     } catch (e) {
-      if (this.#revertName(e) === 'RevealCommitInLogs') return IN_LOGS;
+      if (revertName(this.#read, e) === 'RevealCommitInLogs') return IN_LOGS;
       throw e;
     }
   }
@@ -291,26 +276,27 @@ export class EthersChain implements ChainView, GameCreator {
    * and an answer to one that a re-org removed merely reverts.
    */
   async dispute(gameId: bigint, fromBlock = this.#startBlock): Promise<DisputeRecord | null> {
-    const d = await this.#read.getFunction('getDispute')(gameId);
+    const d = await this.#read.getDispute(gameId);
     if (Number(d.nLeaves) === 0) return null;
     const g = await this.#game(gameId);
     if (!g) return null;
     const seat = Number(d.seat);
     const turn = Number(d.turn);
-    const player = String((await this.#read.getFunction('getSeat')(gameId, seat)).player).toLowerCase();
+    const player = (await this.#read.getSeat(gameId, seat)).player.toLowerCase();
     let leaves: number[] | null = null;
     if (!d.answered) {
-      const want = String(d.leavesHash).toLowerCase();
+      const want = d.leavesHash.toLowerCase();
       const from = Math.max(this.#startBlock, fromBlock);
-      const filter = this.#read.filters.DisputeOpened!(gameId);
+      const filter = this.#read.filters.DisputeOpened(gameId);
       // Newest first: the stored dispute opened within its deadline, so the first chunk back from the head
       // almost always holds it (no scan from the game's creation after a restart).
       for (let hi = await this.provider.getBlockNumber(); hi >= from && !leaves; hi -= this.#logChunk) {
         const logs = await this.#read.queryFilter(filter, Math.max(from, hi - this.#logChunk + 1), hi);
         for (const l of logs.reverse()) {
-          const a = this.#read.interface.parseLog(l)!.args;
-          const ls = [...a.leaves].map(Number);
-          if (Number(a.seat) === seat && Number(a.turn) === turn && leavesHash(ls) === want) {
+          const e = parseEvent(this.#read, l);
+          if (e?.name !== 'DisputeOpened') continue;
+          const ls = e.args.leaves.map(Number);
+          if (Number(e.args.seat) === seat && Number(e.args.turn) === turn && leavesHash(ls) === want) {
             leaves = ls;
             break;
           }
@@ -323,8 +309,8 @@ export class EthersChain implements ChainView, GameCreator {
       seat,
       player,
       turn,
-      answered: Boolean(d.answered),
-      receipted: Boolean(d.receipted),
+      answered: d.answered,
+      receipted: d.receipted,
       leaves,
       deadline: Number(g.deadline),
     };
@@ -339,22 +325,22 @@ export class EthersChain implements ChainView, GameCreator {
       }
       throw new ChainWriteError(`postRoot: game ${gameId} already holds a different root`);
     }
-    return this.#send('postRoot', [gameId, root.root, root.masterCommitment]);
+    return this.#send(this.#write, 'postRoot', [gameId, root.root, root.masterCommitment]);
   }
 
   /** Reads first: nothing is sent unless the game is in Dispute with its dispute unanswered. */
   async answerDispute(gameId: bigint, answer: readonly bigint[], receipt: string): Promise<TxRef | null> {
     const g = await this.#game(gameId);
-    if (!g || CHAIN_PHASES[Number(g.phase)] !== 'Dispute') return null;
-    const d = await this.#read.getFunction('getDispute')(gameId);
+    if (g?.phase !== 'Dispute') return null;
+    const d = await this.#read.getDispute(gameId);
     if (Number(d.nLeaves) === 0 || d.answered) return null;
-    return this.#send('answerDispute', [gameId, [...answer], receipt]);
+    return this.#send(this.#write, 'answerDispute', [gameId, answer, receipt]);
   }
 
   /** Reads first: secrets already published (a retry after a lost receipt) are not sent again. */
   async publishSecrets(gameId: bigint, masterSecret: bigint, shares: readonly bigint[]): Promise<TxRef> {
     if (await this.secretsPublished(gameId)) return { hash: 'already-published' };
-    return this.#send('publishSecrets', [gameId, masterSecret, [...shares]]);
+    return this.#send(this.#write, 'publishSecrets', [gameId, masterSecret, shares]);
   }
 
   async submitMapProof(
@@ -364,12 +350,13 @@ export class EthersChain implements ChainView, GameCreator {
     proof: Groth16Proof,
   ): Promise<TxRef | null> {
     if (!this.#mapProofs) return null;
-    if (await this.#mapProofs.getFunction('isVerified')(gameId)) return { hash: 'already-verified' };
-    return this.#send(
-      'submitMapProof',
-      [gameId, seedHash, [...zoneRoots], toSolidityProof(proof.proof)],
-      this.#mapProofs,
-    );
+    if (await this.#mapProofs.isVerified(gameId)) return { hash: 'already-verified' };
+    return this.#send(this.#mapProofs, 'submitMapProof', [
+      gameId,
+      seedHash,
+      zoneRoots,
+      toSolidityProof(proof.proof),
+    ]);
   }
 
   /**
@@ -381,25 +368,23 @@ export class EthersChain implements ChainView, GameCreator {
     p: CreateGameParams,
     persist: (tx: SignedCreate) => Promise<void>,
   ): Promise<SignedCreate> {
-    const data = this.#read.interface.encodeFunctionData('createGame', [
-      {
-        players: p.players,
-        dealer: this.#wallet.address,
-        sealKey: [p.sealKey[0], p.sealKey[1]],
-        rulesetHash: p.rulesetHash,
-        durations: p.durations,
-        board: p.board,
-        stake: p.stake,
-        disputeDeposit: p.disputeDeposit,
-      },
-    ]);
+    const { data } = await this.#read.createGame.populateTransaction({
+      players: p.players,
+      dealer: this.#wallet.address,
+      sealKey: [p.sealKey[0], p.sealKey[1]],
+      rulesetHash: p.rulesetHash,
+      durations: p.durations,
+      board: p.board,
+      stake: p.stake,
+      disputeDeposit: p.disputeDeposit,
+    });
     return this.#serial(async () => {
       const fromBlock = await this.provider.getBlockNumber();
       let populated: Awaited<ReturnType<Wallet['populateTransaction']>>;
       try {
         populated = await this.#wallet.populateTransaction({ to: this.gameContract, data, value: p.bond });
       } catch (e) {
-        const name = this.#revertName(e);
+        const name = revertName(this.#read, e);
         const code = (e as { code?: unknown }).code;
         if (name || code === 'CALL_EXCEPTION') throw new CreateGameRevert(name ?? 'reverted');
         throw new ChainWriteError(`createGame: ${typeof code === 'string' ? code : 'failed'}`);
@@ -436,7 +421,7 @@ export class EthersChain implements ChainView, GameCreator {
     // Its nonce went to another transaction: a replacement of it (a re-signed copy) may have created the game.
     const lo = Math.max(this.#startBlock, tx.fromBlock - this.#reorgDepth);
     const head = await this.provider.getBlockNumber();
-    for (const l of await this.#logs(this.#read.filters.GameCreated!(null, this.dealer), lo, head)) {
+    for (const l of await this.#logs(this.#read.filters.GameCreated(null, this.dealer), lo, head)) {
       const g = this.#createdLog(l);
       if (g && (await match(g))) return { state: 'created', gameId: g.gameId, block: g.block, hash: g.hash };
     }
@@ -463,22 +448,17 @@ export class EthersChain implements ChainView, GameCreator {
 
   #createdLog(l: Log): CreatedGameLog | null {
     if (l.address.toLowerCase() !== this.gameContract.toLowerCase()) return null;
-    let parsed: ReturnType<Contract['interface']['parseLog']>;
-    try {
-      parsed = this.#read.interface.parseLog(l);
-    } catch {
-      return null;
-    }
-    if (parsed?.name !== 'GameCreated') return null;
-    const a = parsed.args;
+    const e = parseEvent(this.#read, l);
+    if (e?.name !== 'GameCreated') return null;
+    const a = e.args;
     return {
-      gameId: BigInt(a.gameId),
+      gameId: a.gameId,
       block: l.blockNumber,
       hash: l.transactionHash,
-      players: [...a.players].map((x: string) => x.toLowerCase()),
-      rulesetHash: String(a.rulesetHash).toLowerCase(),
-      stake: BigInt(a.stake),
-      bond: BigInt(a.bond),
+      players: a.players.map((x) => x.toLowerCase()),
+      rulesetHash: a.rulesetHash.toLowerCase(),
+      stake: a.stake,
+      bond: a.bond,
     };
   }
 
@@ -491,10 +471,10 @@ export class EthersChain implements ChainView, GameCreator {
 
   async #game(gameId: bigint): Promise<GameView | null> {
     try {
-      const r = await this.#read.getFunction('getGame')(gameId);
+      const r = await this.#read.getGame(gameId);
       return {
         dealer: r.dealer,
-        phase: r.phase,
+        phase: phaseName(r.phase),
         deadline: r.deadline,
         nPlayers: r.nPlayers,
         root: r.root,
@@ -503,28 +483,16 @@ export class EthersChain implements ChainView, GameCreator {
         openMap: r.openMap,
       };
     } catch (e) {
-      if (this.#revertName(e) === 'UnknownGame') return null;
+      if (revertName(this.#read, e) === 'UnknownGame') return null;
       throw e;
     }
   }
 
-  /**
-   * The custom error a call reverted with, from the revert data: ethers' JSON-RPC errors and Hardhat's
-   * in-process SolidityError both carry it as `data` (ethers also nests it under `info.error`).
-   */
-  #revertName(e: unknown): string | undefined {
-    const err = e as { revert?: { name?: string }; data?: unknown; info?: { error?: { data?: unknown } } };
-    if (err.revert?.name) return err.revert.name;
-    const data = typeof err.data === 'string' ? err.data : err.info?.error?.data;
-    if (typeof data !== 'string' || !/^0x[0-9a-fA-F]{8}/.test(data)) return undefined;
-    try {
-      return this.#read.interface.parseError(data)?.name;
-    } catch {
-      return undefined;
-    }
-  }
-
-  async #logs(filter: Parameters<Contract['queryFilter']>[0], from: number, to: number): Promise<Log[]> {
+  async #logs(
+    filter: Parameters<TypedContract<GameAbi>['queryFilter']>[0],
+    from: number,
+    to: number,
+  ): Promise<Log[]> {
     const out: Log[] = [];
     for (let lo = from; lo <= to; lo += this.#logChunk) {
       const hi = Math.min(to, lo + this.#logChunk - 1);
@@ -533,17 +501,23 @@ export class EthersChain implements ChainView, GameCreator {
     return out;
   }
 
-  /** Sends, waits for one confirmation, and rethrows failures without ethers' calldata-bearing message. */
-  async #send(fn: string, args: unknown[], to: Contract = this.#write): Promise<TxRef> {
+  /**
+   * Sends `fn` on `to`, waits for one confirmation, and rethrows failures without ethers' calldata-bearing
+   * message (a revert named by `to`'s errors, or the game's: the registry's calls into the game bubble up).
+   */
+  async #send<A extends Abi, N extends WriteName<A>>(
+    to: TypedContract<A>,
+    fn: N,
+    args: FunctionArgs<A, N>,
+  ): Promise<TxRef> {
     let receipt: { status: number | null; hash: string } | null;
     try {
-      const tx = await this.#serial(() => to.getFunction(fn)(...args));
+      const tx = await this.#serial(() => writeOf(to, fn)(...args));
       receipt = await tx.wait(1);
     } catch (e) {
       const code = (e as { code?: unknown }).code;
-      throw new ChainWriteError(
-        `${fn}: ${this.#revertName(e) ?? (typeof code === 'string' ? code : 'failed')}`,
-      );
+      const reason = revertName(to, e) ?? revertName(this.#read, e);
+      throw new ChainWriteError(`${fn}: ${reason ?? (typeof code === 'string' ? code : 'failed')}`);
     }
     if (receipt?.status !== 1) throw new ChainWriteError(`${fn}: reverted`);
     return { hash: receipt.hash };

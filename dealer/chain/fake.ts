@@ -2,6 +2,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { keccak256, toUtf8Bytes } from 'ethers';
 import type { Point } from '../../core/babyjub.ts';
 import { InputError } from '../../core/errors.ts';
+import type { GamePhaseName } from '../../core/game-phases.ts';
 import { checkDurations } from '../../core/limits.ts';
 import { recoverReceiptSigner } from '../../core/reveal-receipt.ts';
 import { revealDomain } from '../../core/reveal-request.ts';
@@ -9,6 +10,7 @@ import { rulesetHash } from '../../core/ruleset/hash.ts';
 import { shippedRuleset, shippedRulesetNames } from '../../core/ruleset/shipped.ts';
 import { checkSealPublicKey, type SealedShare } from '../../core/sealed.ts';
 import { canonicalSignature } from '../receipts.ts';
+import { dealerPhase } from './phase.ts';
 import {
   type ChainView,
   type CreatedGame,
@@ -49,7 +51,8 @@ interface FakeDispute {
 interface FakeGame {
   info: GameInfo;
   createdAt: number;
-  phase: GamePhase;
+  /** The contract's phase (the dealer reads it through `dealerPhase`, as from the real chain). */
+  phase: GamePhaseName;
   seats: SeatShare[];
   root: PostedRoot | null;
   /** `${player}:${turn}` → revealCommit. */
@@ -227,7 +230,7 @@ export class FakeChain implements ChainView, GameCreator {
           sealKey: [sealKey[0], sealKey[1]],
         },
         createdAt: s.block,
-        phase: 'commit',
+        phase: 'Commit',
         seats: players.map((p) => ({ player: p.toLowerCase(), commitment: 0n, sealed: null })),
         root: null,
         reveals: {},
@@ -245,9 +248,9 @@ export class FakeChain implements ChainView, GameCreator {
     this.#write('commitShare', (s) => {
       const g = this.#game(s, gameId);
       const seat = g.seats.find((x) => x.player === player.toLowerCase());
-      if (!seat || g.phase !== 'commit') throw new FakeRevert('not committing');
+      if (!seat || g.phase !== 'Commit') throw new FakeRevert('not committing');
       seat.commitment = commitment;
-      if (g.seats.every((x) => x.commitment !== 0n)) g.phase = 'sealing';
+      if (g.seats.every((x) => x.commitment !== 0n)) g.phase = 'Reveal';
     });
   }
 
@@ -256,9 +259,9 @@ export class FakeChain implements ChainView, GameCreator {
     this.#write('postSealedShare', (s) => {
       const g = this.#game(s, gameId);
       const seat = g.seats.find((x) => x.player === player.toLowerCase());
-      if (!seat || g.phase !== 'sealing') throw new FakeRevert('not sealing');
+      if (!seat || g.phase !== 'Reveal') throw new FakeRevert('not sealing');
       seat.sealed = { ephemeralY: sealed.ephemeralY, ciphertext: sealed.ciphertext };
-      if (g.seats.every((x) => x.sealed !== null)) g.phase = 'dealing';
+      if (g.seats.every((x) => x.sealed !== null)) g.phase = 'Deal';
     });
   }
 
@@ -266,7 +269,7 @@ export class FakeChain implements ChainView, GameCreator {
   postRevealCommitFor(gameId: bigint, player: string, turn: number, revealCommit: bigint): void {
     this.#write('postRevealCommitFor', (s) => {
       const g = this.#game(s, gameId);
-      if (g.phase !== 'playing') throw new FakeRevert('not playing');
+      if (g.phase !== 'Play') throw new FakeRevert('not playing');
       const who = player.toLowerCase();
       g.reveals[`${who}:${turn}`] = revealCommit;
       g.turnLog.push({ gameId, player: who, turn, revealCommit, block: s.block });
@@ -275,14 +278,14 @@ export class FakeChain implements ChainView, GameCreator {
 
   /**
    * `openDispute` by `player` for its `turn` (the contract checks the opening against the stored
-   * revealCommit; the fake only checks one is stored). The game pauses in 'dispute'.
+   * revealCommit; the fake only checks one is stored). The game pauses in phase Dispute.
    */
   openDispute(gameId: bigint, player: string, turn: number, leaves: number[], deadline = 0): void {
     this.#write('openDispute', (s) => {
       const g = this.#game(s, gameId);
       const who = player.toLowerCase();
       const seat = g.seats.findIndex((x) => x.player === who);
-      if (g.phase !== 'playing' || seat < 0) throw new FakeRevert('cannot dispute now');
+      if (g.phase !== 'Play' || seat < 0) throw new FakeRevert('cannot dispute now');
       if (g.reveals[`${who}:${turn}`] === undefined) throw new FakeRevert('NothingToDispute');
       g.dispute = {
         seat,
@@ -294,7 +297,7 @@ export class FakeChain implements ChainView, GameCreator {
         answer: null,
         deadline,
       };
-      g.phase = 'dispute';
+      g.phase = 'Dispute';
     });
   }
 
@@ -302,9 +305,9 @@ export class FakeChain implements ChainView, GameCreator {
   closeDispute(gameId: bigint): void {
     this.#write('closeDispute', (s) => {
       const g = this.#game(s, gameId);
-      if (g.phase !== 'dispute' || !g.dispute?.answered) throw new FakeRevert('NotAnswered');
+      if (g.phase !== 'Dispute' || !g.dispute?.answered) throw new FakeRevert('NotAnswered');
       g.dispute = null;
-      g.phase = 'playing';
+      g.phase = 'Play';
     });
   }
 
@@ -313,20 +316,20 @@ export class FakeChain implements ChainView, GameCreator {
     this.#write('forceOpen', (s) => {
       const g = this.#game(s, gameId);
       g.dispute = null;
-      g.phase = 'forced-open';
+      g.phase = 'ForceOpen';
     });
   }
 
   endGame(gameId: bigint): void {
     this.#write('endGame', (s) => {
-      this.#game(s, gameId).phase = 'ended';
+      this.#game(s, gameId).phase = 'Secrets';
     });
   }
 
   /** Anyone cancels (e.g. a missed ceremony deadline). */
   cancelGame(gameId: bigint): void {
     this.#write('cancelGame', (s) => {
-      this.#game(s, gameId).phase = 'cancelled';
+      this.#game(s, gameId).phase = 'Cancelled';
     });
   }
 
@@ -463,7 +466,7 @@ export class FakeChain implements ChainView, GameCreator {
           sealKey: [p.sealKey[0], p.sealKey[1]],
         },
         createdAt: s.block,
-        phase: 'commit',
+        phase: 'Commit',
         seats: players.map((x) => ({ player: x.toLowerCase(), commitment: 0n, sealed: null })),
         root: null,
         reveals: {},
@@ -513,7 +516,9 @@ export class FakeChain implements ChainView, GameCreator {
   }
 
   async phase(gameId: bigint): Promise<GamePhase> {
-    return this.#game(this.#read('phase'), gameId).phase;
+    const g = this.#game(this.#read('phase'), gameId);
+    // The fake never opens the map for play: a forced-open game stays in phase ForceOpen.
+    return dealerPhase(gameId, { phase: g.phase, openMap: false, secretsPublished: g.secrets !== null });
   }
 
   async seatShares(gameId: bigint): Promise<SeatShare[]> {
@@ -556,20 +561,20 @@ export class FakeChain implements ChainView, GameCreator {
     return this.#write('postRoot', (s) => {
       const g = this.#game(s, gameId);
       this.#asDealer(g);
-      if (g.phase !== 'dealing' || g.root) throw new FakeRevert(`cannot post a root in phase ${g.phase}`);
+      if (g.phase !== 'Deal' || g.root) throw new FakeRevert(`cannot post a root in phase ${g.phase}`);
       g.root = root;
-      g.phase = 'playing';
+      g.phase = 'Play';
       return { hash: `0xfake-root-${gameId}-${s.block}` };
     });
   }
 
   async answerDispute(gameId: bigint, answer: readonly bigint[], receipt: string): Promise<TxRef | null> {
     const g = this.#game(this.#read('answerDispute:check'), gameId);
-    if (g.phase !== 'dispute' || !g.dispute || g.dispute.answered) return null;
+    if (g.phase !== 'Dispute' || !g.dispute || g.dispute.answered) return null;
     return this.#write('answerDispute', (s) => {
       const g = this.#game(s, gameId);
       this.#asDealer(g);
-      if (g.phase !== 'dispute' || !g.dispute) throw new FakeRevert('WrongPhase');
+      if (g.phase !== 'Dispute' || !g.dispute) throw new FakeRevert('WrongPhase');
       if (g.dispute.answered) throw new FakeRevert('AlreadyAnswered');
       const d = g.dispute;
       // As ShroudDisputes: the disputer's signature, exactly 65 bytes with v 27/28 and a low s, over
@@ -600,9 +605,10 @@ export class FakeChain implements ChainView, GameCreator {
   async publishSecrets(gameId: bigint, masterSecret: bigint, shares: readonly bigint[]): Promise<TxRef> {
     return this.#write('publishSecrets', (s) => {
       const g = this.#game(s, gameId);
-      if (g.phase !== 'ended' || g.secrets)
+      if (g.phase !== 'Secrets' || g.secrets)
         throw new FakeRevert(`cannot publish secrets in phase ${g.phase}`);
       g.secrets = { masterSecret, shares: [...shares] };
+      g.phase = 'Audit';
       return { hash: `0xfake-secrets-${gameId}-${s.block}` };
     });
   }

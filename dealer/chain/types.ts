@@ -3,7 +3,10 @@ import type { Durations } from '../../core/limits.ts';
 import type { Groth16Proof } from '../../core/mapproof/types.ts';
 import type { SealedShare } from '../../core/sealed.ts';
 
-/** Where a game stands on-chain, as far as the dealer cares. */
+/**
+ * Where a game stands on-chain, as far as the dealer cares: read from the contract's phase (core/game-phases.ts)
+ * by `dealerPhase` (phase.ts), the only place the two meet.
+ */
 export type GamePhase =
   | 'commit' // players post C_i
   | 'sealing' // players post their shares sealed to the game's seal key (with a verified proof)

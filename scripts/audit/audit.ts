@@ -5,7 +5,7 @@
  * tiles a player was served against `Gen(seed)` and `Poseidon(master, leaf)`, and prove fraud on-chain.
  */
 import type { Contract, ContractTransactionReceipt, EventLog, Log } from 'ethers';
-import { GAME_PHASES, type GamePhaseName } from '../../core/game-phases.ts';
+import { type GamePhaseName, phaseName } from '../../core/game-phases.ts';
 import {
   type Board,
   commitMap,
@@ -22,9 +22,8 @@ import {
   verifyPath,
 } from '../../core/index.ts';
 
-/** A phase as ShroudGame names it (core/game-phases.ts), or 'None' for an unknown value. */
+/** A phase as ShroudGame names it (core/game-phases.ts). */
 export type PhaseName = GamePhaseName;
-const phaseName = (v: unknown): PhaseName => GAME_PHASES[Number(v)] ?? 'None';
 
 export class AuditError extends Error {
   constructor(message: string) {
@@ -61,7 +60,7 @@ export async function readGameSecrets(game: Contract, gameId: bigint, fromBlock 
   } catch (e) {
     throw new AuditError(`game ${gameId}: not found (${e instanceof Error ? e.message.split('\n')[0] : e})`);
   }
-  const phase = phaseName(g[1]);
+  const phase = phaseName(g[1] as bigint);
   const b = cfg[0] as { kind: bigint; width: bigint; height: bigint };
   const board = makeBoard(Number(b.kind) === 0 ? 'hex' : 'square', Number(b.width), Number(b.height));
   const root = g[6] as bigint;
@@ -244,7 +243,7 @@ export async function submitFraudProof(game: Contract, gameId: bigint, f: TileFi
     if (e?.name === 'DealerSlashed') slashed += e.args[2] as bigint;
   }
   const g = await game.getFunction('getGame')(gameId);
-  return { txHash: rc.hash, gasUsed: rc.gasUsed, slashed, phase: phaseName(g[1]) };
+  return { txHash: rc.hash, gasUsed: rc.gasUsed, slashed, phase: phaseName(g.phase) };
 }
 
 export interface AuditReport {

@@ -11,6 +11,7 @@ import { GamePlayer } from '../../client/sdk/game-player.ts';
 import { SnarkjsProver } from '../../client/sdk/prover.ts';
 import type { Replay } from '../../client/viewer/replay.ts';
 import { writeViewer } from '../../client/viewer/write.ts';
+import { isPlayPhase } from '../../core/game-phases.ts';
 import {
   commitMap,
   generateMap,
@@ -174,7 +175,7 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
   };
   for (;;) {
     const g = await bots[0]!.player.chain.game(gameId);
-    if (!['Play', 'Combat', 'Dispute', 'ForceOpen', 'OpenRoot'].includes(g.phase)) {
+    if (!isPlayPhase(g.phase)) {
       o.log(`play over: phase ${g.phase} after turn ${g.turn}`);
       break;
     }
@@ -283,7 +284,7 @@ export async function createDemoGame(o: {
   const r = o.ruleset;
   const dealerTx = new Wallet(DEV_KEYS[1], o.provider);
   const asDealer = new GameChain(o.gameContract, dealerTx);
-  const created = await asDealer.contract.getFunction('createGame')(
+  const created = await asDealer.contract.createGame(
     {
       players: o.players,
       dealer: dealerTx.address,
@@ -302,6 +303,7 @@ export async function createDemoGame(o: {
     { value: 10n ** 18n },
   );
   const receipt = await created.wait(1);
+  if (!receipt) throw new Error(`createGame ${created.hash}: no receipt`);
   return { gameId: asDealer.gameIdFromReceipt(receipt), blockNumber: receipt.blockNumber };
 }
 

@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Contract, Interface } from 'ethers';
+import type { Contract } from 'ethers';
 import { FileArtifactCache, proverFromDealer } from '../../client/node/artifacts.ts';
 import {
   type ArtifactChain,
@@ -20,7 +20,7 @@ import {
   ArtifactStore,
   MemoryArtifactCache,
 } from '../../client/sdk/artifacts.ts';
-import { GameChain, VERIFIER_REGISTRY_ABI } from '../../client/sdk/chain.ts';
+import { GameChain } from '../../client/sdk/chain.ts';
 import {
   ArtifactMismatchError,
   ArtifactsNotRegisteredError,
@@ -308,17 +308,5 @@ describe('ArtifactStore on a deployed chain and a dealer', () => {
     assert.deepEqual(calls, ['config 99', 'verifierOf spawn']);
     assert.equal(e.zkey, (await registered('spawn')).zkey);
     await assert.rejects(store.expected(stub, '0x1234', 'spawn'), /not a ruleset hash/);
-  });
-});
-
-describe('SDK registry ABI', () => {
-  it('every function in VERIFIER_REGISTRY_ABI matches the compiled VerifierRegistry', () => {
-    const artifact = path.join(GENERATED_DIR, '..', '..', 'artifacts', 'contracts', 'VerifierRegistry.sol');
-    const compiled = new Interface(
-      JSON.parse(readFileSync(path.join(artifact, 'VerifierRegistry.json'), 'utf8')).abi,
-    );
-    const have = new Set(compiled.format());
-    for (const f of new Interface(VERIFIER_REGISTRY_ABI).format())
-      assert.ok(have.has(f), `${f} is not compiled`);
   });
 });

@@ -13,6 +13,7 @@ import { BotPlayer } from '../../client/bot-player.ts';
 import { GameChain, type Prover } from '../../client/sdk/chain.ts';
 import { DealerClient } from '../../client/sdk/dealer-client.ts';
 import { GamePlayer } from '../../client/sdk/game-player.ts';
+import { isLivePhase } from '../../core/game-phases.ts';
 import {
   commitMap,
   commitOpenMap,
@@ -138,8 +139,7 @@ describe('SDK liveness: disputes, force-open and the open map (mock verifiers)',
     const did: string[] = [];
     for (let step = 0; step < maxSteps; step++) {
       const g = await b[0]!.player.chain.game(gameId);
-      if (!['Commit', 'Reveal', 'Play', 'Combat', 'Dispute', 'ForceOpen', 'OpenRoot'].includes(g.phase))
-        break;
+      if (!isLivePhase(g.phase)) break;
       if (g.phase === 'Dispute' && !(await b[0]!.player.chain.dispute(gameId)).answered) await onDispute();
       let acted = false;
       for (const bot of b) {

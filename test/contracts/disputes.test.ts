@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Contract } from 'ethers';
+import { reasonName } from '../../core/game-phases.ts';
 import { encodeDisputeAnswer, FIELD_MODULUS, generateMap, leafCoord, merklePath } from '../../core/index.ts';
 import { signRevealReceipt } from '../../core/reveal-receipt.ts';
 import { revealDomain, type ServedTile } from '../../core/reveal-request.ts';
@@ -85,7 +86,7 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
     const c0 = await credit(s.players[0]!);
     const events = await eventsOf(as(env, env.other).getFunction('claimDisputeTimeout')(s.id));
     const slashed = events.find((e) => e.name === 'DealerSlashed')!;
-    assert.equal(slashed.args['reason'], 7n, 'UnansweredDispute');
+    assert.equal(reasonName(slashed.args['reason'] as bigint), 'UnansweredDispute');
     assert.equal(slashed.args['amount'], BOND);
     assert.equal(await phaseOf(env, s.id), Phase.ForceOpen);
     assert.equal(
@@ -258,7 +259,10 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
     const events = await eventsOf(
       as(env, env.other).getFunction('challengeDisputeAnswer')(s.id, LEAVES, answer, 3),
     );
-    assert.equal(events.find((e) => e.name === 'DealerSlashed')!.args['reason'], 8n, 'BadDisputeAnswer');
+    assert.equal(
+      reasonName(events.find((e) => e.name === 'DealerSlashed')!.args['reason'] as bigint),
+      'BadDisputeAnswer',
+    );
     assert.equal(await phaseOf(env, s.id), Phase.ForceOpen);
     assert.equal((await credit(s.players[0]!)) - c0, BOND / 2n + DEPOSIT);
   });

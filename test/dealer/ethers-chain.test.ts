@@ -10,10 +10,9 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Contract, Interface, type Provider, Wallet } from 'ethers';
+import { type Contract, type Provider, Wallet } from 'ethers';
 import { pino } from 'pino';
 import { verifyRevealedTiles } from '../../client/sdk/tiles.ts';
 import { mulPoint, pointsWithY } from '../../core/babyjub.ts';
@@ -29,7 +28,6 @@ import { revealDomain } from '../../core/reveal-request.ts';
 import { rulesetHash } from '../../core/ruleset/hash.ts';
 import { generateSealKey, sealContext, sealPublicKey } from '../../core/sealed.ts';
 import { buildApp } from '../../dealer/app.ts';
-import { CONTRACT_ERRORS, SHROUD_GAME_ABI } from '../../dealer/chain/abi.ts';
 import { EthersChain, leavesHash } from '../../dealer/chain/ethers.ts';
 import { ChainHead } from '../../dealer/chain/head.ts';
 import type { RevealEntry } from '../../dealer/maps.ts';
@@ -226,35 +224,6 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     { col: 15, row: 11 },
   ].map((c) => leafIndex(board, c));
   const blinding = 0xb11d1e5n;
-
-  it('every ABI fragment and custom error the dealer uses matches the compiled contract', () => {
-    const art = JSON.parse(
-      readFileSync(
-        new URL('../../artifacts/contracts/ShroudGame.sol/ShroudGame.json', import.meta.url),
-        'utf8',
-      ),
-    ) as { abi: never[] };
-    const compiled = new Interface(art.abi);
-    const ours = new Interface([...SHROUD_GAME_ABI]);
-    ours.forEachFunction((f) => {
-      const c = compiled.getFunction(f.selector);
-      assert.ok(c, `${f.format('sighash')} is not in the contract`);
-      assert.equal(c.format('full'), f.format('full'), `${f.name}: signature or outputs drifted`);
-    });
-    ours.forEachEvent((e) => {
-      const c = compiled.getEvent(e.topicHash);
-      assert.ok(c, `${e.format('sighash')} is not in the contract`);
-      assert.equal(c.format('full'), e.format('full'), `${e.name}: fields or indexing drifted`);
-    });
-    const errors = new Interface([...CONTRACT_ERRORS]);
-    const names = (i: Interface) => {
-      const out: string[] = [];
-      i.forEachError((e) => out.push(e.format('full')));
-      return out.sort();
-    };
-    assert.deepEqual(names(errors), names(compiled), 'CONTRACT_ERRORS lists exactly the contract errors');
-    assert.equal(compiled.getFunction('reportBadCiphertext'), null, 'no bad-share path left on-chain');
-  });
 
   it('finds its game only once confirmed, maps the ruleset, seats and seal key, then deals and posts the root on-chain', async () => {
     s = await newGame();

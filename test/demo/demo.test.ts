@@ -11,8 +11,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { Interface } from 'ethers';
-import { SHROUD_PLAYER_ABI } from '../../client/sdk/chain.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DEMO = path.join(ROOT, 'scripts', 'demo.ts');
@@ -173,15 +171,5 @@ describe('npm run demo', () => {
     const r = await runDemo(['--turns', 'x', '--out', path.join(tmp, 'x')], 60_000);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /--turns must be an integer/);
-  });
-});
-
-describe('SDK ABI', () => {
-  it('every function, event and error in SHROUD_PLAYER_ABI matches the compiled ShroudGame', () => {
-    const artifact = path.join(ROOT, 'artifacts', 'contracts', 'ShroudGame.sol', 'ShroudGame.json');
-    const compiled = new Interface(JSON.parse(readFileSync(artifact, 'utf8')).abi);
-    const have = new Set(compiled.format());
-    for (const f of new Interface(SHROUD_PLAYER_ABI).format())
-      assert.ok(have.has(f), `${f} is not in ShroudGame`);
   });
 });

@@ -19,7 +19,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { Contract, JsonRpcProvider, parseEther, Wallet } from 'ethers';
+import { JsonRpcProvider, parseEther, Wallet } from 'ethers';
+import { typedContract } from '../../client/sdk/typed-contract.ts';
+import { SHROUD_GAME_ABI } from '../../core/abi/shroud-game.ts';
 import { freePort } from '../helpers/free-port.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -224,15 +226,9 @@ describe('end to end: deployer, operator and two players as processes on a node 
     assert.equal(/in game (\d+)/.exec(b.out)?.[1], gameId, 'both seats in the same game');
 
     // Anyone: once the dealer published its secrets, the audit checks the root and every served tile.
-    const game = new Contract(
-      d.shroudGame,
-      [
-        'event SecretsPublished(uint256 indexed gameId, uint256 masterSecret, uint256[] shares, uint256 seed)',
-      ],
-      provider,
-    );
+    const game = typedContract(d.shroudGame, SHROUD_GAME_ABI, provider);
     await until('the dealer to publish its secrets', 120_000, async () =>
-      (await game.queryFilter(game.filters.SecretsPublished!(BigInt(gameId)), d.blockNumber)).length > 0
+      (await game.queryFilter(game.filters.SecretsPublished(BigInt(gameId)), d.blockNumber)).length > 0
         ? true
         : undefined,
     );

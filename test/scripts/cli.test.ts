@@ -35,6 +35,7 @@ const CLIS: Record<string, string> = {
   'circuits:build': 'scripts/circuits/build.ts',
   'circuits bench': 'scripts/circuits/bench.ts',
   verifiers: 'scripts/contracts/verifiers.ts',
+  abi: 'scripts/contracts/abi.ts',
   devptau: 'scripts/circuits/devptau.ts',
   'artifacts:export': 'scripts/artifacts-export.ts',
   game: 'scripts/game.ts',

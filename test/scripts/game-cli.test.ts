@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { Contract, JsonRpcProvider, Wallet } from 'ethers';
 import { network } from 'hardhat';
 import { pino } from 'pino';
-import { SHROUD_PLAYER_ABI } from '../../client/sdk/chain.ts';
+import { SHROUD_GAME_ABI } from '../../client/sdk/chain.ts';
 import { deployShroud } from '../../contracts/ignition/deploy.ts';
 import {
   DURATION_FIELDS,
@@ -250,7 +250,7 @@ describe('npm run game -- create on a hardhat node', () => {
     } finally {
       await conn.close();
     }
-    game = new Contract(gameContract, SHROUD_PLAYER_ABI, provider);
+    game = new Contract(gameContract, SHROUD_GAME_ABI, provider);
   });
   after(() => {
     provider?.destroy();
