@@ -654,6 +654,8 @@ export class GamePlayer {
    * (its absences too: a watched unit not re-revealed has moved away), and combat reveals (exact tiles).
    */
   async syncEvents(): Promise<GameEvent[]> {
+    // A state change sent before a crash may have landed since: the model must hold it before anyone plans.
+    await this.#reconcile();
     const head = await this.chain.provider.getBlockNumber();
     const events = await this.chain.events(this.gameId, this.#syncedBlock + 1, head);
     this.#syncedBlock = head;
