@@ -200,6 +200,62 @@ describe('GamePlayer resumes from its vault (mock verifiers, honest dealer)', ()
     await assertEndedAndOpened(game);
   });
 
+  it('combat: the attacker killed after attacking keeps its spent slot; the defender killed after its answer landed adopts the hit', async () => {
+    const game = await mockGame(env, 'tiny', { chain: faulty, maxTurns: 20 });
+    const [a, b] = game.seats.map((s) => s.bot.player) as [GamePlayer, GamePlayer];
+    for (const p of [a, b]) await p.commitShare();
+    for (const p of [a, b]) await p.sealShare();
+    await deal(game);
+    for (const p of [a, b]) await p.waitForRoot();
+    // As test/demo/cli.test.ts: the infantry (slot 1) walk towards each other along row 5.
+    await a.spawn([
+      { col: 3, row: 4 },
+      { col: 5, row: 5 },
+      { col: 4, row: 6 },
+    ]);
+    await b.syncEvents();
+    await b.spawn([
+      { col: 12, row: 4 },
+      { col: 10, row: 5 },
+      { col: 11, row: 6 },
+    ]);
+    const move = async (p: GamePlayer, dc: number) => {
+      await p.syncEvents();
+      return p.playTurn({
+        moves: p.units.map((u, i) => (u && i === 1 ? { col: u.col + dc, row: u.row } : null)),
+        reveal: [],
+      });
+    };
+    await move(a, 2);
+    await move(b, -1);
+    await move(a, 1);
+    await move(b, 0);
+    await a.syncEvents();
+    const atk = await a.attack(1, { col: 9, row: 5 });
+    const a2 = await killAndResume(game, 0);
+    assert.deepEqual([...a2.attackedSlots(atk.turn)], [1], 'the spent nullifier survives the kill');
+    const hp = b.units[1]!.hp;
+    fault = { seat: 1, fn: 'respondCombat', when: 'after' };
+    await assert.rejects(b.respondCombat(), Crash);
+    assert.equal(b.units[1]!.hp, hp, 'the dead incarnation never recorded the hit');
+    const b2 = await killAndResume(game, 1);
+    const damage = await b2.chain.damage(game.gameId);
+    assert.equal(b2.units[1]!.hp, hp - damage, 'the resumed defender holds the state the chain holds');
+    assert.deepEqual((await b2.snapshot()).pending, []);
+    assert.equal(await b2.mustRespond(), false);
+    // Play goes on from the adopted state: both commitments keep opening.
+    await move(a2, 0);
+    await move(b2, 1);
+    for (const [i, p] of [a2, b2].entries()) {
+      const s = await p.snapshot();
+      const onChain = (await p.chain.seat(game.gameId, i)).stateCommitment;
+      assert.equal(
+        stateCommitment(env.h, s.state!.slots, game.ruleset.unitSlots, s.state!.blinding),
+        onChain,
+      );
+    }
+  });
+
   it('refuses a stale snapshot (a share that does not open the seat) and a lost state (an older copy)', async () => {
     const game = await mockGame(env, 'tiny');
     let old: PlayerSnapshot | null = null;
