@@ -23,8 +23,6 @@ export class BotPlayer {
   readonly planner: TurnPlanner;
   /** The player's view after each of its own turns (for the viewer). */
   readonly frames: ReplayTurn[] = [];
-  /** Slots that attacked on the chain turn `turn` (each attack spends that slot's nullifier for the turn). */
-  #attacked = { turn: -1, slots: new Set<number>() };
 
   /** `seed` seeds the exploring bot, which plans unless another `planner` is given. */
   constructor(player: GamePlayer, seed: string, planner?: TurnPlanner) {
@@ -85,17 +83,16 @@ export class BotPlayer {
       this.frames.push(frameOf(p.model!));
       return { kind: 'spawn', report };
     }
-    if (this.#attacked.turn !== g.turn) this.#attacked = { turn: g.turn, slots: new Set() };
     const d = await this.planner.turn({
       seat: p.seat,
       ruleset: r,
       turn: g.turn,
       obs: p.model!.observe(),
-      attacked: new Set(this.#attacked.slots),
+      // Each attack spends that slot's nullifier for the turn (kept by the player: it survives a reload).
+      attacked: p.attackedSlots(g.turn),
     });
     if (d.kind === 'attack') {
       const report = await p.attack(d.slot, d.target);
-      this.#attacked.slots.add(d.slot);
       return { kind: 'attack', report };
     }
     // A combat answer may have killed one of our units since the plan: moves for empty slots are dropped.

@@ -6,6 +6,9 @@
  * The ruleset is the shipped one whose hash the game carries. Proving artifacts are downloaded from the dealer
  * (or static hosts) and checked against the SHA-256 the registry holds beside each verifier before any proof
  * (client/sdk/artifacts.ts), cached; `--artifacts DIR` uses local files instead.
+ *
+ * The seat's hidden state lives in a state file (client/play/state.ts), encrypted under a key the player's wallet
+ * derives; a rerun of the same command resumes from it.
  */
 import { writeFileSync } from 'node:fs';
 import { JsonRpcProvider, Wallet } from 'ethers';
@@ -14,14 +17,15 @@ import { rulesetHash } from '../core/ruleset/hash.ts';
 import { exitUsage, UsageError } from '../scripts/lib/cli.ts';
 import { BotPlayer } from './bot-player.ts';
 import { proverFromDealer } from './node/artifacts.ts';
+import { defaultStateFile } from './node/file-store.ts';
 import { parsePlayArgs } from './play/args.ts';
 import { proverArtifacts } from './play/artifacts.ts';
 import { resolveGameId } from './play/game-id.ts';
 import { playToEnd } from './play/loop.ts';
+import { exportState, joinWithState, openStateFile, restoreState } from './play/state.ts';
 import { servedTilesJson } from './play/tiles.ts';
 import { GameChain } from './sdk/chain.ts';
 import { DealerClient } from './sdk/dealer-client.ts';
-import { GamePlayer } from './sdk/game-player.ts';
 import { SnarkjsProver } from './sdk/prover.ts';
 import { type LineTerminal, lineTerminal } from './terminal/io.ts';
 import { QuitRequested, TerminalPlanner } from './terminal/planner.ts';
@@ -54,6 +58,25 @@ try {
   );
   if (!name)
     throw new Error(`game ${gameId} plays ruleset ${cfg.rulesetHash}, which is not a shipped ruleset`);
+  const ruleset = shippedRuleset(name);
+  const stateFile =
+    args.stateFile ?? defaultStateFile({ chainId, contract: args.contract, gameId, player: wallet.address });
+  const vault = await openStateFile({
+    file: stateFile,
+    signer: wallet,
+    chainId,
+    contract: args.contract,
+    gameId,
+  });
+  if (args.exportState) {
+    await exportState(vault, stateFile, args.exportState);
+    print(`state of game ${gameId} (seat ${wallet.address}) exported to ${args.exportState}`);
+    process.exit(0);
+  }
+  if (args.restoreState) {
+    await restoreState(vault, args.restoreState, ruleset);
+    print(`state restored from ${args.restoreState} into ${stateFile}`);
+  }
   const prover =
     args.artifacts || args.sealArtifacts
       ? new SnarkjsProver(proverArtifacts(name, args.artifacts, args.sealArtifacts))
@@ -70,26 +93,36 @@ try {
               );
           },
         });
-  const player = await GamePlayer.join({
-    chain,
-    dealer: new DealerClient({
-      baseUrl: args.dealerUrl,
-      chainId,
-      gameContract: args.contract,
-      signer: wallet,
-    }),
-    prover,
-    h: await loadHasher(),
-    ruleset: shippedRuleset(name),
-    gameId,
-    // Checked when committing: never more than the player agreed to stake through --max-stake.
-    ...(args.target.maxStake !== undefined ? { terms: { maxStake: args.target.maxStake } } : {}),
-  });
+  const player = await joinWithState(
+    {
+      chain,
+      dealer: new DealerClient({
+        baseUrl: args.dealerUrl,
+        chainId,
+        gameContract: args.contract,
+        signer: wallet,
+      }),
+      prover,
+      h: await loadHasher(),
+      ruleset,
+      gameId,
+      // Checked when committing: never more than the player agreed to stake through --max-stake.
+      ...(args.target.maxStake !== undefined ? { terms: { maxStake: args.target.maxStake } } : {}),
+      persist: vault,
+    },
+    stateFile,
+    print,
+  );
   const seed = args.seed ?? wallet.address;
   if (args.interactive) terminal = lineTerminal();
   const seat = new BotPlayer(player, seed, terminal ? new TerminalPlanner(terminal, seed) : undefined);
   print(
     `player ${wallet.address}: seat ${player.seat} of ${player.players.length} in game ${gameId} (${name})`,
+  );
+  print(
+    player.resumed
+      ? `resumed from ${stateFile}: ${player.served.length} tiles, ${player.model ? 'spawned' : 'not spawned'}`
+      : `state: ${stateFile}`,
   );
   const end = await playToEnd(seat, { chain, gameId, pollMs: args.pollMs, print, narrate: args.interactive });
   print(`game over: phase ${end.phase} after turn ${end.turn}`);

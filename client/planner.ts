@@ -76,7 +76,8 @@ export class BotPlanner implements TurnPlanner {
 
   async turn(ctx: TurnContext): Promise<TurnDecision> {
     const plan = this.#pending ?? planTurn(ctx.obs, ctx.ruleset, this.seed);
-    if (this.#pending || !plan.attack) {
+    // A slot whose nullifier this turn is spent (known from the player's saved state after a restart) attacks no more.
+    if (this.#pending || !plan.attack || ctx.attacked.has(plan.attack.slot)) {
       this.#pending = null;
       return { kind: 'turn', moves: plan.moves, reveal: plan.reveal };
     }

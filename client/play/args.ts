@@ -2,7 +2,8 @@
  * The player CLI's flags and environment, checked before anything touches the network: every mistake is a
  * UsageError naming the flag (exit 2, scripts/lib/cli.ts's convention).
  */
-import { cliArgs, inputDir, intFlag, outputFile, UsageError } from '../../scripts/lib/cli.ts';
+import { existsSync, statSync } from 'node:fs';
+import { cliArgs, inputDir, inputFile, intFlag, outputFile, UsageError } from '../../scripts/lib/cli.ts';
 import { readDeploymentFile } from './deployment.ts';
 import type { GameTarget } from './game-id.ts';
 
@@ -25,6 +26,12 @@ export interface PlayArgs {
   pollMs: number;
   /** Where to write the served, verified tiles at the end (the input of `npm run audit -- --tiles`). */
   tilesOut?: string;
+  /** The sealed player state (`--state`; default: a file per seat under the XDG state folder). */
+  stateFile?: string;
+  /** `--export-state FILE`: write the seat's sealed state there and exit. */
+  exportState?: string;
+  /** `--restore-state FILE`: make that exported state this seat's, then play on from it. */
+  restoreState?: string;
 }
 
 export const USAGE = `usage: SHROUD_PLAYER_KEY=0x… npm run play -- (--game ID | --lobby NAME) [--max-stake WEI] [connection] [--interactive] [options]
@@ -53,7 +60,17 @@ options:
   --seal-artifacts DIR  with --artifacts: the sealed-share proving key (default contracts/generated/seal)
   --seed S           the random seed of the bot, or of --interactive's default placement and revealed
                      tiles (default: the player's address)
-  --poll-ms N        how often to poll the chain while waiting (default 500)`;
+  --poll-ms N        how often to poll the chain while waiting (default 500)
+player state (your share, units, blindings, served tiles: what a crash must not lose):
+  --state FILE       where it is kept, encrypted under a key your wallet derives (it signs a fixed message;
+                     nothing is sent), mode 0600, saved before every transaction that depends on it. Default:
+                     $XDG_STATE_HOME/shroud/players/<chain>-<contract>-<game>-<address>.json (~/.local/state/…).
+                     When it exists the player resumes from it: after a crash, run the same command again
+                     (with --game ID: a --lobby run would take a new seat). A state left by an earlier chain
+                     with the same ids (a restarted dev chain) is moved aside to FILE.stale-<time>
+  --export-state FILE  write this seat's encrypted state to FILE (mode 0600) and exit
+  --restore-state FILE  make FILE (an --export-state output, or a browser export of the same wallet) this
+                     seat's state, then play on from it; refused when a different state is already kept`;
 
 const OPTIONS = {
   rpc: { type: 'string' },
@@ -71,6 +88,9 @@ const OPTIONS = {
   'artifact-cache': { type: 'string' },
   seed: { type: 'string' },
   'poll-ms': { type: 'string', default: '500' },
+  state: { type: 'string' },
+  'export-state': { type: 'string' },
+  'restore-state': { type: 'string' },
 } as const;
 
 /** A setting from `--flag`, else from its environment variable; `source` names where it came from. */
@@ -121,6 +141,7 @@ export function parsePlayArgs(argv = process.argv.slice(2), env: NodeJS.ProcessE
         : address(flagOrEnv('contract', values.contract, 'SHROUD_GAME_CONTRACT', env));
       const dealerUrl = url(flagOrEnv('dealer', values.dealer, 'SHROUD_DEALER_URL', env));
       const pollMs = intFlag('poll-ms', values['poll-ms']!, 10, 60_000);
+      const state = stateFlags(values.state, values['export-state'], values['restore-state']);
       if (!/^0x[0-9a-f]{64}$/i.test(key))
         throw new UsageError('SHROUD_PLAYER_KEY: not a 0x-hex 32-byte private key');
       return {
@@ -138,6 +159,7 @@ export function parsePlayArgs(argv = process.argv.slice(2), env: NodeJS.ProcessE
         ...(values['artifact-cache'] ? { artifactCache: values['artifact-cache'] } : {}),
         ...(values.seed !== undefined ? { seed: values.seed } : {}),
         pollMs,
+        ...state,
       };
     },
     argv,
@@ -162,4 +184,21 @@ function gameTarget(game?: string, lobby?: string, maxStake?: string): GameTarge
   if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(lobby!))
     throw new UsageError(`--lobby ${lobby}: not a lobby id or name`);
   return { kind: 'lobby', lobby: lobby!, maxStake: BigInt(maxStake ?? 0) };
+}
+
+/** `--state`, `--export-state`, `--restore-state` (the last two exclusive). */
+function stateFlags(
+  state?: string,
+  exportState?: string,
+  restoreState?: string,
+): Pick<PlayArgs, 'stateFile' | 'exportState' | 'restoreState'> {
+  if (state !== undefined && existsSync(state) && statSync(state).isDirectory())
+    throw new UsageError(`--state ${state}: is a folder, not a file`);
+  if (exportState !== undefined && restoreState !== undefined)
+    throw new UsageError('--export-state and --restore-state: give one');
+  return {
+    ...(state !== undefined ? { stateFile: state } : {}),
+    ...(exportState !== undefined ? { exportState: outputFile('export-state', exportState) } : {}),
+    ...(restoreState !== undefined ? { restoreState: inputFile('restore-state', restoreState) } : {}),
+  };
 }

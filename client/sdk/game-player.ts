@@ -4,7 +4,12 @@
  *
  *   join → commitShare → sealShare → (dealer posts the root) → spawn → { attack? → playTurn } … ; the attacked seat
  *   answers with respondCombat; syncEvents feeds the opponents' zone reveals and combat reveals to the model.
+ *
+ * With `persist` (a PlayerVault), the hidden state (snapshot.ts) is saved after every change, and a state change
+ * is saved as pending before the transaction that makes it is sent (write-ahead). `join` resumes from a saved
+ * snapshot; the chain decides which pending state is current (the one whose commitment the seat holds).
  */
+import { shareCommitment } from '@shroud/core/commitments.ts';
 import { answerStride, decodeDisputeAnswer } from '@shroud/core/dispute.ts';
 import { InputError } from '@shroud/core/errors.ts';
 import { FIELD_MODULUS } from '@shroud/core/field.ts';
@@ -18,7 +23,7 @@ import type { ServedTile } from '@shroud/core/reveal-request.ts';
 import { rulesetHash } from '@shroud/core/ruleset/hash.ts';
 import type { ValidRuleset } from '@shroud/core/ruleset/validate.ts';
 import { addressToField } from '@shroud/core/sealed.ts';
-import type { Slots, Unit } from '@shroud/core/state.ts';
+import { type Slots, stateCommitment, type Unit } from '@shroud/core/state.ts';
 import { type Feature, isPassable, type Resource, type Terrain } from '@shroud/core/tile.ts';
 import {
   attackWitness,
@@ -29,6 +34,7 @@ import {
   turnWitness,
 } from '@shroud/core/witness/inputs.ts';
 import {
+  ChainError,
   type GameChain,
   type GameEvent,
   type JoinedGame,
@@ -39,6 +45,14 @@ import {
 import type { DealerClient } from './dealer-client.ts';
 import { DealerRefusedError, DealerUnavailableError, TileRejectedError } from './errors.ts';
 import { PlayerModel } from './player.ts';
+import {
+  type PendingState,
+  type PlayerSnapshot,
+  SNAPSHOT_VERSION,
+  type SnapshotStore,
+  StaleSnapshotError,
+  StateLostError,
+} from './snapshot.ts';
 import { checkGameTerms, type TermsPolicy } from './terms.ts';
 import { type VerifiedTile, verifyRevealedTiles } from './tiles.ts';
 
@@ -106,6 +120,11 @@ export interface GamePlayerOptions {
   revealWaitMs?: number;
   /** What this player accepts of a game's terms, checked before it stakes (the ruleset's hash is always checked). */
   terms?: TermsPolicy;
+  /**
+   * Where the hidden state is kept (a PlayerVault): saved after every change and before every transaction that
+   * depends on it; `join` resumes from what it holds.
+   */
+  persist?: SnapshotStore;
 }
 
 /** A turn whose tiles the dealer did not serve: the opening a dispute puts on-chain. */
@@ -158,6 +177,16 @@ export class GamePlayer {
   #unserved: UnservedTurn | null = null;
   /** The public map after force-open (seed revealed): tiles and the salt-0 tree. */
   #open: { tiles: ReturnType<typeof generateMap>; commitment: MapCommitment } | null = null;
+  /** State changes whose transaction was (or is about to be) sent; the chain's state commitment picks one. */
+  #pending: PendingState[] = [];
+  /** Slots that attacked on chain turn `turn`. */
+  #attacked = { turn: -1, slots: [] as number[] };
+  readonly #persist: SnapshotStore | undefined;
+  #chainId: bigint | null = null;
+  /** Saves run one after another, each with the state of the moment it was asked for. */
+  #saving: Promise<void> = Promise.resolve();
+  /** True when this player was resumed from a saved snapshot. */
+  resumed = false;
 
   private constructor(o: GamePlayerOptions, joined: JoinedGame, address: string, block: number) {
     this.chain = o.chain;
@@ -173,22 +202,189 @@ export class GamePlayer {
     this.#joinedBlock = block;
     this.#revealWaitMs = o.revealWaitMs ?? 10_000;
     this.#terms = { ...o.terms, rulesetHash: rulesetHash(o.ruleset) };
+    this.#persist = o.persist;
   }
 
-  /** Reads the game and this signer's seat; checks the board matches the ruleset. */
+  /**
+   * Reads the game and this signer's seat; checks the board matches the ruleset. With `persist`, resumes from the
+   * snapshot it holds (see `resume`), or starts one.
+   */
   static async join(o: GamePlayerOptions): Promise<GamePlayer> {
-    const address = await o.chain.signerAddress();
-    const joined = await o.chain.join(o.gameId, address);
-    const b = o.ruleset.board;
-    const c = joined.config;
-    if (c.width !== b.width || c.height !== b.height || c.kind !== (b.kind === 'hex' ? 0 : 1)) {
-      throw new InputError(
-        'ruleset',
-        `game ${o.gameId} is ${c.width}×${c.height}, not ${o.ruleset.name}'s board`,
+    const saved = o.persist ? await o.persist.load(o.ruleset) : null;
+    if (saved) return GamePlayer.resume(o, saved);
+    const { address, joined } = await seatOf(o);
+    const block = await o.chain.provider.getBlockNumber();
+    const p = new GamePlayer(o, joined, address, Math.max(0, block - 1));
+    if (o.persist) {
+      p.#chainId = await o.chain.chainId();
+      await p.#save();
+    }
+    return p;
+  }
+
+  /**
+   * Continues from `snapshot` after a crash or a reload. It must be this chain's, contract's, game's and signer's
+   * (InputError naming the field otherwise) and this game instance's: a share that does not open the seat's
+   * on-chain commitment is a StaleSnapshotError (a dev chain restarted with the same ids). A pending state whose
+   * commitment the seat now holds becomes current (its tiles are fetched); when the chain holds a state the
+   * snapshot cannot open, StateLostError.
+   */
+  static async resume(o: GamePlayerOptions, snapshot: PlayerSnapshot): Promise<GamePlayer> {
+    const { address, joined } = await seatOf(o);
+    const chainId = await o.chain.chainId();
+    const s = snapshot;
+    const expect: [keyof PlayerSnapshot, unknown, unknown][] = [
+      ['version', s.version, SNAPSHOT_VERSION],
+      ['chainId', s.chainId, chainId],
+      ['contract', s.contract.toLowerCase(), o.chain.address.toLowerCase()],
+      ['gameId', s.gameId, o.gameId],
+      ['player', s.player.toLowerCase(), address],
+      ['seat', s.seat, joined.seat],
+      ['rulesetHash', s.rulesetHash.toLowerCase(), rulesetHash(o.ruleset).toLowerCase()],
+    ];
+    for (const [field, got, want] of expect)
+      if (got !== want) throw new InputError(`snapshot.${field}`, `${got} is not this player's ${want}`);
+    const p = new GamePlayer(o, joined, address, s.joinedBlock);
+    p.#chainId = chainId;
+    p.#syncedBlock = s.syncedBlock;
+    p.#share = s.share;
+    p.#pending = s.pending.map((x) => ({ ...x, slots: copySlots(x.slots) }));
+    p.#unserved = s.unserved && { ...s.unserved, leaves: [...s.unserved.leaves] };
+    p.#keep(s.served);
+    p.#attacked = { turn: s.attacked.turn, slots: [...s.attacked.slots] };
+    p.droppedReveals = s.droppedReveals;
+    if (s.state && s.model) {
+      p.#slots = copySlots(s.state.slots);
+      p.#blinding = s.state.blinding;
+      p.model = PlayerModel.restore({ ruleset: o.ruleset, seat: joined.seat }, s.model);
+    } else if (s.state || s.model) {
+      throw new InputError(s.state ? 'snapshot.model' : 'snapshot.state', 'missing while the other is set');
+    }
+    p.resumed = true;
+    await p.#checkShare();
+    await p.#reconcile(true);
+    await p.#save();
+    return p;
+  }
+
+  /**
+   * The hidden state as data (for an export; `persist` saves it by itself). Reads the chain id once if `join` had
+   * no `persist`.
+   */
+  async snapshot(): Promise<PlayerSnapshot> {
+    this.#chainId ??= await this.chain.chainId();
+    return this.#snapshotNow();
+  }
+
+  #snapshotNow(): PlayerSnapshot {
+    if (this.#chainId === null) throw new Error('snapshot: chain id not read');
+    return {
+      version: SNAPSHOT_VERSION,
+      chainId: this.#chainId,
+      contract: this.chain.address.toLowerCase(),
+      gameId: this.gameId,
+      player: this.address,
+      seat: this.seat,
+      rulesetHash: rulesetHash(this.ruleset).toLowerCase(),
+      joinedBlock: this.#joinedBlock,
+      syncedBlock: this.#syncedBlock,
+      share: this.#share,
+      state: this.model ? { slots: copySlots(this.#slots), blinding: this.#blinding } : null,
+      pending: this.#pending.map((x) => ({ ...x, slots: copySlots(x.slots) })),
+      unserved: this.unserved,
+      served: [...this.served],
+      model: this.model?.snapshot() ?? null,
+      attacked: { turn: this.#attacked.turn, slots: [...this.#attacked.slots] },
+      droppedReveals: this.droppedReveals,
+    };
+  }
+
+  /** Saves the state of this moment through `persist` (a no-op without); resolves once it is stored. */
+  #save(): Promise<void> {
+    const persist = this.#persist;
+    if (!persist) return Promise.resolve();
+    const snap = this.#snapshotNow();
+    this.#saving = this.#saving.catch(() => {}).then(() => persist.save(snap));
+    return this.#saving;
+  }
+
+  /** The share must open the seat's on-chain C_i; a snapshot past the commit must have a committed seat. */
+  async #checkShare(): Promise<void> {
+    const me = await this.chain.seat(this.gameId, this.seat);
+    if (me.committed) {
+      if (this.#share === null)
+        throw new StateLostError(`seat ${this.seat} committed a share this snapshot does not hold`);
+      const c = shareCommitment(this.h, this.gameId, addressToField(this.address), this.#share);
+      if (c !== me.commitment)
+        throw new StaleSnapshotError(
+          `its share does not open seat ${this.seat}'s commitment in game ${this.gameId}: it is from an earlier game with the same id`,
+        );
+    } else if (this.model || this.#pending.length > 0) {
+      throw new StaleSnapshotError(
+        `it has units, but seat ${this.seat} of game ${this.gameId} has not even committed: it is from an earlier game with the same id`,
       );
     }
-    const block = await o.chain.provider.getBlockNumber();
-    return new GamePlayer(o, joined, address, Math.max(0, block - 1));
+  }
+
+  /** The commitment of the current state (0 before the spawn). */
+  #commitment(): bigint {
+    return this.model ? stateCommitment(this.h, this.#slots, this.ruleset.unitSlots, this.#blinding) : 0n;
+  }
+
+  /**
+   * Makes the current state the one the seat's on-chain commitment opens: a pending state that landed is adopted
+   * (its tiles fetched); pending states of an older base are dropped. StateLostError when none opens it. Without
+   * pending states only a resume (`always`) asks: in play, the state and the chain move together.
+   */
+  async #reconcile(always = false): Promise<void> {
+    if (!always && this.#pending.length === 0) return;
+    const onChain = (await this.chain.seat(this.gameId, this.seat)).stateCommitment;
+    const mine = this.#commitment();
+    if (onChain === mine) {
+      const live = this.#pending.filter((x) => x.from === mine);
+      if (live.length !== this.#pending.length) {
+        this.#pending = live;
+        await this.#save();
+      }
+      return;
+    }
+    const landed = this.#pending.find((x) => x.newCommit === onChain);
+    if (!landed)
+      throw new StateLostError(
+        `seat ${this.seat}'s on-chain state commitment opens to neither the saved state nor a pending one (an older copy of the state?)`,
+      );
+    await this.#adopt(landed);
+  }
+
+  /** Saves `p` as pending: from here on a crash cannot lose the state its transaction puts on-chain. */
+  async #writeAhead(p: PendingState): Promise<void> {
+    this.#pending.push(p);
+    await this.#save();
+  }
+
+  /**
+   * `p`'s transaction landed: it becomes the state, its tiles are fetched and applied, and it is saved. Nothing
+   * changes before the tiles are in hand, so a crash here resumes from `p` again.
+   */
+  async #adopt(p: PendingState): Promise<VerifiedTile[] | null> {
+    const r = p.reveal;
+    const tiles = r ? await this.#tilesOf(r.turn, r.leaves, r.blinding, r.revealCommit) : null;
+    const model =
+      p.kind === 'spawn'
+        ? new PlayerModel({ ruleset: this.ruleset, seat: this.seat, units: p.slots })
+        : this.#need();
+    model.setUnits(p.slots);
+    this.#slots = copySlots(p.slots);
+    this.#blinding = p.blinding;
+    this.#pending = [];
+    if (r) {
+      this.#unserved = tiles === null ? { turn: r.turn, leaves: [...r.leaves], blinding: r.blinding } : null;
+      if (tiles) this.#keep(tiles);
+      model.applyTurn({ turn: r.turn, visibleTiles: model.visionOf(p.slots), tiles: tiles ?? [] });
+    }
+    this.model = model;
+    await this.#save();
+    return tiles;
   }
 
   get units(): Slots {
@@ -217,7 +413,10 @@ export class GamePlayer {
    */
   async commitShare(): Promise<TxResult> {
     checkGameTerms(await this.chain.config(this.gameId), this.#terms);
-    this.#share ??= randomField();
+    if (this.#share === null) {
+      this.#share = randomField();
+      await this.#save(); // before the commitment to it goes out
+    }
     return this.chain.commitShare(this.h, this.gameId, this.#share);
   }
 
@@ -251,6 +450,8 @@ export class GamePlayer {
 
   /** The spawn turn: units placed at `positions`, the tiles they see revealed (up to the ruleset's limit). */
   async spawn(positions: readonly Coord[]): Promise<TurnReport> {
+    await this.#reconcile();
+    if (this.model) throw new Error('spawn: this seat has spawned already');
     const r = this.ruleset;
     const slots: (Unit | null)[] = new Array(r.unitSlots).fill(null);
     r.spawn.forEach((name, i) => {
@@ -275,18 +476,25 @@ export class GamePlayer {
     const t0 = now();
     const proof = await this.prover.prove('spawn', plan);
     const proofMs = now() - t0;
+    const pending: PendingState = {
+      kind: 'spawn',
+      turn,
+      from: 0n,
+      newCommit: plan.newCommit,
+      slots,
+      blinding,
+      reveal: { turn, leaves, blinding: revealBlinding, revealCommit: plan.revealCommit },
+    };
+    await this.#writeAhead(pending);
     const tx = await this.chain.spawn(this.gameId, plan, proof);
-    this.#slots = slots;
-    this.#blinding = blinding;
-    this.model = model;
-    const tiles = await this.#serve(turn, leaves, revealBlinding, plan.revealCommit);
-    model.applyTurn({ turn, visibleTiles: model.visionOf(slots), tiles: tiles ?? [] });
+    const tiles = await this.#adopt(pending);
     return this.#report('spawn', turn, slots.filter(Boolean).length, [], tiles, proofMs, tx);
   }
 
   /** One turn: moves, proof, submission, then the revealed tiles fetched, verified and applied to the fog. */
   async playTurn(intent: TurnIntent): Promise<TurnReport> {
-    const model = this.#need();
+    await this.#reconcile();
+    this.#need();
     const r = this.ruleset;
     const oldSlots = this.#slots;
     const destinations: Coord[] = [];
@@ -328,17 +536,24 @@ export class GamePlayer {
     const t0 = now();
     const proof = await this.prover.prove('turn', plan);
     const proofMs = now() - t0;
+    const pending: PendingState = {
+      kind: 'turn',
+      turn,
+      from: this.#commitment(),
+      newCommit: plan.newCommit,
+      slots: newSlots,
+      blinding: newBlinding,
+      reveal: { turn, leaves: [...intent.reveal], blinding: revealBlinding, revealCommit: plan.revealCommit },
+    };
+    await this.#writeAhead(pending);
     const tx = await this.chain.submitTurn(this.gameId, plan, proof);
-    this.#slots = newSlots;
-    this.#blinding = newBlinding;
-    model.setUnits(newSlots);
-    const tiles = await this.#serve(turn, intent.reveal, revealBlinding, plan.revealCommit);
-    model.applyTurn({ turn, visibleTiles: model.visionOf(newSlots), tiles: tiles ?? [] });
+    const tiles = await this.#adopt(pending);
     return this.#report('turn', turn, destinations.length, destinations, tiles, proofMs, tx);
   }
 
   /** Attacks `target` with `slot` during this player's turn (before `playTurn`); the game enters combat. */
   async attack(slot: number, target: Coord, defender?: number): Promise<AttackReport> {
+    await this.#reconcile();
     this.#need();
     const { turn } = await this.chain.game(this.gameId);
     const def = defender ?? this.#defenderFor(target);
@@ -354,8 +569,27 @@ export class GamePlayer {
     const t0 = now();
     const proof = await this.prover.prove('attack', plan);
     const proofMs = now() - t0;
-    const tx = await this.chain.attack(this.gameId, plan, proof, target, def);
+    // Written first: the nullifier is spent once the attack lands, so a resumed bot must not pick the slot again.
+    if (this.#attacked.turn !== turn) this.#attacked = { turn, slots: [] };
+    this.#attacked.slots.push(slot);
+    await this.#save();
+    let tx: TxResult;
+    try {
+      tx = await this.chain.attack(this.gameId, plan, proof, target, def);
+    } catch (e) {
+      // A decoded revert spent nothing (unless it says the nullifier was spent).
+      if (e instanceof ChainError && e.revert && e.revert !== 'NullifierUsed') {
+        this.#attacked.slots = this.#attacked.slots.filter((x) => x !== slot);
+        await this.#save();
+      }
+      throw e;
+    }
     return { turn, seat: this.seat, defender: def, target: { ...target }, proofMs, gas: tx.gasUsed };
+  }
+
+  /** Slots that attacked on chain turn `turn` (their nullifiers are spent for it). */
+  attackedSlots(turn: number): Set<number> {
+    return new Set(this.#attacked.turn === turn ? this.#attacked.slots : []);
   }
 
   /** Whether the game waits for this player's combat answer. */
@@ -369,7 +603,8 @@ export class GamePlayer {
 
   /** Answers the pending combat with a proof of presence (the unit is hit) or absence (it fizzles). */
   async respondCombat(): Promise<CombatReport> {
-    const model = this.#need();
+    await this.#reconcile();
+    this.#need();
     const c = await this.chain.combat(this.gameId);
     if (!c.pending) throw new Error('no combat is pending');
     if (c.defender !== this.seat)
@@ -388,9 +623,18 @@ export class GamePlayer {
     const t0 = now();
     const proof = await this.prover.prove('combat', plan);
     const proofMs = now() - t0;
+    const pending: PendingState = {
+      kind: 'combat',
+      turn,
+      from: this.#commitment(),
+      newCommit: plan.newCommit,
+      slots: plan.after,
+      blinding: this.#blinding,
+      reveal: null,
+    };
+    await this.#writeAhead(pending);
     const tx = await this.chain.respondCombat(this.gameId, plan, proof);
-    this.#slots = plan.after;
-    model.setUnits(plan.after);
+    await this.#adopt(pending);
     const ev = tx.events.find((e) => e.kind === 'CombatResolved');
     return {
       seat: this.seat,
@@ -410,11 +654,20 @@ export class GamePlayer {
    * (its absences too: a watched unit not re-revealed has moved away), and combat reveals (exact tiles).
    */
   async syncEvents(): Promise<GameEvent[]> {
+    // A state change sent before a crash may have landed since: the model must hold it before anyone plans.
+    await this.#reconcile();
     const head = await this.chain.provider.getBlockNumber();
     const events = await this.chain.events(this.gameId, this.#syncedBlock + 1, head);
     this.#syncedBlock = head;
     const model = this.model;
     if (!model) return events;
+    this.#applyEvents(model, events);
+    // Model and sync point together: a crash before this re-reads the same events onto the older model.
+    if (events.length > 0) await this.#save();
+    return events;
+  }
+
+  #applyEvents(model: PlayerModel, events: GameEvent[]): void {
     const byTx = new Map<string, GameEvent[]>();
     for (const e of events) byTx.set(e.tx, [...(byTx.get(e.tx) ?? []), e]);
     for (const group of byTx.values()) {
@@ -445,7 +698,6 @@ export class GamePlayer {
         }
       }
     }
-    return events;
   }
 
   #need(): PlayerModel {
@@ -510,26 +762,17 @@ export class GamePlayer {
   /**
    * The turn's tiles, verified: from the dealer against the chain's root, or computed from the public seed
    * once the game was forced open. Null when the dealer did not serve them (unreachable, refusing, or serving
-   * tiles that fail verification): the turn is remembered as unserved, for `disputeUnserved`.
+   * tiles that fail verification): the caller remembers the turn as unserved, for `disputeUnserved`.
    */
-  async #serve(
+  async #tilesOf(
     turn: number,
     leaves: number[],
     blinding: bigint,
     revealCommit: bigint,
   ): Promise<VerifiedTile[] | null> {
-    this.#unserved = null;
     if (leaves.length === 0) return [];
     const open = await this.#openMap();
-    const tiles = open
-      ? this.#openTiles(open, leaves)
-      : await this.#fetch(turn, leaves, blinding, revealCommit);
-    if (tiles === null) {
-      this.#unserved = { turn, leaves: [...leaves], blinding };
-      return null;
-    }
-    this.#keep(tiles);
-    return tiles;
+    return open ? this.#openTiles(open, leaves) : await this.#fetch(turn, leaves, blinding, revealCommit);
   }
 
   async #fetch(turn: number, leaves: number[], blinding: bigint, revealCommit: bigint) {
@@ -575,6 +818,7 @@ export class GamePlayer {
     this.#keep(tiles);
     this.model?.addLateTiles(u.turn, tiles);
     this.#unserved = null;
+    await this.#save();
     return true;
   }
 
@@ -624,8 +868,12 @@ export class GamePlayer {
       tiles = rawTiles(this.ruleset.board, u.leaves, answer);
     }
     this.#keep(tiles);
-    this.#unserved = null;
+    // Tiles saved before the acceptance goes out; the turn stays unserved until it landed, so a crash in between
+    // accepts again on resume.
+    await this.#save();
     await this.chain.acceptDisputeAnswer(this.gameId);
+    this.#unserved = null;
+    await this.#save();
     return { kind: 'accepted', tiles: tiles.length };
   }
 
@@ -835,3 +1083,20 @@ function rawTiles(board: Board, leaves: readonly number[], answer: readonly bigi
     };
   });
 }
+
+/** Reads this signer's seat in the game and checks the board matches the ruleset. */
+async function seatOf(o: GamePlayerOptions): Promise<{ address: string; joined: JoinedGame }> {
+  const address = await o.chain.signerAddress();
+  const joined = await o.chain.join(o.gameId, address);
+  const b = o.ruleset.board;
+  const c = joined.config;
+  if (c.width !== b.width || c.height !== b.height || c.kind !== (b.kind === 'hex' ? 0 : 1)) {
+    throw new InputError(
+      'ruleset',
+      `game ${o.gameId} is ${c.width}×${c.height}, not ${o.ruleset.name}'s board`,
+    );
+  }
+  return { address, joined };
+}
+
+const copySlots = (slots: Slots): (Unit | null)[] => slots.map((u) => (u ? { ...u } : null));

@@ -1,5 +1,5 @@
 import { InputError } from '@shroud/core/errors.ts';
-import { FogState, type Sighting, type VisionChange } from '@shroud/core/fog.ts';
+import { type FogSnapshot, FogState, type Sighting, type VisionChange } from '@shroud/core/fog.ts';
 import { type Coord, tileIndex, zoneOf } from '@shroud/core/geometry.ts';
 import type { ValidRuleset } from '@shroud/core/ruleset/validate.ts';
 import { assertSlots, type Slots, type Unit } from '@shroud/core/state.ts';
@@ -47,6 +47,16 @@ export interface PlayerModelOptions {
   units: Slots;
 }
 
+/** A PlayerModel as plain data (`snapshot()`), for `PlayerModel.restore` after a reload. */
+export interface ModelSnapshot {
+  fog: FogSnapshot;
+  units: Slots;
+  /** The verified tiles the model holds, one per tile. */
+  tiles: VerifiedTile[];
+  /** Memory slots of sightings marked lost (`enemyLost` already emitted). */
+  lost: string[];
+}
+
 /** Same memory slot as FogState's: enemy player, unit type, exact tile else zone. */
 function sightingKey(s: Sighting): string {
   const place = s.coord !== undefined ? `t${s.coord.col},${s.coord.row}` : `z${s.zone}`;
@@ -62,7 +72,7 @@ export class PlayerModel {
   readonly ruleset: ValidRuleset;
   readonly seat: number;
   readonly events = new Emitter<PlayerEvents>();
-  readonly #fog: FogState;
+  #fog: FogState;
   readonly #tiles = new Map<number, VerifiedTile>();
   #units: (Unit | null)[];
   readonly #lost = new Set<string>();
@@ -80,6 +90,47 @@ export class PlayerModel {
 
   get board() {
     return this.ruleset.board;
+  }
+
+  snapshot(): ModelSnapshot {
+    return {
+      fog: this.#fog.snapshot(),
+      units: this.units,
+      tiles: [...this.#tiles.values()],
+      lost: [...this.#lost],
+    };
+  }
+
+  /**
+   * Rebuilds a model from `snapshot()` (a reload): fog and sightings, units, tiles and lost marks are checked
+   * against the ruleset, each error naming its field under `model.`; no event is emitted.
+   */
+  static restore(o: Omit<PlayerModelOptions, 'units'>, s: ModelSnapshot): PlayerModel {
+    const inModel = <T>(f: () => T): T => {
+      try {
+        return f();
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+        throw new InputError(`model.${e.field}`, e.message.slice(e.field.length + 2));
+      }
+    };
+    const m = inModel(() => new PlayerModel({ ...o, units: s.units }));
+    m.#fog = inModel(() => FogState.fromSnapshot(o.ruleset.board, s.fog));
+    s.tiles.forEach((t, i) => {
+      const onBoard = t.col >= 0 && t.col < m.board.width && t.row >= 0 && t.row < m.board.height;
+      if (!onBoard || t.index !== tileIndex(m.board, t) || m.#tiles.has(t.index))
+        throw new InputError(
+          `model.tiles.${i}`,
+          `tile ${t.index} at (${t.col},${t.row}): misplaced or repeated`,
+        );
+      m.#tiles.set(t.index, t);
+    });
+    const slots = new Set(m.#fog.lastSeen().map(sightingKey));
+    s.lost.forEach((k, i) => {
+      if (!slots.has(k)) throw new InputError(`model.lost.${i}`, `"${k}" is not a remembered sighting`);
+      m.#lost.add(k);
+    });
+    return m;
   }
 
   get turn(): number | null {

@@ -44,7 +44,8 @@ interface Player {
 function runCli(args: string[], key: string): Player {
   const p = spawn(process.execPath, [path.join(ROOT, 'client', 'cli.ts'), ...args], {
     cwd: ROOT,
-    env: { ...process.env, SHROUD_PLAYER_KEY: key },
+    // The players' state files (client/play/state.ts) go under the test's folder, not the user's.
+    env: { ...process.env, SHROUD_PLAYER_KEY: key, XDG_STATE_HOME: path.join(tmp, 'state') },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,0 +1,293 @@
+/**
+ * The player's hidden state, encrypted at rest under a key only the player's wallet can make again. Browser-safe.
+ *
+ * Key: the wallet signs (EIP-191 `personal_sign`) a fixed, human-readable text naming the chain, the game
+ * contract and the account (`vaultKeyMessage`). That text is the same on every reload, so a wallet with
+ * deterministic signatures (RFC 6979: ethers, MetaMask, hardware wallets) gives the same signature each time;
+ * the signature never leaves the page and is the input keying material. One prompt per deployment and account,
+ * not per game: each game and seat gets its own key by HKDF-SHA256 (info = the binding below).
+ * Why the chain and contract are in the text: a signature asked for on another deployment (or a phishing copy of
+ * another one) does not open this one's state. Why not the game id: one signature serves every game of a session.
+ *
+ * Blob: XChaCha20-Poly1305 under a random 24-byte nonce, with associated data binding the chain id, the contract,
+ * the game id and the seat's address: a blob copied from another game, seat or chain fails to open. The blob is
+ * JSON text that also names that binding in clear, so a misplaced blob is refused saying whose it is.
+ */
+import { xchacha20poly1305 } from '@noble/ciphers/chacha.js';
+import { randomBytes } from '@noble/ciphers/utils.js';
+import { hkdf } from '@noble/hashes/hkdf.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import type { ValidRuleset } from '@shroud/core/ruleset/validate.ts';
+import { verifyMessage } from 'ethers';
+import { decodeSnapshot, encodeSnapshot, type PlayerSnapshot, type SnapshotStore } from './snapshot.ts';
+import type { StateStore } from './store.ts';
+
+const VERSION = 1;
+const SALT = utf8ToBytes('shroud/player-state/v1');
+
+/** What a wallet must do for the vault (an ethers Signer does). */
+export interface VaultSigner {
+  getAddress(): Promise<string>;
+  /** EIP-191 personal_sign of a UTF-8 text; 0x-hex 65-byte signature. */
+  signMessage(message: string): Promise<string>;
+}
+
+/** Where a key is valid: one deployment of the game contract. */
+export interface VaultScope {
+  chainId: bigint;
+  contract: string;
+}
+
+export type VaultErrorReason = 'signer' | 'format' | 'binding' | 'auth' | 'exists';
+
+/** A key could not be made, or a blob was refused; `reason` says which check. Nothing was stored. */
+export class VaultError extends Error {
+  readonly reason: VaultErrorReason;
+  constructor(reason: VaultErrorReason, message: string) {
+    super(`player state vault: ${message}`);
+    this.name = 'VaultError';
+    this.reason = reason;
+  }
+}
+
+const lower = (a: string) => a.toLowerCase();
+function bytesToUtf8(b: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(b);
+  } catch {
+    throw new VaultError('format', 'not UTF-8 text');
+  }
+}
+const gameHex = (g: bigint) => `0x${g.toString(16)}`;
+
+/** The text the wallet signs: fixed per chain, contract and account (never a nonce or a date). */
+export function vaultKeyMessage(scope: VaultScope, account: string): string {
+  return [
+    'Shroud player state key v1',
+    '',
+    'Signing this makes the key that encrypts your hidden game state (your share, units and blindings) on this',
+    'device. It sends no transaction and costs nothing. Sign it only in a Shroud client: whoever holds this',
+    'signature can read that state.',
+    '',
+    `chain: ${scope.chainId}`,
+    `contract: ${lower(scope.contract)}`,
+    `account: ${lower(account)}`,
+  ].join('\n');
+}
+
+/** The associated data (and HKDF info) of one seat's blobs. */
+function bindingBytes(scope: VaultScope, gameId: bigint, player: string): Uint8Array {
+  return utf8ToBytes(
+    `shroud/player-state/v${VERSION}|chain=${scope.chainId}|contract=${lower(scope.contract)}|game=${gameHex(gameId)}|player=${lower(player)}`,
+  );
+}
+
+function toBase64(b: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+function fromBase64(s: string, field: string): Uint8Array {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s)) throw new VaultError('format', `${field}: not base64`);
+  const bin = atob(s);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** The key material of one account on one deployment (the signature); seals and opens that account's blobs. */
+export class VaultKey {
+  readonly scope: VaultScope;
+  readonly player: string;
+  readonly #ikm: Uint8Array;
+
+  private constructor(scope: VaultScope, player: string, ikm: Uint8Array) {
+    this.scope = { chainId: scope.chainId, contract: lower(scope.contract) };
+    this.player = lower(player);
+    this.#ikm = ikm;
+  }
+
+  /**
+   * Asks the wallet for the signature twice: a wallet whose signatures are not deterministic could never open
+   * this state again after a reload, so it is refused here, before anything is sealed.
+   */
+  static async derive(signer: VaultSigner, scope: VaultScope): Promise<VaultKey> {
+    const account = await signer.getAddress();
+    const message = vaultKeyMessage(scope, account);
+    const first = await signer.signMessage(message);
+    const second = await signer.signMessage(message);
+    if (first !== second)
+      throw new VaultError(
+        'signer',
+        `the wallet of ${lower(account)} signed the state-key message twice with different signatures: its state could not be decrypted after a reload (use a wallet with deterministic signatures, RFC 6979)`,
+      );
+    let signedBy: string;
+    try {
+      signedBy = verifyMessage(message, first);
+    } catch {
+      throw new VaultError('signer', `the wallet returned a malformed signature (${first.slice(0, 20)}…)`);
+    }
+    if (lower(signedBy) !== lower(account))
+      throw new VaultError('signer', `the signature is by ${lower(signedBy)}, not ${lower(account)}`);
+    return new VaultKey(scope, account, hexToBytes(first.slice(2)));
+  }
+
+  #keyFor(ad: Uint8Array): Uint8Array {
+    return hkdf(sha256, this.#ikm, SALT, ad, 32);
+  }
+
+  /** Seals `plaintext` as this account's state of `gameId`: JSON text (the export format). */
+  seal(gameId: bigint, plaintext: Uint8Array): string {
+    const ad = bindingBytes(this.scope, gameId, this.player);
+    const nonce = randomBytes(24);
+    const sealed = xchacha20poly1305(this.#keyFor(ad), nonce, ad).encrypt(plaintext);
+    return JSON.stringify({
+      shroud: 'player-state',
+      v: VERSION,
+      chainId: this.scope.chainId.toString(),
+      contract: this.scope.contract,
+      gameId: gameHex(gameId),
+      player: this.player,
+      nonce: toBase64(nonce),
+      sealed: toBase64(sealed),
+    });
+  }
+
+  /**
+   * Opens a blob of `seal`: refused as 'format' (not a blob), 'binding' (the blob names another chain, contract,
+   * game or seat: which one, and whose it is) or 'auth' (it does not decrypt: tampered, or sealed by another key).
+   */
+  open(gameId: bigint, blob: string): Uint8Array {
+    let doc: Record<string, unknown>;
+    try {
+      doc = JSON.parse(blob);
+    } catch {
+      throw new VaultError('format', 'not a player-state blob (not JSON)');
+    }
+    if (typeof doc !== 'object' || doc === null || doc.shroud !== 'player-state')
+      throw new VaultError('format', 'not a player-state blob');
+    if (doc.v !== VERSION) throw new VaultError('format', `blob version ${String(doc.v)} is not ${VERSION}`);
+    const expected: [string, string, string][] = [
+      ['chainId', this.scope.chainId.toString(), 'chain'],
+      ['contract', this.scope.contract, 'game contract'],
+      ['gameId', gameHex(gameId), 'game'],
+      ['player', this.player, 'seat address'],
+    ];
+    for (const [k, want, what] of expected) {
+      if (typeof doc[k] !== 'string') throw new VaultError('format', `blob.${k}: must be a string`);
+      if (lower(doc[k] as string) !== want)
+        throw new VaultError(
+          'binding',
+          `this state belongs to ${what} ${doc[k]}, not ${want} (chain ${doc.chainId}, contract ${doc.contract}, game ${doc.gameId}, player ${doc.player})`,
+        );
+    }
+    if (typeof doc.nonce !== 'string' || typeof doc.sealed !== 'string')
+      throw new VaultError('format', 'blob.nonce and blob.sealed must be strings');
+    const nonce = fromBase64(doc.nonce, 'blob.nonce');
+    if (nonce.length !== 24) throw new VaultError('format', 'blob.nonce: must be 24 bytes');
+    const ad = bindingBytes(this.scope, gameId, this.player);
+    try {
+      return xchacha20poly1305(this.#keyFor(ad), nonce, ad).decrypt(fromBase64(doc.sealed, 'blob.sealed'));
+    } catch {
+      throw new VaultError(
+        'auth',
+        `the state of game ${gameHex(gameId)} does not decrypt under ${this.player}'s key: it was altered, or sealed by another wallet`,
+      );
+    }
+  }
+}
+
+export interface PlayerVaultOptions {
+  signer: VaultSigner;
+  chainId: bigint;
+  contract: string;
+  gameId: bigint;
+  store: StateStore;
+}
+
+/**
+ * One seat's sealed snapshot in a `StateStore`: what a `GamePlayer` saves through (`persist`), and the export and
+ * restore of it as text.
+ */
+export class PlayerVault implements SnapshotStore {
+  readonly key: VaultKey;
+  readonly gameId: bigint;
+  readonly store: StateStore;
+  /** The store's id of this seat's state. */
+  readonly id: string;
+
+  constructor(key: VaultKey, gameId: bigint, store: StateStore) {
+    this.key = key;
+    this.gameId = gameId;
+    this.store = store;
+    this.id = `shroud/player-state/${key.scope.chainId}/${key.scope.contract}/${gameHex(gameId)}/${key.player}`;
+  }
+
+  /** Derives the key from the wallet (two signature prompts, or none for a local key) and opens the vault. */
+  static async open(o: PlayerVaultOptions): Promise<PlayerVault> {
+    const key = await VaultKey.derive(o.signer, { chainId: o.chainId, contract: o.contract });
+    return new PlayerVault(key, o.gameId, o.store);
+  }
+
+  async load(ruleset: ValidRuleset): Promise<PlayerSnapshot | null> {
+    const blob = await this.exportBlob();
+    return blob === null ? null : this.#decode(blob, ruleset);
+  }
+
+  async save(s: PlayerSnapshot): Promise<void> {
+    this.#check(s);
+    await this.store.put(this.id, utf8ToBytes(this.key.seal(this.gameId, utf8ToBytes(encodeSnapshot(s)))));
+  }
+
+  /** The stored blob as text (the export), after checking it opens; null when nothing is stored. */
+  async exportBlob(): Promise<string | null> {
+    const bytes = await this.store.get(this.id);
+    if (bytes === null) return null;
+    const blob = bytesToUtf8(bytes);
+    this.key.open(this.gameId, blob);
+    return blob;
+  }
+
+  /**
+   * Restores an exported blob: opened, decoded and checked against `ruleset`, then stored. A different state
+   * already stored for this seat is kept and the restore refused (`exists`), unless `replace`.
+   */
+  async restoreBlob(
+    blob: string,
+    ruleset: ValidRuleset,
+    o: { replace?: boolean } = {},
+  ): Promise<PlayerSnapshot> {
+    const s = this.#decode(blob.trim(), ruleset);
+    const current = await this.store.get(this.id);
+    if (current !== null && !o.replace && bytesToUtf8(current) !== blob.trim())
+      throw new VaultError(
+        'exists',
+        `a different state of game ${gameHex(this.gameId)} is already stored (${this.id})`,
+      );
+    await this.store.put(this.id, utf8ToBytes(blob.trim()));
+    return s;
+  }
+
+  #decode(blob: string, ruleset: ValidRuleset): PlayerSnapshot {
+    const s = decodeSnapshot(bytesToUtf8(this.key.open(this.gameId, blob)), ruleset);
+    this.#check(s);
+    return s;
+  }
+
+  /** A snapshot names the seat it was made for; it must be this vault's. */
+  #check(s: PlayerSnapshot): void {
+    const k = this.key;
+    const same =
+      s.chainId === k.scope.chainId &&
+      lower(s.contract) === k.scope.contract &&
+      s.gameId === this.gameId &&
+      lower(s.player) === k.player;
+    if (!same)
+      throw new VaultError(
+        'binding',
+        `snapshot of chain ${s.chainId} game ${gameHex(s.gameId)} seat ${s.player} in the vault of chain ${k.scope.chainId} game ${gameHex(this.gameId)} seat ${k.player}`,
+      );
+  }
+}
