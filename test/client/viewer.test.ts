@@ -5,11 +5,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { PlayerModel } from '../../client/sdk/player.ts';
 import { type BuiltFile, buildViewer, viewerStale } from '../../client/viewer/build.ts';
+import { ReplayRecorder } from '../../client/viewer/recorder.ts';
 import { assertReplay, type Replay } from '../../client/viewer/replay.ts';
 import { viewerHtml, writeViewer } from '../../client/viewer/write.ts';
 import { dealtMap } from './fixture.ts';
-import { simulate } from './sim.ts';
+import { simulate, spawnUnits } from './sim.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const skip = existsSync(CHROMIUM)
@@ -532,5 +534,51 @@ describe('assertReplay refuses malformed fields', () => {
 
   it('accepts the simulated replay after a JSON round trip', () => {
     assertReplay(JSON.parse(JSON.stringify(replay)));
+  });
+});
+
+describe('ReplayRecorder', () => {
+  const me = { address: '0xa0', players: ['0xa0', '0xb1'] };
+  const target = { col: 5, row: 5 };
+  const fizzled = (attacker: string) =>
+    ({ kind: 'CombatFizzled', attacker, defender: '0xb1', ...target, tx: '0x', block: 0 }) as const;
+
+  it('shows an attack pending in its frame and again, resolved, in the frame after the outcome', () => {
+    const p = new PlayerModel({ ruleset: m.ruleset, seat: 0, units: spawnUnits(m) });
+    const rec = new ReplayRecorder();
+    rec.attackMade({ turn: 3, defender: 1, target });
+    assert.deepEqual(
+      rec.frame(p).attacks.map((a) => a.outcome),
+      ['pending'],
+    );
+    rec.chainEvents([fizzled('0xb1')], me);
+    assert.deepEqual(rec.frame(p).attacks, [], "another player's combat is not ours");
+    rec.chainEvents([fizzled(me.address)], me);
+    const later = rec.frame(p);
+    assert.deepEqual(later.attacks, [{ side: 'made', turn: 3, opponent: 1, target, outcome: 'fizzle' }]);
+    assert.match(later.log.join('\n'), /attack on \(5,5\) → seat 1 \(turn 3\): fizzled/);
+    assert.equal(rec.turns[0]!.attacks[0]!.outcome, 'pending', 'an earlier frame keeps what was known then');
+    rec.chainEvents([fizzled(me.address)], me);
+    assert.deepEqual(rec.frame(p).attacks, [], 'an outcome is taken once');
+  });
+
+  it('records moves from the previous frame and only verified tiles', () => {
+    const p = new PlayerModel({ ruleset: m.ruleset, seat: 0, units: spawnUnits(m) });
+    const rec = new ReplayRecorder();
+    const first = rec.frame(p);
+    assert.deepEqual(first.moves, []);
+    assert.ok(first.tiles.every((t) => t === null));
+    const units = p.units;
+    const u = units[1]!;
+    p.setUnits(units.map((v, i) => (i === 1 ? { ...u, col: u.col + 1 } : v)));
+    const next = rec.frame(p);
+    assert.deepEqual(next.moves, [
+      { slot: 1, from: { col: u.col, row: u.row }, to: { col: u.col + 1, row: u.row } },
+    ]);
+    assert.ok(
+      next.tiles.every((t) => t === null),
+      'moving serves nothing',
+    );
+    assertReplay({ version: 2, ruleset: m.ruleset, board: m.board, seat: 0, turns: rec.turns });
   });
 });
