@@ -8,7 +8,7 @@
 import type { Coord } from '../core/geometry.ts';
 import { BotPlanner, type TurnPlanner } from './planner.ts';
 import type { AttackReport, CombatReport, FollowUp, GamePlayer, TurnReport } from './sdk/game-player.ts';
-import { frameOf, type ReplayTurn } from './viewer/replay.ts';
+import { ReplayRecorder } from './viewer/recorder.ts';
 
 export type BotAction =
   | { kind: 'commit' | 'seal' | 'dispute' | 'share'; seat: number; gas: bigint }
@@ -21,8 +21,8 @@ export class BotPlayer {
   readonly player: GamePlayer;
   readonly seed: string;
   readonly planner: TurnPlanner;
-  /** The player's view after each of its own turns (for the viewer). */
-  readonly frames: ReplayTurn[] = [];
+  /** The player's view after each of its own turns, with its moves, sightings and attacks (for the viewer). */
+  readonly replay = new ReplayRecorder();
 
   /** `seed` seeds the exploring bot, which plans unless another `planner` is given. */
   constructor(player: GamePlayer, seed: string, planner?: TurnPlanner) {
@@ -50,8 +50,10 @@ export class BotPlayer {
     }
     if (g.phase === 'Combat') {
       if (!(await p.mustRespond())) return null;
-      await p.syncEvents();
-      return { kind: 'combat', report: await p.respondCombat() };
+      this.replay.chainEvents(await p.syncEvents(), p);
+      const report = await p.respondCombat();
+      this.replay.combatAnswered(report, g.turn);
+      return { kind: 'combat', report };
     }
     if (g.phase === 'Dispute' || g.phase === 'OpenRoot') {
       const what = g.phase === 'Dispute' ? await p.followDispute() : await p.followOpenRoot();
@@ -70,7 +72,7 @@ export class BotPlayer {
     }
     if (g.toMove !== p.seat) return null;
     if (p.root === 0n && !g.openMap) await p.waitForRoot();
-    await p.syncEvents();
+    this.replay.chainEvents(await p.syncEvents(), p);
     const r = p.ruleset;
     if (!me.spawned) {
       const positions = await this.planner.spawn({
@@ -80,7 +82,7 @@ export class BotPlayer {
         positions: (rnd) => p.spawnPositions(rnd),
       });
       const report = await p.spawn(positions);
-      this.frames.push(frameOf(p.model!));
+      this.replay.frame(p.model!);
       return { kind: 'spawn', report };
     }
     const d = await this.planner.turn({
@@ -93,13 +95,14 @@ export class BotPlayer {
     });
     if (d.kind === 'attack') {
       const report = await p.attack(d.slot, d.target);
+      this.replay.attackMade(report);
       return { kind: 'attack', report };
     }
     // A combat answer may have killed one of our units since the plan: moves for empty slots are dropped.
     const units = p.units;
     const moves: (Coord | null)[] = d.moves.map((m, i) => (units[i] ? m : null));
     const report = await p.playTurn({ moves, reveal: d.reveal });
-    this.frames.push(frameOf(p.model!));
+    this.replay.frame(p.model!);
     return { kind: 'turn', report };
   }
 }

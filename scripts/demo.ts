@@ -39,14 +39,6 @@ Plays a game between two bots on a local chain with real proofs, audits the deal
                    ptau made in build/circuits/ptau (fine for the local chain)
 The first run builds the circuits and keys (about 3 minutes on 2 cores; cached in build/).`;
 
-// The viewer bundler uses node:module's stripTypeScriptTypes; its "experimental" warning is noise here.
-const emitWarning = process.emitWarning.bind(process);
-process.emitWarning = ((w: string | Error, ...rest: unknown[]) => {
-  const text = typeof w === 'string' ? w : w.message;
-  if (/stripTypeScriptTypes/.test(text)) return;
-  (emitWarning as (...a: unknown[]) => void)(w, ...rest);
-}) as typeof process.emitWarning;
-
 const started = Date.now();
 const rel = (p: string) => {
   const r = path.relative(process.cwd(), p);

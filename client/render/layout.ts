@@ -1,4 +1,4 @@
-import type { Board, Coord } from '../../core/geometry.ts';
+import { type Board, type Coord, zoneTiles } from '../../core/geometry.ts';
 
 /** Pixel geometry of a board: pointy-top hexes in odd-r layout, or plain squares. */
 export interface Layout {
@@ -64,4 +64,17 @@ export function layoutFor(b: Board, size: number): Layout {
       return [k[EDGE[d]![0]]!, k[EDGE[d]![1]]!];
     },
   };
+}
+
+/** Pixel bounding box of a zone's tiles (for outlining a zone). */
+export function zoneBox(
+  b: Board,
+  L: Layout,
+  zone: number,
+): { x: number; y: number; width: number; height: number } {
+  const pts = zoneTiles(b, zone).flatMap((c) => L.corners(c));
+  const xs = pts.map((p) => p.x);
+  const ys = pts.map((p) => p.y);
+  const [x, y] = [Math.min(...xs), Math.min(...ys)];
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
 }

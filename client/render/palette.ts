@@ -48,3 +48,27 @@ export const RESOURCE_GLYPHS: Readonly<Record<Resource, string>> = {
 };
 
 export const RIVER_COLOUR = '#4fa3ff';
+
+export const FEATURE_NAMES: Readonly<Record<Feature, string>> = {
+  [Feature.NONE]: 'none',
+  [Feature.FOREST]: 'forest',
+  [Feature.MARSH]: 'marsh',
+};
+
+export const RESOURCE_NAMES: Readonly<Record<Resource, string>> = {
+  [Resource.NONE]: 'none',
+  [Resource.FISH]: 'fish',
+  [Resource.WHEAT]: 'wheat',
+  [Resource.OIL]: 'oil',
+  [Resource.IRON]: 'iron',
+  [Resource.GOLD]: 'gold',
+};
+
+/** Colours of the marks drawn over the map (units, moves, sightings, attacks). */
+export const MARK_COLOURS = {
+  ownUnit: '#35c9ff',
+  move: '#ffffff',
+  enemy: '#ff3b3b',
+  attackMade: '#ffd23f',
+  attackReceived: '#ff5cf4',
+} as const;

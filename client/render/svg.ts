@@ -1,6 +1,7 @@
-import { type Board, edgeCount, zoneTiles } from '../../core/geometry.ts';
+import { type Board, edgeCount } from '../../core/geometry.ts';
 import type { Tile } from '../../core/tile.ts';
-import { layoutFor } from './layout.ts';
+import { type Layout, layoutFor, zoneBox } from './layout.ts';
+import { zoneMark } from './marks.ts';
 import { FEATURE_GLYPHS, RESOURCE_GLYPHS, RIVER_COLOUR, TERRAIN_COLOURS } from './palette.ts';
 
 /** How a viewer shows a tile: unknown tiles are never drawn, remembered ones are dimmed. */
@@ -13,6 +14,8 @@ export interface SvgOptions {
   view?: readonly TileView[];
   /** Zones to outline as last-seen enemy positions. */
   markedZones?: readonly number[];
+  /** Marks drawn over everything (units, moves, attacks): never tile data, so fog stays exact. */
+  overlay?: (layout: Layout) => string;
 }
 
 const fmt = (n: number) => n.toFixed(1);
@@ -60,21 +63,14 @@ export function renderSvg(b: Board, tiles: readonly (Tile | null)[], opts: SvgOp
       }
     }
   }
-  for (const z of opts.markedZones ?? []) {
-    const pts = zoneTiles(b, z).flatMap((c) => L.corners(c));
-    const xs = pts.map((p) => p.x);
-    const ys = pts.map((p) => p.y);
-    const [x0, y0] = [Math.min(...xs), Math.min(...ys)];
-    marks.push(
-      `<rect class="enemy-zone" data-zone="${z}" x="${fmt(x0)}" y="${fmt(y0)}" width="${fmt(Math.max(...xs) - x0)}" height="${fmt(Math.max(...ys) - y0)}"/>`,
-    );
-  }
+  for (const z of opts.markedZones ?? []) marks.push(zoneMark(zoneBox(b, L, z), { zone: z }));
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.ceil(L.width)}" height="${Math.ceil(L.height)}" viewBox="0 0 ${fmt(L.width)} ${fmt(L.height)}">`,
     `<rect width="100%" height="100%" fill="#000"/>`,
-    `<g stroke="#00000022" stroke-width="0.5">${cells.join('')}</g>`,
-    `<g stroke="${RIVER_COLOUR}" stroke-width="${fmt(Math.max(1.5, size / 4))}" stroke-linecap="round">${rivers.join('')}</g>`,
-    `<g fill="none" stroke="#ff3b3b" stroke-width="2" stroke-dasharray="4 3">${marks.join('')}</g>`,
+    `<g class="cells" stroke="#00000022" stroke-width="0.5">${cells.join('')}</g>`,
+    `<g class="rivers" stroke="${RIVER_COLOUR}" stroke-width="${fmt(Math.max(1.5, size / 4))}" stroke-linecap="round">${rivers.join('')}</g>`,
+    `<g class="zones">${marks.join('')}</g>`,
+    `<g class="overlay">${opts.overlay?.(L) ?? ''}</g>`,
     '</svg>',
   ].join('\n');
 }

@@ -9,7 +9,7 @@ import { GameChain } from '../../client/sdk/chain.ts';
 import { DealerClient } from '../../client/sdk/dealer-client.ts';
 import { GamePlayer } from '../../client/sdk/game-player.ts';
 import { SnarkjsProver } from '../../client/sdk/prover.ts';
-import type { Replay } from '../../client/viewer/replay.ts';
+import { REPLAY_VERSION, type Replay } from '../../client/viewer/replay.ts';
 import { writeViewer } from '../../client/viewer/write.ts';
 import { isPlayPhase } from '../../core/game-phases.ts';
 import {
@@ -247,16 +247,18 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
   const signed = clients.reduce((n, c) => n + c.stats.signedReveals, 0);
   o.log(`reveals: ${sessions} over sessions, ${signed} per-request signed`);
 
-  const viewers = bots.map((b) => {
+  const viewers: string[] = [];
+  for (const b of bots) {
     const replay: Replay = {
+      version: REPLAY_VERSION,
       ruleset: r,
       board: r.board,
       seat: b.seat,
-      turns: b.frames,
+      turns: b.replay.turns,
       omniscient: { tiles: tiles.map((t): Tile => ({ ...t })) },
     };
-    return writeViewer(path.join(o.outDir, `viewer-seat${b.seat}`), replay);
-  });
+    viewers.push(await writeViewer(path.join(o.outDir, `viewer-seat${b.seat}`), replay));
+  }
   return {
     gameId,
     turns: done,

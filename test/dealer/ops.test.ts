@@ -62,15 +62,6 @@ describe('operations routes', () => {
     assert.equal((await d.app.inject({ url: '/docs' })).statusCode < 400, true);
   });
 
-  it('/viewer serves the viewer page with no game data in it', async () => {
-    d = await startDealer();
-    const res = await d.app.inject({ url: '/viewer' });
-    assert.equal(res.statusCode, 200);
-    assert.match(String(res.headers['content-type']), /^text\/html/);
-    assert.match(res.body, /<script type="application\/json" id="replay">null<\/script>/);
-    assert.match(res.body, /replay-file/, 'asks the player for their replay file');
-  });
-
   it('CORS: allowed origins only', async () => {
     d = await startDealer();
     const yes = await d.app.inject({ url: '/health', headers: { origin: 'http://localhost:5173' } });

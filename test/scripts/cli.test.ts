@@ -40,6 +40,7 @@ const CLIS: Record<string, string> = {
   'artifacts:export': 'scripts/artifacts-export.ts',
   game: 'scripts/game.ts',
   ceremony: 'scripts/ceremony/main.ts',
+  'build:web': 'scripts/build-web.ts',
 };
 
 interface Run {
