@@ -46,8 +46,7 @@ export class WebPlanner implements TurnPlanner {
   spawn(ctx: SpawnContext): Promise<Coord[]> {
     const positions = ctx.positions();
     this.state = { kind: 'spawn', ctx, positions, selected: null };
-    this.#ask<Coord[]>();
-    return;
+    return this.#ask<Coord[]>();
   }
 
   turn(ctx: TurnContext): Promise<TurnDecision> {
@@ -57,8 +56,7 @@ export class WebPlanner implements TurnPlanner {
     const moves = this.#draft.moves.map((m, i) => (ctx.obs.ownUnits[i] ? m : null));
     this.#draft.moves = moves;
     this.state = { kind: 'turn', ctx, moves, selected: null, mode: 'move' };
-    this.#ask<TurnDecision>();
-    return;
+    return this.#ask<TurnDecision>();
   }
 
   /** The tiles the selected unit may move to (its own tile left out). */
