@@ -495,6 +495,7 @@ export class PlayPage {
       size: Math.max(10, Math.min(28, Math.floor(720 / (board.width * 1.8)))),
     });
     const svg = ui.map.querySelector('svg');
+    if (svg) svg.dataset.width = String(board.width);
     if (svg && frame) {
       // The fog and the drawn terrain, row-major, for anyone checking the page against the SDK.
       svg.dataset.fog = frame.view.map((v) => (v === 'undiscovered' ? 0 : v === 'visible' ? 1 : 2)).join('');
@@ -503,6 +504,7 @@ export class PlayPage {
     ui.spawn.hidden = s.kind !== 'spawn';
     ui.endTurn.hidden = s.kind !== 'turn';
     ui.pass.hidden = s.kind !== 'turn';
+    ui.endTurn.dataset.turn = s.kind === 'turn' ? String(s.ctx.turn) : '';
     ui.attackMode.hidden = !this.planner.canAttack();
     ui.attackMode.classList.toggle('active', s.kind === 'turn' && s.mode === 'attack');
     if (s.kind === 'spawn')
