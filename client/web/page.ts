@@ -347,6 +347,18 @@ export class PlayPage {
   async #play(): Promise<void> {
     const p = this.state.player!;
     const seat = new BotPlayer(p, p.address, this.planner);
+    // BotPlayer answers a combat as soon as it sees one; the person answers it here, right before the proof (a
+    // prompt shown from this loop instead could miss a combat declared between its read and act()).
+    const respond = p.respondCombat.bind(p);
+    p.respondCombat = async () => {
+      const c = await p.chain.combat(p.gameId);
+      this.ui.combat.hidden = false;
+      this.ui.combatText.textContent = `Seat ${c.attacker} attacks (${c.col},${c.row}). Answer with a proof of what stands there.`;
+      this.status('you are attacked: answer the combat');
+      await nextClick(this.ui.answerCombat);
+      this.ui.combat.hidden = true;
+      return respond();
+    };
     let watching = false;
     for (;;) {
       const g = await this.#retrying('Reading the game', () => p.chain.game(p.gameId));
@@ -360,14 +372,6 @@ export class PlayPage {
             this.clearError();
           }
         });
-      }
-      if (g.phase === 'Combat' && (await this.#retrying('Reading the combat', () => p.mustRespond()))) {
-        const c = await p.chain.combat(p.gameId);
-        this.ui.combat.hidden = false;
-        this.ui.combatText.textContent = `Seat ${c.attacker} attacks (${c.col},${c.row}). Answer with a proof of what stands there.`;
-        this.status('you are attacked: answer the combat');
-        await nextClick(this.ui.answerCombat);
-        this.ui.combat.hidden = true;
       }
       const a = await this.#retrying('Playing', () => seat.act());
       await this.#retrying('Reading the events', () => this.#logEvents());
