@@ -76,18 +76,21 @@ export interface PlayState {
   swept: bigint | null;
 }
 
-/** A DealerClient that tells the page when a batch of tiles failed verification (GamePlayer keeps going). */
+/**
+ * A DealerClient that tells the page why a turn's tiles were not taken (GamePlayer only marks the turn unserved
+ * and asks again later): a batch that failed verification, or a dealer that refused or did not answer.
+ */
 class WatchedDealer extends DealerClient {
-  readonly #onRejected: (turn: number, e: TileRejectedError) => void;
-  constructor(o: DealerClientOptions, onRejected: (turn: number, e: TileRejectedError) => void) {
+  readonly #onFailed: (turn: number, e: unknown) => void;
+  constructor(o: DealerClientOptions, onFailed: (turn: number, e: unknown) => void) {
     super(o);
-    this.#onRejected = onRejected;
+    this.#onFailed = onFailed;
   }
   override async fetchVerifiedTiles(...a: Parameters<DealerClient['fetchVerifiedTiles']>) {
     try {
       return await super.fetchVerifiedTiles(...a);
     } catch (e) {
-      if (e instanceof TileRejectedError) this.#onRejected((a[3] as RevealOpening).turn, e);
+      this.#onFailed((a[3] as RevealOpening).turn, e);
       throw e;
     }
   }
@@ -315,7 +318,7 @@ export class PlayPage {
         gameContract: lobby.gameContract,
         signer: key,
       },
-      (turn, e) => this.#rejected(turn, e),
+      (turn, e) => this.#unserved(turn, e),
     );
     this.#logBlock = Math.max(0, (await w.provider.getBlockNumber()) - 1);
     this.state.player = await GamePlayer.join({
@@ -336,10 +339,12 @@ export class PlayPage {
     this.log(`seat ${p.seat} in game ${gameId} (${name})`);
   }
 
-  #rejected(turn: number, e: TileRejectedError): void {
+  #unserved(turn: number, e: unknown): void {
     const message = describeError(e).message;
-    this.state.rejected.push({ turn, message });
-    this.log(`turn ${turn}: tiles rejected — ${e.message}`, 'rejected');
+    if (e instanceof TileRejectedError) {
+      this.state.rejected.push({ turn, message });
+      this.log(`turn ${turn}: tiles rejected — ${e.message}`, 'rejected');
+    } else this.log(`turn ${turn}: tiles not served — ${message}`, 'unserved');
     this.showError(`Turn ${turn}: ${message} The page will ask the dealer again.`, false);
   }
 

@@ -178,6 +178,34 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
       let combats = 0;
       let turns = 0;
       let lied: number | null = null;
+      let liar: Promise<void> = Promise.resolve();
+      /**
+       * Once the page got the tampered batch of `turn`: the error is shown, none of the batch's tiles is drawn
+       * (unless an earlier honest batch had served it), and the page's state records the rejection. Then the
+       * proxy turns honest, and the page's next ask is served.
+       */
+      const caughtLying = async (turn: number): Promise<number> => {
+        while (!env.proxy.captured.some((c) => c.tampered)) await new Promise((r) => setTimeout(r, 50));
+        await page.locator('[data-testid="error"]:visible', { hasText: 'fails verification' }).waitFor();
+        const batch = env.proxy.captured.find((c) => c.tampered)!;
+        const honest = new Set(
+          env.proxy.captured
+            .filter((c) => !c.tampered && c.player.toLowerCase() === address.toLowerCase())
+            .flatMap((c) => c.tiles.map((t) => t.leaf)),
+        );
+        const now = await drawnTerrain();
+        for (const t of batch.tiles)
+          if (!honest.has(t.leaf))
+            assert.equal(
+              now[t.row * b.width + t.col],
+              -1,
+              `(${t.col},${t.row}) of the rejected batch is not drawn`,
+            );
+        assert.ok((await snapshot()).rejected.some((r) => r.turn === turn));
+        await tid('map').screenshot({ path: path.join(SHOTS, 'play-rejected.png') });
+        env.proxy.tamper = null;
+        return turn;
+      };
       for (let step = 0; step < 100; step++) {
         await decision.first().waitFor({ timeout: 300_000 });
         if ((await tid('game').getAttribute('data-over')) === 'true') break;
@@ -228,34 +256,18 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
           await tid(free[0]!).click();
           assert.equal(await tid(`queued-${slot}`).count(), 1, `slot ${slot}'s move is queued`);
         }
-        // The first regular turn's tiles come back with one tile tampered with: a lying dealer.
-        if (lied === null) env.proxy.tamper = { player: address, turn };
-        const before = await drawnTerrain();
+        // From the first regular turn on, that turn's tiles come back with one tile tampered with (a lying
+        // dealer), until `liar` has seen the page refuse them.
+        if (!env.proxy.tamper && lied === null) {
+          env.proxy.tamper = { player: address, turn };
+          liar = caughtLying(turn).then((t) => {
+            lied = t;
+          });
+        }
         await tid('end-turn').click();
         turns++;
-        if (lied === null) {
-          // Until the page's turn is on-chain and its tiles were asked for (zero reveals: try the next turn).
-          for (;;) {
-            if (env.proxy.captured.some((c) => c.tampered && c.turn === turn)) break;
-            const s = await snapshot();
-            if (s.history.some((h) => h.turn === turn)) break;
-            await new Promise((r) => setTimeout(r, 100));
-          }
-          if (env.proxy.captured.some((c) => c.tampered && c.turn === turn)) {
-            await page.locator('[data-testid="error"]:visible', { hasText: 'fails verification' }).waitFor();
-            const batch = env.proxy.captured.find((c) => c.tampered && c.turn === turn)!;
-            const now = await drawnTerrain();
-            for (const t of batch.tiles) {
-              const i = t.row * b.width + t.col;
-              assert.equal(now[i], before[i], `(${t.col},${t.row}) of the rejected batch is not drawn`);
-            }
-            assert.ok((await snapshot()).rejected.some((r) => r.turn === turn));
-            await tid('map').screenshot({ path: path.join(SHOTS, 'play-rejected.png') });
-            lied = turn;
-          }
-          env.proxy.tamper = null;
-        }
       }
+      await liar;
       await tid('game').waitFor({ state: 'visible' });
       await page.locator('[data-testid="game"][data-over="true"]').waitFor({ timeout: 120_000 });
       await bot.done;
@@ -363,6 +375,24 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
 
       // The session key sent its funds back to the wallet.
       assert.ok(BigInt(s.swept ?? '0') > 0n, 'the unspent budget went back to the wallet');
+    } catch (e) {
+      // What the page and the proxy saw, for reading a failure.
+      console.error(
+        'page log:\n',
+        (
+          await tid('log')
+            .allTextContents()
+            .catch(() => [])
+        ).join('\n'),
+      );
+      console.error(
+        'reveals:',
+        env.proxy.captured.map(
+          (c) =>
+            `${c.player.slice(0, 8)} turn ${c.turn} ${c.tiles.length} tiles${c.tampered ? ' TAMPERED' : ''}`,
+        ),
+      );
+      throw e;
     } finally {
       bot.stop();
       provider.destroy();
