@@ -341,6 +341,7 @@ export class PlayPage {
 
   #unserved(turn: number, e: unknown): void {
     const message = describeError(e).message;
+    console.warn(`turn ${turn} unserved:`, e);
     if (e instanceof TileRejectedError) {
       this.state.rejected.push({ turn, message });
       this.log(`turn ${turn}: tiles rejected — ${e.message}`, 'rejected');

@@ -80,6 +80,7 @@ export async function dealerProxy(dealerUrl: string): Promise<DealerProxy> {
       });
       res.writeHead(r.status, out).end(body);
     } catch (e) {
+      if (process.env.SHROUD_DEBUG) console.error('proxy:', req.method, req.url, e);
       res.writeHead(502, { 'content-type': 'text/plain' }).end(String(e));
     }
   });

@@ -121,6 +121,7 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    if (process.env.SHROUD_DEBUG) page.on('console', (m) => console.error(`[page ${m.type()}] ${m.text()}`));
   });
 
   after(async () => {
@@ -166,7 +167,9 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
     const provider = new JsonRpcProvider(env.rpcUrl, 31337, { staticNetwork: true, cacheTimeout: -1 });
     const bot = await botSeat(env, provider);
     try {
-      await tid('game').waitFor({ state: 'visible', timeout: 120_000 });
+      await page
+        .locator('[data-testid="game"][data-address]')
+        .waitFor({ state: 'visible', timeout: 120_000 });
       const seat = Number(await tid('game').getAttribute('data-seat'));
       const address = (await tid('game').getAttribute('data-address'))!;
       const enemy = RULESET.startAreas[1 - seat]!;
