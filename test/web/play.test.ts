@@ -152,7 +152,7 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
 
   it('joins, spawns, moves, attacks, answers combat and plays to the turn limit; proofs in the page only', {
     timeout: 900_000,
-  }, async () => {
+  }, async (t) => {
     const b = RULESET.board;
     await page.goto(`${env.proxy.url}/play?rpc=${encodeURIComponent(env.rpcUrl)}&pollMs=200`);
     await tid('connect').click();
@@ -276,6 +276,9 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
       await bot.done;
       await tid('map').screenshot({ path: path.join(SHOTS, 'play-final.png') });
       const s = await snapshot();
+      t.diagnostic(
+        `page turns ${turns}, attacks ${attacks}, combats answered ${combats}, lying dealer met on turn ${lied}; proofs ${s.proofs.map((p) => `${p.circuit} ${Math.round(p.ms)} ms`).join(', ')}`,
+      );
       assert.deepEqual(pageErrors, []);
       assert.ok(['Secrets', 'Audit', 'Settled'].includes(s.phase), `the game ended (${s.phase})`);
       assert.equal(turns, (MAX_TURNS - 2) / 2, 'the page played every one of its turns');
