@@ -21,6 +21,7 @@ import { artifactRoutes } from './routes/artifacts.ts';
 import { lobbyRoutes } from './routes/lobbies.ts';
 import { mapProofRoutes } from './routes/mapproof.ts';
 import { opsRoutes } from './routes/ops.ts';
+import { playRoutes } from './routes/play.ts';
 import { receiptRoutes } from './routes/receipts.ts';
 import { revealRoutes } from './routes/reveals.ts';
 import { viewerRoutes } from './routes/viewer.ts';
@@ -86,6 +87,8 @@ export interface AppDeps {
    * store are built by the caller, with theirs.
    */
   caches?: Partial<CacheLimits>;
+  /** Where the web client's built files are (`GET /play/`); default build/web/play, built on first request. */
+  playDir?: string;
 }
 
 /** Pino redaction: belt and braces, since no code path should put these in a log line. */
@@ -201,5 +204,6 @@ export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
   if (d.artifacts) await app.register(artifactRoutes(d.artifacts));
   if (d.lobbies) await app.register(lobbyRoutes(d.lobbies));
   await app.register(viewerRoutes());
+  await app.register(playRoutes(d.playDir));
   return app;
 }

@@ -3,10 +3,10 @@ import { shippedRulesetNames } from '../core/ruleset/shipped.ts';
 import { inputDir, intFlag, outputFile, parseCli, runCli, UsageError } from './lib/cli.ts';
 import { consoleProgress } from './lib/progress.ts';
 
-const USAGE = `usage: npm run bench -- <core|circuits|gas|dealer|mapproof|soak> [--ruleset R] [--games N] [--ptau-dir DIR] [--json FILE]
+const USAGE = `usage: npm run bench -- <core|circuits|gas|dealer|mapproof|soak|browser> [--ruleset R] [--games N] [--ptau-dir DIR] [--json FILE]
 
 Runs one benchmark suite and prints (and with --json writes) a flat JSON of numeric metrics.
-  --ruleset R      circuits (default tiny), mapproof and soak (default duel)
+  --ruleset R      circuits and browser (default tiny), mapproof and soak (default duel)
   --games N        soak: games dealt and played (default 1000, at least 10)
   --ptau-dir DIR   prepared powers of tau (also $SHROUD_PTAU_DIR); default: INSECURE development ones
   --json FILE      also write the metrics to FILE
@@ -39,6 +39,7 @@ const SUITES: Record<string, (o: Opts) => Promise<Record<string, number>>> = {
     }),
   soak: async (o) =>
     (await import('./bench-soak.ts')).benchSoak({ games: o.games ?? 1000, ruleset: o.ruleset ?? 'duel' }),
+  browser: async (o) => (await import('./bench-browser.ts')).benchBrowser({ ruleset: o.ruleset ?? 'tiny' }),
 };
 
 await runCli('bench', async () => {

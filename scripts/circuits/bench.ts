@@ -39,7 +39,7 @@ function median(xs: number[]): number {
 }
 
 /** A full, legal workload: every slot filled near seat 0's start area, every reveal lane used. */
-async function workloads(r: ValidRuleset): Promise<Record<GameCircuit, CircuitInput>> {
+export async function workloads(r: ValidRuleset): Promise<Record<GameCircuit, CircuitInput>> {
   const h = await loadHasher();
   const a = r.startAreas[0]!;
   const area: Coord[] = [];

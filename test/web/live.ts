@@ -1,0 +1,162 @@
+/**
+ * The web tests' live setup: a local chain with `ruleset` deployed, the dealer with one two-seat lobby of it,
+ * the play page freshly built, and a recording proxy in front of the dealer (the page's origin) that can serve
+ * a tampered tile (a lying dealer) on request. The demo's own setup functions do the work.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import path from 'node:path';
+import { buildPlayPage, DEFAULT_PLAY_DIR } from '../../client/web/build.ts';
+import type { ServedTile } from '../../core/reveal-request.ts';
+import { readManifest } from '../../scripts/contracts/rulesets.ts';
+import { freePort } from '../../scripts/demo/procs.ts';
+import {
+  buildCircuitsAndVerifiers,
+  compileContracts,
+  deploy,
+  ROOT,
+  startChain,
+  startDealer,
+} from '../../scripts/demo/setup.ts';
+
+/** One reveal response the dealer sent (through the proxy) and whether the proxy tampered with it. */
+export interface CapturedReveal {
+  player: string;
+  turn: number;
+  tiles: ServedTile[];
+  tampered: boolean;
+}
+
+export interface DealerProxy {
+  url: string;
+  captured: CapturedReveal[];
+  /** While set, every reveal response for (player, turn) has its first tile's terrain changed. */
+  tamper: { player: string; turn: number } | null;
+  close(): Promise<void>;
+}
+
+/** Forwards everything to `dealerUrl`; records the reveal responses, tampering when told to. */
+export async function dealerProxy(dealerUrl: string): Promise<DealerProxy> {
+  const port = await freePort();
+  const proxy: DealerProxy = {
+    url: `http://127.0.0.1:${port}`,
+    captured: [],
+    tamper: null,
+    close: async () => {},
+  };
+  const server: Server = createServer(async (req, res) => {
+    try {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers))
+        if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
+      const r = await fetch(`${dealerUrl}${req.url}`, {
+        method: req.method,
+        headers,
+        ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+        redirect: 'manual',
+      });
+      let body = Buffer.from(await r.arrayBuffer());
+      if (req.method === 'POST' && /\/(session-)?reveals$/.test(req.url ?? '') && r.status === 200) {
+        const j = JSON.parse(body.toString('utf8'));
+        const t = proxy.tamper;
+        const lie = t !== null && j.player.toLowerCase() === t.player.toLowerCase() && j.turn === t.turn;
+        proxy.captured.push({
+          player: j.player,
+          turn: j.turn,
+          tiles: structuredClone(j.tiles),
+          tampered: lie,
+        });
+        if (lie) {
+          j.tiles[0].terrain = (j.tiles[0].terrain + 1) % 7;
+          body = Buffer.from(JSON.stringify(j));
+        }
+      }
+      const out: Record<string, string> = {};
+      r.headers.forEach((v, k) => {
+        if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(k))
+          out[k] = v;
+      });
+      res.writeHead(r.status, out).end(body);
+    } catch (e) {
+      if (process.env.SHROUD_DEBUG) console.error('proxy:', req.method, req.url, e);
+      res.writeHead(502, { 'content-type': 'text/plain' }).end(String(e));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  proxy.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return proxy;
+}
+
+export interface LiveWeb {
+  rpcUrl: string;
+  gameContract: string;
+  dealerUrl: string;
+  proxy: DealerProxy;
+  /** The page's bundle sizes, bytes. */
+  bundle: { page: number; worker: number };
+}
+
+export const LOBBY = 'web-duel';
+
+/** Chain, deployment, dealer with a lobby of `ruleset` (`maxTurns` turns), the built page, the proxy. */
+export async function liveWeb(o: { tmp: string; ruleset: string; maxTurns: number }): Promise<LiveWeb> {
+  const logDir = path.join(o.tmp, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const v = readManifest()[o.ruleset]?.verifiers;
+  const built =
+    v && (['spawn', 'turn', 'attack', 'combat'] as const).every((c) => v[c] && existsSync(v[c]!.zkey));
+  if (!built || !existsSync(path.join(ROOT, 'artifacts', 'contracts', 'generated'))) {
+    await buildCircuitsAndVerifiers(o.ruleset, undefined);
+    await compileContracts(logDir);
+  }
+  const page = await buildPlayPage(DEFAULT_PLAY_DIR);
+  const chain = await startChain(logDir);
+  const deployment = await deploy(chain.url, o.ruleset);
+  // The dealer process reads its lobbies from the environment (dealer/config-env.ts).
+  process.env.SHROUD_LOBBIES = JSON.stringify([
+    {
+      name: LOBBY,
+      ruleset: o.ruleset,
+      seats: 2,
+      stake: '1000',
+      disputeDeposit: '100',
+      maxTurns: o.maxTurns,
+      bond: '1000000000000000000',
+    },
+  ]);
+  const dealer = await startDealer({
+    outDir: o.tmp,
+    logDir,
+    rpcUrl: chain.url,
+    gameContract: deployment.shroudGame,
+    startBlock: deployment.blockNumber,
+    dealerKey: `0x01${'42'.repeat(31)}`,
+  });
+  delete process.env.SHROUD_LOBBIES;
+  return {
+    rpcUrl: chain.url,
+    gameContract: deployment.shroudGame,
+    dealerUrl: dealer.url,
+    proxy: await dealerProxy(dealer.url),
+    bundle: { page: page.bytes['play.js'], worker: page.bytes['worker.js'] },
+  };
+}
+
+/** Chromium's flags for these tests (as the viewer test's). */
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
