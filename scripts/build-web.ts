@@ -4,12 +4,13 @@
  *   npm run build:web -- [--out DIR (build/web)]
  *
  * Each page is one entry of PAGES: its folder name and the function that builds it into a folder.
- * The dealer serves build/web/viewer at /viewer.
+ * The dealer serves build/web/viewer at /viewer and build/web/play at /play.
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../client/viewer/asset.ts';
 import { buildViewer } from '../client/viewer/build.ts';
+import { buildPlayPage } from '../client/web/build.ts';
 import { outputDir, parseCli, runCli } from './lib/cli.ts';
 
 interface WebPage {
@@ -18,7 +19,10 @@ interface WebPage {
   build: (outDir: string) => Promise<unknown>;
 }
 
-const PAGES: readonly WebPage[] = [{ name: 'viewer', build: buildViewer }];
+const PAGES: readonly WebPage[] = [
+  { name: 'viewer', build: buildViewer },
+  { name: 'play', build: buildPlayPage },
+];
 
 const USAGE = `usage: npm run build:web -- [--out DIR]
 

@@ -94,11 +94,7 @@ export class ReplayRecorder {
   /** Takes the frame after an own turn (spawn or move): the model's knowledge and what happened since. */
   frame(p: PlayerModel): ReplayTurn {
     const prev = this.turns.at(-1) ?? null;
-    const fog = p.fog();
-    const tiles: ReplayTurn['tiles'] = fog.map(() => null);
-    for (const [i, t] of p.revealedTiles()) {
-      tiles[i] = { terrain: t.terrain, feature: t.feature, resource: t.resource, rivers: t.rivers };
-    }
+    const { view, tiles } = knowledgeOf(p);
     const units: ReplayUnit[] = p.units.flatMap((u, slot) =>
       u ? [{ slot, type: u.type, hp: u.hp, col: u.col, row: u.row }] : [],
     );
@@ -115,7 +111,7 @@ export class ReplayRecorder {
       .sort((a, b) => a.zone - b.zone || a.player - b.player || a.unitType - b.unitType);
     const frame: ReplayTurn = {
       turn: p.turn ?? 0,
-      view: fog.map((f) => VIEWS[f]!),
+      view,
       tiles,
       units,
       moves,
@@ -128,4 +124,17 @@ export class ReplayRecorder {
     this.turns.push(frame);
     return frame;
   }
+}
+
+/** What the player knows of the map now: fog per tile and the verified tiles' contents (null elsewhere). */
+export function knowledgeOf(p: PlayerModel): Pick<ReplayTurn, 'view' | 'tiles'> & { sightedZones: number[] } {
+  const fog = p.fog();
+  const tiles: ReplayTurn['tiles'] = fog.map(() => null);
+  for (const [i, t] of p.revealedTiles()) {
+    tiles[i] = { terrain: t.terrain, feature: t.feature, resource: t.resource, rivers: t.rivers };
+  }
+  const sightedZones = [...new Set(p.lastSeen().flatMap((s) => (s.lost ? [] : [s.zone])))].sort(
+    (a, b) => a - b,
+  );
+  return { view: fog.map((f) => VIEWS[f]!), tiles, sightedZones };
 }

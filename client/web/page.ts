@@ -7,6 +7,7 @@
  * retry starts that step over and nothing is ever half applied.
  */
 
+import { loadHasher } from '@shroud/core/poseidon.ts';
 import { rulesetHash } from '@shroud/core/ruleset/hash.ts';
 import { shippedRuleset, shippedRulesetNames } from '@shroud/core/ruleset/shipped.ts';
 import type { ValidRuleset } from '@shroud/core/ruleset/validate.ts';
@@ -27,11 +28,10 @@ import { Wallet } from 'ethers';
 import { BotPlayer } from '../bot-player.ts';
 import { resolveGameId } from '../play/game-id.ts';
 import { describeAction } from '../play/loop.ts';
-import { frameOf } from '../viewer/replay.ts';
+import { knowledgeOf } from '../viewer/recorder.ts';
 import { IndexedDbArtifactCache } from './artifact-cache.ts';
 import type { PageConfig } from './config.ts';
 import { describeError } from './errors.ts';
-import { liteHasher } from './hasher.ts';
 import { type MapUnit, mapHit, mapSvg } from './map-view.ts';
 import { WebPlanner } from './planner.ts';
 import {
@@ -325,7 +325,7 @@ export class PlayPage {
       chain,
       dealer,
       prover: this.state.prover,
-      h: liteHasher,
+      h: await loadHasher(),
       ruleset: this.state.ruleset,
       gameId,
       terms: { maxStake: lobby.stake },
@@ -478,7 +478,7 @@ export class PlayPage {
     const s = this.planner.state;
     const board = r.board;
     const n = board.width * board.height;
-    const frame = p.model ? frameOf(p.model) : null;
+    const frame = p.model ? { ...knowledgeOf(p.model), turn: p.model.turn ?? 0 } : null;
     let units: MapUnit[];
     const name = (type: number) => r.unitTypes[type]!.name;
     if (s.kind === 'spawn')
@@ -495,7 +495,7 @@ export class PlayPage {
       board,
       view: frame?.view ?? new Array(n).fill('undiscovered'),
       tiles: frame?.tiles ?? new Array(n).fill(null),
-      markedZones: frame?.markedZones ?? [],
+      markedZones: frame?.sightedZones ?? [],
       units,
       moves: s.kind === 'turn' ? s.moves : [],
       selected: s.kind === 'idle' ? null : s.selected,
