@@ -82,6 +82,7 @@ async function workloads(r: ValidRuleset): Promise<Record<GameCircuit, CircuitIn
   return {
     turn: turnWitness(r, h, {
       ...common,
+      seat: 0,
       oldSlots: full,
       oldBlinding: 1n,
       newSlots: moved,

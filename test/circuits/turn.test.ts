@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { InputError } from '../../core/errors.ts';
 import { packSlots, type Unit } from '../../core/state.ts';
 import { type CircuitInput, type TurnArgs, turnWitness } from '../../core/witness/inputs.ts';
-import { laneBits } from '../../core/witness/publics.ts';
+import { laneBits, packReport } from '../../core/witness/publics.ts';
 import {
   type Loaded,
   load,
@@ -25,6 +25,7 @@ function randomTurn(c: Loaded, seed: number): TurnArgs {
   return {
     gameId: g.field(),
     player: BigInt(`0x${g.int(2 ** 32).toString(16)}${'ab'.repeat(16)}`),
+    seat: g.int(r.players.max),
     turn: BigInt(g.int(1000)),
     oldSlots,
     oldBlinding: g.field(),
@@ -43,6 +44,7 @@ function baseTurn(c: Loaded, unit: Unit): TurnArgs {
   return {
     gameId: 7n,
     player: 0x1234n,
+    seat: 1,
     turn: 3n,
     oldSlots: slots,
     oldBlinding: 11n,
@@ -225,24 +227,31 @@ for (const name of ['tiny', 'tiny-square']) {
       const w = await c.witness(plan.input);
       assert.ok(c.satisfies(w), 'honest witness satisfies the R1CS');
       const Z = c.ruleset.board.zoneCount;
+      // w[1] is packed word 0 (a public input): the context (seat, turn, opponent masks), then the zone bitmask
+      // from bit `at` and slot 0's forced lane from bit at + Z.
+      const at = BigInt(packReport(c.ruleset, 1n, [])[0]!.toString(2).length - 1);
+      assert.equal(at, BigInt(8 + 32 + (c.ruleset.players.max - 1) * Z));
       for (let z = 0; z < Z; z++) {
         const bad = w.slice();
-        bad[1] = w[1]! ^ (1n << BigInt(z));
+        bad[1] = w[1]! ^ (1n << (at + BigInt(z)));
         assert.equal(c.satisfies(bad), false, `zone bit ${z} flipped`);
       }
-      // w[1] is report word 0: the zone bitmask, then slot 0's forced lane from bit Z.
       const laneMask = (1n << BigInt(laneBits(Z))) - 1n;
-      assert.equal((w[1]! >> BigInt(Z)) & laneMask, BigInt(plan.forced[0]!.zone * 16 + u.type + 1));
+      const laneAt = at + BigInt(Z);
+      assert.equal((w[1]! >> laneAt) & laneMask, BigInt(plan.forced[0]!.zone * 16 + u.type + 1));
       const omitted = w.slice();
-      omitted[1] = w[1]! & ~(laneMask << BigInt(Z));
+      omitted[1] = w[1]! & ~(laneMask << laneAt);
       assert.equal(c.satisfies(omitted), false, 'forced reveal omitted');
       const altered = w.slice();
-      altered[1] = w[1]! + (1n << BigInt(Z));
+      altered[1] = w[1]! + (1n << laneAt);
       assert.equal(c.satisfies(altered), false, 'forced reveal altered');
-      // An opponent mask that is not a zone bitmask (bit Z set: above the context word's layout here) is rejected.
-      const ctx = plan.input.ctx as string[];
-      const over = BigInt(ctx[0]!) | (1n << BigInt(192 + Z));
-      assert.ok(await rejects(c, { ...plan.input, ctx: [str(over), ...ctx.slice(1)] }));
+      // Bits above the layout (here the word's top bit) are rejected: the word decomposes into its used bits only.
+      const packed = plan.input.packed as string[];
+      const over = BigInt(packed[0]!) | (1n << 252n);
+      assert.ok(await rejects(c, { ...plan.input, packed: [str(over), ...packed.slice(1)] }));
+      // The opponent mask without the zone the forced reveal stands in (bit 40 + zone): the lane no longer holds.
+      const otherMask = BigInt(packed[0]!) ^ (1n << BigInt(40 + plan.forced[0]!.zone));
+      assert.ok(await rejects(c, { ...plan.input, packed: [str(otherMask), ...packed.slice(1)] }));
     });
 
     test('forced lanes do not reveal slots: the same units in permuted slots give the same report', async () => {
@@ -262,7 +271,7 @@ for (const name of ['tiny', 'tiny-square']) {
         const rw = plan.report.length;
         const a = c.publicOf(await c.witness(plan.input)).slice(0, rw);
         const b = c.publicOf(await c.witness(swapped.input)).slice(0, rw);
-        assert.deepEqual(a, plan.report);
+        assert.deepEqual(a, plan.publicSignals.slice(0, rw));
         assert.deepEqual(b, a, `seed ${seed}: the report must not depend on slot order`);
         assert.notDeepEqual(swapped.newCommit, plan.newCommit, 'the states differ');
         compared++;
@@ -282,9 +291,9 @@ for (const name of ['tiny', 'tiny-square']) {
         c.witness({ ...plan.input, gameId: str(P + BigInt(plan.input.gameId as string)) }),
         InputError,
       );
-      const ctx = plan.input.ctx as string[];
+      const packed = plan.input.packed as string[];
       await assert.rejects(
-        c.witness({ ...plan.input, ctx: [str(P + BigInt(ctx[0]!)), ...ctx.slice(1)] }),
+        c.witness({ ...plan.input, packed: [str(P + BigInt(packed[0]!)), ...packed.slice(1)] }),
         InputError,
       );
     });
