@@ -550,19 +550,34 @@ contract ShroudGame is IShroudGame {
             if (w >> PACKED_WORD_BITS != 0) revert NotInField();
             sig[k] = w;
         }
-        uint256 pos = _put(sig, rw, 0, seat, SEAT_BITS);
-        pos = _put(sig, rw, pos, isSpawn ? seat : g.turn, STEP_BITS);
-        uint256 n = g.nPlayers;
-        uint256 maxP = g.maxPlayers;
-        for (uint256 o = 0; o < maxP; o++) {
-            if (o == seat) continue;
-            pos = _put(sig, rw, pos, o < n ? s.seats[gameId][o].zoneMask : 0, zones);
-        }
-        // The zone bitmask follows next-fit.
-        at = (pos & 0xff) + zones > PACKED_WORD_BITS ? ((pos >> 8) + 1) << 8 : pos;
-        if ((at >> 8) >= rw) revert WrongSignalCount((at >> 8) + 1, rw);
+        at = _context(gameId, g, seat, isSpawn ? seat : g.turn, zones, sig, rw);
         sig[rw] = gameId;
         if (!isSpawn) sig[rw + 1] = st.stateCommitment;
+    }
+
+    /// ORs the context into the `rw` packed words of `sig`: the seat, `step` and each opponent seat's stored zone
+    /// mask. Returns where the zone bitmask goes (word << 8 | offset, next-fit after the context).
+    function _context(
+        uint256 gameId,
+        Game storage g,
+        uint256 seat,
+        uint256 step,
+        uint256 zones,
+        uint256[] memory sig,
+        uint256 rw
+    ) private view returns (uint256 at) {
+        uint256 pos = _put(sig, rw, 0, seat, SEAT_BITS);
+        pos = _put(sig, rw, pos, step, STEP_BITS);
+        for (uint256 o = 0; o < g.maxPlayers; o++) {
+            if (o != seat) pos = _put(sig, rw, pos, _maskOf(gameId, g, o), zones);
+        }
+        at = (pos & 0xff) + zones > PACKED_WORD_BITS ? ((pos >> 8) + 1) << 8 : pos;
+        if ((at >> 8) >= rw) revert WrongSignalCount((at >> 8) + 1, rw);
+    }
+
+    /// Seat `o`'s stored zone mask, 0 for a seat the ruleset has but the game does not.
+    function _maskOf(uint256 gameId, Game storage g, uint256 o) private view returns (uint256) {
+        return o < g.nPlayers ? s.seats[gameId][o].zoneMask : 0;
     }
 
     /// Places a context field of `bits` bits at `pos` (word << 8 | offset, next-fit) in the `rw` packed words, which

@@ -299,3 +299,12 @@ for (const name of ['tiny', 'tiny-square']) {
     });
   });
 }
+
+describe('duel budgets', () => {
+  test('the duel turn stays within 2^14 constraints and one packed public word (5 public signals)', async () => {
+    const c = await load('duel', 'turn');
+    assert.ok(c.art.constraints <= 2 ** 14, `${c.art.constraints} constraints`);
+    // packed word, gameId, oldCommit, newCommit, revealCommit: the verifier pays one multiplication per signal.
+    assert.equal(c.art.publicSignals, 5);
+  });
+});
