@@ -3,7 +3,9 @@ import { describe, test } from 'node:test';
 import { InputError } from '../../core/errors.ts';
 import { packSlots, type Unit } from '../../core/state.ts';
 import { type CircuitInput, type TurnArgs, turnWitness } from '../../core/witness/inputs.ts';
-import { laneBits, packReport } from '../../core/witness/publics.ts';
+import { laneBits, packPlay, packReport } from '../../core/witness/publics.ts';
+import { forcedReveals } from '../../core/witness/reference.ts';
+import { visionZones } from '../../core/witness/zones.ts';
 import {
   type Loaded,
   load,
@@ -57,11 +59,24 @@ function baseTurn(c: Loaded, unit: Unit): TurnArgs {
 }
 
 /** The builder's input with new units swapped in behind the builder's back (commitment recomputed). */
+/**
+ * The honest turn's witness input with other new units: their commitment, and the packed public words with their
+ * (reference) zone bitmask and forced lanes, so only the move rules can reject it.
+ */
 function forgeNew(c: Loaded, args: TurnArgs, newSlots: (Unit | null)[]) {
-  const plan = turnWitness(c.ruleset, c.h, args);
-  const words = packSlots(newSlots, c.ruleset.unitSlots);
+  const r = c.ruleset;
+  const plan = turnWitness(r, c.h, args);
+  const words = packSlots(newSlots, r.unitSlots);
+  let packed = plan.input.packed as string[];
+  try {
+    const report = packReport(r, visionZones(r, newSlots), forcedReveals(r, newSlots, args.oppMasks));
+    packed = packPlay(r, args.seat, args.turn, args.oppMasks, report).map(str);
+  } catch {
+    // Units off the board have no reference report: the honest one stands in (the board check rejects them).
+  }
   return {
     ...plan.input,
+    packed,
     newWords: words.map(str),
     newCommit: str(c.h.hash([args.newBlinding, ...words])),
   };
