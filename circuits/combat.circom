@@ -15,8 +15,9 @@ include "lib/unit.circom";
 // Absence: no alive unit stands on the tile, `sel` is all zero, and present = type = hp = 0.
 // newCommit = Poseidon(blinding, new words) keeps the same blinding, so the attack nullifiers of
 // this turn stay valid (see circuits/README.md). Public `target` packs player (160 bits) | turn
-// (32) | target column (10) | row (10) | damage (8); output `outcome` = present | type << 1 |
-// hp << 5.
+// (32) | target column (10) | row (10) | damage (8), which the contract builds, and the outcome the
+// defender claims: present (1) | type (4) | hp (8), constrained to the computed ones (233 bits in
+// one word: one public signal fewer than a separate outcome output).
 template Combat(W, H, N) {
     var NW = (N + 6) \ 7;
     signal input gameId;
@@ -27,11 +28,10 @@ template Combat(W, H, N) {
     signal input words[NW];
     signal input sel[N];
 
-    signal output outcome;
     signal output newCommit;
 
     signal gameIdSq <== gameId * gameId;
-    component tw = UnpackWord(5, [160, 32, 10, 10, 8]);
+    component tw = UnpackWord(8, [160, 32, 10, 10, 8, 1, 4, 8]);
     tw.in <== target;
     _ <== tw.out[0];
     _ <== tw.out[1];
@@ -45,7 +45,7 @@ template Combat(W, H, N) {
         trBits[i] <== tw.bits[202 + i];
     }
     for (var i = 0; i < 192; i++) _ <== tw.bits[i];
-    for (var i = 212; i < 220; i++) _ <== tw.bits[i];
+    for (var i = 212; i < 233; i++) _ <== tw.bits[i];
     signal present;
     signal unitType;
     signal unitHp;
@@ -128,6 +128,8 @@ template Combat(W, H, N) {
     for (var w = 0; w < NW; w++) nh.inputs[w + 1] <== pk.words[w];
     newCommit <== nh.out;
 
-    // type < 16 and hp < 256 come from the unit word's bit decomposition; present is boolean.
-    outcome <== present + unitType * 2 + unitHp * 32;
+    // The claimed outcome fields (range-checked by the word's bits) are the computed ones.
+    tw.out[5] === present;
+    tw.out[6] === unitType;
+    tw.out[7] === unitHp;
 }

@@ -14,10 +14,9 @@ include "vision.circom";
 template Spawn(W, H, N, T, K, R, P, AREA, S, SPAWN, HP, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, SC, SP) {
     var NW = (N + 6) \ 7;
     var Z = ZX * ZY;
-    var CW = contextWords(K, Z);
-    var RPW = reportWords(N, Z, laneBits(Z));
+    var PW = playWords(N, K, Z);
+    signal input packed[PW];
     signal input gameId;
-    signal input ctx[CW];
     signal input newCommit;
     signal input revealCommit;
 
@@ -29,14 +28,12 @@ template Spawn(W, H, N, T, K, R, P, AREA, S, SPAWN, HP, METRIC, VIS, VB, ZVIS, Z
     signal input present[R];
     signal input cover[R][N];
 
-    signal output report[RPW];
-
-    // The context's step field is the seat (spawns are turns 0..n-1 in seat order).
+    // The step field is the seat too (spawns are turns 0..n-1 in seat order): both are constrained.
     signal gameIdSq <== gameId * gameId;
-    component context = UnpackContext(K, Z);
-    context.ctx <== ctx;
-    _ <== context.player;
-    signal seat <== context.step;
+    component context = UnpackPlay(N, K, Z);
+    context.packed <== packed;
+    signal seat <== context.seat;
+    context.step === seat;
 
     component nh = Poseidon(NW + 1);
     nh.inputs[0] <== newBlinding;
@@ -90,8 +87,7 @@ template Spawn(W, H, N, T, K, R, P, AREA, S, SPAWN, HP, METRIC, VIS, VB, ZVIS, Z
     v.present <== present;
     v.cover <== cover;
     v.revealCommit === revealCommit;
-    component pack = PackReport(N, Z);
-    pack.zoneMask <== v.zoneMask;
-    pack.lane <== v.lane;
-    report <== pack.report;
+    // The report fields of the packed words are the computed ones.
+    context.zoneMask === v.zoneMask;
+    for (var u = 0; u < N; u++) context.lane[u] === v.lane[u];
 }

@@ -12,15 +12,14 @@ include "vision.circom";
 // Per slot: alive, type and hp unchanged (dead stays dead: the all-zero word), the new tile on
 // the board, and the grid distance (GRID 0 hex, 1 Chebyshev) from old to new tile at most the
 // type's SPEED (0 for structures, so they never move). Public signals (circuits/README.md): the
-// packed report (zone bitmask + forced lanes), gameId, the packed context (player, turn, opponent
-// masks), oldCommit, newCommit, revealCommit.
+// packed words (context: seat, turn, opponent masks; report: zone bitmask + forced lanes), gameId,
+// oldCommit, newCommit, revealCommit.
 template Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, SC, SP) {
     var NW = (N + 6) \ 7;
     var Z = ZX * ZY;
-    var CW = contextWords(K, Z);
-    var RPW = reportWords(N, Z, laneBits(Z));
+    var PW = playWords(N, K, Z);
+    signal input packed[PW];
     signal input gameId;
-    signal input ctx[CW];
     signal input oldCommit;
     signal input newCommit;
     signal input revealCommit;
@@ -35,14 +34,13 @@ template Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, 
     signal input present[R];
     signal input cover[R][N];
 
-    signal output report[RPW];
-
-    // gameId is bound by a quadratic constraint, so no optimiser drops it; the context words are
-    // bound by their bit decomposition (player and turn are only carried, the masks are used).
+    // gameId is bound by a quadratic constraint, so no optimiser drops it; the packed words are
+    // bound by their bit decomposition (seat and turn are only carried, the masks are used, the
+    // report fields are constrained to the computed ones below).
     signal gameIdSq <== gameId * gameId;
-    component context = UnpackContext(K, Z);
-    context.ctx <== ctx;
-    _ <== context.player;
+    component context = UnpackPlay(N, K, Z);
+    context.packed <== packed;
+    _ <== context.seat;
     _ <== context.step;
 
     component oh = Poseidon(NW + 1);
@@ -101,8 +99,7 @@ template Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, 
     v.present <== present;
     v.cover <== cover;
     v.revealCommit === revealCommit;
-    component pack = PackReport(N, Z);
-    pack.zoneMask <== v.zoneMask;
-    pack.lane <== v.lane;
-    report <== pack.report;
+    // The report fields of the packed words are the computed ones.
+    context.zoneMask === v.zoneMask;
+    for (var u = 0; u < N; u++) context.lane[u] === v.lane[u];
 }

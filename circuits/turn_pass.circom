@@ -13,11 +13,10 @@ include "turn.circom";
 template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, SC, SP, DEPTH, TK) {
     var NW = (N + 6) \ 7;
     var Z = ZX * ZY;
-    var CW = contextWords(K, Z);
-    var RPW = reportWords(N, Z, laneBits(Z));
+    var PW = playWords(N, K, Z);
     var TM = mapNodesAt(ZX * ZY, DEPTH - TK);
+    signal input packed[PW];
     signal input gameId;
-    signal input ctx[CW];
     signal input oldCommit;
     signal input newCommit;
     signal input revealCommit;
@@ -40,7 +39,6 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
     signal input destPath[N][DEPTH - TK];
     signal input mapTop[TM];
 
-    signal output report[RPW];
 
     signal rootSq <== mapRoot * mapRoot;
 
@@ -50,7 +48,7 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
 
     component t = Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, SC, SP);
     t.gameId <== gameId;
-    t.ctx <== ctx;
+    t.packed <== packed;
     t.oldCommit <== oldCommit;
     t.newCommit <== newCommit;
     t.revealCommit <== revealCommit;
@@ -63,7 +61,6 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
     t.tileRow <== tileRow;
     t.present <== present;
     t.cover <== cover;
-    report <== t.report;
 
     component os = UnpackState(N);
     os.words <== oldWords;

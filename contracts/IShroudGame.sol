@@ -239,6 +239,8 @@ interface IShroudGame {
     error OffBoard();
     error NullifierUsed();
     error WrongSignalCount(uint256 expected, uint256 got);
+    /// @notice A spawn or turn report word has a bit set where this contract's context goes (packed word `word`).
+    error ContextBitsSet(uint256 word);
     error RevealCommitInLogs(uint256 latestTurn);
     /// @notice The seat has no spawn or turn whose reveals could be disputed, or it was disputed already.
     error NothingToDispute();

@@ -56,8 +56,12 @@ contract ShroudGame is IShroudGame {
     uint8 internal constant VERIFIER_TURN = 1;
     uint8 internal constant VERIFIER_ATTACK = 2;
     uint8 internal constant VERIFIER_COMBAT = 3;
-    /// @notice Bits per packed public-signal word (2^253 < the field modulus): see `_context`.
+    /// @notice Bits per packed public-signal word (2^253 < the field modulus): see `_signals`.
     uint256 internal constant PACKED_WORD_BITS = 253;
+    /// @notice Bits of the seat field of the spawn/turn packed words.
+    uint256 internal constant SEAT_BITS = 8;
+    /// @notice Bits of the step (turn number) field of the spawn/turn packed words.
+    uint256 internal constant STEP_BITS = 32;
 
     Store internal s;
 
@@ -109,8 +113,9 @@ contract ShroudGame is IShroudGame {
 
     /// @inheritdoc IShroudGame
     /// @dev The caller's first turn: places its spawn units in its start area (hidden) with a spawn proof; public
-    ///      signals [report…, gameId, context…, newCommit, revealCommit]. `report` holds the new zone bitmask (low
-    ///      `zones` bits of word 0, stored) and one forced-reveal lane per unit slot (`ZoneReveal` per non-zero lane).
+    ///      signals [packed…, gameId, newCommit, revealCommit]. The packed words are `report` with this contract's
+    ///      context ORed in (seat, step, opponents' masks; `_signals`); the report part holds the new zone bitmask
+    ///      (stored) and one forced-reveal lane per unit slot (`ZoneReveal` per non-zero lane).
     function spawn(uint256 gameId, Proof calldata proof, uint256[] calldata report, uint256 newCommit, uint256 revealCommit_)
         external
     {
@@ -119,7 +124,7 @@ contract ShroudGame is IShroudGame {
 
     /// @inheritdoc IShroudGame
     /// @dev Moves the caller's hidden units with a turn proof against its stored commitment; public signals
-    ///      [report…, gameId, context…, oldCommit, newCommit, revealCommit(, mapRoot for passability rulesets)].
+    ///      [packed…, gameId, oldCommit, newCommit, revealCommit(, mapRoot for passability rulesets)].
     function submitTurn(
         uint256 gameId,
         Proof calldata proof,
@@ -164,8 +169,9 @@ contract ShroudGame is IShroudGame {
     }
 
     /// @inheritdoc IShroudGame
-    /// @dev Public signals [outcome, newCommit, gameId, target, oldCommit]: outcome = present | unitType << 1 |
-    ///      unitHp << 5, target = player | turn << 160 | col << 192 | row << 202 | damage << 212 (built here).
+    /// @dev Public signals [newCommit, gameId, target, oldCommit]: target = player | turn << 160 | col << 192 |
+    ///      row << 202 | damage << 212 | outcome << 220 (built here), outcome = present | unitType << 1 | unitHp << 5
+    ///      (the defender's claim, checked to fit its fields, so the word is injective).
     function respondCombat(
         uint256 gameId,
         Proof calldata proof,
@@ -181,12 +187,12 @@ contract ShroudGame is IShroudGame {
         if (msg.sender != d.player) revert NotDefender();
         // The outcome word's fields: present 1 bit, type 4 bits, hp 8 bits (as the circuit outputs them).
         if (present > 1 || unitType > 15 || unitHp > 255 || newCommit >= Poseidon.FIELD_MODULUS) revert NotInField();
-        uint256[] memory sig = new uint256[](5);
-        sig[0] = present | (unitType << 1) | (unitHp << 5);
-        sig[1] = newCommit;
-        sig[2] = gameId;
-        sig[3] = _target(g.turn, c.col, c.row) | (uint256(g.damage) << 212);
-        sig[4] = d.stateCommitment;
+        uint256[] memory sig = new uint256[](4);
+        sig[0] = newCommit;
+        sig[1] = gameId;
+        sig[2] = _target(g.turn, c.col, c.row) | (uint256(g.damage) << 212)
+            | ((present | (unitType << 1) | (unitHp << 5)) << 220);
+        sig[3] = d.stateCommitment;
         _verify(g, VERIFIER_COMBAT, proof, sig);
         d.stateCommitment = newCommit;
         address attacker = s.seats[gameId][c.attacker].player;
@@ -481,8 +487,8 @@ contract ShroudGame is IShroudGame {
         }
     }
 
-    /// Spawn (`isSpawn`) or turn. Signals: [report…, gameId, context…, (oldCommit,) newCommit, revealCommit(,
-    /// mapRoot)]; the report words are the prover's (checked to be field elements), everything else is this contract's.
+    /// Spawn (`isSpawn`) or turn. Signals: [packed…, gameId, (oldCommit,) newCommit, revealCommit(, mapRoot)]; the
+    /// packed words are the prover's report words (below 2^253, 0 at every context bit) with the context ORed in.
     function _play(
         uint256 gameId,
         Proof calldata proof,
@@ -498,8 +504,10 @@ contract ShroudGame is IShroudGame {
         }
         if (newCommit >= Poseidon.FIELD_MODULUS || revealCommit_ >= Poseidon.FIELD_MODULUS) revert NotInField();
         uint256 zones = g.zones;
+        uint256 at;
         {
-            uint256[] memory sig = _signals(gameId, g, st, seat, report, zones, isSpawn);
+            uint256[] memory sig;
+            (sig, at) = _signals(gameId, g, st, seat, report, zones, isSpawn);
             uint256 n = sig.length;
             // Passability: the turn proof's last public input is the map root its destinations open against.
             if (!isSpawn && g.passability) sig[--n] = g.root;
@@ -511,16 +519,20 @@ contract ShroudGame is IShroudGame {
         if (isSpawn) st.spawned = true;
         st.lastTurn = turn;
         st.stateCommitment = newCommit;
-        st.zoneMask = report[0] & ((uint256(1) << zones) - 1);
+        st.zoneMask = (report[at >> 8] >> (at & 0xff)) & ((uint256(1) << zones) - 1);
         st.revealCommit = revealCommit_;
         if (isSpawn) emit Spawned(gameId, msg.sender, seat);
         emit TurnSubmitted(gameId, msg.sender, turn, revealCommit_);
-        _emitForced(gameId, report, zones);
+        _emitForced(gameId, report, zones, at);
         ShroudTurns.advance(s, gameId);
     }
 
     /// The spawn/turn signals with newCommit and revealCommit (and a passability turn's trailing mapRoot) left for
-    /// the caller.
+    /// the caller, and where the report part starts (`at` = word << 8 | bit offset of the zone bitmask).
+    /// The packed words (core/witness/publics.ts) hold the context (seat 8 bits, step 32 bits: the turn, or the
+    /// seat for a spawn; each opponent seat's stored zone mask, seats 0..maxPlayers−1 skipping `seat`, 0 for empty
+    /// seats), then the report (zone bitmask, forced lanes), placed next-fit in 253-bit words. The prover's report
+    /// words must be 0 at every context bit (`ContextBitsSet`): this contract ORs its context into them.
     function _signals(
         uint256 gameId,
         Game storage g,
@@ -529,37 +541,22 @@ contract ShroudGame is IShroudGame {
         uint256[] calldata report,
         uint256 zones,
         bool isSpawn
-    ) private view returns (uint256[] memory sig) {
+    ) private view returns (uint256[] memory sig, uint256 at) {
         uint256 rw = report.length;
         uint256 tail = isSpawn ? 2 : (g.passability ? 4 : 3);
-        sig = new uint256[](rw + 1 + _contextWords(g.maxPlayers - 1, zones) + tail);
+        sig = new uint256[](rw + 1 + tail);
         for (uint256 k = 0; k < rw; k++) {
             uint256 w = report[k];
-            if (w >= Poseidon.FIELD_MODULUS) revert NotInField();
+            if (w >> PACKED_WORD_BITS != 0) revert NotInField();
             sig[k] = w;
         }
+        at = _context(gameId, g, seat, isSpawn ? seat : g.turn, zones, sig, rw);
         sig[rw] = gameId;
-        uint256 j = _context(gameId, g, seat, isSpawn ? seat : g.turn, zones, sig, rw + 1);
-        if (!isSpawn) sig[j] = st.stateCommitment;
+        if (!isSpawn) sig[rw + 1] = st.stateCommitment;
     }
 
-    /// Words the packed context takes: player (160 bits) and step (32 bits), then `k` masks of `zones` bits, placed
-    /// next-fit in 253-bit words (core/witness/publics.ts).
-    function _contextWords(uint256 k, uint256 zones) private pure returns (uint256 words) {
-        words = 1;
-        uint256 off = 192;
-        for (uint256 o = 0; o < k; o++) {
-            if (off + zones > PACKED_WORD_BITS) {
-                words++;
-                off = 0;
-            }
-            off += zones;
-        }
-    }
-
-    /// Writes the context words from sig[j]: the caller's address, `step` (the turn, or the seat for a spawn) and
-    /// each opponent seat's stored zone mask (seats 0..maxPlayers−1 skipping `seat`; 0 for empty seats). Returns the
-    /// next index.
+    /// ORs the context into the `rw` packed words of `sig`: the seat, `step` and each opponent seat's stored zone
+    /// mask. Returns where the zone bitmask goes (word << 8 | offset, next-fit after the context).
     function _context(
         uint256 gameId,
         Game storage g,
@@ -567,24 +564,40 @@ contract ShroudGame is IShroudGame {
         uint256 step,
         uint256 zones,
         uint256[] memory sig,
-        uint256 j
-    ) private view returns (uint256) {
-        uint256 word = uint256(uint160(msg.sender)) | (step << 160);
-        uint256 off = 192;
-        uint256 n = g.nPlayers;
-        uint256 maxP = g.maxPlayers;
-        for (uint256 o = 0; o < maxP; o++) {
-            if (o == seat) continue;
-            if (off + zones > PACKED_WORD_BITS) {
-                sig[j++] = word;
-                word = 0;
-                off = 0;
-            }
-            if (o < n) word |= s.seats[gameId][o].zoneMask << off;
-            off += zones;
+        uint256 rw
+    ) private view returns (uint256 at) {
+        uint256 pos = _put(sig, rw, 0, seat, SEAT_BITS);
+        pos = _put(sig, rw, pos, step, STEP_BITS);
+        for (uint256 o = 0; o < g.maxPlayers; o++) {
+            if (o != seat) pos = _put(sig, rw, pos, _maskOf(gameId, g, o), zones);
         }
-        sig[j++] = word;
-        return j;
+        at = (pos & 0xff) + zones > PACKED_WORD_BITS ? ((pos >> 8) + 1) << 8 : pos;
+        if ((at >> 8) >= rw) revert WrongSignalCount((at >> 8) + 1, rw);
+    }
+
+    /// Seat `o`'s stored zone mask, 0 for a seat the ruleset has but the game does not.
+    function _maskOf(uint256 gameId, Game storage g, uint256 o) private view returns (uint256) {
+        return o < g.nPlayers ? s.seats[gameId][o].zoneMask : 0;
+    }
+
+    /// Places a context field of `bits` bits at `pos` (word << 8 | offset, next-fit) in the `rw` packed words, which
+    /// must be 0 there; returns the next position.
+    function _put(uint256[] memory sig, uint256 rw, uint256 pos, uint256 value, uint256 bits)
+        private
+        pure
+        returns (uint256)
+    {
+        uint256 word = pos >> 8;
+        uint256 off = pos & 0xff;
+        if (off + bits > PACKED_WORD_BITS) {
+            word++;
+            off = 0;
+        }
+        if (word >= rw) revert WrongSignalCount(word + 1, rw);
+        uint256 w = sig[word];
+        if ((w >> off) & ((uint256(1) << bits) - 1) != 0) revert ContextBitsSet(word);
+        sig[word] = w | (value << off);
+        return (word << 8) | (off + bits);
     }
 
     /// Checks the proof with the ruleset's verifier for `circuit`: the copy made at the ruleset's first game (one
@@ -607,13 +620,15 @@ contract ShroudGame is IShroudGame {
     }
 
     /// One `ZoneReveal` per non-zero forced-reveal lane (lane = zone * 16 + unitType + 1): the lanes follow the
-    /// zone bitmask in word 0 and fill the later words from bit 0, `bitLength(16 * zones)` bits each.
-    function _emitForced(uint256 gameId, uint256[] calldata report, uint256 zones) private {
+    /// zone bitmask (at `at` = word << 8 | offset) and fill the later words from bit 0, `bitLength(16 * zones)` bits
+    /// each.
+    function _emitForced(uint256 gameId, uint256[] calldata report, uint256 zones, uint256 at) private {
         uint256 lb = 0;
         for (uint256 v = zones << 4; v != 0; v >>= 1) lb++;
         uint256 laneMask = (uint256(1) << lb) - 1;
-        for (uint256 k = 0; k < report.length; k++) {
-            uint256 w = k == 0 ? report[0] >> zones : report[k];
+        uint256 first = at >> 8;
+        for (uint256 k = first; k < report.length; k++) {
+            uint256 w = k == first ? report[k] >> ((at & 0xff) + zones) : report[k];
             while (w != 0) {
                 uint256 lane = w & laneMask;
                 w >>= lb;

@@ -385,6 +385,7 @@ async function duelPlay(
     const plan = turnWitness(r, h, {
       gameId: id,
       player: BigInt(players[k]!.address),
+      seat: k,
       turn: t,
       oldSlots: cur.slots,
       oldBlinding: cur.blinding,

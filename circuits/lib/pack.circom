@@ -9,25 +9,26 @@ include "bitify.circom";
 
 function packedWordBits() { return 253; }
 
-// Context of a spawn or turn: player (160 bits), step (turn number, or the seat for a spawn,
-// 32 bits), then K opponent zone bitmasks of Z bits each.
-function contextWords(K, Z) {
-    var w = 0;
-    var off = 192;
-    for (var o = 0; o < K; o++) {
-        if (off + Z > packedWordBits()) { w++; off = 0; }
-        off += Z;
-    }
-    return w + 1;
+// The one packed layout of a spawn or turn (core/witness/publics.ts): the context the contract
+// supplies (seat 8 bits, step 32 bits: the turn, or the seat for a spawn; K opponent zone bitmasks of
+// Z bits), then the report the proof shows (the new zone bitmask, Z bits; N forced-reveal lanes of
+// laneBits(Z) bits). Context first, so the contract lays it out without knowing N.
+function playFieldCount(N, K) { return 2 + K + 1 + N; }
+function playFieldBits(i, N, K, Z) {
+    if (i == 0) return 8;
+    if (i == 1) return 32;
+    if (i < 2 + K + 1) return Z;
+    return laneBits(Z);
 }
 
-// Report of a spawn or turn: the zone bitmask (Z bits), then N forced-reveal lanes of LB bits.
-function reportWords(N, Z, LB) {
+// Words the layout takes.
+function playWords(N, K, Z) {
     var w = 0;
-    var off = Z;
-    for (var u = 0; u < N; u++) {
-        if (off + LB > packedWordBits()) { w++; off = 0; }
-        off += LB;
+    var off = 0;
+    for (var i = 0; i < playFieldCount(N, K); i++) {
+        var b = playFieldBits(i, N, K, Z);
+        if (off + b > packedWordBits()) { w++; off = 0; }
+        off += b;
     }
     return w + 1;
 }
@@ -39,66 +40,49 @@ function laneBits(Z) {
     return b;
 }
 
-// Unpacks the public context words; every field comes out range-checked by its word's bits.
-template UnpackContext(K, Z) {
-    var CW = contextWords(K, Z);
-    signal input ctx[CW];
-    signal output player;
+// Unpacks the public words of a spawn or turn. Every field comes out range-checked by its word's
+// bits, and every bit a word does not use is 0 (one Num2Bits of the used width per word; 2^253 < p,
+// so the decomposition is unique). The caller constrains zoneMask and lane to the values it computes.
+template UnpackPlay(N, K, Z) {
+    var PW = playWords(N, K, Z);
+    var NF = playFieldCount(N, K);
+    signal input packed[PW];
+    signal output seat;
     signal output step;
     signal output oppMask[K];
+    signal output zoneMask;
+    signal output lane[N];
 
-    // used[w]: the bits word w carries; wordOf/offOf: where each mask sits.
-    var used[CW];
-    var wordOf[K];
-    var offOf[K];
+    var used[PW];
+    var wordOf[NF];
+    var offOf[NF];
     var w = 0;
-    var off = 192;
-    for (var o = 0; o < K; o++) {
-        if (off + Z > packedWordBits()) { used[w] = off; w++; off = 0; }
-        wordOf[o] = w;
-        offOf[o] = off;
-        off += Z;
+    var off = 0;
+    for (var i = 0; i < NF; i++) {
+        var b = playFieldBits(i, N, K, Z);
+        if (off + b > packedWordBits()) { used[w] = off; w++; off = 0; }
+        wordOf[i] = w;
+        offOf[i] = off;
+        off += b;
     }
     used[w] = off;
 
-    component nb[CW];
-    for (var i = 0; i < CW; i++) {
+    component nb[PW];
+    for (var i = 0; i < PW; i++) {
         nb[i] = Num2Bits(used[i]);
-        nb[i].in <== ctx[i];
+        nb[i].in <== packed[i];
     }
-    var p = 0;
-    for (var i = 0; i < 160; i++) p += nb[0].out[i] * (1 << i);
-    player <== p;
-    var s = 0;
-    for (var i = 0; i < 32; i++) s += nb[0].out[160 + i] * (1 << i);
-    step <== s;
-    for (var o = 0; o < K; o++) {
-        var m = 0;
-        for (var i = 0; i < Z; i++) m += nb[wordOf[o]].out[offOf[o] + i] * (1 << i);
-        oppMask[o] <== m;
+    signal field[NF];
+    for (var f = 0; f < NF; f++) {
+        var acc = 0;
+        for (var j = 0; j < playFieldBits(f, N, K, Z); j++) acc += nb[wordOf[f]].out[offOf[f] + j] * (1 << j);
+        field[f] <== acc;
     }
-}
-
-// Packs the zone bitmask and the forced-reveal lanes into the report words. The inputs must
-// already be in range (zoneMask < 2^Z, lane <= 16Z): ZoneMask and ForcedReveals build them so.
-template PackReport(N, Z) {
-    var LB = laneBits(Z);
-    var RW = reportWords(N, Z, LB);
-    signal input zoneMask;
-    signal input lane[N];
-    signal output report[RW];
-
-    var acc[RW];
-    for (var i = 0; i < RW; i++) acc[i] = 0;
-    acc[0] = zoneMask;
-    var w = 0;
-    var off = Z;
-    for (var u = 0; u < N; u++) {
-        if (off + LB > packedWordBits()) { w++; off = 0; }
-        acc[w] += lane[u] * (1 << off);
-        off += LB;
-    }
-    for (var i = 0; i < RW; i++) report[i] <== acc[i];
+    seat <== field[0];
+    step <== field[1];
+    for (var o = 0; o < K; o++) oppMask[o] <== field[2 + o];
+    zoneMask <== field[2 + K];
+    for (var u = 0; u < N; u++) lane[u] <== field[3 + K + u];
 }
 
 // One packed word of NF fields of WIDTHS bits, low bits first (sum <= 253): out[i] is field i,

@@ -9,8 +9,8 @@ include "unit.circom";
 
 // Forced zone reveals. oppMask[o] is an opponent's stored zone bitmask (public, Z = ZX * ZY bits,
 // Z <= 253, so Num2Bits(Z) is unique). Every alive unit standing in a zone set in any opponent's
-// mask yields lane (zone * 16 + type + 1 <= 16Z); every other slot yields 0. PackReport packs
-// the lanes into the public report.
+// mask yields lane (zone * 16 + type + 1 <= 16Z); every other slot yields 0. The caller binds
+// the lanes to the report fields of the packed public words (UnpackPlay).
 template ForcedReveals(N, ZX, ZY, K) {
     var Z = ZX * ZY;
     signal input oppMask[K];

@@ -519,6 +519,7 @@ export class GamePlayer {
     const plan = turnWitness(r, this.h, {
       gameId: this.gameId,
       player: addressToField(this.address),
+      seat: this.seat,
       turn: BigInt(turn),
       oldSlots,
       oldBlinding: this.#blinding,

@@ -20,6 +20,7 @@ export const SHROUD_GAME_ABI = [
   {"inputs":[],"name":"BadReceipt","type":"error"},
   {"inputs":[],"name":"BadSealKey","type":"error"},
   {"inputs":[],"name":"BondRequired","type":"error"},
+  {"inputs":[{"internalType":"uint256","name":"word","type":"uint256"}],"name":"ContextBitsSet","type":"error"},
   {"inputs":[{"internalType":"uint256","name":"deadline","type":"uint256"}],"name":"DeadlineNotPassed","type":"error"},
   {"inputs":[{"internalType":"uint256","name":"deadline","type":"uint256"}],"name":"DeadlinePassed","type":"error"},
   {"inputs":[{"internalType":"uint256","name":"deposit","type":"uint256"},{"internalType":"uint256","name":"stake","type":"uint256"}],"name":"DepositAboveStake","type":"error"},

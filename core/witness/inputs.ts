@@ -15,7 +15,7 @@ import type { Ruleset } from '../ruleset/types.ts';
 import { assertSlots, packReveals, packSlots, type Slots, stateCommitment, type Unit } from '../state.ts';
 import { isPassable, type Tile } from '../tile.ts';
 import { mapTop, mapTopLevels } from './maptop.ts';
-import { packContext, packOutcome, packReport, packTarget } from './publics.ts';
+import { packCombatTarget, packPlay, packReport, packTarget } from './publics.ts';
 import {
   coverageAssignment,
   forcedReveals,
@@ -67,7 +67,10 @@ function revealInputs(r: R, slots: Slots, tiles: readonly Coord[]): CircuitInput
 export interface VisionOutputs {
   zoneMask: bigint;
   forced: ZoneReveal[];
-  /** The packed public report: zone bitmask and forced-reveal lanes (core/witness/publics.ts). */
+  /**
+   * The report part of the packed public words (zone bitmask and forced-reveal lanes, every context bit
+   * 0; core/witness/publics.ts): what `spawn` and `submitTurn` take.
+   */
   report: bigint[];
   revealCommit: bigint;
 }
@@ -95,6 +98,8 @@ export interface TurnArgs {
   gameId: bigint;
   /** The player's address as a field element. */
   player: bigint;
+  /** The player's seat (the packed words carry it; the contract supplies the mover's seat). */
+  seat: number;
   turn: bigint;
   oldSlots: Slots;
   oldBlinding: bigint;
@@ -231,9 +236,14 @@ export function assertTurnMoves(r: R, oldSlots: Slots, newSlots: Slots): void {
   }
 }
 
+/** A player address as a field element: below 2^160. */
+function assertAddress(player: bigint): void {
+  if (player >= 1n << 160n) throw new InputError('player', `${player} is not a 160-bit address`);
+}
+
 export function turnWitness(r: R, h: Hasher, a: TurnArgs): TurnPlan {
   const gameId = toField(a.gameId, 'gameId');
-  const player = toField(a.player, 'player');
+  assertAddress(toField(a.player, 'player')); // carried by the caller's transaction, not the proof
   const turn = toField(a.turn, 'turn');
   const oldBlinding = toField(a.oldBlinding, 'oldBlinding');
   const newBlinding = toField(a.newBlinding, 'newBlinding');
@@ -244,10 +254,10 @@ export function turnWitness(r: R, h: Hasher, a: TurnArgs): TurnPlan {
   const v = visionOutputs(r, h, a.newSlots, a.revealed, revealBlinding, a.oppMasks);
   const oldCommit = stateCommitment(h, a.oldSlots, r.unitSlots, oldBlinding);
   const newCommit = stateCommitment(h, a.newSlots, r.unitSlots, newBlinding);
-  const ctx = packContext(r, player, turn, a.oppMasks);
+  const packed = packPlay(r, a.seat, turn, a.oppMasks, v.report);
   const input: CircuitInput = {
+    packed: packed.map(s),
     gameId: s(gameId),
-    ctx: ctx.map(s),
     oldCommit: s(oldCommit),
     newCommit: s(newCommit),
     revealCommit: s(v.revealCommit),
@@ -258,7 +268,7 @@ export function turnWitness(r: R, h: Hasher, a: TurnArgs): TurnPlan {
     revealBlinding: s(revealBlinding),
     ...reveals,
   };
-  const publicSignals = [...v.report, gameId, ...ctx, oldCommit, newCommit, v.revealCommit];
+  const publicSignals = [...packed, gameId, oldCommit, newCommit, v.revealCommit];
   if (r.provePassability) {
     const pass = passabilityInputs(r, h, a);
     Object.assign(input, pass.input, { mapRoot: s(pass.mapRoot) });
@@ -328,7 +338,7 @@ export function assertSpawn(r: R, seat: number, slots: Slots): void {
 
 export function spawnWitness(r: R, h: Hasher, a: SpawnArgs): SpawnPlan {
   const gameId = toField(a.gameId, 'gameId');
-  const player = toField(a.player, 'player');
+  assertAddress(toField(a.player, 'player')); // carried by the caller's transaction, not the proof
   const blinding = toField(a.blinding, 'blinding');
   const revealBlinding = toField(a.revealBlinding, 'revealBlinding');
   assertSpawn(r, a.seat, a.slots);
@@ -336,10 +346,10 @@ export function spawnWitness(r: R, h: Hasher, a: SpawnArgs): SpawnPlan {
   const reveals = revealInputs(r, a.slots, a.revealed);
   const v = visionOutputs(r, h, a.slots, a.revealed, revealBlinding, a.oppMasks);
   const newCommit = stateCommitment(h, a.slots, r.unitSlots, blinding);
-  const ctx = packContext(r, player, BigInt(a.seat), a.oppMasks);
+  const packed = packPlay(r, a.seat, BigInt(a.seat), a.oppMasks, v.report);
   const input: CircuitInput = {
+    packed: packed.map(s),
     gameId: s(gameId),
-    ctx: ctx.map(s),
     newCommit: s(newCommit),
     revealCommit: s(v.revealCommit),
     newBlinding: s(blinding),
@@ -347,7 +357,7 @@ export function spawnWitness(r: R, h: Hasher, a: SpawnArgs): SpawnPlan {
     revealBlinding: s(revealBlinding),
     ...reveals,
   };
-  const publicSignals = [...v.report, gameId, ...ctx, newCommit, v.revealCommit];
+  const publicSignals = [...packed, gameId, newCommit, v.revealCommit];
   return { input, publicSignals, newCommit, ...v };
 }
 
@@ -443,8 +453,7 @@ export function combatWitness(r: R, h: Hasher, a: CombatArgs): CombatPlan {
   const res = resolveCombat(a.slots, a.target, a.damage, a.slot);
   const oldCommit = stateCommitment(h, a.slots, r.unitSlots, blinding);
   const newCommit = stateCommitment(h, res.after, r.unitSlots, blinding);
-  const target = packTarget(player, turn, a.target, a.damage);
-  const outcome = packOutcome(res.present, res.unitType, res.unitHp);
+  const target = packCombatTarget(player, turn, a.target, a.damage, res.present, res.unitType, res.unitHp);
   const input: CircuitInput = {
     gameId: s(gameId),
     target: s(target),
@@ -453,7 +462,7 @@ export function combatWitness(r: R, h: Hasher, a: CombatArgs): CombatPlan {
     words: packSlots(a.slots, r.unitSlots).map(s),
     sel: Array.from({ length: r.unitSlots }, (_, k) => (res.present && k === res.slot ? '1' : '0')),
   };
-  const publicSignals = [outcome, newCommit, gameId, target, oldCommit];
+  const publicSignals = [newCommit, gameId, target, oldCommit];
   return {
     input,
     publicSignals,

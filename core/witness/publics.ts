@@ -2,13 +2,16 @@
  * Packed public signals. A Groth16 verifier pays one elliptic-curve multiplication (~6.2k gas) per
  * public signal, so the circuits pack their small fields into 253-bit words:
  *
- * - `report` (outputs): the new zone bitmask (Z bits), then one forced-reveal lane per unit slot
- *   (`zone * 16 + unitType + 1`, or 0; `laneBits(Z)` bits each), sorted largest first.
- * - `context` (inputs the contract supplies): the player's address (160 bits), the turn number (the
- *   seat for a spawn, 32 bits), then each opponent seat's stored zone bitmask (Z bits each).
+ * - spawn and turn: ONE layout shared by the context the contract supplies and the report the proof
+ *   shows (so a duel turn has a single such word): the mover's seat (8 bits), the turn number (the
+ *   seat for a spawn, 32 bits), each opponent seat's stored zone bitmask (Z bits each), then the new
+ *   zone bitmask (Z bits) and one forced-reveal lane per unit slot (`zone * 16 + unitType + 1`, or 0;
+ *   `laneBits(Z)` bits each), sorted largest first. The contract ORs its context into the report words
+ *   the prover sends, after checking every context bit of them is 0.
  * - `target` (attack and combat inputs): player (160 bits), turn (32), target column and row (10
  *   each), and for combat the damage (8): one word.
- * - combat `outcome` (output): present (1 bit), unit type (4), unit hp (8): one word.
+ * - combat: the target word (with damage) also carries the defender's outcome: present (1 bit), unit
+ *   type (4), unit hp (8) from bit 220 (`packCombatTarget`; 233 bits, one signal).
  *
  * Fields are placed next-fit: in order, each in the current word when it fits below bit 253, else at
  * bit 0 of a new word. 2^253 < p, so a packed word is a unique field element and the circuit
@@ -73,19 +76,28 @@ export function laneBits(zoneCount: number): number {
   return (16 * zoneCount).toString(2).length;
 }
 
-const reportWidths = (r: R): number[] => [
+/** Bits of the seat field of a spawn or turn word (seats < 6 < 2^8). */
+export const SEAT_BITS = 8;
+
+/**
+ * The one packed layout of a spawn or turn: the context the contract supplies first (seat, step, the
+ * K = players.max − 1 opponent masks), then the report the proof shows (the new zone bitmask, one lane
+ * per unit slot). The contract lays out the context without knowing the unit slots, and refuses report
+ * words with a bit set where a context field goes.
+ */
+const playWidths = (r: R): number[] => [
+  SEAT_BITS,
+  STEP_BITS,
+  ...new Array<number>(r.players.max - 1).fill(r.board.zoneCount),
   r.board.zoneCount,
   ...new Array<number>(r.unitSlots).fill(laneBits(r.board.zoneCount)),
 ];
-const contextWidths = (r: R): number[] => [
-  PLAYER_BITS,
-  STEP_BITS,
-  ...new Array<number>(r.players.max - 1).fill(r.board.zoneCount),
-];
+/** Fields of the context part of `playWidths`. */
+const contextFields = (r: R): number => 2 + (r.players.max - 1);
 
-/** Public-signal word counts of spawn and turn for a ruleset. */
-export function packedWordCounts(r: R): { report: number; context: number } {
-  return { report: nextFit(reportWidths(r)).words, context: nextFit(contextWidths(r)).words };
+/** Packed public-signal words of spawn and turn for a ruleset (context and report share them). */
+export function packedWordCounts(r: R): { words: number } {
+  return { words: nextFit(playWidths(r)).words };
 }
 
 /** A forced zone reveal as the chain sees it: no slot (the lanes are sorted). */
@@ -108,17 +120,21 @@ export function forcedLanes(reveals: readonly PublicZoneReveal[], unitSlots: num
   return lanes.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
 }
 
-/** The report words of a spawn or turn: the zone bitmask, then the forced-reveal lanes. */
+/**
+ * The report part of the packed words (what `spawn` and `submitTurn` take): the zone bitmask and the
+ * forced-reveal lanes at their places, every context bit 0.
+ */
 export function packReport(r: R, zoneMask: bigint, forced: readonly PublicZoneReveal[]): bigint[] {
-  return pack(reportWidths(r), [zoneMask, ...forcedLanes(forced, r.unitSlots)], 'report');
+  const zeros = new Array<bigint>(contextFields(r)).fill(0n);
+  return pack(playWidths(r), [...zeros, zoneMask, ...forcedLanes(forced, r.unitSlots)], 'report');
 }
 
-/** Inverse of `packReport`, for clients and indexers reading a submitted spawn or turn. */
+/** Inverse of `packReport` (context bits are ignored), for clients and indexers reading a spawn or turn. */
 export function unpackReport(
   r: R,
   words: readonly bigint[],
 ): { zoneMask: bigint; forced: PublicZoneReveal[] } {
-  const [zoneMask, ...lanes] = unpack(reportWidths(r), words, 'report');
+  const [zoneMask, ...lanes] = unpack(playWidths(r), words, 'report').slice(contextFields(r));
   const forced: PublicZoneReveal[] = [];
   for (const lane of lanes) {
     if (lane === 0n) continue;
@@ -129,12 +145,45 @@ export function unpackReport(
 }
 
 /**
- * The context words of a spawn or turn: player address, turn number (spawn: seat) and the opponent
- * seats' stored zone bitmasks, as the contract builds them from its own state.
+ * The context part of the packed words: the mover's seat, the step (the turn number; the seat for a
+ * spawn) and the opponent seats' stored zone bitmasks, as the contract builds them from its own state;
+ * every report bit 0. The public words are `packContext(…)[i] | packReport(…)[i]`.
  */
-export function packContext(r: R, player: bigint, step: bigint, oppMasks: readonly bigint[]): bigint[] {
-  assertPlayerTurn(player, step);
-  return pack(contextWidths(r), [player, step, ...oppMasks], 'context');
+export function packContext(r: R, seat: number, step: bigint, oppMasks: readonly bigint[]): bigint[] {
+  if (!Number.isInteger(seat) || seat < 0 || seat >= r.players.max) {
+    throw new InputError('seat', `${seat} is not a seat (0..${r.players.max - 1})`);
+  }
+  if (step < 0n || step >= 1n << BigInt(STEP_BITS)) {
+    throw new InputError('turn', `${step} is not a 32-bit turn number`);
+  }
+  if (oppMasks.length !== r.players.max - 1) {
+    throw new InputError(
+      'oppMasks',
+      `${oppMasks.length} masks, the ruleset has ${r.players.max - 1} opponents`,
+    );
+  }
+  const rest = new Array<bigint>(1 + r.unitSlots).fill(0n);
+  return pack(playWidths(r), [BigInt(seat), step, ...oppMasks, ...rest], 'context');
+}
+
+/** The packed public words of a spawn or turn: context and report together. */
+export function packPlay(
+  r: R,
+  seat: number,
+  step: bigint,
+  oppMasks: readonly bigint[],
+  report: readonly bigint[],
+): bigint[] {
+  return packContext(r, seat, step, oppMasks).map((w, i) => w | report[i]!);
+}
+
+/** Inverse of `packContext` (report bits are ignored). */
+export function unpackContext(
+  r: R,
+  words: readonly bigint[],
+): { seat: number; step: bigint; oppMasks: bigint[] } {
+  const [seat, step, ...oppMasks] = unpack(playWidths(r), words, 'context').slice(0, contextFields(r));
+  return { seat: Number(seat), step: step!, oppMasks };
 }
 
 function assertPlayerTurn(player: bigint, turn: bigint): void {
@@ -144,15 +193,6 @@ function assertPlayerTurn(player: bigint, turn: bigint): void {
   if (turn < 0n || turn >= 1n << BigInt(STEP_BITS)) {
     throw new InputError('turn', `${turn} is not a 32-bit turn number`);
   }
-}
-
-/** Inverse of `packContext`. */
-export function unpackContext(
-  r: R,
-  words: readonly bigint[],
-): { player: bigint; step: bigint; oppMasks: bigint[] } {
-  const [player, step, ...oppMasks] = unpack(contextWidths(r), words, 'context');
-  return { player: player!, step: step!, oppMasks };
 }
 
 const TARGET_WIDTHS = [PLAYER_BITS, STEP_BITS, 10, 10];
@@ -176,7 +216,23 @@ export function packTarget(
   return pack(widths, values, 'target')[0]!;
 }
 
-/** The combat outcome word: present | unitType << 1 | unitHp << 5. */
+/**
+ * The combat answer's one packed word: the target word with damage (as the contract builds it), then
+ * the outcome present | unitType << 1 | unitHp << 5 from bit 220 (as the defender claims it).
+ */
+export function packCombatTarget(
+  player: bigint,
+  turn: bigint,
+  target: { col: number; row: number },
+  damage: number,
+  present: boolean,
+  unitType: number,
+  unitHp: number,
+): bigint {
+  return packTarget(player, turn, target, damage) | (packOutcome(present, unitType, unitHp) << 220n);
+}
+
+/** The combat outcome fields: present | unitType << 1 | unitHp << 5. */
 export function packOutcome(present: boolean, unitType: number, unitHp: number): bigint {
   return pack(OUTCOME_WIDTHS, [present ? 1n : 0n, BigInt(unitType), BigInt(unitHp)], 'outcome')[0]!;
 }

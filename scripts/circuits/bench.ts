@@ -82,6 +82,7 @@ export async function workloads(r: ValidRuleset): Promise<Record<GameCircuit, Ci
   return {
     turn: turnWitness(r, h, {
       ...common,
+      seat: 0,
       oldSlots: full,
       oldBlinding: 1n,
       newSlots: moved,

@@ -136,7 +136,7 @@ export function mainSource(name: CircuitName, r: ValidRuleset): string {
       const params = [W, H, N, T, K, R, gridMetric(r), arr(speeds), SB, visionMetric(r), ...vp];
       // Passability: tree depth, then the shared top height (core/witness/maptop.ts).
       if (pass) params.push(r.board.depth, mapTopLevels(r.board, N));
-      main = `component main {public [gameId, ctx, oldCommit, newCommit, revealCommit${pass ? ', mapRoot' : ''}]} = ${pass ? 'TurnPass' : 'Turn'}(${params.join(', ')});`;
+      main = `component main {public [packed, gameId, oldCommit, newCommit, revealCommit${pass ? ', mapRoot' : ''}]} = ${pass ? 'TurnPass' : 'Turn'}(${params.join(', ')});`;
       break;
     }
     case 'spawn': {
@@ -146,7 +146,7 @@ export function mainSource(name: CircuitName, r: ValidRuleset): string {
       const areas = r.startAreas.slice(0, P).map((a) => arr([a.col0, a.row0, a.col1, a.row1]));
       const spawn = r.spawn.map((n) => r.unitTypes.findIndex((u) => u.name === n));
       include = 'spawn.circom';
-      main = `component main {public [gameId, ctx, newCommit, revealCommit]} = Spawn(${[
+      main = `component main {public [packed, gameId, newCommit, revealCommit]} = Spawn(${[
         W,
         H,
         N,

@@ -66,19 +66,19 @@ for (const name of ['tiny', 'tiny-square']) {
       assert.ok(await rejects(c, { ...plan.input, sel: ['0', '0', '0', '0'] }));
       // Naming an empty slot or a unit elsewhere.
       assert.ok(await rejects(c, { ...plan.input, sel: ['1', '0', '0', '0'] }));
-      // Each output is pinned: the outcome word's present (bit 0), type (bit 1) and hp (bit 5) fields, and the
-      // new commitment (e.g. hp not reduced).
-      assert.equal(w[1], 1n | (0n << 1n) | (5n << 5n), 'outcome = present | type << 1 | hp << 5');
-      for (const bit of [0n, 1n, 5n]) {
+      // Each claim is pinned: the target word's outcome fields present (bit 220), type (bit 221) and hp (bit 225),
+      // and the new commitment (e.g. hp not reduced). w = [1, newCommit, gameId, target, oldCommit, …].
+      assert.equal(w[3]! >> 220n, 1n | (0n << 1n) | (5n << 5n), 'outcome = present | type << 1 | hp << 5');
+      for (const bit of [220n, 221n, 225n, 232n]) {
         const bad = w.slice();
-        bad[1] = w[1]! ^ (1n << bit);
+        bad[3] = w[3]! ^ (1n << bit);
         assert.equal(c.satisfies(bad), false, `outcome bit ${bit}`);
       }
       const moved = w.slice();
-      moved[2] = (w[2]! + 1n) % P;
+      moved[1] = (w[1]! + 1n) % P;
       assert.equal(c.satisfies(moved), false, 'new commitment');
       const unhurt = w.slice();
-      unhurt[2] = plan.oldCommit;
+      unhurt[1] = plan.oldCommit;
       assert.equal(c.satisfies(unhurt), false, 'new commitment without damage');
       // Absent target: claiming presence with any slot fails; the honest answer is absence.
       const away = combatWitness(c.ruleset, c.h, { ...args, target: { col: 6, row: 5 } });
@@ -91,14 +91,20 @@ for (const name of ['tiny', 'tiny-square']) {
       }
       // Wrong commitment, damage out of range, target off the board.
       assert.ok(await rejects(c, { ...plan.input, oldCommit: str((plan.oldCommit + 1n) % P) }));
+      const outcome = (1n | (0n << 1n) | (5n << 5n)) << 220n;
       assert.equal(
         plan.input.target,
-        str(rawTarget(2n, 3n, 5, 5, 2)),
+        str(rawTarget(2n, 3n, 5, 5, 2) | outcome),
         'the test packs the target as the builder does',
       );
-      assert.ok(await rejects(c, { ...plan.input, target: str(rawTarget(2n, 3n, 5, 5, 256)) }), 'damage 256');
+      // (damage 256 cannot be written: the 8-bit field would carry into the outcome's present bit; the contract
+      // builds damage from a uint8 and the builder refuses it, below.)
       assert.ok(await rejects(c, { ...plan.input, target: str(P - 1n) }), 'wrapped target word');
-      const offBoard = rawTarget(2n, 3n, 5, c.ruleset.grid.height, 2);
+      assert.ok(
+        await rejects(c, { ...plan.input, target: str(rawTarget(2n, 3n, 5, 5, 2) | outcome | (1n << 233n)) }),
+        'a bit above the layout',
+      );
+      const offBoard = rawTarget(2n, 3n, 5, c.ruleset.grid.height, 2) | outcome;
       assert.ok(await rejects(c, { ...plan.input, target: str(offBoard) }), 'row off the board');
       assert.throws(() => combatWitness(c.ruleset, c.h, { ...args, damage: 256 }), InputError);
       assert.throws(() => combatWitness(c.ruleset, c.h, { ...args, slot: 0 }), InputError);

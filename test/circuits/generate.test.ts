@@ -14,7 +14,7 @@ test('every shipped ruleset generates all four main circuits with its parameters
     // provePassability compiles TurnPass, with the map root as one more public input.
     const [tmpl, pub] = r.provePassability ? ['TurnPass', 'revealCommit, mapRoot'] : ['Turn', 'revealCommit'];
     assert.ok(
-      turn.includes(`component main {public [gameId, ctx, oldCommit, newCommit, ${pub}]} = ${tmpl}(`),
+      turn.includes(`component main {public [packed, gameId, oldCommit, newCommit, ${pub}]} = ${tmpl}(`),
       `${name}: ${turn}`,
     );
     assert.ok(
@@ -22,7 +22,7 @@ test('every shipped ruleset generates all four main circuits with its parameters
         `${tmpl}(${r.grid.width}, ${r.grid.height}, ${r.unitSlots}, ${r.unitTypes.length}, ${r.players.max - 1}, ${r.maxRevealedTiles},`,
       ),
     );
-    assert.match(mainSource('spawn', r), /\{public \[gameId, ctx, newCommit, revealCommit\]\} = Spawn\(/);
+    assert.match(mainSource('spawn', r), /\{public \[packed, gameId, newCommit, revealCommit\]\} = Spawn\(/);
     assert.match(mainSource('attack', r), /= Attack\(/);
     assert.match(
       mainSource('combat', r),

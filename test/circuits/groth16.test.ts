@@ -95,6 +95,7 @@ describe('Groth16 pipeline on tiny rulesets', () => {
       const turn = turnWitness(r, h, {
         gameId: 77n,
         player: 0xdeadbeefn,
+        seat: 0,
         turn: 5n,
         oldSlots: slots,
         oldBlinding: 1n,

@@ -105,6 +105,7 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
           withPass({
             gameId: h.field(),
             player: 3n,
+            seat: 0,
             turn: 4n,
             oldSlots,
             oldBlinding: h.field(),
@@ -162,6 +163,7 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
     const base = {
       gameId: 1n,
       player: 2n,
+      seat: 0,
       turn: 3n,
       oldBlinding: 4n,
       newBlinding: 5n,

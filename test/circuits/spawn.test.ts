@@ -4,7 +4,6 @@ import { InputError } from '../../core/errors.ts';
 import type { Coord } from '../../core/geometry.ts';
 import { packSlots, type Unit } from '../../core/state.ts';
 import { type SpawnArgs, spawnSlots, spawnWitness } from '../../core/witness/inputs.ts';
-import { packContext } from '../../core/witness/publics.ts';
 import { type Loaded, load, P, randomMasks, randomReveals, rejects, rng, str } from './helpers.ts';
 
 function randomSpawn(c: Loaded, seed: number): SpawnArgs {
@@ -75,10 +74,20 @@ for (const name of ['tiny', 'tiny-square']) {
         assert.ok(await rejects(c, forge(c, args, t)), label);
       }
       const plan = spawnWitness(c.ruleset, c.h, args);
-      const seatCtx = (seat: number) =>
-        packContext(c.ruleset, args.player, BigInt(seat), args.oppMasks).map((x) => str(x));
-      assert.ok(await rejects(c, { ...plan.input, ctx: seatCtx(1 - args.seat) }), 'the other seat');
-      assert.ok(await rejects(c, { ...plan.input, ctx: seatCtx(c.ruleset.players.max) }), 'no such seat');
+      // The packed word with another seat (and step), no such seat, or a step other than the seat.
+      const seatWord = (seat: bigint, step: bigint) => {
+        const w = BigInt((plan.input.packed as string[])[0]!) & ~((1n << 40n) - 1n);
+        return [str(w | seat | (step << 8n)), ...(plan.input.packed as string[]).slice(1)];
+      };
+      assert.ok(await c.witness({ ...plan.input, packed: seatWord(BigInt(args.seat), BigInt(args.seat)) }));
+      const other = BigInt(1 - args.seat);
+      assert.ok(await rejects(c, { ...plan.input, packed: seatWord(other, other) }), 'the other seat');
+      const none = BigInt(c.ruleset.players.max);
+      assert.ok(await rejects(c, { ...plan.input, packed: seatWord(none, none) }), 'no such seat');
+      assert.ok(
+        await rejects(c, { ...plan.input, packed: seatWord(BigInt(args.seat), other) }),
+        'step ≠ seat',
+      );
       assert.ok(await rejects(c, { ...plan.input, newCommit: str((plan.newCommit + 1n) % P) }), 'commitment');
       // Field wrap: a word of p − 1, and slot 0 shifted one column left through the field.
       assert.ok(
@@ -135,8 +144,9 @@ for (const name of ['tiny', 'tiny-square']) {
       const w = await c.witness(plan.input);
       assert.ok(c.satisfies(w));
       assert.ok(plan.forced.length > 0, 'a forced reveal to edit');
-      // w[1] is report word 0: zone bit 0, then forced lane 0 at bit Z.
-      for (const bit of [0n, BigInt(c.ruleset.board.zoneCount)]) {
+      // w[1] is packed word 0: the context, then zone bit 0 at bit `at`, then forced lane 0 at bit at + Z.
+      const at = BigInt(8 + 32 + (c.ruleset.players.max - 1) * c.ruleset.board.zoneCount);
+      for (const bit of [at, at + BigInt(c.ruleset.board.zoneCount)]) {
         const bad = w.slice();
         bad[1] = w[1]! ^ (1n << bit);
         assert.equal(c.satisfies(bad), false, `report bit ${bit}`);

@@ -3,7 +3,9 @@ import { describe, test } from 'node:test';
 import { InputError } from '../../core/errors.ts';
 import { packSlots, type Unit } from '../../core/state.ts';
 import { type CircuitInput, type TurnArgs, turnWitness } from '../../core/witness/inputs.ts';
-import { laneBits } from '../../core/witness/publics.ts';
+import { laneBits, packPlay, packReport } from '../../core/witness/publics.ts';
+import { forcedReveals } from '../../core/witness/reference.ts';
+import { visionZones } from '../../core/witness/zones.ts';
 import {
   type Loaded,
   load,
@@ -25,6 +27,7 @@ function randomTurn(c: Loaded, seed: number): TurnArgs {
   return {
     gameId: g.field(),
     player: BigInt(`0x${g.int(2 ** 32).toString(16)}${'ab'.repeat(16)}`),
+    seat: g.int(r.players.max),
     turn: BigInt(g.int(1000)),
     oldSlots,
     oldBlinding: g.field(),
@@ -43,6 +46,7 @@ function baseTurn(c: Loaded, unit: Unit): TurnArgs {
   return {
     gameId: 7n,
     player: 0x1234n,
+    seat: 1,
     turn: 3n,
     oldSlots: slots,
     oldBlinding: 11n,
@@ -55,11 +59,24 @@ function baseTurn(c: Loaded, unit: Unit): TurnArgs {
 }
 
 /** The builder's input with new units swapped in behind the builder's back (commitment recomputed). */
+/**
+ * The honest turn's witness input with other new units: their commitment, and the packed public words with their
+ * (reference) zone bitmask and forced lanes, so only the move rules can reject it.
+ */
 function forgeNew(c: Loaded, args: TurnArgs, newSlots: (Unit | null)[]) {
-  const plan = turnWitness(c.ruleset, c.h, args);
-  const words = packSlots(newSlots, c.ruleset.unitSlots);
+  const r = c.ruleset;
+  const plan = turnWitness(r, c.h, args);
+  const words = packSlots(newSlots, r.unitSlots);
+  let packed = plan.input.packed as string[];
+  try {
+    const report = packReport(r, visionZones(r, newSlots), forcedReveals(r, newSlots, args.oppMasks));
+    packed = packPlay(r, args.seat, args.turn, args.oppMasks, report).map(str);
+  } catch {
+    // Units off the board have no reference report: the honest one stands in (the board check rejects them).
+  }
   return {
     ...plan.input,
+    packed,
     newWords: words.map(str),
     newCommit: str(c.h.hash([args.newBlinding, ...words])),
   };
@@ -225,24 +242,31 @@ for (const name of ['tiny', 'tiny-square']) {
       const w = await c.witness(plan.input);
       assert.ok(c.satisfies(w), 'honest witness satisfies the R1CS');
       const Z = c.ruleset.board.zoneCount;
+      // w[1] is packed word 0 (a public input): the context (seat, turn, opponent masks), then the zone bitmask
+      // from bit `at` and slot 0's forced lane from bit at + Z.
+      const at = BigInt(packReport(c.ruleset, 1n, [])[0]!.toString(2).length - 1);
+      assert.equal(at, BigInt(8 + 32 + (c.ruleset.players.max - 1) * Z));
       for (let z = 0; z < Z; z++) {
         const bad = w.slice();
-        bad[1] = w[1]! ^ (1n << BigInt(z));
+        bad[1] = w[1]! ^ (1n << (at + BigInt(z)));
         assert.equal(c.satisfies(bad), false, `zone bit ${z} flipped`);
       }
-      // w[1] is report word 0: the zone bitmask, then slot 0's forced lane from bit Z.
       const laneMask = (1n << BigInt(laneBits(Z))) - 1n;
-      assert.equal((w[1]! >> BigInt(Z)) & laneMask, BigInt(plan.forced[0]!.zone * 16 + u.type + 1));
+      const laneAt = at + BigInt(Z);
+      assert.equal((w[1]! >> laneAt) & laneMask, BigInt(plan.forced[0]!.zone * 16 + u.type + 1));
       const omitted = w.slice();
-      omitted[1] = w[1]! & ~(laneMask << BigInt(Z));
+      omitted[1] = w[1]! & ~(laneMask << laneAt);
       assert.equal(c.satisfies(omitted), false, 'forced reveal omitted');
       const altered = w.slice();
-      altered[1] = w[1]! + (1n << BigInt(Z));
+      altered[1] = w[1]! + (1n << laneAt);
       assert.equal(c.satisfies(altered), false, 'forced reveal altered');
-      // An opponent mask that is not a zone bitmask (bit Z set: above the context word's layout here) is rejected.
-      const ctx = plan.input.ctx as string[];
-      const over = BigInt(ctx[0]!) | (1n << BigInt(192 + Z));
-      assert.ok(await rejects(c, { ...plan.input, ctx: [str(over), ...ctx.slice(1)] }));
+      // Bits above the layout (here the word's top bit) are rejected: the word decomposes into its used bits only.
+      const packed = plan.input.packed as string[];
+      const over = BigInt(packed[0]!) | (1n << 252n);
+      assert.ok(await rejects(c, { ...plan.input, packed: [str(over), ...packed.slice(1)] }));
+      // The opponent mask without the zone the forced reveal stands in (bit 40 + zone): the lane no longer holds.
+      const otherMask = BigInt(packed[0]!) ^ (1n << BigInt(40 + plan.forced[0]!.zone));
+      assert.ok(await rejects(c, { ...plan.input, packed: [str(otherMask), ...packed.slice(1)] }));
     });
 
     test('forced lanes do not reveal slots: the same units in permuted slots give the same report', async () => {
@@ -262,7 +286,7 @@ for (const name of ['tiny', 'tiny-square']) {
         const rw = plan.report.length;
         const a = c.publicOf(await c.witness(plan.input)).slice(0, rw);
         const b = c.publicOf(await c.witness(swapped.input)).slice(0, rw);
-        assert.deepEqual(a, plan.report);
+        assert.deepEqual(a, plan.publicSignals.slice(0, rw));
         assert.deepEqual(b, a, `seed ${seed}: the report must not depend on slot order`);
         assert.notDeepEqual(swapped.newCommit, plan.newCommit, 'the states differ');
         compared++;
@@ -282,11 +306,20 @@ for (const name of ['tiny', 'tiny-square']) {
         c.witness({ ...plan.input, gameId: str(P + BigInt(plan.input.gameId as string)) }),
         InputError,
       );
-      const ctx = plan.input.ctx as string[];
+      const packed = plan.input.packed as string[];
       await assert.rejects(
-        c.witness({ ...plan.input, ctx: [str(P + BigInt(ctx[0]!)), ...ctx.slice(1)] }),
+        c.witness({ ...plan.input, packed: [str(P + BigInt(packed[0]!)), ...packed.slice(1)] }),
         InputError,
       );
     });
   });
 }
+
+describe('duel budgets', () => {
+  test('the duel turn stays within 2^14 constraints and one packed public word (5 public signals)', async () => {
+    const c = await load('duel', 'turn');
+    assert.ok(c.art.constraints <= 2 ** 14, `${c.art.constraints} constraints`);
+    // packed word, gameId, oldCommit, newCommit, revealCommit: the verifier pays one multiplication per signal.
+    assert.equal(c.art.publicSignals, 5);
+  });
+});

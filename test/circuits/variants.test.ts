@@ -29,6 +29,7 @@ for (const r of [euclid, lit]) {
         const plan = turnWitness(r, c.h, {
           gameId: g.field(),
           player: 1n,
+          seat: 0,
           turn: 2n,
           oldSlots,
           oldBlinding: g.field(),
@@ -49,6 +50,7 @@ for (const r of [euclid, lit]) {
       const base = {
         gameId: 1n,
         player: 1n,
+        seat: 0,
         turn: 1n,
         oldSlots: slots,
         oldBlinding: 1n,

@@ -289,7 +289,7 @@ async function registerMock(env: Env, r: ValidRuleset): Promise<void> {
   ).wait();
   const mock = await env.ethers.deployContract('MockVerifier', [], env.deployer);
   const w = packedWordCounts(r);
-  const counts = [w.report + w.context + 3, w.report + w.context + 4 + (r.provePassability ? 1 : 0), 4, 5];
+  const counts = [w.words + 3, w.words + 4 + (r.provePassability ? 1 : 0), 4, 4];
   for (const [i, n] of counts.entries()) {
     await (
       await reg.getFunction('setVerifier')(rulesetHash(r.name), i, await mock.getAddress(), '0x12345678', n)

@@ -169,6 +169,7 @@ describe('end to end on tiny with real Groth16 proofs', () => {
       const plan = turnWitness(r, env.h, {
         gameId: id,
         player: BigInt(players[k]!.address),
+        seat: k,
         turn: t,
         oldSlots: cur.slots,
         oldBlinding: cur.blinding,

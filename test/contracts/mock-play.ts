@@ -38,18 +38,26 @@ export const MAX_PLAYERS = 3;
 export const DAMAGE = 4n;
 /** Reveal lists of up to 16 leaves: two packed words (a dispute recomputes Poseidon(blinding, w0, w1)). */
 export const MAX_REVEALED = 16;
-// 16×12 hex: 4 zones, 7-bit forced lanes. One report word; one context word (160 + 32 + 2 × 4 bits):
-// spawn [report, gameId, context, newCommit, revealCommit], turn adds oldCommit; attack [nullifier, gameId,
-// target, stateCommit]; combat [outcome, newCommit, gameId, target, oldCommit].
-export const N = { spawn: 5, turn: 6, attack: 4, combat: 5 };
+// 16×12 hex: 4 zones, 7-bit forced lanes. One packed word holds the context (seat 8 bits, step 32, the two opponent
+// masks of 4 bits) and the report (zone mask at bit 48, lanes from bit 52): spawn [packed, gameId, newCommit,
+// revealCommit], turn adds oldCommit; attack [nullifier, gameId, target, stateCommit]; combat [newCommit, gameId,
+// target with the outcome, oldCommit].
+export const N = { spawn: 4, turn: 5, attack: 4, combat: 4 };
 const ZONES = 4n;
 const LANE_BITS = 7n;
-/** The report word: zone mask in the low 4 bits, then lane i at bit 4 + 7i (an independent spelling of the layout). */
+const CONTEXT_BITS = 8n + 32n + 2n * ZONES;
+/**
+ * The report part of the packed word: zone mask at bit 48, then lane i at bit 52 + 7i, every context bit 0 (an
+ * independent spelling of the layout).
+ */
 export const reportWord = (zoneMask: bigint, lanes: readonly bigint[]) =>
-  lanes.reduce((w, lane, i) => w | (lane << (ZONES + LANE_BITS * BigInt(i))), zoneMask);
-/** The context word: player | step << 160 | opponent masks (4 bits each) from bit 192. */
-export const contextWord = (player: bigint, step: bigint, masks: readonly bigint[]) =>
-  masks.reduce((w, m, i) => w | (m << (192n + ZONES * BigInt(i))), player | (step << 160n));
+  lanes.reduce(
+    (w, lane, i) => w | (lane << (CONTEXT_BITS + ZONES + LANE_BITS * BigInt(i))),
+    zoneMask << CONTEXT_BITS,
+  );
+/** The context part of the packed word: seat | step << 8 | opponent masks (4 bits each) from bit 40. */
+export const contextWord = (seat: bigint, step: bigint, masks: readonly bigint[]) =>
+  masks.reduce((w, m, i) => w | (m << (40n + ZONES * BigInt(i))), seat | (step << 8n));
 /** The attack/combat target word: player | turn << 160 | col << 192 | row << 202 (| damage << 212). */
 export const targetWord = (player: bigint, turn: bigint, col: bigint, row: bigint, damage = 0n) =>
   player | (turn << 160n) | (col << 192n) | (row << 202n) | (damage << 212n);
@@ -136,26 +144,26 @@ export async function mockPlay(env: Env, name: string, passability = false) {
     over: Partial<Record<string, bigint>> = {},
   ) {
     return [
-      ...m.report,
+      m.report[0]! |
+        contextWord(
+          over['seat'] ?? BigInt(seat),
+          over['step'] ?? BigInt(seat),
+          await oppMasks(s, seat, over),
+        ),
       over['gameId'] ?? s.id,
-      contextWord(
-        over['player'] ?? addr(s, seat),
-        over['seat'] ?? BigInt(seat),
-        await oppMasks(s, seat, over),
-      ),
       m.newCommit,
       m.revealCommit,
     ];
   }
   async function turnSignals(s: Scenario, seat: number, m: Move, over: Partial<Record<string, bigint>> = {}) {
     return [
-      ...m.report,
+      m.report[0]! |
+        contextWord(
+          over['seat'] ?? BigInt(seat),
+          over['turn'] ?? (await turnOf(s)),
+          await oppMasks(s, seat, over),
+        ),
       over['gameId'] ?? s.id,
-      contextWord(
-        over['player'] ?? addr(s, seat),
-        over['turn'] ?? (await turnOf(s)),
-        await oppMasks(s, seat, over),
-      ),
       over['oldCommit'] ?? (await commitOf(s, seat)),
       m.newCommit,
       m.revealCommit,

@@ -164,13 +164,7 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     const s = await playing();
     const other = await playing();
     const m = move(0n);
-    for (const over of [
-      { player: BigInt(env.other.address) },
-      { gameId: other.id },
-      { seat: 1n },
-      { opp: 7n },
-      { empty: 1n },
-    ]) {
+    for (const over of [{ step: 1n }, { gameId: other.id }, { seat: 1n }, { opp: 7n }, { empty: 1n }]) {
       await expectRevert(callSpawn(s, 0, proofFor(await spawnSignals(s, 0, m, over)), m), G, 'InvalidProof');
     }
     await spawnBoth(s);
@@ -178,7 +172,7 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     const t = move(40n);
     const turnNow = await turnOf(s);
     for (const over of [
-      { player: addr(s, 1) },
+      { seat: 1n },
       { turn: turnNow + 2n },
       { gameId: other.id },
       { oldCommit: 999n },
@@ -198,12 +192,26 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
       'InvalidProof',
     );
     // The ruleset's report-word count is enforced through the signal count.
-    const m2 = { ...move(61n), report: [5n, 0n] };
+    const m2 = { ...move(61n), report: [move(61n).report[0]!, 0n] };
     await expectRevert(
       callTurn(s, 0, proofFor(await turnSignals(s, 0, m2)), m2),
       env.registry,
       'WrongSignalCount',
     );
+    // The contract ORs its context (seat bits 0..7, turn 8..39, opponent masks 40..47) into the report word: a report
+    // with any of those bits set could turn another seat, turn or mask into this one, so it is refused before the
+    // proof is checked; so is a word of 2^253 or more.
+    for (const bit of [0n, 7n, 8n, 39n, 40n, 47n]) {
+      const bad = { ...move(62n), report: [move(62n).report[0]! | (1n << bit)] };
+      await expectRevert(callTurn(s, 0, proofFor(await turnSignals(s, 0, bad)), bad), G, 'ContextBitsSet');
+      await expectRevert(
+        callSpawn(other, 0, proofFor(await spawnSignals(other, 0, bad)), bad),
+        G,
+        'ContextBitsSet',
+      );
+    }
+    const huge = { ...move(63n), report: [move(63n).report[0]! | (1n << 253n)] };
+    await expectRevert(callTurn(s, 0, ZERO_PROOF, huge), G, 'NotInField');
   });
 
   it('passability rulesets: turn proofs take the posted map root as their last signal (spawns do not)', async () => {
@@ -281,7 +289,6 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     over: Partial<Record<string, bigint>> = {},
   ) {
     return [
-      present | (unitType << 1n) | (hp << 5n),
       nc,
       s.id,
       targetWord(
@@ -290,7 +297,8 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
         over['col'] ?? 5n,
         over['row'] ?? 6n,
         over['damage'] ?? DAMAGE,
-      ),
+      ) |
+        ((present | (unitType << 1n) | (hp << 5n)) << 220n),
       over['oldCommit'] ?? (await commitOf(s, 1)),
     ];
   }

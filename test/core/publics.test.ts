@@ -7,9 +7,11 @@ import {
   laneBits,
   nextFit,
   PACKED_WORD_BITS,
+  packCombatTarget,
   packContext,
   packedWordCounts,
   packOutcome,
+  packPlay,
   packReport,
   packTarget,
   unpackContext,
@@ -34,9 +36,12 @@ test('next-fit placement: in order, a field never straddles a word, every word b
   assert.throws(() => nextFit([254]), RangeError);
 });
 
-test('word counts: duel packs a turn into 1 report and 1 context word, standard into 2 and 3', () => {
-  assert.deepEqual(packedWordCounts(shippedRuleset('duel')), { report: 1, context: 1 });
-  assert.deepEqual(packedWordCounts(shippedRuleset('standard')), { report: 2, context: 3 });
+test("word counts: duel packs a turn's context and report into 1 word (8 + 32 + 20 + 20 + 16 × 9 = 224 bits)", () => {
+  assert.deepEqual(packedWordCounts(shippedRuleset('duel')), { words: 1 });
+  assert.deepEqual(packedWordCounts(shippedRuleset('tiny')), { words: 1 });
+  const standard = shippedRuleset('standard');
+  // 8 + 32 + (players − 1) masks and the zone mask of 77 bits, lanes of 11 bits, next-fit.
+  assert.ok(packedWordCounts(standard).words <= 4);
   assert.equal(laneBits(20), 9); // duel: lanes up to 16 * 20 = 320
   assert.equal(laneBits(77), 11);
 });
@@ -56,14 +61,20 @@ test('report and context round-trip; values that do not fit are refused with the
     const back = unpackReport(r, words);
     assert.equal(back.zoneMask, zoneMask);
     assert.deepEqual(back.forced, [forced[0], forced[2], forced[1]], 'largest lane first');
-    const masks = Array.from({ length: r.players.max - 1 }, (_, i) => BigInt(i * 7) % (1n << BigInt(Z)));
-    const player = (1n << 160n) - 1n;
-    const ctx = packContext(r, player, 0xffffffffn, masks);
-    assert.deepEqual(unpackContext(r, ctx), { player, step: 0xffffffffn, oppMasks: masks });
-    assert.throws(() => packContext(r, 1n << 160n, 0n, masks), /160-bit/);
-    assert.throws(() => packContext(r, 1n, 1n << 32n, masks), /32-bit/);
+    const masks = Array.from({ length: r.players.max - 1 }, (_, i) => BigInt(i * 7 + 1) % (1n << BigInt(Z)));
+    const seat = r.players.max - 1;
+    const ctx = packContext(r, seat, 0xffffffffn, masks);
+    assert.deepEqual(unpackContext(r, ctx), { seat, step: 0xffffffffn, oppMasks: masks });
+    // Context and report occupy disjoint bits: OR-ing them loses nothing, and each unpacks from the sum.
+    for (const [i, c] of ctx.entries()) assert.equal(c & words[i]!, 0n, `word ${i}`);
+    const both = packPlay(r, seat, 0xffffffffn, masks, words);
+    assert.deepEqual(unpackContext(r, both), { seat, step: 0xffffffffn, oppMasks: masks });
+    assert.deepEqual(unpackReport(r, both), back);
+    assert.throws(() => packContext(r, r.players.max, 0n, masks), /not a seat/);
+    assert.throws(() => packContext(r, 0, 1n << 32n, masks), /32-bit/);
+    assert.throws(() => packContext(r, 0, 0n, masks.slice(1)), InputError);
     const tooWide = masks.map(() => 1n << BigInt(Z));
-    assert.throws(() => packContext(r, 1n, 0n, tooWide), InputError);
+    assert.throws(() => packContext(r, 0, 0n, tooWide), InputError);
     assert.throws(() => packReport(r, 1n << BigInt(Z), []), InputError);
     assert.throws(() => unpackReport(r, [...words, 0n]), InputError);
   }
@@ -88,4 +99,7 @@ test('attack/combat target and combat outcome words', () => {
   assert.throws(() => packTarget(5n, 9n, { col: 0, row: 0 }, 256), InputError);
   assert.equal(packOutcome(true, 3, 200), 1n | (3n << 1n) | (200n << 5n));
   assert.throws(() => packOutcome(true, 16, 0), InputError);
+  const ct = packCombatTarget(5n, 9n, { col: 1, row: 2 }, 4, true, 3, 200);
+  assert.equal(ct, packTarget(5n, 9n, { col: 1, row: 2 }, 4) | (packOutcome(true, 3, 200) << 220n));
+  assert.ok(ct < 1n << 233n);
 });

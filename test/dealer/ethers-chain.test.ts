@@ -19,7 +19,8 @@ import { mulPoint, pointsWithY } from '../../core/babyjub.ts';
 import {
   decodeDisputeAnswer,
   leafIndex,
-  packContext,
+  packPlay,
+  packReport,
   revealCommitment,
   shippedRuleset,
 } from '../../core/index.ts';
@@ -71,8 +72,8 @@ const TX_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b7869
 const SEAT0_KEY = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
 const CHAIN_ID = 31337n;
 const RULESET = 'tiny';
-const SPAWN_SIGNALS = 5; // report (zone mask + forced lanes), gameId, context (player, seat, opponent mask), newCommit, revealCommit
-const TURN_SIGNALS = 6; // … and oldCommit before newCommit
+const SPAWN_SIGNALS = 4; // the packed word (seat, step, opponent mask; zone mask + forced lanes), gameId, newCommit, revealCommit
+const TURN_SIGNALS = 5; // … and oldCommit before newCommit
 const STAKE = 1000n;
 const DEPOSIT = 100n;
 
@@ -199,18 +200,17 @@ async function move(t: Scenario, revealCommit: bigint): Promise<{ seat: number; 
   const me = await G.getFunction('getSeat')(t.id, seat);
   const them = await G.getFunction('getSeat')(t.id, 1 - seat);
   const newCommit = 5000n + commits++;
-  const ctx = packContext(r, BigInt(player.address), BigInt(me.spawned ? turn : seat), [
-    BigInt(them.zoneMask),
-  ]);
+  const report = packReport(r, 5n, []);
+  const packed = packPlay(r, seat, BigInt(me.spawned ? turn : seat), [BigInt(them.zoneMask)], report);
   if (!me.spawned) {
-    const sig = [5n, t.id, ...ctx, newCommit, revealCommit];
+    const sig = [...packed, t.id, newCommit, revealCommit];
     await (
-      await as(env, player).getFunction('spawn')(t.id, proofFor(sig), [5n], newCommit, revealCommit)
+      await as(env, player).getFunction('spawn')(t.id, proofFor(sig), report, newCommit, revealCommit)
     ).wait();
   } else {
-    const sig = [5n, t.id, ...ctx, BigInt(me.stateCommitment), newCommit, revealCommit];
+    const sig = [...packed, t.id, BigInt(me.stateCommitment), newCommit, revealCommit];
     await (
-      await as(env, player).getFunction('submitTurn')(t.id, proofFor(sig), [5n], newCommit, revealCommit)
+      await as(env, player).getFunction('submitTurn')(t.id, proofFor(sig), report, newCommit, revealCommit)
     ).wait();
   }
   return { seat, turn };
@@ -276,8 +276,9 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
   it('serves a reveal once a spawn stored a confirmed revealCommit, with paths verifying against the on-chain root', async () => {
     const rc = revealCommitment(env.h, leaves, r.maxRevealedTiles, blinding);
     const p0 = s.players[0]!;
-    const sig = [5n, s.id, ...packContext(r, BigInt(p0.address), 0n, [0n]), 777n, rc];
-    await (await as(env, p0).getFunction('spawn')(s.id, proofFor(sig), [5n], 777n, rc)).wait();
+    const report = packReport(r, 5n, []);
+    const sig = [...packPlay(r, 0, 0n, [0n], report), s.id, 777n, rc];
+    await (await as(env, p0).getFunction('spawn')(s.id, proofFor(sig), report, 777n, rc)).wait();
     assert.equal(await chain.revealCommit(s.id, p0.address, 0), null, 'not trusted before confirmations');
     await mine(2);
     assert.equal(await chain.revealCommit(s.id, p0.address, 0), rc);
