@@ -146,8 +146,11 @@ async function play(o: { turns: number; rulesetName: string; outDir: string; pta
     });
     for (const v of result.viewers) progress.line(`viewer: ${rel(v)}`);
     await stopAll();
+    const fights = result.combat.seats(ruleset.players.min);
+    const hits = fights.reduce((n, s) => n + s.hits, 0);
+    const lost = fights.reduce((n, s) => n + s.lost.length, 0);
     progress.line(
-      `demo ok: ${o.turns} turns per player after the spawns (${result.turns} proven turns on-chain), ${result.attacks} attack${result.attacks === 1 ? '' : 's'}, ${result.servedTiles} tiles served and audited${ruleset.provePassability ? `, ${result.passableMoves} moves proven passable` : ''} in ${elapsed()}`,
+      `demo ok: ${o.turns} turns per player after the spawns (${result.turns} proven turns on-chain), ${result.attacks} attack${result.attacks === 1 ? '' : 's'} (${hits} hit${hits === 1 ? '' : 's'}, ${result.attacks - hits} fizzled, ${lost} unit${lost === 1 ? '' : 's'} lost), ${result.servedTiles} tiles served and audited${ruleset.provePassability ? `, ${result.passableMoves} moves proven passable` : ''} in ${elapsed()}`,
     );
     process.exit(0);
   } catch (e) {

@@ -24,6 +24,7 @@ import { rulesetHash } from '../../core/ruleset/hash.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import { sealPublicKey, sealSecretKey } from '../../core/sealed.ts';
 import { type GeneratedRuleset, readSealArtifacts } from '../contracts/rulesets.ts';
+import { CombatTally } from './combat-tally.ts';
 import { DEV_KEYS, type Log } from './setup.ts';
 
 export interface GameOptions {
@@ -43,6 +44,10 @@ export interface GameOptions {
   print: (line: string) => void;
   /** Called after each spawn or turn whose proof the chain accepted and whose tiles were verified. */
   onTurnVerified?: () => void;
+  /** Seeds the bots (`${seed}-${seat}`); default "demo". */
+  seed?: string;
+  /** Write the viewers (default true; the benchmark skips them). */
+  viewers?: boolean;
 }
 
 export interface GameResult {
@@ -53,6 +58,8 @@ export interface GameResult {
   viewers: string[];
   servedTiles: number;
   attacks: number;
+  /** Every attack with its answer and odds, and the per-seat summary lines printed at the end. */
+  combat: CombatTally;
   /** Moves whose destination a turn proof showed passable (rulesets with provePassability), all audited. */
   passableMoves: number;
 }
@@ -122,7 +129,7 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
       ruleset: r,
       gameId,
     });
-    bots.push(new BotPlayer(player, `demo-${i}`));
+    bots.push(new BotPlayer(player, `${o.seed ?? 'demo'}-${i}`));
   }
 
   // Ceremony: commits, then sealed reveals, then the dealer's root.
@@ -143,6 +150,7 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
   let done = 0;
   let attacks = 0;
   let idle = 0;
+  const combat = new CombatTally(r);
   /** Destinations of proven-passable moves, audited against Gen(seed) at the end. */
   const passableMoves: { seat: number; turn: number; col: number; row: number }[] = [];
   const line = (a: BotAction): string | null => {
@@ -183,6 +191,7 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
       const a = await b.act();
       if (!a) continue;
       acted = true;
+      combat.record(a);
       const l = line(a);
       if (l) {
         summaries.push(l);
@@ -246,7 +255,9 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
   const signed = clients.reduce((n, c) => n + c.stats.signedReveals, 0);
   o.log(`reveals: ${sessions} over sessions, ${signed} per-request signed`);
 
-  const viewers = bots.map((b) => {
+  for (const l of combat.lines(nPlayers)) o.print(l);
+
+  const viewers = ((o.viewers ?? true) ? bots : []).map((b) => {
     const replay: Replay = {
       ruleset: r,
       board: r.board,
@@ -263,6 +274,7 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
     viewers,
     servedTiles: checked,
     attacks,
+    combat,
     passableMoves: passableMoves.length,
   };
 }
