@@ -204,7 +204,10 @@ export interface BotOptions {
   /** Slots that already attacked this turn. */
   attacked?: ReadonlySet<number>;
   policy?: AttackPolicy;
-  /** Which mobile units walk toward the enemy instead of exploring (default: every non-scout, once the log has enemy turns). */
+  /**
+   * Which mobile units that can attack walk toward the enemy instead of exploring, once the log knows an enemy
+   * (its spawn): 'all' (default: contact comes within the demo's turns), 'infantry' (all but scouts), 'none'.
+   */
   hunters?: 'none' | 'infantry' | 'all';
 }
 
@@ -286,7 +289,7 @@ export function planTurn(
   // Destinations already chosen, and tiles units stand on; goals spread units over the frontier.
   const taken = new Set(units.map((u) => tileIndex(board, u)));
   const claimed = new Set<number>();
-  const hunters = o.hunters ?? 'infantry';
+  const hunters = o.hunters ?? 'all';
   const threats = new Map<number, Float64Array>();
   const threatFor = (range: number) => {
     let t = threats.get(range);

@@ -17,7 +17,7 @@ import { loadHasher } from '../core/index.ts';
 import { shippedRuleset, shippedRulesetNames } from '../core/ruleset/shipped.ts';
 import { generateSealKey } from '../core/sealed.ts';
 import { userPtauDir } from './circuits/ptau.ts';
-import { playDemoGame } from './demo/game.ts';
+import { DEMO_TURNS, playDemoGame } from './demo/game.ts';
 import { installCleanup, stopAll } from './demo/procs.ts';
 import {
   buildCircuitsAndVerifiers,
@@ -32,7 +32,7 @@ import { consoleProgress, fmtDuration, type Progress } from './lib/progress.ts';
 const USAGE = `usage: npm run demo -- [--turns N] [--ruleset NAME] [--out DIR] [--ptau-dir DIR]
 
 Plays a game between two bots on a local chain with real proofs, audits the dealer, writes viewers.
-  --turns N        turns per player after the spawns (default 10): 2 × (1 + N) proven turns on-chain
+  --turns N        turns per player after the spawns (default ${DEMO_TURNS}): 2 × (1 + N) proven turns on-chain
   --ruleset NAME   ${shippedRulesetNames.filter((n) => shippedRuleset(n).players.min === 2).join(', ')} (default duel)
   --out DIR        viewers, logs and the dealer's database (default ./demo-out)
   --ptau-dir DIR   prepared powers of tau (also $SHROUD_PTAU_DIR); default: an INSECURE development
@@ -59,7 +59,7 @@ await runCli('demo', async () => {
     name: 'demo',
     usage: USAGE,
     options: {
-      turns: { type: 'string', default: '10' },
+      turns: { type: 'string', default: String(DEMO_TURNS) },
       out: { type: 'string', default: './demo-out' },
       ruleset: { type: 'string', default: 'duel' },
       'ptau-dir': { type: 'string' },

@@ -27,6 +27,9 @@ import { type GeneratedRuleset, readSealArtifacts } from '../contracts/rulesets.
 import { CombatTally } from './combat-tally.ts';
 import { DEV_KEYS, type Log } from './setup.ts';
 
+/** Turns per player after the spawns, by default (`npm run demo`, and the benchmark of its combat). */
+export const DEMO_TURNS = 14;
+
 export interface GameOptions {
   h: Hasher;
   ruleset: ValidRuleset;
