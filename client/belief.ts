@@ -265,25 +265,36 @@ function observeCombat(r: Rules, units: UnitBelief[], ev: CombatIntel): void {
     return;
   }
   const candidates = mine.filter((u) => u.unitType === ev.unitType);
+  for (const u of mine) if (!candidates.includes(u)) clear(u);
+  if (candidates.length === 0) return;
   // Which unit of the type stood there, by prior mass on the tile (uniform if the prior ruled all out).
   const at = candidates.map((u) => u.p[x]!);
-  const total = at.reduce((a, b) => a + b, 0);
-  const share = total > 0 ? at.map((v) => v / total) : at.map(() => 1 / Math.max(1, at.length));
-  if (ev.killed) {
-    const k = share.indexOf(Math.max(...share));
-    if (k >= 0) candidates[k]!.alive = false;
-  }
-  for (const u of mine) {
-    const k = candidates.indexOf(u);
-    if (k < 0 || ev.killed) {
-      if (u.alive) clear(u);
-      continue;
+  const total = at.reduce((a, c) => a + c, 0);
+  const share = total > 0 ? at.map((v) => v / total) : at.map(() => 1 / at.length);
+  // Units of one type are interchangeable labels: label j becomes the unit hit; every other label m keeps
+  // its own belief off the tile, or, in the case that m was the one hit, takes j's.
+  const j = share.indexOf(Math.max(...share));
+  const off = (p: Float64Array) => {
+    const q = p.slice();
+    q[x] = 0;
+    if (!normalise(q)) {
+      q.fill(1);
+      q[x] = 0;
+      normalise(q);
     }
-    const s = share[k]!;
-    const here = u.p[x]!;
-    const rest = 1 - here;
-    u.p = u.p.map((v, y) => (y === x ? s : rest > 0 ? (v * (1 - s)) / rest : 0));
-    if (rest <= 0) u.p[x] = 1;
+    return q;
+  };
+  const offJ = off(candidates[j]!.p);
+  candidates.forEach((u, m) => {
+    if (m === j) return;
+    const own = off(u.p);
+    u.p = own.map((v, y) => (1 - share[m]!) * v + share[m]! * offJ[y]!);
+  });
+  const hit = candidates[j]!;
+  if (ev.killed) hit.alive = false;
+  else {
+    hit.p = new Float64Array(hit.p.length);
+    hit.p[x] = 1;
   }
 }
 

@@ -65,12 +65,15 @@ export function intelFromEvents(
             ? [{ zone: z.zone, unitType: z.unitType }]
             : [],
         );
+        const mask = o.masks?.get(player);
         out.push({
           kind: 'turn',
           player,
           turn: e.turn,
           watched: [...o.watched].sort((a, b) => a - b),
           reveals,
+          // Only the mask of that very turn (a later turn may have replaced it by the time it was read).
+          ...(mask && mask.turn === e.turn ? { mask: mask.zones } : {}),
         });
       } else if (e.kind === 'CombatResolved' || e.kind === 'CombatFizzled') {
         const defender = seat(e.defender);
