@@ -3,7 +3,7 @@
  * an enemy by `belief.ts`, attacked only when that is well above a uniform guess over the revealed zone),
  * the odds a uniform guess would have had (for the benchmark's baseline), and where to go to find a target.
  */
-import { type Board, type Coord, tileCoord, zoneTiles } from '../core/geometry.ts';
+import { type Board, type Coord, tileCoord, zoneOf, zoneTiles } from '../core/geometry.ts';
 import type { Ruleset } from '../core/ruleset/types.ts';
 import { balls, occupancy, type UnitBelief } from './belief.ts';
 import type { IntelEvent } from './intel.ts';
@@ -44,10 +44,8 @@ export function uniformOdds(
   for (const ev of log) {
     if (ev.kind === 'turn' && ev.player === defender)
       units = ev.reveals.filter((z) => z.zone === zone).length;
-    else if (ev.kind === 'combat' && ev.defender === defender && ev.killed) {
-      if (zoneTiles(board, zone).some((c) => c.col === ev.col && c.row === ev.row))
-        units = Math.max(0, units - 1);
-    }
+    else if (ev.kind === 'combat' && ev.defender === defender && ev.killed && zoneOf(board, ev) === zone)
+      units = Math.max(0, units - 1);
   }
   return Math.min(1, units / zoneTiles(board, zone).length);
 }
@@ -93,8 +91,7 @@ export function chooseAttack(
   }
   const pick = best[Math.floor((o.rnd?.() ?? 0) * best.length)];
   if (!pick) return null;
-  const zone = Math.floor(pick.target.row / 8) * b.zonesX + Math.floor(pick.target.col / 8);
-  pick.uniform = uniformOdds(b, log, pick.defender, zone);
+  pick.uniform = uniformOdds(b, log, pick.defender, zoneOf(b, pick.target));
   if (pick.p < policy.minP || pick.p < policy.minRatio * pick.uniform) return null;
   return pick;
 }

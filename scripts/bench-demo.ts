@@ -7,8 +7,9 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadHasher } from '../core/index.ts';
+import { generateMap, loadHasher } from '../core/index.ts';
 import { shippedRuleset } from '../core/ruleset/shipped.ts';
+import type { ValidRuleset } from '../core/ruleset/validate.ts';
 import { generateSealKey } from '../core/sealed.ts';
 import type { AttackRecord } from './demo/combat-tally.ts';
 import { DEMO_TURNS, playDemoGame } from './demo/game.ts';
@@ -20,6 +21,7 @@ import {
   startChain,
   startDealer,
 } from './demo/setup.ts';
+import { simulateGame } from './demo/sim.ts';
 import { UsageError } from './lib/cli.ts';
 import { consoleProgress } from './lib/progress.ts';
 import { median, round } from './lib/stats.ts';
@@ -31,6 +33,8 @@ export interface DemoBenchOptions {
   /** Turns per player after the spawns (default the demo's). */
   turns?: number;
   ptauDir?: string;
+  /** Play the bots in the in-process game (`demo/sim.ts`: the same rules, no chain or proofs) instead. */
+  sim?: boolean;
 }
 
 /** The flat metrics of a set of answered attacks, grouped by game. */
@@ -56,12 +60,29 @@ export function combatMetrics(games: readonly (readonly AttackRecord[])[]): Reco
   };
 }
 
+/** The same bots and seeds in the in-process game, each on the map of seed k + 1: seconds instead of minutes. */
+async function benchSim(
+  ruleset: ValidRuleset,
+  games: number,
+  turns: number,
+): Promise<Record<string, number>> {
+  const h = await loadHasher();
+  const played: AttackRecord[][] = [];
+  for (let k = 0; k < games; k++) {
+    const tiles = generateMap(h, ruleset.board, BigInt(k + 1));
+    const { attacks } = await simulateGame({ ruleset, tiles, turns, seed: `bench-${k}` });
+    played.push(attacks.map((a) => ({ ...a, defender: 1 - a.seat })));
+  }
+  return { ...combatMetrics(played), turns, in_process: 1 };
+}
+
 export async function benchDemo(o: DemoBenchOptions = {}): Promise<Record<string, number>> {
   const name = o.ruleset ?? 'duel';
   const ruleset = shippedRuleset(name);
   if (ruleset.players.min !== 2) throw new UsageError(`--ruleset ${name}: the demo plays two bots`);
   const games = o.games ?? 10;
   const turns = o.turns ?? DEMO_TURNS;
+  if (o.sim) return benchSim(ruleset, games, turns);
   const progress = consoleProgress({ out: process.stderr });
   const log = (m: string) => progress.line(`· ${m}`);
   const outDir = mkdtempSync(path.join(tmpdir(), 'shroud-bench-demo-'));
