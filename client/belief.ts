@@ -1,10 +1,11 @@
 /**
  * Where each enemy unit may stand, as a probability per tile, from the intel log alone (a Bayes filter).
  * Units are the ruleset's spawn list, placed uniformly in their seat's start area at the spawn. Each later
- * enemy turn every mobile unit jumps uniformly within its speed (tiles this seat knows impassable weigh
- * less); then the turn's forced reveals are matched to units of their type: a watched zone holds exactly the
- * revealed units, a watched zone without a reveal of a type holds none of it. A fizzle empties its tile until
- * the enemy moves again (a structure's tile for good); a hit pins one unit of its type to the tile.
+ * enemy turn every mobile unit jumps within its speed (mostly its full speed or not at all: `MOVE_PROFILE`;
+ * tiles this seat knows impassable weigh less); each unit stands where every zone it sees is in the enemy's
+ * published mask; the turn's forced reveals are matched to units of their type: a watched zone holds exactly
+ * the revealed units, a watched zone without a reveal of a type holds none of it. A fizzle empties its tile
+ * until the enemy moves again (a structure's tile for good); a hit pins one unit of its type to the tile.
  */
 import { type Board, gridDistance, tileIndex, tilesInRange, zoneOf } from '../core/geometry.ts';
 import type { Ruleset } from '../core/ruleset/types.ts';
