@@ -6,6 +6,7 @@
  * a human at a terminal. The demo runs two of them in one process; the CLI player runs one against a live game.
  */
 import type { Coord } from '../core/geometry.ts';
+import { type IntelEvent, intelFromEvents } from './intel.ts';
 import { BotPlanner, type TurnPlanner } from './planner.ts';
 import type { AttackReport, CombatReport, FollowUp, GamePlayer, TurnReport } from './sdk/game-player.ts';
 import { ReplayRecorder } from './viewer/recorder.ts';
@@ -14,7 +15,7 @@ export type BotAction =
   | { kind: 'commit' | 'seal' | 'dispute' | 'share'; seat: number; gas: bigint }
   | { kind: 'follow'; seat: number; what: NonNullable<FollowUp> }
   | { kind: 'spawn' | 'turn'; report: TurnReport }
-  | { kind: 'attack'; report: AttackReport }
+  | { kind: 'attack'; report: AttackReport; odds?: { p: number; uniform: number } }
   | { kind: 'combat'; report: CombatReport };
 
 export class BotPlayer {
@@ -23,6 +24,8 @@ export class BotPlayer {
   readonly planner: TurnPlanner;
   /** The player's view after each of its own turns, with its moves, sightings and attacks (for the viewer). */
   readonly replay = new ReplayRecorder();
+  /** What the chain told this seat about its enemies, oldest first (the planner's memory of reveals and fizzles). */
+  readonly intel: IntelEvent[] = [];
 
   /** `seed` seeds the exploring bot, which plans unless another `planner` is given. */
   constructor(player: GamePlayer, seed: string, planner?: TurnPlanner) {
@@ -50,7 +53,7 @@ export class BotPlayer {
     }
     if (g.phase === 'Combat') {
       if (!(await p.mustRespond())) return null;
-      this.replay.chainEvents(await p.syncEvents(), p);
+      await this.#sync();
       const report = await p.respondCombat();
       this.replay.combatAnswered(report, g.turn);
       return { kind: 'combat', report };
@@ -72,7 +75,7 @@ export class BotPlayer {
     }
     if (g.toMove !== p.seat) return null;
     if (p.root === 0n && !g.openMap) await p.waitForRoot();
-    this.replay.chainEvents(await p.syncEvents(), p);
+    await this.#sync();
     const r = p.ruleset;
     if (!me.spawned) {
       const positions = await this.planner.spawn({
@@ -92,11 +95,12 @@ export class BotPlayer {
       obs: p.model!.observe(),
       // Each attack spends that slot's nullifier for the turn (kept by the player: it survives a reload).
       attacked: p.attackedSlots(g.turn),
+      intel: this.intel,
     });
     if (d.kind === 'attack') {
       const report = await p.attack(d.slot, d.target);
       this.replay.attackMade(report);
-      return { kind: 'attack', report };
+      return { kind: 'attack', report, ...(d.odds ? { odds: d.odds } : {}) };
     }
     // A combat answer may have killed one of our units since the plan: moves for empty slots are dropped.
     const units = p.units;
@@ -104,5 +108,30 @@ export class BotPlayer {
     const report = await p.playTurn({ moves, reveal: d.reveal });
     this.replay.frame(p.model!);
     return { kind: 'turn', report };
+  }
+
+  /** Feeds the model (the SDK's sync) and this seat's intel log with the events since the last sync. */
+  async #sync(): Promise<void> {
+    const p = this.player;
+    // The mask the enemy turns of this batch answered: ours, unchanged since our last turn.
+    const watched = p.model?.watchedZones() ?? new Set<number>();
+    const events = await p.syncEvents();
+    this.replay.chainEvents(events, p);
+    // Each enemy's own published mask, with the turn it belongs to (matched to that turn's event only).
+    const masks = new Map<number, { turn: number; zones: number[] }>();
+    for (let s = 0; s < p.players.length; s++) {
+      if (
+        s === p.seat ||
+        !events.some(
+          (e) => e.kind === 'TurnSubmitted' && e.player.toLowerCase() === p.players[s]!.toLowerCase(),
+        )
+      )
+        continue;
+      const st = await p.chain.seat(p.gameId, s);
+      const zones: number[] = [];
+      for (let z = 0; z < p.ruleset.board.zoneCount; z++) if ((st.zoneMask >> BigInt(z)) & 1n) zones.push(z);
+      masks.set(s, { turn: st.lastTurn, zones });
+    }
+    this.intel.push(...intelFromEvents(events, { players: p.players, me: p.seat, watched, masks }));
   }
 }

@@ -7,12 +7,14 @@ import {
   tileCoord,
   tileIndex,
   tilesInRange,
-  zoneOf,
 } from '../core/geometry.ts';
 import type { Ruleset, UnitType } from '../core/ruleset/types.ts';
 import { isPassable, type Terrain } from '../core/tile.ts';
 import { visibleTiles } from '../core/vision/radius.ts';
-import type { Observation } from './sdk/observation.ts';
+import { trackEnemies } from './belief.ts';
+import type { IntelEvent } from './intel.ts';
+import { type Observation, zoneOfIndex } from './sdk/observation.ts';
+import { type AttackPolicy, chooseAttack, threat } from './targeting.ts';
 
 /**
  * One turn's plan. `moves[slot]` is the destination, or null to stay (empty slots, structures).
@@ -22,7 +24,8 @@ import type { Observation } from './sdk/observation.ts';
 export interface BotPlan {
   moves: (Coord | null)[];
   reveal: number[];
-  attack?: { slot: number; target: Coord };
+  /** `p`: the tracker's odds that the target holds an enemy; `uniform`: a uniform guess's over its zone. */
+  attack?: { slot: number; target: Coord; p: number; uniform: number };
 }
 
 type Rules = Ruleset & { board: Board };
@@ -142,23 +145,6 @@ function stepToward(
   return pick(best, rnd) ?? null;
 }
 
-/** An attack when a live sighting's zone has a visible tile in some unit's range; target drawn from the seed. */
-function chooseAttack(board: Board, rules: Rules, obs: Observation, rnd: () => number): BotPlan['attack'] {
-  const zones = new Set(obs.lastSeen.filter((s) => !s.lost).map((s) => s.zone));
-  if (zones.size === 0) return undefined;
-  const options: { slot: number; target: Coord }[] = [];
-  for (const i of obs.attackMask) {
-    const c = tileCoord(board, i);
-    if (!zones.has(zoneOf(board, c))) continue;
-    for (const u of obs.ownUnits) {
-      if (u && gridDistance(board.kind, u, c) <= rules.unitTypes[u.type]!.attackRange) {
-        options.push({ slot: u.slot, target: c });
-      }
-    }
-  }
-  return pick(options, rnd);
-}
-
 /**
  * The revealed-tile list: undiscovered tiles first, then seen tiles whose terrain was never served. When
  * the ruleset proves passability, a unit may only move onto tiles it holds the opening of, so unserved
@@ -211,32 +197,119 @@ export function revealFor(
   return chooseReveal(rules.board, rules, obs, moves, rngFor(`${seed}:reveal`, obs.turn ?? -1));
 }
 
+/** What the bot may know beyond the observation, and how it fights. */
+export interface BotOptions {
+  /** The enemy intel log (`intel.ts`); without it the bot tracks only the observation's live sightings. */
+  intel?: readonly IntelEvent[];
+  /** Slots that already attacked this turn. */
+  attacked?: ReadonlySet<number>;
+  policy?: AttackPolicy;
+  /**
+   * Which mobile units that can attack walk toward the enemy instead of exploring, once the log knows an enemy
+   * (its spawn): 'all' (default: contact comes within the demo's turns), 'infantry' (all but scouts), 'none'.
+   */
+  hunters?: 'none' | 'infantry' | 'all';
+}
+
 /**
- * The exploring bot: a pure function of what the player observed, the ruleset and a seed. Scouts
- * run for the farthest frontier, other units for the nearest unexplored land, structures stay.
+ * The intel an observation alone gives: per enemy with live sightings, one turn whose watched zones are the
+ * zones visible now and whose reveals are its live zone sightings, then its live exact sightings as hits.
+ * Counts and fizzles are not in an observation; `BotPlayer` keeps the full log.
  */
-export function planTurn(obs: Observation, rules: Rules, seed: bigint | number | string): BotPlan {
+export function intelFromObservation(obs: Observation, rules: Rules): IntelEvent[] {
+  const board = rules.board;
+  const live = obs.lastSeen.filter((s) => !s.lost);
+  const watched = [...new Set(obs.fog.flatMap((f, i) => (f === 1 ? [zoneOfIndex(board, i)] : [])))].sort(
+    (a, b) => a - b,
+  );
+  const out: IntelEvent[] = [];
+  for (const player of [...new Set(live.map((s) => s.player))].sort((a, b) => a - b)) {
+    const mine = live.filter((s) => s.player === player);
+    const zoned = mine.filter((s) => s.col === undefined && watched.includes(s.zone));
+    out.push({
+      kind: 'turn',
+      player,
+      turn: 0,
+      watched,
+      reveals: zoned.map((s) => ({ zone: s.zone, unitType: s.unitType })),
+    });
+    for (const s of mine)
+      if (s.col !== undefined && s.row !== undefined)
+        out.push({
+          kind: 'combat',
+          defender: player,
+          col: s.col,
+          row: s.row,
+          hit: true,
+          unitType: s.unitType,
+        });
+  }
+  return out;
+}
+
+/** The reachable tile with the most enemy mass within a move and `range` of it (ties to `rnd`), or null. */
+function huntGoal(threat: Float64Array, dist: Int32Array, rnd: () => number): number | null {
+  let best: number[] = [];
+  let top = 0;
+  threat.forEach((v, i) => {
+    if (dist[i] === -1 || v <= 0) return;
+    if (v > top * (1 + 1e-9)) [best, top] = [[i], v];
+    else if (v >= top * (1 - 1e-9)) best.push(i);
+  });
+  return pick(best, rnd) ?? null;
+}
+
+/**
+ * The bot: a pure function of what the player observed, the ruleset, a seed and the enemy intel. It attacks
+ * the visible tile the tracker finds most likely occupied when that beats a uniform guess over the revealed
+ * zone by the policy's margin (`targeting.ts`); hunters walk toward where enemies are likely to be, scouts run
+ * for the farthest frontier, other units for the nearest unexplored land, structures stay.
+ */
+export function planTurn(
+  obs: Observation,
+  rules: Rules,
+  seed: bigint | number | string,
+  o: BotOptions = {},
+): BotPlan {
   const board = rules.board;
   if (obs.width !== board.width || obs.height !== board.height || obs.kind !== board.kind) {
     throw new TypeError('observation does not match the ruleset board');
   }
   const rnd = rngFor(seed, obs.turn ?? -1);
-  const attack = chooseAttack(board, rules, obs, rnd);
+  const log = o.intel ?? intelFromObservation(obs, rules);
+  const beliefs = trackEnemies(rules, obs.terrain, log);
+  const choice = chooseAttack(rules, obs, beliefs, log, {
+    ...(o.attacked ? { attacked: o.attacked } : {}),
+    ...(o.policy ? { policy: o.policy } : {}),
+    rnd,
+  });
   const units = obs.ownUnits.flatMap((u) => (u ? [u] : []));
   const structures = units.filter((u) => rules.unitTypes[u.type]!.structure);
   const moves: (Coord | null)[] = obs.ownUnits.map(() => null);
   // Destinations already chosen, and tiles units stand on; goals spread units over the frontier.
   const taken = new Set(units.map((u) => tileIndex(board, u)));
   const claimed = new Set<number>();
+  const hunters = o.hunters ?? 'all';
+  const threats = new Map<number, Float64Array>();
+  const threatFor = (range: number) => {
+    let t = threats.get(range);
+    if (!t) threats.set(range, (t = threat(rules, beliefs, range)));
+    return t;
+  };
   for (const u of units) {
     const type = rules.unitTypes[u.type]!;
     if (type.structure || type.speed === 0) continue;
     const here = tileIndex(board, u);
     const dist = bfs(board, obs, [here]);
     const home = structures[0] ?? u;
-    const goal = isScout(rules.unitTypes, type)
-      ? scoutGoal(board, obs, home, dist, rnd)
-      : nearestGoal(obs, dist, claimed, rnd);
+    const scout = isScout(rules.unitTypes, type);
+    const hunts =
+      beliefs.length > 0 && type.attackRange > 0 && (hunters === 'all' || (hunters === 'infantry' && !scout));
+    const goal = hunts
+      ? huntGoal(threatFor(type.attackRange), dist, rnd)
+      : scout
+        ? scoutGoal(board, obs, home, dist, rnd)
+        : nearestGoal(obs, dist, claimed, rnd);
     if (goal === null) continue;
     claimed.add(goal);
     const dest = stepToward(board, obs, u.slot, goal, taken, rnd);
@@ -246,6 +319,7 @@ export function planTurn(obs: Observation, rules: Rules, seed: bigint | number |
     moves[u.slot] = tileCoord(board, dest);
   }
   const plan: BotPlan = { moves, reveal: chooseReveal(board, rules, obs, moves, rnd) };
-  if (attack) plan.attack = attack;
+  if (choice)
+    plan.attack = { slot: choice.slot, target: choice.target, p: choice.p, uniform: choice.uniform };
   return plan;
 }

@@ -6,7 +6,8 @@
 import type { Coord } from '../core/geometry.ts';
 import type { Area } from '../core/ruleset/types.ts';
 import type { ValidRuleset } from '../core/ruleset/validate.ts';
-import { type BotPlan, planTurn } from './bot.ts';
+import { type BotOptions, planTurn } from './bot.ts';
+import type { IntelEvent } from './intel.ts';
 import type { Observation } from './sdk/observation.ts';
 
 /** What the planner knows when it places its units. */
@@ -28,6 +29,8 @@ export interface TurnContext {
   obs: Observation;
   /** Slots that already attacked this turn (a slot attacks at most once per turn: its nullifier is spent). */
   attacked: ReadonlySet<number>;
+  /** What the chain told this seat about its enemies so far, oldest first (`BotPlayer` keeps it). */
+  intel?: readonly IntelEvent[];
 }
 
 /**
@@ -35,7 +38,13 @@ export interface TurnContext {
  * is asked again (with the combat's outcome in `obs`); `turn` ends it with the moves and the tiles to reveal.
  */
 export type TurnDecision =
-  | { kind: 'attack'; slot: number; target: Coord }
+  | {
+      kind: 'attack';
+      slot: number;
+      target: Coord;
+      /** The planner's odds of a hit, and a uniform guess's over the target's zone (bots only: the benchmark's baseline). */
+      odds?: { p: number; uniform: number };
+    }
   | { kind: 'turn'; moves: (Coord | null)[]; reveal: number[] };
 
 export interface TurnPlanner {
@@ -57,16 +66,17 @@ export function seededRandom(seed: string): () => number {
 }
 
 /**
- * The exploring bot (`planTurn`) as a planner. A plan with an attack is kept: its moves are played once the
- * combat is over, as the plan was made before it (the caller drops moves of units the combat killed).
+ * The bot (`planTurn`) as a planner. Each call plans afresh from what is known now: after an attack is
+ * answered the planner is asked again, so a fizzle or a hit already shapes the next attack and the moves.
  */
 export class BotPlanner implements TurnPlanner {
   readonly seed: string;
-  #pending: BotPlan | null = null;
+  readonly options: Omit<BotOptions, 'intel' | 'attacked'>;
   readonly #rnd: () => number;
 
-  constructor(seed: string, seat: number) {
+  constructor(seed: string, seat: number, options: Omit<BotOptions, 'intel' | 'attacked'> = {}) {
     this.seed = seed;
+    this.options = options;
     this.#rnd = seededRandom(`${seed}:spawn:${seat}`);
   }
 
@@ -75,13 +85,13 @@ export class BotPlanner implements TurnPlanner {
   }
 
   async turn(ctx: TurnContext): Promise<TurnDecision> {
-    const plan = this.#pending ?? planTurn(ctx.obs, ctx.ruleset, this.seed);
-    // A slot whose nullifier this turn is spent (known from the player's saved state after a restart) attacks no more.
-    if (this.#pending || !plan.attack || ctx.attacked.has(plan.attack.slot)) {
-      this.#pending = null;
-      return { kind: 'turn', moves: plan.moves, reveal: plan.reveal };
-    }
-    this.#pending = plan;
-    return { kind: 'attack', slot: plan.attack.slot, target: plan.attack.target };
+    const plan = planTurn(ctx.obs, ctx.ruleset, this.seed, {
+      ...this.options,
+      ...(ctx.intel ? { intel: ctx.intel } : {}),
+      attacked: ctx.attacked,
+    });
+    if (!plan.attack) return { kind: 'turn', moves: plan.moves, reveal: plan.reveal };
+    const { slot, target, p, uniform } = plan.attack;
+    return { kind: 'attack', slot, target, odds: { p, uniform } };
   }
 }

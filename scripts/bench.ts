@@ -3,16 +3,18 @@ import { shippedRulesetNames } from '../core/ruleset/shipped.ts';
 import { inputDir, intFlag, outputFile, parseCli, runCli, UsageError } from './lib/cli.ts';
 import { consoleProgress } from './lib/progress.ts';
 
-const USAGE = `usage: npm run bench -- <core|circuits|gas|dealer|mapproof|soak|browser> [--ruleset R] [--games N] [--ptau-dir DIR] [--json FILE]
+const USAGE = `usage: npm run bench -- <core|circuits|gas|dealer|mapproof|soak|demo|browser> [--ruleset R] [--games N] [--turns N] [--sim] [--ptau-dir DIR] [--json FILE]
 
 Runs one benchmark suite and prints (and with --json writes) a flat JSON of numeric metrics.
-  --ruleset R      circuits and browser (default tiny), mapproof and soak (default duel)
-  --games N        soak: games dealt and played (default 1000, at least 10)
+  --ruleset R      circuits and browser (default tiny), mapproof, soak and demo (default duel)
+  --games N        soak: games dealt and played (default 1000, at least 10); demo: games, one per bot seed (default 10)
+  --turns N        demo: turns per player after the spawns (default: the demo's default)
+  --sim            demo: the same bots in the in-process game (no chain, dealer or proofs): seconds, not minutes
   --ptau-dir DIR   prepared powers of tau (also $SHROUD_PTAU_DIR); default: INSECURE development ones
   --json FILE      also write the metrics to FILE
 Suites build what they need first (circuits, keys, verifiers, contracts), with progress on stderr.`;
 
-type Opts = { ruleset?: string; ptauDir?: string; games?: number };
+type Opts = { ruleset?: string; ptauDir?: string; games?: number; turns?: number; sim?: boolean };
 
 /** Each suite returns a flat object of numeric metrics; loaded lazily so one suite's deps never slow another. */
 const SUITES: Record<string, (o: Opts) => Promise<Record<string, number>>> = {
@@ -39,6 +41,8 @@ const SUITES: Record<string, (o: Opts) => Promise<Record<string, number>>> = {
     }),
   soak: async (o) =>
     (await import('./bench-soak.ts')).benchSoak({ games: o.games ?? 1000, ruleset: o.ruleset ?? 'duel' }),
+  // The demo's combat over real games (chain, dealer, proofs): hit rates against a uniform guess.
+  demo: async (o) => (await import('./bench-demo.ts')).benchDemo(o),
   browser: async (o) => (await import('./bench-browser.ts')).benchBrowser({ ruleset: o.ruleset ?? 'tiny' }),
 };
 
@@ -51,6 +55,8 @@ await runCli('bench', async () => {
       ruleset: { type: 'string' },
       'ptau-dir': { type: 'string' },
       games: { type: 'string' },
+      turns: { type: 'string' },
+      sim: { type: 'boolean' },
       json: { type: 'string' },
     },
   });
@@ -63,11 +69,19 @@ await runCli('bench', async () => {
     throw new UsageError(`--ruleset ${values.ruleset}: unknown; shipped: ${shippedRulesetNames.join(', ')}`);
   if (values.json) outputFile('json', values.json);
   const ptauDir = values['ptau-dir'] ? inputDir('ptau-dir', values['ptau-dir']) : undefined;
-  const games = values.games === undefined ? undefined : intFlag('games', values.games, 10, 1_000_000);
+  const games =
+    values.games === undefined
+      ? undefined
+      : intFlag('games', values.games, suite === 'soak' ? 10 : 1, 1_000_000);
+  const turns = values.turns === undefined ? undefined : intFlag('turns', values.turns, 1, 500);
+  if (turns !== undefined && suite !== 'demo') throw new UsageError('--turns is for the demo suite only');
+  if (values.sim && suite !== 'demo') throw new UsageError('--sim is for the demo suite only');
   const metrics = await SUITES[suite]!({
     ...(values.ruleset ? { ruleset: values.ruleset } : {}),
     ...(ptauDir ? { ptauDir } : {}),
     ...(games === undefined ? {} : { games }),
+    ...(turns === undefined ? {} : { turns }),
+    ...(values.sim ? { sim: true } : {}),
   });
   for (const [k, v] of Object.entries(metrics)) {
     if (typeof v !== 'number' || !Number.isFinite(v))

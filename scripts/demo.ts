@@ -17,7 +17,7 @@ import { loadHasher } from '../core/index.ts';
 import { shippedRuleset, shippedRulesetNames } from '../core/ruleset/shipped.ts';
 import { generateSealKey } from '../core/sealed.ts';
 import { userPtauDir } from './circuits/ptau.ts';
-import { playDemoGame } from './demo/game.ts';
+import { DEMO_TURNS, playDemoGame } from './demo/game.ts';
 import { installCleanup, stopAll } from './demo/procs.ts';
 import {
   buildCircuitsAndVerifiers,
@@ -32,7 +32,7 @@ import { consoleProgress, fmtDuration, type Progress } from './lib/progress.ts';
 const USAGE = `usage: npm run demo -- [--turns N] [--ruleset NAME] [--out DIR] [--ptau-dir DIR]
 
 Plays a game between two bots on a local chain with real proofs, audits the dealer, writes viewers.
-  --turns N        turns per player after the spawns (default 10): 2 × (1 + N) proven turns on-chain
+  --turns N        turns per player after the spawns (default ${DEMO_TURNS}): 2 × (1 + N) proven turns on-chain
   --ruleset NAME   ${shippedRulesetNames.filter((n) => shippedRuleset(n).players.min === 2).join(', ')} (default duel)
   --out DIR        viewers, logs and the dealer's database (default ./demo-out)
   --ptau-dir DIR   prepared powers of tau (also $SHROUD_PTAU_DIR); default: an INSECURE development
@@ -51,7 +51,7 @@ await runCli('demo', async () => {
     name: 'demo',
     usage: USAGE,
     options: {
-      turns: { type: 'string', default: '10' },
+      turns: { type: 'string', default: String(DEMO_TURNS) },
       out: { type: 'string', default: './demo-out' },
       ruleset: { type: 'string', default: 'duel' },
       'ptau-dir': { type: 'string' },
@@ -138,8 +138,11 @@ async function play(o: { turns: number; rulesetName: string; outDir: string; pta
     });
     for (const v of result.viewers) progress.line(`viewer: ${rel(v)}`);
     await stopAll();
+    const fights = result.combat.seats(ruleset.players.min);
+    const hits = fights.reduce((n, s) => n + s.hits, 0);
+    const lost = fights.reduce((n, s) => n + s.lost.length, 0);
     progress.line(
-      `demo ok: ${o.turns} turns per player after the spawns (${result.turns} proven turns on-chain), ${result.attacks} attack${result.attacks === 1 ? '' : 's'}, ${result.servedTiles} tiles served and audited${ruleset.provePassability ? `, ${result.passableMoves} moves proven passable` : ''} in ${elapsed()}`,
+      `demo ok: ${o.turns} turns per player after the spawns (${result.turns} proven turns on-chain), ${result.attacks} attack${result.attacks === 1 ? '' : 's'} (${hits} hit${hits === 1 ? '' : 's'}, ${result.attacks - hits} fizzled, ${lost} unit${lost === 1 ? '' : 's'} lost), ${result.servedTiles} tiles served and audited${ruleset.provePassability ? `, ${result.passableMoves} moves proven passable` : ''} in ${elapsed()}`,
     );
     process.exit(0);
   } catch (e) {

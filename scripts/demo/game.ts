@@ -25,7 +25,11 @@ import { rulesetHash } from '../../core/ruleset/hash.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import { sealPublicKey, sealSecretKey } from '../../core/sealed.ts';
 import { type GeneratedRuleset, readSealArtifacts } from '../contracts/rulesets.ts';
+import { CombatTally } from './combat-tally.ts';
 import { DEV_KEYS, type Log } from './setup.ts';
+
+/** Turns per player after the spawns, by default (`npm run demo`, and the benchmark of its combat). */
+export const DEMO_TURNS = 14;
 
 export interface GameOptions {
   h: Hasher;
@@ -44,6 +48,10 @@ export interface GameOptions {
   print: (line: string) => void;
   /** Called after each spawn or turn whose proof the chain accepted and whose tiles were verified. */
   onTurnVerified?: () => void;
+  /** Seeds the bots (`${seed}-${seat}`); default "demo". */
+  seed?: string;
+  /** Write the viewers (default true; the benchmark skips them). */
+  viewers?: boolean;
 }
 
 export interface GameResult {
@@ -54,6 +62,8 @@ export interface GameResult {
   viewers: string[];
   servedTiles: number;
   attacks: number;
+  /** Every attack with its answer and odds, and the per-seat summary lines printed at the end. */
+  combat: CombatTally;
   /** Moves whose destination a turn proof showed passable (rulesets with provePassability), all audited. */
   passableMoves: number;
 }
@@ -123,7 +133,7 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
       ruleset: r,
       gameId,
     });
-    bots.push(new BotPlayer(player, `demo-${i}`));
+    bots.push(new BotPlayer(player, `${o.seed ?? 'demo'}-${i}`));
   }
 
   // Ceremony: commits, then sealed reveals, then the dealer's root.
@@ -144,6 +154,7 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
   let done = 0;
   let attacks = 0;
   let idle = 0;
+  const combat = new CombatTally(r);
   /** Destinations of proven-passable moves, audited against Gen(seed) at the end. */
   const passableMoves: { seat: number; turn: number; col: number; row: number }[] = [];
   const line = (a: BotAction): string | null => {
@@ -184,6 +195,7 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
       const a = await b.act();
       if (!a) continue;
       acted = true;
+      combat.record(a);
       const l = line(a);
       if (l) {
         summaries.push(l);
@@ -247,8 +259,10 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
   const signed = clients.reduce((n, c) => n + c.stats.signedReveals, 0);
   o.log(`reveals: ${sessions} over sessions, ${signed} per-request signed`);
 
+  for (const l of combat.lines(nPlayers)) o.print(l);
+
   const viewers: string[] = [];
-  for (const b of bots) {
+  for (const b of o.viewers === false ? [] : bots) {
     const replay: Replay = {
       version: REPLAY_VERSION,
       ruleset: r,
@@ -266,6 +280,7 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
     viewers,
     servedTiles: checked,
     attacks,
+    combat,
     passableMoves: passableMoves.length,
   };
 }

@@ -3,7 +3,15 @@ import { describe, it } from 'node:test';
 import { planTurn } from '../../client/bot.ts';
 import { PlayerModel } from '../../client/sdk/player.ts';
 import { verifyRevealedTiles } from '../../client/sdk/tiles.ts';
-import { gridDistance, leafCoord, onBoard, tileCoord, tileIndex, zoneOf } from '../../core/geometry.ts';
+import {
+  gridDistance,
+  leafCoord,
+  onBoard,
+  tileCoord,
+  tileIndex,
+  zoneOf,
+  zoneTiles,
+} from '../../core/geometry.ts';
 import { isPassable, type Terrain } from '../../core/tile.ts';
 import { dealtMap } from './fixture.ts';
 import { simulate, spawnUnits } from './sim.ts';
@@ -74,7 +82,7 @@ for (const name of ['tiny', 'tiny-square']) {
       assert.notDeepEqual(other, again, 'the seed should matter');
     });
 
-    it('attacks a visible tile in a sighted zone, in range of the attacking unit', () => {
+    it('attacks a sighted zone only with better than uniform odds; an exact sighting in range at once', () => {
       const p = new PlayerModel({ ruleset: m.ruleset, seat: 0, units: spawnUnits(m) });
       const leaves: number[] = [];
       const tiles = verifyRevealedTiles(m.h, m.board, m.root, leaves, []);
@@ -83,8 +91,10 @@ for (const name of ['tiny', 'tiny-square']) {
       const u = p.units[1]!;
       const zone = zoneOf(m.board, u);
       p.applyOpponentTurn({ player: 1, turn: 1, zoneReveals: [{ zone, unitType: 'infantry' }] });
-      const plan = planTurn(p.observe(), m.ruleset, 1n);
-      assert.ok(plan.attack, 'expected an attack');
+      // A zone reveal alone puts the unit anywhere in the zone: a guess would be a uniform one.
+      assert.equal(planTurn(p.observe(), m.ruleset, 1n).attack, undefined, 'no better than a uniform guess');
+      const plan = planTurn(p.observe(), m.ruleset, 1n, { policy: { minRatio: 0, minP: 0 } });
+      assert.ok(plan.attack, 'expected an attack under a policy that takes any odds');
       const { slot, target } = plan.attack;
       const attacker = p.units[slot]!;
       assert.ok(p.targetable(target));
@@ -92,12 +102,23 @@ for (const name of ['tiny', 'tiny-square']) {
       assert.ok(
         gridDistance(m.board.kind, attacker, target) <= m.ruleset.unitTypes[attacker.type]!.attackRange,
       );
-      assert.deepEqual(planTurn(p.observe(), m.ruleset, 1n), plan, 'same seed, same target');
-      const targets = new Set(
-        [1n, 2n, 3n, 4n, 5n, 6n].map((s) => JSON.stringify(planTurn(p.observe(), m.ruleset, s).attack)),
-      );
-      assert.ok(targets.size > 1, 'the seed chooses among targets');
-      // A lost sighting stops the attacks.
+      assert.ok(plan.attack.p > 0 && plan.attack.p < 0.1, `p ${plan.attack.p}`);
+      assert.equal(plan.attack.uniform, 1 / zoneTiles(m.board, zone).length);
+      // A combat showed an enemy unit on a tile next to ours (it survived): strike it, for certain.
+      const next = { col: u.col + 1, row: u.row };
+      p.recordSighting({
+        player: 1,
+        coord: next,
+        zone: zoneOf(m.board, next),
+        unitType: 'scout',
+        turn: 2,
+        source: 'combat',
+      });
+      const strike = planTurn(p.observe(), m.ruleset, 1n);
+      assert.deepEqual(strike.attack?.target, next);
+      assert.equal(strike.attack?.p, 1);
+      assert.deepEqual(planTurn(p.observe(), m.ruleset, 1n), strike, 'same seed, same plan');
+      // Lost sightings stop the attacks.
       p.applyOpponentTurn({ player: 1, turn: 3, zoneReveals: [] });
       assert.equal(planTurn(p.observe(), m.ruleset, 1n).attack, undefined);
     });

@@ -78,7 +78,20 @@ describe('npm run demo', () => {
       assert.match(l, /gas [\d,]+/);
     }
     assert.match(r.stdout, /^audit: root matches, [1-9]\d* served tiles match$/m);
-    assert.match(r.stdout, /^demo ok: 3 turns per player after the spawns \(8 proven turns on-chain\)/m);
+    assert.match(
+      r.stdout,
+      /^demo ok: 3 turns per player after the spawns \(8 proven turns on-chain\), (\d+) attacks? \((\d+) hits?, (\d+) fizzled, (\d+) units? lost\)/m,
+    );
+    // The combat summary: per seat, its attacks, hits, fizzles and kills, and the units it lost.
+    for (const seat of [0, 1]) {
+      assert.match(
+        r.stdout,
+        new RegExp(
+          `^combat: seat ${seat} attacked \\d+ times?: \\d+ hits?, \\d+ fizzles?, \\d+ kills?; lost \\d+ units?`,
+          'm',
+        ),
+      );
+    }
     assert.match(r.stdout, /^· first verified turn after /m);
     // No third-party output (snarkjs, circom, hardhat) reaches the terminal.
     const all = `${r.stdout}${r.stderr}`;
