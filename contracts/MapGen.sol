@@ -236,7 +236,7 @@ contract MapGen is IMapGen {
 
     function _falloff(int256 v, int256 n, int256 f) private pure returns (int256) {
         int256 d = v < n - 1 - v ? v : n - 1 - v;
-        return d >= f ? int256(0) : (G.GEN_FALLOFF_DROP * (f - d)) / f;
+        return d >= f ? int256(0) : (G.GEN_FALLOFF_DROP * (f - d) * (f - d)) / (f * f);
     }
 
     function _fields(Ctx memory c, int256 x, int256 y) private view returns (Fields memory f) {

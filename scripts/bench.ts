@@ -3,20 +3,22 @@ import { shippedRulesetNames } from '../core/ruleset/shipped.ts';
 import { inputDir, intFlag, outputFile, parseCli, runCli, UsageError } from './lib/cli.ts';
 import { consoleProgress } from './lib/progress.ts';
 
-const USAGE = `usage: npm run bench -- <core|circuits|gas|dealer|mapproof|soak> [--ruleset R] [--games N] [--ptau-dir DIR] [--json FILE]
+const USAGE = `usage: npm run bench -- <core|maps|circuits|gas|dealer|mapproof|soak> [--ruleset R] [--games N] [--seeds N] [--ptau-dir DIR] [--json FILE]
 
 Runs one benchmark suite and prints (and with --json writes) a flat JSON of numeric metrics.
   --ruleset R      circuits (default tiny), mapproof and soak (default duel)
   --games N        soak: games dealt and played (default 1000, at least 10)
+  --seeds N        maps: seeds per ruleset (default 1000)
   --ptau-dir DIR   prepared powers of tau (also $SHROUD_PTAU_DIR); default: INSECURE development ones
   --json FILE      also write the metrics to FILE
 Suites build what they need first (circuits, keys, verifiers, contracts), with progress on stderr.`;
 
-type Opts = { ruleset?: string; ptauDir?: string; games?: number };
+type Opts = { ruleset?: string; ptauDir?: string; games?: number; seeds?: number };
 
 /** Each suite returns a flat object of numeric metrics; loaded lazily so one suite's deps never slow another. */
 const SUITES: Record<string, (o: Opts) => Promise<Record<string, number>>> = {
   core: async () => (await import('./bench-core.ts')).benchCore(),
+  maps: async (o) => (await import('./bench-maps.ts')).benchMaps({ seeds: o.seeds ?? 1000 }),
   circuits: async (o) =>
     (await import('./circuits/bench.ts')).benchCircuits({
       ruleset: o.ruleset ?? 'tiny',
@@ -50,6 +52,7 @@ await runCli('bench', async () => {
       ruleset: { type: 'string' },
       'ptau-dir': { type: 'string' },
       games: { type: 'string' },
+      seeds: { type: 'string' },
       json: { type: 'string' },
     },
   });
@@ -63,10 +66,12 @@ await runCli('bench', async () => {
   if (values.json) outputFile('json', values.json);
   const ptauDir = values['ptau-dir'] ? inputDir('ptau-dir', values['ptau-dir']) : undefined;
   const games = values.games === undefined ? undefined : intFlag('games', values.games, 10, 1_000_000);
+  const seeds = values.seeds === undefined ? undefined : intFlag('seeds', values.seeds, 1, 1_000_000);
   const metrics = await SUITES[suite]!({
     ...(values.ruleset ? { ruleset: values.ruleset } : {}),
     ...(ptauDir ? { ptauDir } : {}),
     ...(games === undefined ? {} : { games }),
+    ...(seeds === undefined ? {} : { seeds }),
   });
   for (const [k, v] of Object.entries(metrics)) {
     if (typeof v !== 'number' || !Number.isFinite(v))

@@ -62,7 +62,7 @@ function falloffAt(v, n, f) {
     var d = v;
     if (n - 1 - v < d) d = n - 1 - v;
     if (d >= f) return 0;
-    return genFalloffDrop() * (f - d) \ f;
+    return genFalloffDrop() * (f - d) * (f - d) \ (f * f);
 }
 
 // Start blend weight at absolute (x, y): the largest over the NA areas [col0, row0, col1, row1] (shape.ts startWeight).

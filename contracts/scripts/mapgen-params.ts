@@ -64,7 +64,10 @@ export function renderMapGenParams(): string {
     `uint256 constant GEN_FOREST_DETAIL = ${P.FOREST_DETAIL};`,
     `uint256 constant GEN_MAX_START_AREAS = ${P.MAX_START_AREAS};`,
     '// Start blend weight at Chebyshev distance d from a start area: byte d (little end first).',
-    `uint256 constant GEN_START_WEIGHTS = 0x${[...P.START_WEIGHTS].reverse().map((w) => w.toString(16).padStart(2, '0')).join('')};`,
+    `uint256 constant GEN_START_WEIGHTS = 0x${[...P.START_WEIGHTS]
+      .reverse()
+      .map((w) => w.toString(16).padStart(2, '0'))
+      .join('')};`,
     '// Octaves: spacing | offset << 8 | bits << 16 | amplitude << 24; 0 = unused.',
     ...octaves('GEN_ELEVATION', P.ELEVATION),
     ...octaves('GEN_MOISTURE', P.MOISTURE),

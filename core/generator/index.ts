@@ -1,12 +1,5 @@
 import { toField } from '../field.ts';
-import {
-  assertOnBoard,
-  type Coord,
-  edgeCount,
-  edgeOffset,
-  onBoard,
-  tileIndex,
-} from '../geometry.ts';
+import { assertOnBoard, type Coord, edgeCount, edgeOffset, onBoard, tileIndex } from '../geometry.ts';
 import type { Hasher } from '../poseidon.ts';
 import type { Area } from '../ruleset/types.ts';
 import type { Tile } from '../tile.ts';

@@ -49,13 +49,13 @@ export const WEIGHTS: Readonly<Record<2 | 4 | 8, { denominator: number; upper: r
 };
 
 /**
- * Edge falloff: a tile d < F tiles from a board edge loses FALLOFF_DROP·(F − d)/F elevation, F the falloff width of
- * the board (`falloffTiles`): min(FALLOFF_MAX_TILES, max(1, ⌊min(width, height) / FALLOFF_PER_TILE⌋)), so small
- * boards keep their land. FALLOFF_DROP is divisible by every width (integers only).
+ * Edge falloff: a tile d < F tiles from a board edge loses FALLOFF_DROP·(F − d)²/F² elevation, F the falloff width
+ * of the board (`falloffTiles`): min(FALLOFF_MAX_TILES, max(1, ⌊min(width, height) / FALLOFF_PER_TILE⌋)), so small
+ * boards keep their land while the edge row stays sea. FALLOFF_DROP is divisible by every F² (integers only).
  */
 export const FALLOFF_MAX_TILES = 4;
 export const FALLOFF_PER_TILE = 8;
-export const FALLOFF_DROP = 480_000;
+export const FALLOFF_DROP = 720_000;
 /** Added so elevation stays non-negative after both falloffs. */
 export const ELEVATION_OFFSET = 2 * FALLOFF_DROP;
 
@@ -73,15 +73,15 @@ export const MAX_START_AREAS = 6;
 
 const scaled = (e: number) => ELEVATION_SCALE * (ELEVATION_OFFSET + e);
 /** Terrain thresholds on the scaled elevation (relative to the offset) and on moisture. */
-export const T_DEEP = scaled(370_000);
-export const T_SEA = scaled(580_000);
+export const T_DEEP = scaled(350_000);
+export const T_SEA = scaled(560_000);
 export const T_HILLS = scaled(1_090_000);
 export const T_MOUNTAINS = scaled(1_200_000);
 export const T_DRY = 540_000;
 export const T_WET = 800_000;
 export const T_FOREST = 860_000;
 /** Lowland band above sea level where wet tiles are marsh. */
-export const T_MARSH = scaled(640_000);
+export const T_MARSH = scaled(620_000);
 /** River iso-line level of the river field. */
 export const T_RIVER = 771_000;
 /** Bits of every elevation comparison input (the scaled elevation is below 2^24 by construction). */

@@ -17,10 +17,10 @@ export function falloffTiles(width: number, height: number): number {
   return Math.min(P.FALLOFF_MAX_TILES, Math.max(1, Math.floor(Math.min(width, height) / P.FALLOFF_PER_TILE)));
 }
 
-/** Elevation lost at coordinate v of an axis of n tiles, for falloff width f. */
+/** Elevation lost at coordinate v of an axis of n tiles, for falloff width f: steep at the edge, gentle inland. */
 export function falloff(v: number, n: number, f: number): number {
   const d = Math.min(v, n - 1 - v);
-  return d >= f ? 0 : (P.FALLOFF_DROP * (f - d)) / f;
+  return d >= f ? 0 : (P.FALLOFF_DROP * (f - d) * (f - d)) / (f * f);
 }
 
 /** Blend weight (0..ELEVATION_SCALE − 1) of the start areas at (x, y): the largest over the areas. */
@@ -42,7 +42,10 @@ export function startAreasOf(b: MapBoard): readonly Area[] {
   areas.forEach((a, i) => {
     const ok = [a.col0, a.row0, a.col1, a.row1].every((v) => Number.isInteger(v) && v >= 0);
     if (!ok || a.col0 > a.col1 || a.row0 > a.row1 || a.col1 >= b.width || a.row1 >= b.height) {
-      throw new InputError(`board.startAreas.${i}`, `(${a.col0},${a.row0})..(${a.col1},${a.row1}) is not on the board`);
+      throw new InputError(
+        `board.startAreas.${i}`,
+        `(${a.col0},${a.row0})..(${a.col1},${a.row1}) is not on the board`,
+      );
     }
   });
   return areas;

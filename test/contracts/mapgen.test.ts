@@ -48,7 +48,15 @@ describe('MapGen.sol equals core/generator generateTile bit for bit', () => {
     assert.ok(file.vectors.length >= 100);
     assert.ok(file.vectors.some((v) => v.rivers !== 0) && file.vectors.some((v) => v.kind === 'square'));
     for (const v of file.vectors) {
-      const got = await onChain(BigInt(v.seed), KIND[v.kind], v.width, v.height, BigInt(v.starts), v.col, v.row);
+      const got = await onChain(
+        BigInt(v.seed),
+        KIND[v.kind],
+        v.width,
+        v.height,
+        BigInt(v.starts),
+        v.col,
+        v.row,
+      );
       const want = { terrain: v.terrain, feature: v.feature, resource: v.resource, rivers: v.rivers };
       assert.deepEqual(got, want, `${v.ruleset} seed ${v.seed.slice(0, 8)}… (${v.col},${v.row})`);
     }
@@ -116,7 +124,11 @@ describe('MapGen.sol equals core/generator generateTile bit for bit', () => {
     await expectRevert(gen(1n, 0, 16, 12, one | area(5, 3, 2, 8), 0, 0), env.mapGen, 'BadStartAreas');
     await expectRevert(gen(1n, 0, 16, 12, 7n << 240n, 0, 0), env.mapGen, 'BadStartAreas');
     // Bits past the counted areas are refused, not ignored.
-    await expectRevert(gen(1n, 0, 16, 12, one | (area(1, 1, 2, 2) << 40n), 0, 0), env.mapGen, 'BadStartAreas');
+    await expectRevert(
+      gen(1n, 0, 16, 12, one | (area(1, 1, 2, 2) << 40n), 0, 0),
+      env.mapGen,
+      'BadStartAreas',
+    );
     await gen(1n, 0, 16, 12, one | area(2, 3, 5, 8), 0, 0);
   });
 });

@@ -29,7 +29,10 @@ export function rulesetModule(core: CoreModule, r: RulesetPlan) {
       { id: 'registerRuleset' },
     );
     // Part of the map generator (MapGen favours these areas): set with the registration, before any game.
-    m.call(registry, 'setStartAreas', [r.hash, BigInt(r.startAreas)], { id: 'setStartAreas', after: [registered] });
+    m.call(registry, 'setStartAreas', [r.hash, BigInt(r.startAreas)], {
+      id: 'setStartAreas',
+      after: [registered],
+    });
     const verifiers = Object.fromEntries(
       Object.entries(r.verifiers).map(([circuit, v]) => {
         const verifier = m.contract(v.contract);
