@@ -58,17 +58,17 @@ function genFalloffDrop() { return 720000; }
 function genElevationOffset() { return 1440000; }
 function genElevationScale() { return 4; }
 function genElevationBits() { return 24; }
-function genStartTarget() { return 2360000; }
+function genStartTarget() { return 2355000; }
 function genStartRadius() { return 3; }
 function genStartWeight(d) { var w[3] = [3, 2, 1]; return w[d]; }
-function genTDeep() { return 7160000; }
-function genTSea() { return 8000000; }
-function genTHills() { return 10120000; }
-function genTMountains() { return 10560000; }
+function genTDeep() { return 7000000; }
+function genTSea() { return 7840000; }
+function genTHills() { return 10320000; }
+function genTMountains() { return 10760000; }
 function genTDry() { return 540000; }
 function genTWet() { return 800000; }
 function genTForest() { return 860000; }
-function genTMarsh() { return 8240000; }
+function genTMarsh() { return 8080000; }
 function genTRiver() { return 771000; }
 function genDetailBits() { return 3; }
 function genForestDetail() { return 2; }

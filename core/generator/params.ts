@@ -67,21 +67,21 @@ export const ELEVATION_OFFSET = 2 * FALLOFF_DROP;
  */
 export const ELEVATION_SCALE = 4;
 export const START_WEIGHTS: readonly number[] = [3, 2, 1];
-export const START_TARGET = ELEVATION_OFFSET + 920_000;
+export const START_TARGET = ELEVATION_OFFSET + 915_000;
 /** Start areas the generator reads: the first `players.max` ≤ 6 (10-bit coordinates, one 240-bit word on-chain). */
 export const MAX_START_AREAS = 6;
 
 const scaled = (e: number) => ELEVATION_SCALE * (ELEVATION_OFFSET + e);
 /** Terrain thresholds on the scaled elevation (relative to the offset) and on moisture. */
-export const T_DEEP = scaled(350_000);
-export const T_SEA = scaled(560_000);
-export const T_HILLS = scaled(1_090_000);
-export const T_MOUNTAINS = scaled(1_200_000);
+export const T_DEEP = scaled(310_000);
+export const T_SEA = scaled(520_000);
+export const T_HILLS = scaled(1_140_000);
+export const T_MOUNTAINS = scaled(1_250_000);
 export const T_DRY = 540_000;
 export const T_WET = 800_000;
 export const T_FOREST = 860_000;
 /** Lowland band above sea level where wet tiles are marsh. */
-export const T_MARSH = scaled(620_000);
+export const T_MARSH = scaled(580_000);
 /** River iso-line level of the river field. */
 export const T_RIVER = 771_000;
 /** Bits of every elevation comparison input (the scaled elevation is below 2^24 by construction). */

@@ -51,7 +51,7 @@ describe('generator', () => {
     const b = shippedRuleset('duel').board;
     assert.equal(
       digest(generateMap(h, b, 0x5eedn)),
-      '202a21f6c71705fe8ad56c3b1121cb8b12093fb04fe2e3804c59e061e9aa024d',
+      '8b218a38c3eb481f42c65f91171683a9236f2b49631130f7d50574e4ed7e8427',
     );
   });
 
@@ -136,7 +136,8 @@ describe('generator', () => {
     for (const seed of SEEDS) {
       const tiles = generateMap(h, b, seed);
       const land = tiles.filter((t) => !isWater(t.terrain)).length / tiles.length;
-      assert.ok(land > 0.2 && land < 0.8, `land fraction ${land.toFixed(2)}`);
+      // Playable boards (≥ 40% passable on every seed) are land-rich, but never all land.
+      assert.ok(land > 0.2 && land < 0.85, `land fraction ${land.toFixed(2)}`);
       const border = tiles.filter((_, i) => {
         const c = i % b.width;
         const r = Math.floor(i / b.width);
