@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
+import type { Contract } from 'ethers';
 import { PARAMS_FILE, renderMapGenParams } from '../../contracts/scripts/mapgen-params.ts';
 import {
   FIELD_MODULUS,
@@ -18,7 +19,7 @@ import {
   VECTORS_FILE,
   vectorSeeds,
 } from '../../scripts/vectors.ts';
-import { type Env, expectRevert, setup } from './helpers.ts';
+import { type Env, expectRevert, setup, testRuleset } from './helpers.ts';
 
 const KIND = { hex: 0, square: 1 } as const;
 
@@ -130,5 +131,28 @@ describe('MapGen.sol equals core/generator generateTile bit for bit', () => {
       'BadStartAreas',
     );
     await gen(1n, 0, 16, 12, one | area(2, 3, 5, 8), 0, 0);
+  });
+
+  it('the registry holds the start areas of a ruleset: owner only, once, well-formed and on its board', async () => {
+    const hash = await testRuleset(env, 0, 24, 16);
+    const reg = env.registry.connect(env.deployer) as Contract;
+    const tiny = packStartAreas(shippedRuleset('tiny').board); // 16×12 areas: on a 24×16 board too
+    assert.equal(await env.registry.getFunction('startAreasOf')(hash), 0n);
+    await expectRevert(
+      (env.registry.connect(env.other) as Contract).getFunction('setStartAreas')(hash, tiny),
+      env.registry,
+      'NotOwner',
+    );
+    await expectRevert(
+      reg.getFunction('setStartAreas')(`0x${'22'.repeat(32)}`, tiny),
+      env.registry,
+      'UnknownRuleset',
+    );
+    const offBoard = (1n << 240n) | (30n << 20n) | (3n << 30n);
+    await expectRevert(reg.getFunction('setStartAreas')(hash, offBoard), env.registry, 'BadRuleset');
+    await expectRevert(reg.getFunction('setStartAreas')(hash, 0n), env.registry, 'BadRuleset');
+    await (await reg.getFunction('setStartAreas')(hash, tiny)).wait();
+    assert.equal(await env.registry.getFunction('startAreasOf')(hash), tiny);
+    await expectRevert(reg.getFunction('setStartAreas')(hash, tiny), env.registry, 'AlreadyRegistered');
   });
 });
