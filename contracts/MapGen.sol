@@ -6,9 +6,10 @@ import {Poseidon} from "./Poseidon.sol";
 import "./MapGenParams.sol" as G;
 
 /// @title MapGen
-/// @notice One tile of `Gen(seed)`, bit for bit equal to `core/generator`'s `generateTile` (GENERATOR_VERSION 1):
+/// @notice One tile of `Gen(seed)`, bit for bit equal to `core/generator`'s `generateTile` (GENERATOR_VERSION 2):
 ///         value noise over an 8×8 lattice of `Poseidon(seed, key)` cell hashes (at most 9 per tile, cached),
-///         one detail hash, integer thresholds, rivers from the iso-line between edge neighbours.
+///         an edge falloff scaled to the board, a blend toward land near the start areas, one detail hash,
+///         integer thresholds, rivers from the iso-line between edge neighbours.
 /// @dev Every constant mirrors `core/generator/params.ts`; change both together and regenerate test/vectors.
 contract MapGen is IMapGen {
     /// @notice Generator version this contract implements (`GENERATOR_VERSION` in the core).
@@ -44,6 +45,8 @@ contract MapGen is IMapGen {
     error SeedNotInField();
     /// @notice A lattice cell outside the 3×3 block around the tile was requested (generator invariant broken).
     error CellOutOfWindow();
+    /// @notice The packed start areas are malformed: more than 6, an empty one, or one off the board.
+    error BadStartAreas();
 
     /// @notice The circomlibjs Poseidon contract with two inputs.
     address public immutable poseidon2;
@@ -60,6 +63,8 @@ contract MapGen is IMapGen {
         int256 height;
         int256 cx0; // tile's cell minus one: the 3×3 window starts here
         int256 cy0;
+        int256 fall; // falloff width of the board
+        uint256 starts; // packed start areas (core packStartAreas)
         uint256[9] cells;
         uint256 loaded; // bit k set: cells[k] holds its hash
     }
@@ -75,47 +80,89 @@ contract MapGen is IMapGen {
     /// @param kind 0 hex, 1 square.
     /// @param width Board width in tiles.
     /// @param height Board height in tiles.
+    /// @param starts The ruleset's start areas, packed (core `packStartAreas`; 0 for none).
     /// @param col Tile column (storage coordinates).
     /// @param row Tile row.
     /// @return terrain Terrain class (core `Terrain`).
     /// @return feature Feature (core `Feature`).
     /// @return resource Resource (core `Resource`).
     /// @return rivers River bitmask over the grid's edge directions.
-    function generateTile(uint256 seed, uint8 kind, uint256 width, uint256 height, uint256 col, uint256 row)
-        external
-        view
-        returns (uint8 terrain, uint8 feature, uint8 resource, uint8 rivers)
-    {
-        if (seed >= Poseidon.FIELD_MODULUS) revert SeedNotInField();
-        if (kind > KIND_SQUARE || col >= width || row >= height || width > 0xffff || height > 0xffff) {
-            revert OffBoard(col, row);
-        }
-        Ctx memory c;
-        c.seed = seed;
-        c.width = int256(width);
-        c.height = int256(height);
-        c.cx0 = int256(col) / CELL - 1;
-        c.cy0 = int256(row) / CELL - 1;
+    function generateTile(
+        uint256 seed,
+        uint8 kind,
+        uint256 width,
+        uint256 height,
+        uint256 starts,
+        uint256 col,
+        uint256 row
+    ) external view returns (uint8 terrain, uint8 feature, uint8 resource, uint8 rivers) {
+        if (kind > KIND_SQUARE) revert OffBoard(col, row);
+        Ctx memory c = _ctx(seed, width, height, starts, col, row);
         return _generate(c, kind, int256(col), int256(row));
     }
 
     /// @notice The continuous fields of a tile before thresholds (core `fieldsAt` minus detail), for debugging
     ///         and cross-checks. Same argument checks as `generateTile`.
-    function tileFields(uint256 seed, uint256 width, uint256 height, uint256 col, uint256 row)
+    function tileFields(uint256 seed, uint256 width, uint256 height, uint256 starts, uint256 col, uint256 row)
         external
         view
         returns (int256 elevation, int256 moisture, int256 river)
     {
+        Ctx memory c = _ctx(seed, width, height, starts, col, row);
+        Fields memory f = _fields(c, int256(col), int256(row));
+        return (f.elevation, f.moisture, f.river);
+    }
+
+    function _ctx(uint256 seed, uint256 width, uint256 height, uint256 starts, uint256 col, uint256 row)
+        private
+        pure
+        returns (Ctx memory c)
+    {
         if (seed >= Poseidon.FIELD_MODULUS) revert SeedNotInField();
         if (col >= width || row >= height || width > 0xffff || height > 0xffff) revert OffBoard(col, row);
-        Ctx memory c;
+        _checkStarts(starts, width, height);
         c.seed = seed;
         c.width = int256(width);
         c.height = int256(height);
         c.cx0 = int256(col) / CELL - 1;
         c.cy0 = int256(row) / CELL - 1;
-        Fields memory f = _fields(c, int256(col), int256(row));
-        return (f.elevation, f.moisture, f.river);
+        c.starts = starts;
+        uint256 m = width < height ? width : height;
+        int256 f = int256(m) / G.GEN_FALLOFF_PER_TILE;
+        c.fall = f < 1 ? int256(1) : f > G.GEN_FALLOFF_MAX_TILES ? G.GEN_FALLOFF_MAX_TILES : f;
+    }
+
+    /// The core's `startAreasOf` checks on the packed word: count ≤ 6 at bits 240.., no stray bits, areas on the board.
+    function _checkStarts(uint256 starts, uint256 width, uint256 height) private pure {
+        uint256 n = starts >> 240;
+        if (n > G.GEN_MAX_START_AREAS || (starts & ((1 << 240) - 1)) >> (40 * n) != 0) revert BadStartAreas();
+        for (uint256 i = 0; i < n; i++) {
+            (uint256 c0, uint256 r0, uint256 c1, uint256 r1) = _area(starts, i);
+            if (c0 > c1 || r0 > r1 || c1 >= width || r1 >= height) revert BadStartAreas();
+        }
+    }
+
+    function _area(uint256 starts, uint256 i) private pure returns (uint256, uint256, uint256, uint256) {
+        uint256 a = starts >> (40 * i);
+        return (a & 0x3ff, (a >> 10) & 0x3ff, (a >> 20) & 0x3ff, (a >> 30) & 0x3ff);
+    }
+
+    /// Start blend weight at (x, y): the largest over the areas of START_WEIGHTS[Chebyshev distance].
+    function _startWeight(uint256 starts, int256 x, int256 y) private pure returns (int256 w) {
+        uint256 n = starts >> 240;
+        for (uint256 i = 0; i < n; i++) {
+            (uint256 c0, uint256 r0, uint256 c1, uint256 r1) = _area(starts, i);
+            int256 d = _max(_max(int256(c0) - x, x - int256(c1)), _max(int256(r0) - y, y - int256(r1)));
+            if (d < 0) d = 0;
+            if (d < G.GEN_START_RADIUS) {
+                int256 wd = int256((G.GEN_START_WEIGHTS >> (uint256(d) * 8)) & 0xff);
+                if (wd > w) w = wd;
+            }
+        }
+    }
+
+    function _max(int256 a, int256 b) private pure returns (int256) {
+        return a > b ? a : b;
     }
 
     function _generate(Ctx memory c, uint8 kind, int256 x, int256 y)
@@ -187,14 +234,17 @@ contract MapGen is IMapGen {
         return odd ? (int256(1), int256(1)) : (int256(0), int256(1));
     }
 
-    function _falloff(int256 v, int256 n) private pure returns (int256) {
+    function _falloff(int256 v, int256 n, int256 f) private pure returns (int256) {
         int256 d = v < n - 1 - v ? v : n - 1 - v;
-        return d >= G.GEN_FALLOFF_TILES ? int256(0) : (G.GEN_FALLOFF_TILES - d) * G.GEN_FALLOFF_STEP;
+        return d >= f ? int256(0) : (G.GEN_FALLOFF_DROP * (f - d) * (f - d)) / (f * f);
     }
 
     function _fields(Ctx memory c, int256 x, int256 y) private view returns (Fields memory f) {
-        f.elevation = _octave(c, G.GEN_ELEVATION_0, x, y) + _octave(c, G.GEN_ELEVATION_1, x, y)
-            + _octave(c, G.GEN_ELEVATION_2, x, y) + G.GEN_ELEVATION_OFFSET - _falloff(x, c.width) - _falloff(y, c.height);
+        int256 e = _octave(c, G.GEN_ELEVATION_0, x, y) + _octave(c, G.GEN_ELEVATION_1, x, y)
+            + _octave(c, G.GEN_ELEVATION_2, x, y) + G.GEN_ELEVATION_OFFSET - _falloff(x, c.width, c.fall)
+            - _falloff(y, c.height, c.fall);
+        int256 w = _startWeight(c.starts, x, y);
+        f.elevation = (G.GEN_ELEVATION_SCALE - w) * e + w * G.GEN_START_TARGET;
         f.moisture = _octave(c, G.GEN_MOISTURE_0, x, y) + _octave(c, G.GEN_MOISTURE_1, x, y)
             + _octave(c, G.GEN_MOISTURE_2, x, y);
         f.river = _octave(c, G.GEN_RIVER_0, x, y) + _octave(c, G.GEN_RIVER_1, x, y) + _octave(c, G.GEN_RIVER_2, x, y);

@@ -78,6 +78,8 @@ contract VerifierRegistry {
         bytes32 indexed rulesetHash, uint8 indexed circuit, address target, bytes4 selector, uint16 nPublic
     );
 
+    /// @notice The start areas the map generator favours for the ruleset were set (packed as core `packStartAreas`).
+    event StartAreasSet(bytes32 indexed rulesetHash, uint256 startAreas);
     /// @notice The proving artifacts of verifier `verifier` were registered.
     event ArtifactsRegistered(address indexed verifier, bytes32 zkey, bytes32 wasm);
 
@@ -86,6 +88,7 @@ contract VerifierRegistry {
     mapping(bytes32 rulesetHash => Ruleset) internal rulesets;
     mapping(bytes32 rulesetHash => mapping(uint256 circuit => Verifier)) internal verifiers;
     mapping(address verifier => Artifacts) internal artifacts;
+    mapping(bytes32 rulesetHash => uint256) internal startAreas;
 
     /// @notice Sets the account allowed to register rulesets.
     /// @param owner_ The registering account.
@@ -135,6 +138,35 @@ contract VerifierRegistry {
         Ruleset memory r = Ruleset(true, kind, width, height, maxPlayers, damage, passability, maxRevealedTiles);
         rulesets[rulesetHash] = r;
         emit RulesetRegistered(rulesetHash, r);
+    }
+
+    /// @notice Sets, once, the start areas of a registered ruleset: part of its map generator (`MapGen` blends the
+    ///         land toward them), so a ruleset's deployment sets them with its registration, before any game.
+    /// @param rulesetHash The ruleset.
+    /// @param packed Its first `players.max` start areas, core `packStartAreas`: area i at bits 40i (col0, row0, col1,
+    ///        row1; 10 bits each), the count (1..6) at bits 240..; each non-empty and on the ruleset's board.
+    function setStartAreas(bytes32 rulesetHash, uint256 packed) external onlyOwner {
+        Ruleset memory r = rulesets[rulesetHash];
+        if (!r.registered) revert UnknownRuleset(rulesetHash);
+        if (startAreas[rulesetHash] != 0) revert AlreadyRegistered();
+        uint256 n = packed >> 240;
+        if (n == 0 || n > 6 || (packed & ((1 << 240) - 1)) >> (40 * n) != 0) revert BadRuleset();
+        for (uint256 i = 0; i < n; i++) {
+            uint256 a = packed >> (40 * i);
+            uint256 c0 = a & 0x3ff;
+            uint256 r0 = (a >> 10) & 0x3ff;
+            uint256 c1 = (a >> 20) & 0x3ff;
+            uint256 r1 = (a >> 30) & 0x3ff;
+            if (c0 > c1 || r0 > r1 || c1 >= r.width || r1 >= r.height) revert BadRuleset();
+        }
+        startAreas[rulesetHash] = packed;
+        emit StartAreasSet(rulesetHash, packed);
+    }
+
+    /// @notice The ruleset's packed start areas (0: none set, the generator favours no area).
+    /// @param rulesetHash The ruleset.
+    function startAreasOf(bytes32 rulesetHash) external view returns (uint256) {
+        return startAreas[rulesetHash];
     }
 
     /// @notice Registers one circuit's verifier for a registered ruleset, once.

@@ -29,13 +29,22 @@ export function tileSalt(h: Hasher, masterSecret: bigint, leaf: number): bigint 
   return h.hash([toField(masterSecret, 'masterSecret'), BigInt(leaf)]);
 }
 
-/** `leaf_i = Poseidon(terrain, feature, resource, river_bitmask, salt_i)`; a salt outside the field is refused. */
+/** A tile field as the contract takes it: a byte (a larger word would alias in its packed comparison). */
+function tileByte(v: number, field: string): bigint {
+  if (!Number.isInteger(v) || v < 0 || v > 255) throw new InputError(field, `not a byte: ${v}`);
+  return BigInt(v);
+}
+
+/**
+ * `leaf_i = Poseidon(terrain, feature, resource, river_bitmask, salt_i)`; a salt outside the field is refused, and
+ * so is a tile field that is not a byte (InputError `tile.terrain`, …).
+ */
 export function leafHash(h: Hasher, t: Tile, salt: bigint): bigint {
   return h.hash([
-    BigInt(t.terrain),
-    BigInt(t.feature),
-    BigInt(t.resource),
-    BigInt(t.rivers),
+    tileByte(t.terrain, 'tile.terrain'),
+    tileByte(t.feature, 'tile.feature'),
+    tileByte(t.resource, 'tile.resource'),
+    tileByte(t.rivers, 'tile.rivers'),
     toField(salt, 'salt'),
   ]);
 }

@@ -6,6 +6,7 @@
  * to challenge on-chain.
  */
 import { InputError } from './errors.ts';
+import { toField } from './field.ts';
 import { type Board, leafCoord } from './geometry.ts';
 import type { ServedTile } from './reveal-request.ts';
 
@@ -17,8 +18,12 @@ export function encodeDisputeAnswer(tiles: readonly ServedTile[], depth: number)
   const out: bigint[] = [];
   tiles.forEach((t, i) => {
     if (t.path.length !== depth) throw new InputError(`tiles.${i}.path`, `needs ${depth} siblings`);
-    out.push(BigInt(t.terrain), BigInt(t.feature), BigInt(t.resource), BigInt(t.rivers), BigInt(t.salt));
-    for (const p of t.path) out.push(BigInt(p));
+    // Refused, never reduced: the contract reverts NotInField on a word ≥ p.
+    out.push(BigInt(t.terrain), BigInt(t.feature), BigInt(t.resource), BigInt(t.rivers));
+    out.push(toField(t.salt, `tiles.${i}.salt`));
+    t.path.forEach((p, k) => {
+      out.push(toField(p, `tiles.${i}.path.${k}`));
+    });
   });
   return out;
 }

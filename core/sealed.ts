@@ -147,7 +147,11 @@ const s = (v: bigint): string => v.toString();
 
 /** `Poseidon(gameId, P.x, P.y)`: the game and the dealer's key as the seal proof's one context signal. */
 export function sealContext(h: Hasher, gameId: bigint, dealerKey: Point): bigint {
-  return h.hash([toField(gameId, 'gameId'), dealerKey[0], dealerKey[1]]);
+  return h.hash([
+    toField(gameId, 'gameId'),
+    toField(dealerKey?.[0], 'dealerKey.x'),
+    toField(dealerKey?.[1], 'dealerKey.y'),
+  ]);
 }
 
 /**
@@ -215,6 +219,7 @@ export function openSealedShare(
   const d = checkSecretKey(secretKey, 'sealKey');
   const y = toField(sealed?.ephemeralY, 'sealed.ephemeralY');
   const c = toField(sealed.ciphertext, 'sealed.ciphertext');
+  toField(commitment, 'commitment');
   const candidates = pointsWithY(y);
   if (candidates.length === 0) throw new InputError('sealed.ephemeralY', 'no Baby Jubjub point has this y');
   for (const E of candidates) {

@@ -3,22 +3,31 @@ import { shippedRulesetNames } from '../core/ruleset/shipped.ts';
 import { inputDir, intFlag, outputFile, parseCli, runCli, UsageError } from './lib/cli.ts';
 import { consoleProgress } from './lib/progress.ts';
 
-const USAGE = `usage: npm run bench -- <core|circuits|gas|dealer|mapproof|soak|demo|browser> [--ruleset R] [--games N] [--turns N] [--sim] [--ptau-dir DIR] [--json FILE]
+const USAGE = `usage: npm run bench -- <core|maps|circuits|gas|dealer|mapproof|soak|demo|browser> [--ruleset R] [--games N] [--turns N] [--sim] [--seeds N] [--ptau-dir DIR] [--json FILE]
 
 Runs one benchmark suite and prints (and with --json writes) a flat JSON of numeric metrics.
   --ruleset R      circuits and browser (default tiny), mapproof, soak and demo (default duel)
   --games N        soak: games dealt and played (default 1000, at least 10); demo: games, one per bot seed (default 10)
   --turns N        demo: turns per player after the spawns (default: the demo's default)
   --sim            demo: the same bots in the in-process game (no chain, dealer or proofs): seconds, not minutes
+  --seeds N        maps: seeds per ruleset (default 1000)
   --ptau-dir DIR   prepared powers of tau (also $SHROUD_PTAU_DIR); default: INSECURE development ones
   --json FILE      also write the metrics to FILE
 Suites build what they need first (circuits, keys, verifiers, contracts), with progress on stderr.`;
 
-type Opts = { ruleset?: string; ptauDir?: string; games?: number; turns?: number; sim?: boolean };
+type Opts = {
+  ruleset?: string;
+  ptauDir?: string;
+  games?: number;
+  turns?: number;
+  sim?: boolean;
+  seeds?: number;
+};
 
 /** Each suite returns a flat object of numeric metrics; loaded lazily so one suite's deps never slow another. */
 const SUITES: Record<string, (o: Opts) => Promise<Record<string, number>>> = {
   core: async () => (await import('./bench-core.ts')).benchCore(),
+  maps: async (o) => (await import('./bench-maps.ts')).benchMaps({ seeds: o.seeds ?? 1000 }),
   circuits: async (o) =>
     (await import('./circuits/bench.ts')).benchCircuits({
       ruleset: o.ruleset ?? 'tiny',
@@ -57,6 +66,7 @@ await runCli('bench', async () => {
       games: { type: 'string' },
       turns: { type: 'string' },
       sim: { type: 'boolean' },
+      seeds: { type: 'string' },
       json: { type: 'string' },
     },
   });
@@ -76,12 +86,14 @@ await runCli('bench', async () => {
   const turns = values.turns === undefined ? undefined : intFlag('turns', values.turns, 1, 500);
   if (turns !== undefined && suite !== 'demo') throw new UsageError('--turns is for the demo suite only');
   if (values.sim && suite !== 'demo') throw new UsageError('--sim is for the demo suite only');
+  const seeds = values.seeds === undefined ? undefined : intFlag('seeds', values.seeds, 1, 1_000_000);
   const metrics = await SUITES[suite]!({
     ...(values.ruleset ? { ruleset: values.ruleset } : {}),
     ...(ptauDir ? { ptauDir } : {}),
     ...(games === undefined ? {} : { games }),
     ...(turns === undefined ? {} : { turns }),
     ...(values.sim ? { sim: true } : {}),
+    ...(seeds === undefined ? {} : { seeds }),
   });
   for (const [k, v] of Object.entries(metrics)) {
     if (typeof v !== 'number' || !Number.isFinite(v))

@@ -12,6 +12,7 @@ import {
   type Hasher,
   leafIndex,
   loadHasher,
+  packStartAreas,
   seedFromShares,
   shippedRuleset,
   shippedRulesetNames,
@@ -23,6 +24,8 @@ export interface GeneratorVector {
   kind: 'hex' | 'square';
   width: number;
   height: number;
+  /** The board's start areas as MapGen.sol takes them (`packStartAreas`), decimal string. */
+  starts: string;
   /** Decimal string. */
   seed: string;
   col: number;
@@ -83,12 +86,12 @@ export function pickTiles(tiles: readonly Tile[], width: number, height: number,
   return [...picked].sort((a, b) => a - b);
 }
 
-/** One shipped ruleset per distinct board (kind, width, height): the generator depends on nothing else. */
+/** One shipped ruleset per distinct board (kind, width, height, start areas): the generator depends on nothing else. */
 export function distinctBoards(): string[] {
   const seen = new Set<string>();
   return shippedRulesetNames.filter((name) => {
     const b = shippedRuleset(name).board;
-    const key = `${b.kind}:${b.width}:${b.height}`;
+    const key = `${b.kind}:${b.width}:${b.height}:${packStartAreas(b)}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -110,6 +113,7 @@ export async function buildVectors(perMap = 24): Promise<GeneratorVectors> {
           kind: board.kind,
           width: board.width,
           height: board.height,
+          starts: packStartAreas(board).toString(),
           seed: seed.toString(),
           ...c,
           leafIndex: leafIndex(board, c),

@@ -24,11 +24,11 @@ template CellBits(nBits) {
     }
 }
 
-// a >= t for a constant threshold; `a` is bounded by construction (< 2^22).
-template AtLeast(t) {
+// a >= t for a constant threshold; `a` is bounded by construction (< 2^n).
+template AtLeast(n, t) {
     signal input a;
     signal output out;
-    component lt = Lt(22);
+    component lt = Lt(n);
     lt.in[0] <== a;
     lt.in[1] <== t;
     out <== 1 - lt.out;
@@ -47,13 +47,38 @@ function edgeDr(kind, rowOdd, d) {
     return r[d];
 }
 
-// Falloff penalty at absolute coordinate v on an axis of n tiles (0 off the board: those tiles are masked).
-function falloffAt(v, n) {
+// Falloff width of a W x H board (core/generator/shape.ts falloffTiles).
+function falloffTiles(W, H) {
+    var m = W < H ? W : H;
+    var f = m \ genFalloffPerTile();
+    if (f < 1) f = 1;
+    if (f > genFalloffMaxTiles()) f = genFalloffMaxTiles();
+    return f;
+}
+
+// Falloff penalty at absolute coordinate v on an axis of n tiles, width f (0 off the board: those tiles are masked).
+function falloffAt(v, n, f) {
     if (v < 0 || v >= n) return 0;
     var d = v;
     if (n - 1 - v < d) d = n - 1 - v;
-    if (d >= genFalloffTiles()) return 0;
-    return (genFalloffTiles() - d) * genFalloffStep();
+    if (d >= f) return 0;
+    return genFalloffDrop() * (f - d) * (f - d) \ (f * f);
+}
+
+// Start blend weight at absolute (x, y): the largest over the NA areas [col0, row0, col1, row1] (shape.ts startWeight).
+function startWeightAt(x, y, NA, areas) {
+    var w = 0;
+    for (var i = 0; i < NA; i++) {
+        var d = 0;
+        if (areas[i][0] - x > d) d = areas[i][0] - x;
+        if (x - areas[i][2] > d) d = x - areas[i][2];
+        if (areas[i][1] - y > d) d = areas[i][1] - y;
+        if (y - areas[i][3] > d) d = y - areas[i][3];
+        if (d < genStartRadius()) {
+            if (genStartWeight(d) > w) w = genStartWeight(d);
+        }
+    }
+    return w;
 }
 
 /*
@@ -63,11 +88,13 @@ function falloffAt(v, n) {
  * The circuit reads the zone and a one-tile ring around it (rivers depend on neighbours): region
  * coordinates u = local + 8, so u in 7..16 and absolute x = 8 * (zx - 1) + u.
  */
-template MapChunk(kind, W, H) {
+template MapChunk(kind, W, H, NA, areas) {
     var ZX = (W + 7) \ 8;
     var ZY = (H + 7) \ 8;
     var USED = genCellBitsUsed();
     var NDIR = kind == 1 ? 4 : 6;
+    var FT = falloffTiles(W, H);
+    var EB = genElevationBits();
     assert(genForestDetail() == 2 && genResourceDetail() == 7 && genDetailBits() == 3);
 
     signal input zone;
@@ -105,6 +132,12 @@ template MapChunk(kind, W, H) {
     component eqY[ZY];
     for (var c = 0; c < ZY; c++) { eqY[c] = IsEqual(); eqY[c].in[0] <== zy; eqY[c].in[1] <== c; }
 
+    // One-hot zone: the start blend weight of a region tile is a constant per zone, so linear in it.
+    signal eqZ[ZY][ZX];
+    for (var cy = 0; cy < ZY; cy++) {
+        for (var cx = 0; cx < ZX; cx++) eqZ[cy][cx] <== eqY[cy].out * eqX[cx].out;
+    }
+
     // Lattice cells (zx - 1 .. zx + 1, zy - 1 .. zy + 1); key adds 1 to each coordinate (cells start at -1).
     component cell[3][3];
     for (var j = 0; j < 3; j++) {
@@ -118,7 +151,9 @@ template MapChunk(kind, W, H) {
     detail.seed <== seed;
     detail.key <== genDomainDetail() * 2**40 + (zy + 1) * 2**20 + (zx + 1);
 
-    // Fields over the 10x10 region: constant-weight sums of lattice bits (no constraints).
+    // Fields over the 10x10 region: constant-weight sums of lattice bits (no constraints), and one product per
+    // tile for the start blend: elev = SCALE * e - w * (e - TARGET) = (SCALE - w) * e + w * TARGET.
+    signal blend[10][10];
     signal elev[10][10];
     signal moist[10][10];
     signal riverF[10][10];
@@ -133,12 +168,12 @@ template MapChunk(kind, W, H) {
         for (var c = 0; c < ZX; c++) {
             var x = 8 * (c - 1) + u;
             if (x >= 0 && x < W) ox += eqX[c].out;
-            px += eqX[c].out * falloffAt(x, W);
+            px += eqX[c].out * falloffAt(x, W, FT);
         }
         for (var c = 0; c < ZY; c++) {
             var y = 8 * (c - 1) + u;
             if (y >= 0 && y < H) oy += eqY[c].out;
-            py += eqY[c].out * falloffAt(y, H);
+            py += eqY[c].out * falloffAt(y, H, FT);
         }
         onX[k] <== ox;
         onY[k] <== oy;
@@ -176,7 +211,16 @@ template MapChunk(kind, W, H) {
                     }
                 }
             }
-            elev[ty][tx] <== acc[0] + genElevationOffset() - penX[tx] - penY[ty];
+            var wt = 0;
+            for (var cy = 0; cy < ZY; cy++) {
+                for (var cx = 0; cx < ZX; cx++) {
+                    var sw = startWeightAt(8 * (cx - 1) + ux, 8 * (cy - 1) + uy, NA, areas);
+                    if (sw != 0) wt += eqZ[cy][cx] * sw;
+                }
+            }
+            var raw = acc[0] + genElevationOffset() - penX[tx] - penY[ty];
+            blend[ty][tx] <== wt * (raw - genStartTarget());
+            elev[ty][tx] <== genElevationScale() * raw - blend[ty][tx];
             moist[ty][tx] <== acc[1];
             riverF[ty][tx] <== acc[2];
             onBoard[ty][tx] <== onX[tx] * onY[ty];
@@ -190,12 +234,12 @@ template MapChunk(kind, W, H) {
     signal eligible[10][10];
     for (var ty = 0; ty < 10; ty++) {
         for (var tx = 0; tx < 10; tx++) {
-            water[ty][tx] = Lt(22);
+            water[ty][tx] = Lt(EB);
             water[ty][tx].in[0] <== elev[ty][tx];
             water[ty][tx].in[1] <== genTSea();
-            mount[ty][tx] = AtLeast(genTMountains());
+            mount[ty][tx] = AtLeast(EB, genTMountains());
             mount[ty][tx].a <== elev[ty][tx];
-            side[ty][tx] = AtLeast(genTRiver());
+            side[ty][tx] = AtLeast(22, genTRiver());
             side[ty][tx].a <== riverF[ty][tx];
             eligible[ty][tx] <== onBoard[ty][tx] * (1 - water[ty][tx].out - mount[ty][tx].out);
         }
@@ -230,19 +274,19 @@ template MapChunk(kind, W, H) {
         var e = elev[ty][tx];
         var isWater = water[ty][tx].out;
         var isMount = mount[ty][tx].out;
-        deep[t] = Lt(22);
+        deep[t] = Lt(EB);
         deep[t].in[0] <== e;
         deep[t].in[1] <== genTDeep();
-        hillsUp[t] = AtLeast(genTHills());
+        hillsUp[t] = AtLeast(EB, genTHills());
         hillsUp[t].a <== e;
-        lowland[t] = Lt(22);
+        lowland[t] = Lt(EB);
         lowland[t].in[0] <== e;
         lowland[t].in[1] <== genTMarsh();
-        wet[t] = AtLeast(genTWet());
+        wet[t] = AtLeast(22, genTWet());
         wet[t].a <== moist[ty][tx];
-        notDry[t] = AtLeast(genTDry());
+        notDry[t] = AtLeast(22, genTDry());
         notDry[t].a <== moist[ty][tx];
-        forestM[t] = AtLeast(genTForest());
+        forestM[t] = AtLeast(22, genTForest());
         forestM[t].a <== moist[ty][tx];
 
         // Thresholds are ordered, so hills imply land and mountains imply hills: these are linear.

@@ -97,6 +97,6 @@ library ShroudSettlement {
         if (tile[4] != Poseidon.hash2(deps.hashers[1], g.masterSecret, leafIndex)) return true;
         // Generated fields are bytes; anything larger is wrong (and would alias in the packed comparison).
         if ((tile[0] | tile[1] | tile[2] | tile[3]) > type(uint8).max) return true;
-        return ShroudTiles.generated(g, deps.mapGen, col, row) != ShroudTiles.pack(tile[0], tile[1], tile[2], tile[3]);
+        return ShroudTiles.generated(g, deps.mapGen, deps.registry, col, row) != ShroudTiles.pack(tile[0], tile[1], tile[2], tile[3]);
     }
 }

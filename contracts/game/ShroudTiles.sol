@@ -4,6 +4,7 @@ pragma solidity 0.8.28;
 import {IMapGen} from "../IMapGen.sol";
 import {IShroudGame} from "../IShroudGame.sol";
 import {Poseidon} from "../Poseidon.sol";
+import {VerifierRegistry} from "../VerifierRegistry.sol";
 
 /// @title ShroudTiles
 /// @notice Leaves of the map tree as the contracts check them: zone-major coordinates, leaf hashes, Merkle paths,
@@ -26,13 +27,16 @@ library ShroudTiles {
         onBoard = zone < g.zones && col < g.width && row < g.height;
     }
 
-    /// @notice `Gen(seed)` at (col, row), packed as terrain | feature | resource | rivers in 64-bit lanes.
-    function generated(IShroudGame.Game storage g, address mapGen, uint256 col, uint256 row)
+    /// @notice `Gen(seed)` at (col, row), packed as terrain | feature | resource | rivers in 64-bit lanes. The
+    ///         generator favours the ruleset's start areas, read from the registry.
+    function generated(IShroudGame.Game storage g, address mapGen, address registry, uint256 col, uint256 row)
         internal
         view
         returns (uint256)
     {
-        (uint8 t, uint8 f, uint8 r, uint8 rv) = IMapGen(mapGen).generateTile(g.seed, g.kind, g.width, g.height, col, row);
+        uint256 starts = VerifierRegistry(registry).startAreasOf(g.rulesetHash);
+        (uint8 t, uint8 f, uint8 r, uint8 rv) =
+            IMapGen(mapGen).generateTile(g.seed, g.kind, g.width, g.height, starts, col, row);
         return pack(t, f, r, rv);
     }
 

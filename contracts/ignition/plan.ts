@@ -29,6 +29,8 @@ export interface RulesetShape {
   passability: boolean;
   /** Tiles a turn may reveal: the size of a reveal list a dispute opens on-chain. */
   maxRevealedTiles: number;
+  /** Its start areas as `VerifierRegistry.setStartAreas` takes them (core `packStartAreas`), decimal. */
+  startAreas: string;
 }
 
 /** A generated Groth16 verifier: deployed, set in the registry at its circuit id, its artifact hashes beside it. */

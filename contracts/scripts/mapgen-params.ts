@@ -32,9 +32,13 @@ const octaves = (name: string, os: readonly P.Octave[]): string[] => {
 
 export function renderMapGenParams(): string {
   const ints: [string, number][] = [
-    ['FALLOFF_TILES', P.FALLOFF_TILES],
-    ['FALLOFF_STEP', P.FALLOFF_STEP],
+    ['FALLOFF_MAX_TILES', P.FALLOFF_MAX_TILES],
+    ['FALLOFF_PER_TILE', P.FALLOFF_PER_TILE],
+    ['FALLOFF_DROP', P.FALLOFF_DROP],
     ['ELEVATION_OFFSET', P.ELEVATION_OFFSET],
+    ['ELEVATION_SCALE', P.ELEVATION_SCALE],
+    ['START_TARGET', P.START_TARGET],
+    ['START_RADIUS', P.START_WEIGHTS.length],
     ['T_DEEP', P.T_DEEP],
     ['T_SEA', P.T_SEA],
     ['T_HILLS', P.T_HILLS],
@@ -58,6 +62,12 @@ export function renderMapGenParams(): string {
     `uint256 constant GEN_DETAIL_BITS = ${P.DETAIL_BITS};`,
     `uint256 constant GEN_RESOURCE_DETAIL = ${P.RESOURCE_DETAIL};`,
     `uint256 constant GEN_FOREST_DETAIL = ${P.FOREST_DETAIL};`,
+    `uint256 constant GEN_MAX_START_AREAS = ${P.MAX_START_AREAS};`,
+    '// Start blend weight at Chebyshev distance d from a start area: byte d (little end first).',
+    `uint256 constant GEN_START_WEIGHTS = 0x${[...P.START_WEIGHTS]
+      .reverse()
+      .map((w) => w.toString(16).padStart(2, '0'))
+      .join('')};`,
     '// Octaves: spacing | offset << 8 | bits << 16 | amplitude << 24; 0 = unused.',
     ...octaves('GEN_ELEVATION', P.ELEVATION),
     ...octaves('GEN_MOISTURE', P.MOISTURE),

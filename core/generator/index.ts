@@ -1,44 +1,50 @@
 import { toField } from '../field.ts';
-import {
-  assertOnBoard,
-  type Board,
-  type Coord,
-  edgeCount,
-  edgeOffset,
-  onBoard,
-  tileIndex,
-} from '../geometry.ts';
+import { assertOnBoard, type Coord, edgeCount, edgeOffset, onBoard, tileIndex } from '../geometry.ts';
 import type { Hasher } from '../poseidon.ts';
+import type { Area } from '../ruleset/types.ts';
 import type { Tile } from '../tile.ts';
 import { featureOf, resourceOf, riverEligible, riverSide, type TileFields, terrainOf } from './classify.ts';
 import { type CellSource, cellSource, detailAt, detailSource, fieldAt } from './lattice.ts';
 import * as P from './params.ts';
+import { falloff, falloffTiles, type MapBoard, startAreasOf, startWeight } from './shape.ts';
 
 interface Sources {
   cells: CellSource;
   details: CellSource;
+  /** Falloff width and start areas: constants of the board. */
+  fall: number;
+  starts: readonly Area[];
 }
 
-function sources(h: Hasher, seed: bigint): Sources {
-  return { cells: cellSource(h, seed), details: detailSource(h, seed) };
-}
-
-/** Elevation loss near one pair of board edges, so maps are ringed by sea. */
-function falloff(v: number, n: number): number {
-  const d = Math.min(v, n - 1 - v);
-  return d >= P.FALLOFF_TILES ? 0 : (P.FALLOFF_TILES - d) * P.FALLOFF_STEP;
-}
-
-export function fieldsAt(b: Board, s: Sources, x: number, y: number): TileFields {
+function sources(h: Hasher, b: MapBoard, seed: bigint): Sources {
   return {
-    elevation:
-      fieldAt(s.cells, P.ELEVATION, x, y) + P.ELEVATION_OFFSET - falloff(x, b.width) - falloff(y, b.height),
+    cells: cellSource(h, seed),
+    details: detailSource(h, seed),
+    fall: falloffTiles(b.width, b.height),
+    starts: startAreasOf(b),
+  };
+}
+
+/** Scaled elevation: noise ringed by sea (edge falloff), blended toward land near the start areas. */
+function elevationAt(b: MapBoard, s: Sources, x: number, y: number): number {
+  const e =
+    fieldAt(s.cells, P.ELEVATION, x, y) +
+    P.ELEVATION_OFFSET -
+    falloff(x, b.width, s.fall) -
+    falloff(y, b.height, s.fall);
+  const w = startWeight(s.starts, x, y);
+  return (P.ELEVATION_SCALE - w) * e + w * P.START_TARGET;
+}
+
+export function fieldsAt(b: MapBoard, s: Sources, x: number, y: number): TileFields {
+  return {
+    elevation: elevationAt(b, s, x, y),
     moisture: fieldAt(s.cells, P.MOISTURE, x, y),
     river: fieldAt(s.cells, P.RIVER_FIELD, x, y),
   };
 }
 
-function riverMask(b: Board, c: Coord, self: TileFields, fieldsOf: (c: Coord) => TileFields): number {
+function riverMask(b: MapBoard, c: Coord, self: TileFields, fieldsOf: (c: Coord) => TileFields): number {
   const t = terrainOf(self);
   if (!riverEligible(t)) return 0;
   let mask = 0;
@@ -58,8 +64,8 @@ function tileFrom(f: TileFields, detail: number, rivers: number): Tile {
 }
 
 /** `Gen(seed)`: every tile of the board, row-major. Deterministic, integers only. */
-export function generateMap(h: Hasher, b: Board, seed: bigint): Tile[] {
-  const s = sources(h, toField(seed, 'seed'));
+export function generateMap(h: Hasher, b: MapBoard, seed: bigint): Tile[] {
+  const s = sources(h, b, toField(seed, 'seed'));
   const fields: TileFields[] = new Array(b.width * b.height);
   for (let row = 0; row < b.height; row++) {
     for (let col = 0; col < b.width; col++) fields[row * b.width + col] = fieldsAt(b, s, col, row);
@@ -75,9 +81,9 @@ export function generateMap(h: Hasher, b: Board, seed: bigint): Tile[] {
  * One tile of `Gen(seed)` from O(1) hashes: the tile and its edge neighbours read at most 3×3 lattice
  * cells, plus the tile's own detail hash (≤ 10 Poseidon calls). This is what a fraud proof recomputes.
  */
-export function generateTile(h: Hasher, b: Board, seed: bigint, c: Coord): Tile {
+export function generateTile(h: Hasher, b: MapBoard, seed: bigint, c: Coord): Tile {
   assertOnBoard(b, c);
-  const s = sources(h, toField(seed, 'seed'));
+  const s = sources(h, b, toField(seed, 'seed'));
   const self = fieldsAt(b, s, c.col, c.row);
   const detail = detailAt(s.details, P.DETAIL_BITS, c.col, c.row);
   return tileFrom(
@@ -89,3 +95,4 @@ export function generateTile(h: Hasher, b: Board, seed: bigint, c: Coord): Tile 
 
 export type { TileFields } from './classify.ts';
 export { GENERATOR_VERSION } from './params.ts';
+export { falloffTiles, type MapBoard, packStartAreas, startWeight } from './shape.ts';

@@ -2,7 +2,7 @@
  * Generator constants, shared bit for bit by TypeScript, Solidity (one tile) and Circom (one zone).
  * Changing any of them changes every map: bump GENERATOR_VERSION and the test vectors.
  */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 
 /** Lattice cells are 8×8 storage tiles, aligned with zones. */
 export const CELL = 8;
@@ -49,26 +49,43 @@ export const WEIGHTS: Readonly<Record<2 | 4 | 8, { denominator: number; upper: r
 };
 
 /**
- * Edge falloff: elevation loses FALLOFF_STEP per tile closer than FALLOFF_TILES to a board edge. Boards
- * are at least 2 × FALLOFF_TILES on a side (the schema says 8), so no tile is near both opposite edges.
+ * Edge falloff: a tile d < F tiles from a board edge loses FALLOFF_DROP·(F − d)²/F² elevation, F the falloff width
+ * of the board (`falloffTiles`): min(FALLOFF_MAX_TILES, max(1, ⌊min(width, height) / FALLOFF_PER_TILE⌋)), so small
+ * boards keep their land while the edge row stays sea. FALLOFF_DROP is divisible by every F² (integers only).
  */
-export const FALLOFF_TILES = 4;
-export const FALLOFF_STEP = 150_000;
+export const FALLOFF_MAX_TILES = 4;
+export const FALLOFF_PER_TILE = 8;
+export const FALLOFF_DROP = 720_000;
 /** Added so elevation stays non-negative after both falloffs. */
-export const ELEVATION_OFFSET = 2 * FALLOFF_TILES * FALLOFF_STEP;
+export const ELEVATION_OFFSET = 2 * FALLOFF_DROP;
 
-/** Terrain thresholds on elevation (after offset and falloff, so relative to the offset) and moisture. */
-export const T_DEEP = ELEVATION_OFFSET + 480_000;
-export const T_SEA = ELEVATION_OFFSET + 690_000;
-export const T_HILLS = ELEVATION_OFFSET + 1_020_000;
-export const T_MOUNTAINS = ELEVATION_OFFSET + 1_130_000;
+/**
+ * Fair starts: near a start area the elevation is blended toward START_TARGET, with weight w/ELEVATION_SCALE
+ * (w = START_WEIGHTS[d] at Chebyshev distance d from the area, 0 beyond): E = (SCALE − w)·e + w·TARGET. Every
+ * elevation and its thresholds are therefore in units of 1/ELEVATION_SCALE. At full weight the whole noise range
+ * lands between sea and mountains, so a start area is passable unless the edge falloff reaches it.
+ */
+export const ELEVATION_SCALE = 4;
+export const START_WEIGHTS: readonly number[] = [3, 2, 1];
+export const START_TARGET = ELEVATION_OFFSET + 915_000;
+/** Start areas the generator reads: the first `players.max` ≤ 6 (10-bit coordinates, one 240-bit word on-chain). */
+export const MAX_START_AREAS = 6;
+
+const scaled = (e: number) => ELEVATION_SCALE * (ELEVATION_OFFSET + e);
+/** Terrain thresholds on the scaled elevation (relative to the offset) and on moisture. */
+export const T_DEEP = scaled(310_000);
+export const T_SEA = scaled(520_000);
+export const T_HILLS = scaled(1_140_000);
+export const T_MOUNTAINS = scaled(1_250_000);
 export const T_DRY = 540_000;
 export const T_WET = 800_000;
 export const T_FOREST = 860_000;
 /** Lowland band above sea level where wet tiles are marsh. */
-export const T_MARSH = ELEVATION_OFFSET + 750_000;
+export const T_MARSH = scaled(580_000);
 /** River iso-line level of the river field. */
 export const T_RIVER = 771_000;
+/** Bits of every elevation comparison input (the scaled elevation is below 2^24 by construction). */
+export const ELEVATION_BITS = 24;
 
 /** Detail: 3 random bits per tile from the zone's detail hash. */
 export const DETAIL_BITS = 3;

@@ -34,9 +34,15 @@ function genWeightDen(s) { if (s == 8) return ${P.WEIGHTS[8].denominator}; if (s
 function genCellBitsUsed() { return ${P.CELL_HASH_BITS_USED}; }
 function genDomainLattice() { return ${P.DOMAIN_LATTICE}; }
 function genDomainDetail() { return ${P.DOMAIN_DETAIL}; }
-function genFalloffTiles() { return ${P.FALLOFF_TILES}; }
-function genFalloffStep() { return ${P.FALLOFF_STEP}; }
+function genFalloffMaxTiles() { return ${P.FALLOFF_MAX_TILES}; }
+function genFalloffPerTile() { return ${P.FALLOFF_PER_TILE}; }
+function genFalloffDrop() { return ${P.FALLOFF_DROP}; }
 function genElevationOffset() { return ${P.ELEVATION_OFFSET}; }
+function genElevationScale() { return ${P.ELEVATION_SCALE}; }
+function genElevationBits() { return ${P.ELEVATION_BITS}; }
+function genStartTarget() { return ${P.START_TARGET}; }
+function genStartRadius() { return ${P.START_WEIGHTS.length}; }
+function genStartWeight(d) { var w[${P.START_WEIGHTS.length}] = [${P.START_WEIGHTS.join(', ')}]; return w[d]; }
 function genTDeep() { return ${P.T_DEEP}; }
 function genTSea() { return ${P.T_SEA}; }
 function genTHills() { return ${P.T_HILLS}; }

@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { InputError } from '../errors.ts';
+import type { MapBoard } from '../generator/shape.ts';
 import { type Board, makeBoard } from '../geometry.ts';
 import { checkDurations } from '../limits.ts';
 import schema from './ruleset.schema.json' with { type: 'json' };
@@ -19,9 +20,9 @@ function fieldOf(e: ErrorObject): string {
   return ['ruleset', path, missing ?? extra].filter(Boolean).join('.');
 }
 
-/** A ruleset checked for shape and meaning, with its board derived. */
+/** A ruleset checked for shape and meaning, with its board derived (carrying the start areas the generator favours). */
 export interface ValidRuleset extends Ruleset {
-  readonly board: Board;
+  readonly board: MapBoard;
 }
 
 /**
@@ -73,7 +74,9 @@ export function validateRuleset(input: unknown): ValidRuleset {
       ? new InputError(`ruleset.${e.field}`, e.message.slice(e.field.length + 2))
       : e;
   }
-  return Object.freeze({ ...r, board });
+  // The generator guarantees land to the seats' areas: the first players.max (≤ 6), fixed by the ruleset.
+  const startAreas = Object.freeze(r.startAreas.slice(0, r.players.max).map((a) => Object.freeze({ ...a })));
+  return Object.freeze({ ...r, board: Object.freeze({ ...board, startAreas }) });
 }
 
 /** Index of a unit type by name; throws naming the field. */

@@ -379,7 +379,8 @@ export interface AttackPlan extends WitnessPlan {
 
 /** `Poseidon(stateBlinding, slot, turn)`: one attack per unit per turn. */
 export function attackNullifier(h: Hasher, blinding: bigint, slot: number, turn: bigint): bigint {
-  return h.hash([blinding, BigInt(slot), turn]);
+  if (!Number.isSafeInteger(slot) || slot < 0) throw new InputError('slot', `not a unit slot: ${slot}`);
+  return h.hash([toField(blinding, 'blinding'), BigInt(slot), toField(turn, 'turn')]);
 }
 
 export function attackWitness(r: R, h: Hasher, a: AttackArgs): AttackPlan {

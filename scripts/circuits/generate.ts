@@ -182,10 +182,13 @@ export function mainSource(name: CircuitName, r: ValidRuleset): string {
       include = 'combat.circom';
       main = `component main {public [gameId, target, oldCommit]} = Combat(${W}, ${H}, ${N});`;
       break;
-    case 'mapchunk':
+    case 'mapchunk': {
       include = 'map/mapchunk.circom';
-      main = `component main {public [zone, seedHash]} = MapChunk(${gridMetric(r)}, ${W}, ${H});`;
+      // The start areas the generator blends toward land (the board's: the first players.max).
+      const areas = (r.board.startAreas ?? []).map((a) => arr([a.col0, a.row0, a.col1, a.row1]));
+      main = `component main {public [zone, seedHash]} = MapChunk(${gridMetric(r)}, ${W}, ${H}, ${areas.length}, [${areas.length ? areas.join(', ') : arr([0, 0, 0, 0])}]);`;
       break;
+    }
     case 'maproot':
       include = 'map/maproot.circom';
       main = `component main {public [gameId, players, shareCommits, nPlayers, seedHash, root, zoneRoots]} = MapRoot(${r.players.max}, ${r.board.zoneCount}, ${r.board.depth});`;

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { id } from 'ethers';
 import type { GeneratedVerifier, RulesetInfo } from '../../contracts/manifest.ts';
 import { type ArtifactHashes, artifactSha256 } from '../../core/artifacts.ts';
+import { packStartAreas } from '../../core/generator/shape.ts';
 import { rulesetHash as canonicalRulesetHash } from '../../core/ruleset/hash.ts';
 import { shippedRuleset } from '../../core/ruleset/shipped.ts';
 
@@ -41,6 +42,7 @@ export function rulesetInfo(name: string): RulesetInfo {
     damage: DAMAGE[name] ?? 4,
     passability: r.provePassability,
     maxRevealedTiles: r.maxRevealedTiles,
+    startAreas: packStartAreas(r.board).toString(),
   };
 }
 

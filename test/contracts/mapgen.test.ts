@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
+import type { Contract } from 'ethers';
 import { PARAMS_FILE, renderMapGenParams } from '../../contracts/scripts/mapgen-params.ts';
 import {
   FIELD_MODULUS,
   GENERATOR_VERSION,
   generateMap,
   generateTile,
+  makeBoard,
+  packStartAreas,
   shippedRuleset,
 } from '../../core/index.ts';
 import {
@@ -16,7 +19,7 @@ import {
   VECTORS_FILE,
   vectorSeeds,
 } from '../../scripts/vectors.ts';
-import { type Env, expectRevert, setup } from './helpers.ts';
+import { type Env, expectRevert, setup, testRuleset } from './helpers.ts';
 
 const KIND = { hex: 0, square: 1 } as const;
 
@@ -26,8 +29,16 @@ describe('MapGen.sol equals core/generator generateTile bit for bit', () => {
     env = await setup();
   });
 
-  const onChain = async (seed: bigint, kind: number, w: number, h: number, col: number, row: number) => {
-    const r = await env.mapGen.getFunction('generateTile')(seed, kind, w, h, col, row);
+  const onChain = async (
+    seed: bigint,
+    kind: number,
+    w: number,
+    h: number,
+    starts: bigint,
+    col: number,
+    row: number,
+  ) => {
+    const r = await env.mapGen.getFunction('generateTile')(seed, kind, w, h, starts, col, row);
     return { terrain: Number(r[0]), feature: Number(r[1]), resource: Number(r[2]), rivers: Number(r[3]) };
   };
 
@@ -38,7 +49,15 @@ describe('MapGen.sol equals core/generator generateTile bit for bit', () => {
     assert.ok(file.vectors.length >= 100);
     assert.ok(file.vectors.some((v) => v.rivers !== 0) && file.vectors.some((v) => v.kind === 'square'));
     for (const v of file.vectors) {
-      const got = await onChain(BigInt(v.seed), KIND[v.kind], v.width, v.height, v.col, v.row);
+      const got = await onChain(
+        BigInt(v.seed),
+        KIND[v.kind],
+        v.width,
+        v.height,
+        BigInt(v.starts),
+        v.col,
+        v.row,
+      );
       const want = { terrain: v.terrain, feature: v.feature, resource: v.resource, rivers: v.rivers };
       assert.deepEqual(got, want, `${v.ruleset} seed ${v.seed.slice(0, 8)}… (${v.col},${v.row})`);
     }
@@ -57,7 +76,8 @@ describe('MapGen.sol equals core/generator generateTile bit for bit', () => {
           const c = { col: i % board.width, row: Math.floor(i / board.width) };
           const want = generateTile(env.h, board, seed, c);
           assert.deepEqual(want, map[i], 'core generateTile agrees with generateMap');
-          const got = await onChain(seed, KIND[board.kind], board.width, board.height, c.col, c.row);
+          const starts = packStartAreas(board);
+          const got = await onChain(seed, KIND[board.kind], board.width, board.height, starts, c.col, c.row);
           assert.deepEqual(got, want, `${name} seed#${si} (${c.col},${c.row})`);
           checked++;
         }
@@ -66,15 +86,20 @@ describe('MapGen.sol equals core/generator generateTile bit for bit', () => {
     assert.ok(checked >= 500, `checked ${checked}`);
   });
 
-  it('a full small map (tiny, hex and square) matches tile by tile', async () => {
+  it('a full small map (tiny hex and square, bare 8×8 and 17×9 boards) matches tile by tile', async () => {
     const seed = env.h.hash([31337n, 1n]);
-    for (const name of ['tiny', 'tiny-square']) {
-      const { board } = shippedRuleset(name);
+    const boards = [
+      ...['tiny', 'tiny-square'].map((name) => shippedRuleset(name).board),
+      makeBoard('hex', 8, 8),
+      { ...makeBoard('square', 17, 9), startAreas: [{ col0: 0, row0: 0, col1: 3, row1: 8 }] },
+    ];
+    for (const board of boards) {
       const map = generateMap(env.h, board, seed);
+      const starts = packStartAreas(board);
       for (let i = 0; i < map.length; i++) {
         const c = { col: i % board.width, row: Math.floor(i / board.width) };
-        const got = await onChain(seed, KIND[board.kind], board.width, board.height, c.col, c.row);
-        assert.deepEqual(got, map[i], `${name} (${c.col},${c.row})`);
+        const got = await onChain(seed, KIND[board.kind], board.width, board.height, starts, c.col, c.row);
+        assert.deepEqual(got, map[i], `${board.width}×${board.height} (${c.col},${c.row})`);
       }
     }
   });
@@ -87,14 +112,47 @@ describe('MapGen.sol equals core/generator generateTile bit for bit', () => {
     );
   });
 
-  it('rejects off-board tiles, unknown kinds and seeds ≥ p', async () => {
-    await expectRevert(env.mapGen.getFunction('generateTile')(1n, 0, 16, 12, 16, 0), env.mapGen, 'OffBoard');
-    await expectRevert(env.mapGen.getFunction('generateTile')(1n, 0, 16, 12, 0, 12), env.mapGen, 'OffBoard');
-    await expectRevert(env.mapGen.getFunction('generateTile')(1n, 2, 16, 12, 0, 0), env.mapGen, 'OffBoard');
+  it('rejects off-board tiles, unknown kinds, seeds ≥ p and malformed start areas', async () => {
+    const gen = env.mapGen.getFunction('generateTile');
+    await expectRevert(gen(1n, 0, 16, 12, 0n, 16, 0), env.mapGen, 'OffBoard');
+    await expectRevert(gen(1n, 0, 16, 12, 0n, 0, 12), env.mapGen, 'OffBoard');
+    await expectRevert(gen(1n, 2, 16, 12, 0n, 0, 0), env.mapGen, 'OffBoard');
+    await expectRevert(gen(FIELD_MODULUS, 0, 16, 12, 0n, 0, 0), env.mapGen, 'SeedNotInField');
+    const area = (c0: number, r0: number, c1: number, r1: number) =>
+      BigInt(c0) | (BigInt(r0) << 10n) | (BigInt(c1) << 20n) | (BigInt(r1) << 30n);
+    const one = 1n << 240n;
+    await expectRevert(gen(1n, 0, 16, 12, one | area(2, 3, 16, 8), 0, 0), env.mapGen, 'BadStartAreas');
+    await expectRevert(gen(1n, 0, 16, 12, one | area(5, 3, 2, 8), 0, 0), env.mapGen, 'BadStartAreas');
+    await expectRevert(gen(1n, 0, 16, 12, 7n << 240n, 0, 0), env.mapGen, 'BadStartAreas');
+    // Bits past the counted areas are refused, not ignored.
     await expectRevert(
-      env.mapGen.getFunction('generateTile')(FIELD_MODULUS, 0, 16, 12, 0, 0),
+      gen(1n, 0, 16, 12, one | (area(1, 1, 2, 2) << 40n), 0, 0),
       env.mapGen,
-      'SeedNotInField',
+      'BadStartAreas',
     );
+    await gen(1n, 0, 16, 12, one | area(2, 3, 5, 8), 0, 0);
+  });
+
+  it('the registry holds the start areas of a ruleset: owner only, once, well-formed and on its board', async () => {
+    const hash = await testRuleset(env, 0, 24, 16);
+    const reg = env.registry.connect(env.deployer) as Contract;
+    const tiny = packStartAreas(shippedRuleset('tiny').board); // 16×12 areas: on a 24×16 board too
+    assert.equal(await env.registry.getFunction('startAreasOf')(hash), 0n);
+    await expectRevert(
+      (env.registry.connect(env.other) as Contract).getFunction('setStartAreas')(hash, tiny),
+      env.registry,
+      'NotOwner',
+    );
+    await expectRevert(
+      reg.getFunction('setStartAreas')(`0x${'22'.repeat(32)}`, tiny),
+      env.registry,
+      'UnknownRuleset',
+    );
+    const offBoard = (1n << 240n) | (30n << 20n) | (3n << 30n);
+    await expectRevert(reg.getFunction('setStartAreas')(hash, offBoard), env.registry, 'BadRuleset');
+    await expectRevert(reg.getFunction('setStartAreas')(hash, 0n), env.registry, 'BadRuleset');
+    await (await reg.getFunction('setStartAreas')(hash, tiny)).wait();
+    assert.equal(await env.registry.getFunction('startAreasOf')(hash), tiny);
+    await expectRevert(reg.getFunction('setStartAreas')(hash, tiny), env.registry, 'AlreadyRegistered');
   });
 });

@@ -8,8 +8,10 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { InputError } from '../../core/errors.ts';
 import {
+  attackNullifier,
   buildTree,
   commitMap,
+  encodeDisputeAnswer,
   FIELD_MODULUS,
   generateMap,
   type Hasher,
@@ -19,6 +21,7 @@ import {
   merklePath,
   revealCommitment,
   rootFromPath,
+  sealContext,
   seedFromShares,
   shareCommitment,
   shippedRuleset,
@@ -74,8 +77,16 @@ function cases(): [string, (v: bigint) => unknown][] {
     ['gameId', (v) => mapRoot({ gameId: v })],
     ['players.1', (v) => mapRoot({ player: v })],
     ['shares.1', (v) => mapRoot({ share: v })],
+    ['dealerKey.x', (v) => sealContext(h, 1n, [v, 2n])],
+    ['dealerKey.y', (v) => sealContext(h, 1n, [2n, v])],
+    ['blinding', (v) => attackNullifier(h, v, 0, 1n)],
+    ['turn', (v) => attackNullifier(h, 1n, 0, v)],
+    ['tiles.0.salt', (v) => encodeDisputeAnswer([served(v.toString(), [])], 0)],
+    ['tiles.0.path.1', (v) => encodeDisputeAnswer([served('1', ['2', v.toString()])], 2)],
   ];
 }
+
+const served = (salt: string, path: string[]) => ({ leaf: 0, col: 0, row: 0, ...TILE, salt, path });
 
 describe('field elements from outside', () => {
   test('p + 5 and −1 are refused with an InputError naming the argument; p − 1 is taken', () => {
@@ -83,7 +94,10 @@ describe('field elements from outside', () => {
       for (const v of [P + 5n, P, -1n]) {
         assert.throws(
           () => fn(v),
-          (e) => e instanceof InputError && e.field === field && /field modulus|negative/.test(e.message),
+          (e) =>
+            e instanceof InputError &&
+            e.field === field &&
+            /field modulus|negative|not a decimal/.test(e.message),
           `${field} = ${v === -1n ? '-1' : `p + ${v - P}`}: ${fn}`,
         );
       }
@@ -101,6 +115,21 @@ describe('field elements from outside', () => {
     const top = commitMap(h, board, tiles, P - 1n).tree.root;
     assert.notEqual(top, commitMap(h, board, tiles, P - 2n).tree.root);
     assert.notEqual(top, commitMap(h, board, tiles, 0n).tree.root);
+  });
+
+  test('a leaf refuses tile fields that are not bytes, naming them; a nullifier refuses a bad slot', () => {
+    for (const [k, v] of [
+      ['terrain', -1],
+      ['feature', 256],
+      ['resource', 1.5],
+      ['rivers', Number.NaN],
+    ] as const) {
+      assert.throws(() => leafHash(h, { ...TILE, [k]: v }, 1n), {
+        name: 'InputError',
+        message: new RegExp(`^tile\\.${k}:`),
+      });
+    }
+    assert.throws(() => attackNullifier(h, 1n, -1, 1n), { name: 'InputError', message: /^slot:/ });
   });
 
   test('tileSalt refuses a leaf index that is not a non-negative integer', () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { before, describe, test } from 'node:test';
 import { riverEligible } from '../../core/generator/classify.ts';
+import { falloffTiles, packStartAreas } from '../../core/generator/shape.ts';
 import {
   type Board,
   countingHasher,
@@ -13,12 +14,17 @@ import {
   type Hasher,
   isWater,
   loadHasher,
+  type MapBoard,
+  makeBoard,
   onBoard,
   oppositeEdge,
   shippedRuleset,
+  shippedRulesetNames,
   Terrain,
   type Tile,
+  validateRuleset,
 } from '../../core/index.ts';
+import { benchSeeds, mapStats } from '../../scripts/bench-maps.ts';
 
 let h: Hasher;
 before(async () => {
@@ -45,7 +51,7 @@ describe('generator', () => {
     const b = shippedRuleset('duel').board;
     assert.equal(
       digest(generateMap(h, b, 0x5eedn)),
-      '3097be28674170daadfa3992f80028eeadd4ff57610b4b834e78257bd934fdbc',
+      '8b218a38c3eb481f42c65f91171683a9236f2b49631130f7d50574e4ed7e8427',
     );
   });
 
@@ -130,7 +136,8 @@ describe('generator', () => {
     for (const seed of SEEDS) {
       const tiles = generateMap(h, b, seed);
       const land = tiles.filter((t) => !isWater(t.terrain)).length / tiles.length;
-      assert.ok(land > 0.2 && land < 0.8, `land fraction ${land.toFixed(2)}`);
+      // Playable boards (≥ 40% passable on every seed) are land-rich, but never all land.
+      assert.ok(land > 0.2 && land < 0.85, `land fraction ${land.toFixed(2)}`);
       const border = tiles.filter((_, i) => {
         const c = i % b.width;
         const r = Math.floor(i / b.width);
@@ -179,6 +186,68 @@ describe('generator', () => {
       });
       assert.ok(mountains.length === 0 || ranged.length / mountains.length > 0.9, 'isolated mountain peaks');
     }
+  });
+
+  test('fair starts and playable boards: every start area ≥ 60% passable, every map ≥ 40%, on every ruleset', () => {
+    const seeds = benchSeeds(h, 24);
+    for (const name of shippedRulesetNames) {
+      const b = shippedRuleset(name).board;
+      assert.ok(b.startAreas && b.startAreas.length >= 2, `${name} carries its start areas`);
+      for (const seed of seeds) {
+        const s = mapStats(b, generateMap(h, b, seed));
+        assert.ok(Math.min(...s.startPassable) >= 0.6, `${name}: start areas ${s.startPassable}`);
+        assert.ok(s.passable >= 0.4, `${name}: ${s.passable.toFixed(2)} passable`);
+        assert.equal(s.riverDeadEndsInland, 0, `${name}: a river ends inland`);
+      }
+    }
+  });
+
+  test('the falloff scales with the board, and an 8×8 board has land', () => {
+    assert.deepEqual(
+      [8, 12, 16, 24, 26, 32, 54, 1024].map((n) => falloffTiles(n, n)),
+      [1, 1, 2, 3, 3, 4, 4, 4],
+    );
+    assert.equal(falloffTiles(40, 9), 1, 'the shorter side decides');
+    // A ruleset on an 8×8 board: its start areas are land whatever the seed; the board is not all sea.
+    const tiny = shippedRuleset('tiny');
+    const small = validateRuleset({
+      ...JSON.parse(JSON.stringify({ ...tiny, board: undefined })),
+      grid: { ...tiny.grid, width: 8, height: 8 },
+      startAreas: [
+        { col0: 1, row0: 1, col1: 3, row1: 3 },
+        { col0: 4, row0: 4, col1: 6, row1: 6 },
+      ],
+    });
+    for (const seed of benchSeeds(h, 40)) {
+      const s = mapStats(small.board, generateMap(h, small.board, seed));
+      assert.ok(Math.min(...s.startPassable) >= 0.6 && s.passable > 0.2, `8×8: ${s.passable}`);
+    }
+    // A bare board (no start areas) has land in most seeds too: the falloff leaves its interior alone.
+    const bare = makeBoard('hex', 8, 8);
+    const withLand = benchSeeds(h, 40).filter((seed) =>
+      generateMap(h, bare, seed).some((t) => !isWater(t.terrain)),
+    );
+    assert.ok(withLand.length >= 38, `${withLand.length} of 40 bare 8×8 maps have land`);
+  });
+
+  test('start areas: blended the same for every seat, packed for MapGen.sol, refused when malformed', () => {
+    const b = shippedRuleset('duel').board;
+    const [a, c] = b.startAreas!;
+    const packed = packStartAreas(b);
+    assert.equal(packed >> 240n, 2n);
+    assert.equal(packed & 0x3ffn, BigInt(a!.col0));
+    assert.equal((packed >> 70n) & 0x3ffn, BigInt(c!.row1));
+    assert.equal(packStartAreas(makeBoard('hex', 8, 8)), 0n);
+    const bad: MapBoard = {
+      ...makeBoard('hex', 16, 12),
+      startAreas: [{ col0: 3, row0: 0, col1: 16, row1: 2 }],
+    };
+    assert.throws(() => generateMap(h, bad, 1n), { name: 'InputError', message: /^board\.startAreas\.0:/ });
+    const seven: MapBoard = {
+      ...makeBoard('hex', 16, 12),
+      startAreas: Array(7).fill({ col0: 0, row0: 0, col1: 1, row1: 1 }),
+    };
+    assert.throws(() => packStartAreas(seven), { name: 'InputError', message: /^board\.startAreas:/ });
   });
 
   test('a tile has thousands of possible contents (P2: salts hide about 5K values)', () => {

@@ -28,6 +28,11 @@ export function rulesetModule(core: CoreModule, r: RulesetPlan) {
       [r.hash, r.kind, r.width, r.height, r.maxPlayers, r.damage, r.passability, r.maxRevealedTiles],
       { id: 'registerRuleset' },
     );
+    // Part of the map generator (MapGen favours these areas): set with the registration, before any game.
+    m.call(registry, 'setStartAreas', [r.hash, BigInt(r.startAreas)], {
+      id: 'setStartAreas',
+      after: [registered],
+    });
     const verifiers = Object.fromEntries(
       Object.entries(r.verifiers).map(([circuit, v]) => {
         const verifier = m.contract(v.contract);

@@ -242,7 +242,7 @@ contract ShroudModel {
             uint256 seed = shares.length == 2
                 ? h.poseidon([shares[0], shares[1]])
                 : h.poseidon([shares[0], shares[1], shares[2]]);
-            (uint8 t, uint8 f, uint8 r, uint8 rv) = mapGen.generateTile(seed, 0, WIDTH, HEIGHT, col, row);
+            (uint8 t, uint8 f, uint8 r, uint8 rv) = mapGen.generateTile(seed, 0, WIDTH, HEIGHT, 0, col, row);
             (tile[0], tile[1], tile[2], tile[3]) = (t, f, r, rv);
         } else {
             tile[0] = 2;
@@ -294,7 +294,7 @@ contract ShroudModel {
         if (!onBoard) return 0;
         (,,,,,,,, uint256 seed,,) = game.getGame(id);
         if (seed >= P) return 0;
-        (uint8 t, uint8 f, uint8 r, uint8 rv) = mapGen.generateTile(seed, 0, WIDTH, HEIGHT, col, row);
+        (uint8 t, uint8 f, uint8 r, uint8 rv) = mapGen.generateTile(seed, 0, WIDTH, HEIGHT, 0, col, row);
         return h.poseidon([uint256(t), f, r, rv, 0]);
     }
 
