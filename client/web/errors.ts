@@ -34,6 +34,23 @@ const first = (e: unknown) => String((e as Error)?.message ?? e).split('\n')[0]!
 /** ethers' error codes of a connection that may come back. */
 const NETWORK_CODES = new Set(['NETWORK_ERROR', 'SERVER_ERROR', 'TIMEOUT', 'UNKNOWN_ERROR']);
 
+/** `e` and what it wraps (`cause`, ethers' `error`): a dropped connection may be a few wrappers deep. */
+function* causes(e: unknown): Generator<unknown> {
+  for (let i = 0; i < 6 && e; i++) {
+    yield e;
+    e = (e as { cause?: unknown }).cause ?? (e as { error?: unknown }).error;
+  }
+}
+
+/** A connection that dropped or was refused (the browser's fetch TypeError, or ethers' network codes). */
+function connectionLost(e: unknown): boolean {
+  for (const c of causes(e)) {
+    if (c instanceof TypeError && /fetch|network/i.test(c.message)) return true;
+    if (NETWORK_CODES.has((c as { code?: string })?.code ?? '')) return true;
+  }
+  return false;
+}
+
 /** The wallet's user said no (EIP-1193 code 4001, which ethers reports as ACTION_REJECTED). */
 function refusedByWallet(e: unknown): boolean {
   return isError(e, 'ACTION_REJECTED') || (e instanceof Error && isError(e.cause, 'ACTION_REJECTED'));
@@ -53,14 +70,15 @@ export function describeError(e: unknown): PageError {
       message: `The dealer served a tile that fails verification against the on-chain root (${e.message}); none of that turn's tiles were drawn.`,
       transient: false,
     };
-  if (e instanceof ChainUnavailableError || (e as { code?: string })?.code === 'NETWORK_ERROR')
+  if (e instanceof ChainUnavailableError)
     return { message: `The chain does not answer: ${first(e)}. Retrying…`, transient: true };
   if (e instanceof DealerUnavailableError)
     return { message: `The dealer does not answer: ${first(e)}. Retrying…`, transient: true };
-  if (e instanceof TypeError && /fetch/i.test(e.message))
-    return { message: `Connection lost: ${first(e)}. Retrying…`, transient: true };
-  if (NETWORK_CODES.has((e as { code?: string })?.code ?? ''))
-    return { message: `The chain does not answer: ${first(e)}. Retrying…`, transient: true };
+  if (connectionLost(e))
+    return {
+      message: `The connection to the chain or the dealer dropped (${first(e)}). Retrying…`,
+      transient: true,
+    };
   if (e instanceof ArtifactMismatchError)
     return {
       message: `A proving key the dealer served is not the one the chain registered (${e.circuit} ${e.kind}: SHA-256 ${e.got.slice(0, 12)}…, registered ${e.expected.slice(0, 12)}…); it was thrown away, nothing was proved or sent. Retry downloads it again.`,

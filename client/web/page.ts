@@ -452,6 +452,9 @@ export class PlayPage {
       store: new ArtifactStore({
         baseUrls: `${this.state.config.dealerUrl}/v1/artifacts`,
         cache: new IndexedDbArtifactCache(),
+        // Past the browser's HTTP cache: a file that failed its hash must not come back from it on Retry (the
+        // checked bytes are kept in IndexedDB anyway).
+        fetch: (url, init) => fetch(url, { ...init, cache: 'no-store' }),
         onEvent: (e) => {
           if (e.type === 'download')
             this.log(
