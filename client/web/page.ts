@@ -57,6 +57,8 @@ import { type ProofProgress, WorkerProver } from './worker-prover.ts';
 
 /** Phases in which a seat may still have something to do (client/play/loop.ts's list). */
 const LIVE = new Set(['Commit', 'Reveal', 'Deal', 'Play', 'Combat', 'Dispute', 'ForceOpen', 'OpenRoot']);
+/** Phases after which no more credit comes to a seat: its session key can be forgotten once swept. */
+const FINAL = new Set(['Settled', 'Cancelled']);
 
 export type { OwnTurn } from './history.ts';
 
@@ -112,6 +114,8 @@ export class PlayPage {
   readonly #walletKeys = new Map<string, VaultKey>();
   #logBlock = 0;
   #progress: ProofProgress | null = null;
+  /** The once-per-visit return of finished games' funds (#settleFinished). */
+  #settling: Promise<void> | null = null;
 
   constructor(ui: Ui, config: PageConfig) {
     this.ui = ui;
@@ -374,6 +378,27 @@ export class PlayPage {
     return { name, ruleset: shippedRuleset(name) };
   }
 
+  /**
+   * Finished games of this wallet on `contract` whose session keys are still kept: their credit (the stake's payout
+   * once the game settled) is withdrawn and sent home, and a settled one's key forgotten. Uses the wallet key the
+   * current game derived already: no prompt of its own.
+   */
+  async #settleFinished(contract: string): Promise<void> {
+    const w = this.state.wallet!;
+    const key = this.#walletKeys.get(contract.toLowerCase());
+    if (!key) return;
+    for (const e of await this.#sessions.entries(w.address, w.chainId)) {
+      if (!e.over || e.contract !== key.scope.contract) continue;
+      const r = await this.#sessions.load(key, e.address);
+      const settled =
+        r.gameId === null ||
+        FINAL.has((await new GameChain(r.gameContract, w.provider).game(r.gameId)).phase);
+      const sent = await sweepSession(new Wallet(r.key, w.provider), r.owner, r.gameContract);
+      if (sent > 0n) this.log(`game ${r.gameId}: returned ${sent} wei from its session key`, 'end');
+      if (settled) await this.#sessions.remove(r.owner, r.chainId, e.address);
+    }
+  }
+
   /** The seat's player-state vault: keyed by the session key's signature (silent, no wallet prompt). */
   #playerVault(session: Wallet, contract: string, gameId: bigint): Promise<PlayerVault> {
     return PlayerVault.open({
@@ -413,6 +438,9 @@ export class PlayPage {
       this.state.session = { record, key };
     }
     const { key, record } = this.state.session;
+    this.#settling ??= this.#settleFinished(lobby.gameContract).catch((e: unknown) =>
+      console.warn('returning the funds of finished games:', e),
+    );
     if (record.funded === 0n) {
       // A transfer that landed before a reload (or whose answer was lost) is not asked for again.
       const balance = await w.provider.getBalance(key.address);
@@ -553,20 +581,24 @@ export class PlayPage {
           if (e.turn < (p.model?.turn ?? 0) || this.state.rejected.some((r) => r.turn === e.turn)) {
             this.log(`turn ${e.turn}: ${e.tiles.length} tiles served again and verified`, 'late');
             this.clearError();
+            // Drawn once the player has marked the turn served (right after this event, synchronously).
+            queueMicrotask(() => this.render());
           }
         });
       }
       const a = await this.#retrying('Playing', () => seat.act());
       await this.#retrying('Reading the events', () => this.#logEvents());
       if (a) {
+        // The log line, the history and the map change together (one task): what the page shows is consistent.
         this.log(describeAction(a), a.kind);
         if (a.kind === 'spawn' || a.kind === 'turn') {
           this.#recordTurn(a.kind, a.report.turn, a.report.unserved);
-          await this.#retrying('Saving the game', () => this.#saveSession());
           if (a.report.unserved && !this.state.rejected.some((r) => r.turn === a.report.turn))
             this.showError(`Turn ${a.report.turn}: the dealer did not serve its tiles; asking again.`, false);
         }
         this.render();
+        if (a.kind === 'spawn' || a.kind === 'turn')
+          await this.#retrying('Saving the game', () => this.#saveSession());
         continue;
       }
       this.status(
@@ -583,7 +615,7 @@ export class PlayPage {
       sweepSession(s.key, s.record.owner, s.record.gameContract),
     );
     // The key is kept (sealed) until the game settled and its credit went home with it.
-    const settled = this.state.phase === 'Settled';
+    const settled = FINAL.has(this.state.phase);
     await this.#retrying('Saving the game', async () => {
       if (settled) await this.#sessions.remove(s.record.owner, s.record.chainId, s.key.address);
       else {

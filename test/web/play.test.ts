@@ -335,6 +335,10 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
        */
       const caughtLying = async (turn: number, fogBefore: string) => {
         while (!env.proxy.captured.some((c) => c.tampered)) await new Promise((r) => setTimeout(r, 50));
+        // Once the turn is in the page's log, the page has drawn what it draws after it (same task).
+        await page
+          .locator('[data-testid="log"] li[data-kind="turn"]', { hasText: `turn ${turn} turn:` })
+          .waitFor({ timeout: 60_000 });
         await errorShown(/fails verification/, 'play-rejected.png', false);
         const batch = env.proxy.captured.find((c) => c.tampered)!;
         const honest = new Set(
@@ -361,7 +365,17 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
         env.proxy.tamper = null;
         await page.locator('[data-testid="log"] li[data-kind="late"]').first().waitFor({ timeout: 60_000 });
         await page.locator('[data-testid="error"]').waitFor({ state: 'hidden' });
-        assert.equal(await drawnFog(), (await snapshot()).fog.join(''), 'verified tiles: the turn is drawn');
+        // Verified tiles: the turn's fog is drawn (the model's).
+        await page.waitForFunction(
+          () =>
+            document.querySelector('#map svg')?.getAttribute('data-fog') ===
+            (globalThis as unknown as { shroudPlay: { snapshot(): { fog: number[] } } }).shroudPlay
+              .snapshot()
+              .fog.join(''),
+          undefined,
+          { timeout: 10_000 },
+        );
+        assert.notEqual(await drawnFog(), fogBefore);
         lied = turn;
       };
 
