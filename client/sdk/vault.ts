@@ -76,6 +76,24 @@ export function vaultKeyMessage(scope: VaultScope, account: string): string {
   ].join('\n');
 }
 
+export interface DeriveOptions {
+  /**
+   * Where a fingerprint of the key is remembered (per chain, contract and account): with one there, the wallet
+   * is asked once, its signature checked against it; without, twice (the determinism check), then remembered.
+   * A page asks one signature per load instead of two.
+   */
+  known?: StateStore;
+}
+
+const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** The associated data (and HKDF info) of an application record (`sealRecord`). */
+function recordBinding(scope: VaultScope, kind: string, player: string): Uint8Array {
+  return utf8ToBytes(
+    `shroud/sealed-record/v${VERSION}|kind=${kind}|chain=${scope.chainId}|contract=${lower(scope.contract)}|player=${lower(player)}`,
+  );
+}
+
 /** The associated data (and HKDF info) of one seat's blobs. */
 function bindingBytes(scope: VaultScope, gameId: bigint, player: string): Uint8Array {
   return utf8ToBytes(
@@ -113,16 +131,20 @@ export class VaultKey {
    * Asks the wallet for the signature twice: a wallet whose signatures are not deterministic could never open
    * this state again after a reload, so it is refused here, before anything is sealed.
    */
-  static async derive(signer: VaultSigner, scope: VaultScope): Promise<VaultKey> {
+  static async derive(signer: VaultSigner, scope: VaultScope, o: DeriveOptions = {}): Promise<VaultKey> {
     const account = await signer.getAddress();
     const message = vaultKeyMessage(scope, account);
+    const checkId = `shroud/key-check/v${VERSION}/${scope.chainId}/${lower(scope.contract)}/${lower(account)}`;
+    const known = o.known ? await o.known.get(checkId) : null;
     const first = await signer.signMessage(message);
-    const second = await signer.signMessage(message);
-    if (first !== second)
-      throw new VaultError(
-        'signer',
-        `the wallet of ${lower(account)} signed the state-key message twice with different signatures: its state could not be decrypted after a reload (use a wallet with deterministic signatures, RFC 6979)`,
-      );
+    if (!known) {
+      const second = await signer.signMessage(message);
+      if (first !== second)
+        throw new VaultError(
+          'signer',
+          `the wallet of ${lower(account)} signed the state-key message twice with different signatures: its state could not be decrypted after a reload (use a wallet with deterministic signatures, RFC 6979)`,
+        );
+    }
     let signedBy: string;
     try {
       signedBy = verifyMessage(message, first);
@@ -131,7 +153,20 @@ export class VaultKey {
     }
     if (lower(signedBy) !== lower(account))
       throw new VaultError('signer', `the signature is by ${lower(signedBy)}, not ${lower(account)}`);
-    return new VaultKey(scope, account, hexToBytes(first.slice(2)));
+    const key = new VaultKey(scope, account, hexToBytes(first.slice(2)));
+    const check = key.#check();
+    if (known && !equalBytes(known, check))
+      throw new VaultError(
+        'signer',
+        `the wallet of ${lower(account)} gave a different signature of the state-key message than it gave on this device before: what it sealed then cannot be opened (a wallet without deterministic signatures?)`,
+      );
+    if (o.known && !known) await o.known.put(checkId, check);
+    return key;
+  }
+
+  /** A one-way fingerprint of the key material: tells a later signature's key is the same, reveals nothing. */
+  #check(): Uint8Array {
+    return sha256(hkdf(sha256, this.#ikm, SALT, utf8ToBytes(`shroud/key-check/v${VERSION}`), 32));
   }
 
   #keyFor(ad: Uint8Array): Uint8Array {
@@ -140,19 +175,7 @@ export class VaultKey {
 
   /** Seals `plaintext` as this account's state of `gameId`: JSON text (the export format). */
   seal(gameId: bigint, plaintext: Uint8Array): string {
-    const ad = bindingBytes(this.scope, gameId, this.player);
-    const nonce = randomBytes(24);
-    const sealed = xchacha20poly1305(this.#keyFor(ad), nonce, ad).encrypt(plaintext);
-    return JSON.stringify({
-      shroud: 'player-state',
-      v: VERSION,
-      chainId: this.scope.chainId.toString(),
-      contract: this.scope.contract,
-      gameId: gameHex(gameId),
-      player: this.player,
-      nonce: toBase64(nonce),
-      sealed: toBase64(sealed),
-    });
+    return this.#sealBound(bindingBytes(this.scope, gameId, this.player), this.#header(gameId), plaintext);
   }
 
   /**
@@ -160,43 +183,140 @@ export class VaultKey {
    * game or seat: which one, and whose it is) or 'auth' (it does not decrypt: tampered, or sealed by another key).
    */
   open(gameId: bigint, blob: string): Uint8Array {
-    let doc: Record<string, unknown>;
-    try {
-      doc = JSON.parse(blob);
-    } catch {
-      throw new VaultError('format', 'not a player-state blob (not JSON)');
-    }
-    if (typeof doc !== 'object' || doc === null || doc.shroud !== 'player-state')
-      throw new VaultError('format', 'not a player-state blob');
-    if (doc.v !== VERSION) throw new VaultError('format', `blob version ${String(doc.v)} is not ${VERSION}`);
+    const doc = parseBlob(blob, 'player-state');
     const expected: [string, string, string][] = [
       ['chainId', this.scope.chainId.toString(), 'chain'],
       ['contract', this.scope.contract, 'game contract'],
       ['gameId', gameHex(gameId), 'game'],
       ['player', this.player, 'seat address'],
     ];
-    for (const [k, want, what] of expected) {
+    const whose = `chain ${doc.chainId}, contract ${doc.contract}, game ${doc.gameId}, player ${doc.player}`;
+    return this.#openBound(
+      doc,
+      'state',
+      expected,
+      whose,
+      bindingBytes(this.scope, gameId, this.player),
+      () =>
+        `the state of game ${gameHex(gameId)} does not decrypt under ${this.player}'s key: it was altered, or sealed by another wallet`,
+    );
+  }
+
+  /**
+   * Seals an application's own record of this account on this deployment (not a game's player state: another
+   * blob type and key, so neither opens as the other). `kind` names the record and is bound to it, e.g. the web
+   * page's `web-session/<session address>`: a record copied under another kind, account or deployment fails.
+   */
+  sealRecord(kind: string, plaintext: Uint8Array): string {
+    const header = {
+      shroud: 'sealed-record',
+      v: VERSION,
+      kind,
+      chainId: this.scope.chainId.toString(),
+      contract: this.scope.contract,
+      player: this.player,
+    };
+    return this.#sealBound(recordBinding(this.scope, kind, this.player), header, plaintext);
+  }
+
+  /** Opens a blob of `sealRecord` of `kind`: refused as `open` refuses. */
+  openRecord(kind: string, blob: string): Uint8Array {
+    const doc = parseBlob(blob, 'sealed-record');
+    const expected: [string, string, string][] = [
+      ['kind', kind, 'record'],
+      ['chainId', this.scope.chainId.toString(), 'chain'],
+      ['contract', this.scope.contract, 'game contract'],
+      ['player', this.player, 'account'],
+    ];
+    const whose = `kind ${doc.kind}, chain ${doc.chainId}, contract ${doc.contract}, account ${doc.player}`;
+    return this.#openBound(
+      doc,
+      'record',
+      expected,
+      whose,
+      recordBinding(this.scope, kind, this.player),
+      () =>
+        `the ${kind} record does not decrypt under ${this.player}'s key: it was altered, or sealed by another wallet`,
+    );
+  }
+
+  #header(gameId: bigint) {
+    return {
+      shroud: 'player-state',
+      v: VERSION,
+      chainId: this.scope.chainId.toString(),
+      contract: this.scope.contract,
+      gameId: gameHex(gameId),
+      player: this.player,
+    };
+  }
+
+  #sealBound(ad: Uint8Array, header: Record<string, string | number>, plaintext: Uint8Array): string {
+    const nonce = randomBytes(24);
+    const sealed = xchacha20poly1305(this.#keyFor(ad), nonce, ad).encrypt(plaintext);
+    return JSON.stringify({ ...header, nonce: toBase64(nonce), sealed: toBase64(sealed) });
+  }
+
+  #openBound(
+    doc: Record<string, unknown>,
+    what: string,
+    expected: [string, string, string][],
+    whose: string,
+    ad: Uint8Array,
+    authMessage: () => string,
+  ): Uint8Array {
+    for (const [k, want, field] of expected) {
       if (typeof doc[k] !== 'string') throw new VaultError('format', `blob.${k}: must be a string`);
-      if (lower(doc[k] as string) !== want)
-        throw new VaultError(
-          'binding',
-          `this state belongs to ${what} ${doc[k]}, not ${want} (chain ${doc.chainId}, contract ${doc.contract}, game ${doc.gameId}, player ${doc.player})`,
-        );
+      if (lower(doc[k] as string) !== lower(want))
+        throw new VaultError('binding', `this ${what} belongs to ${field} ${doc[k]}, not ${want} (${whose})`);
     }
     if (typeof doc.nonce !== 'string' || typeof doc.sealed !== 'string')
       throw new VaultError('format', 'blob.nonce and blob.sealed must be strings');
     const nonce = fromBase64(doc.nonce, 'blob.nonce');
     if (nonce.length !== 24) throw new VaultError('format', 'blob.nonce: must be 24 bytes');
-    const ad = bindingBytes(this.scope, gameId, this.player);
     try {
       return xchacha20poly1305(this.#keyFor(ad), nonce, ad).decrypt(fromBase64(doc.sealed, 'blob.sealed'));
     } catch {
-      throw new VaultError(
-        'auth',
-        `the state of game ${gameHex(gameId)} does not decrypt under ${this.player}'s key: it was altered, or sealed by another wallet`,
-      );
+      throw new VaultError('auth', authMessage());
     }
   }
+}
+
+/** What a blob of `sealRecord` says in clear: which record, deployment and account (to pick the key to open it). */
+export interface RecordHeader {
+  kind: string;
+  chainId: bigint;
+  contract: string;
+  player: string;
+}
+
+/** Reads a sealed record's clear header without opening it; a VaultError ('format') when it is not one. */
+export function recordHeader(blob: string): RecordHeader {
+  const doc = parseBlob(blob, 'sealed-record');
+  const field = (k: string) => {
+    if (typeof doc[k] !== 'string') throw new VaultError('format', `blob.${k}: must be a string`);
+    return doc[k] as string;
+  };
+  if (!/^\d+$/.test(field('chainId'))) throw new VaultError('format', 'blob.chainId: not a chain id');
+  return {
+    kind: field('kind'),
+    chainId: BigInt(field('chainId')),
+    contract: field('contract'),
+    player: field('player'),
+  };
+}
+
+function parseBlob(blob: string, type: 'player-state' | 'sealed-record'): Record<string, unknown> {
+  let doc: Record<string, unknown>;
+  try {
+    doc = JSON.parse(blob);
+  } catch {
+    throw new VaultError('format', `not a ${type} blob (not JSON)`);
+  }
+  if (typeof doc !== 'object' || doc === null || doc.shroud !== type)
+    throw new VaultError('format', `not a ${type} blob`);
+  if (doc.v !== VERSION) throw new VaultError('format', `blob version ${String(doc.v)} is not ${VERSION}`);
+  return doc;
 }
 
 export interface PlayerVaultOptions {

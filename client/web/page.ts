@@ -1,17 +1,21 @@
 /**
- * The play page's controller: one state object (`PlayState`), the steps of a game (connect a wallet, pick a
- * lobby, fund the game's session key with the wallet's one approval, take the seat, prove and play), and the
- * loop that asks `BotPlayer.act()` — the protocol work every client shares — for the next thing to do, with
- * this page's person as its planner. Errors are messages in the page: a dropped connection is retried with
- * backoff, anything else waits for the player's Retry; the SDK applies a turn only once it is on-chain, so a
- * retry starts that step over and nothing is ever half applied.
+ * The play page's controller: one state object (`PlayState`), the steps of a game (connect a wallet; resume its
+ * unfinished game, restore an exported one, or pick a lobby; fund the game's session key with the wallet's one
+ * approval, take the seat, prove and play), and the loop that asks `BotPlayer.act()` — the protocol work every
+ * client shares — for the next thing to do, with this page's person as its planner. Errors are messages in the
+ * page: a dropped connection is retried with backoff, anything else waits for the player's Retry; the SDK applies
+ * a turn only once it is on-chain, so a retry starts that step over and nothing is ever half applied.
+ *
+ * What survives a reload: the session key, sealed under the wallet's key (session-store.ts), and the seat's hidden
+ * state, sealed under the session key's (the SDK's PlayerVault, saved by GamePlayer after every change), both in
+ * IndexedDB. The wallet is asked for one signature per visit (two on a device's first game: the vault checks the
+ * wallet signs deterministically) and one transfer per game.
  */
 
 import { loadHasher } from '@shroud/core/poseidon.ts';
 import { rulesetHash } from '@shroud/core/ruleset/hash.ts';
 import { shippedRuleset, shippedRulesetNames } from '@shroud/core/ruleset/shipped.ts';
 import type { ValidRuleset } from '@shroud/core/ruleset/validate.ts';
-import type { Slots } from '@shroud/core/state.ts';
 import {
   ArtifactStore,
   DealerClient,
@@ -19,10 +23,12 @@ import {
   GameChain,
   type GameEvent,
   GamePlayer,
+  IndexedDbStateStore,
   LobbyClient,
-  type LobbyInfo,
+  PlayerVault,
   type RevealOpening,
   TileRejectedError,
+  VaultKey,
 } from '@shroud/sdk';
 import { Wallet } from 'ethers';
 import { BotPlayer } from '../bot-player.ts';
@@ -32,43 +38,44 @@ import { knowledgeOf } from '../viewer/recorder.ts';
 import { IndexedDbArtifactCache } from './artifact-cache.ts';
 import type { PageConfig } from './config.ts';
 import { describeError } from './errors.ts';
+import { download, exportText, parseExport } from './export-file.ts';
+import { drawnFog, type OwnTurn } from './history.ts';
 import { type MapUnit, mapHit, mapSvg } from './map-view.ts';
 import { WebPlanner } from './planner.ts';
+import { fundSession, sessionBudget, sweepSession } from './session.ts';
 import {
-  fundSession,
-  LocalStorageVault,
-  MemoryVault,
+  type SessionEntry,
+  type SessionLobby,
   type SessionRecord,
-  type SessionVault,
-  sessionBudget,
-  sweepSession,
-} from './session.ts';
-import { appendLog, nextClick, sleep, type Ui } from './ui.ts';
-import { type ConnectedWallet, connectWallet, LOCAL_CHAIN_ID } from './wallet.ts';
+  SessionRecordError,
+  SessionStore,
+  sessionHeader,
+} from './session-store.ts';
+import { appendLog, nextClick, nextFile, sleep, type Ui } from './ui.ts';
+import { type ConnectedWallet, connectWallet } from './wallet.ts';
 import { type ProofProgress, WorkerProver } from './worker-prover.ts';
 
 /** Phases in which a seat may still have something to do (client/play/loop.ts's list). */
 const LIVE = new Set(['Commit', 'Reveal', 'Deal', 'Play', 'Combat', 'Dispute', 'ForceOpen', 'OpenRoot']);
+/** Phases after which no more credit comes to a seat: its session key can be forgotten once swept. */
+const FINAL = new Set(['Settled', 'Cancelled']);
 
-/** One own spawn or turn as the page applied it: what a reload, or a test's replay, needs. */
-export interface OwnTurn {
-  kind: 'spawn' | 'turn';
-  turn: number;
-  units: Slots;
-  unserved: boolean;
-}
+export type { OwnTurn } from './history.ts';
 
 /** Everything the page knows, in one object: what a saved-and-restored session will hold. */
 export interface PlayState {
   config: PageConfig;
   wallet: ConnectedWallet | null;
   session: { record: SessionRecord; key: Wallet } | null;
-  lobby: LobbyInfo | null;
+  lobby: SessionLobby | null;
   gameId: bigint | null;
   ruleset: ValidRuleset | null;
   player: GamePlayer | null;
+  /** The seat's sealed state in IndexedDB (under the session key's vault key). */
+  vault: PlayerVault | null;
   prover: WorkerProver | null;
   phase: string;
+  /** The page's own turns; saved in the session record (a reload keeps them). */
   history: OwnTurn[];
   /** Tile batches refused by the page's verification (a lying dealer), by turn. */
   rejected: { turn: number; message: string }[];
@@ -100,9 +107,15 @@ export class PlayPage {
   readonly state: PlayState;
   readonly ui: Ui;
   readonly planner: WebPlanner;
-  readonly #vault: () => SessionVault;
+  /** Sealed session keys and player states, and the wallet key's fingerprint: this browser's IndexedDB. */
+  readonly #idb = new IndexedDbStateStore();
+  readonly #sessions = new SessionStore(this.#idb);
+  /** The wallet's vault key per game contract: derived once per visit (one signature). */
+  readonly #walletKeys = new Map<string, VaultKey>();
   #logBlock = 0;
   #progress: ProofProgress | null = null;
+  /** The once-per-visit return of finished games' funds (#settleFinished). */
+  #settling: Promise<void> | null = null;
 
   constructor(ui: Ui, config: PageConfig) {
     this.ui = ui;
@@ -114,6 +127,7 @@ export class PlayPage {
       gameId: null,
       ruleset: null,
       player: null,
+      vault: null,
       prover: null,
       phase: 'setup',
       history: [],
@@ -121,13 +135,12 @@ export class PlayPage {
       swept: null,
     };
     this.planner = new WebPlanner('web', () => this.render());
-    // The encrypted player-state vault replaces this: plain localStorage is only for the local chain.
-    const memory = new MemoryVault();
-    this.#vault = () =>
-      this.state.wallet?.chainId === LOCAL_CHAIN_ID ? new LocalStorageVault(localStorage) : memory;
     ui.dealerUrl.textContent = config.dealerUrl;
     ui.rpcUrl.textContent = config.rpcUrl ?? '(the browser wallet)';
     ui.dismiss.addEventListener('click', () => this.clearError());
+    ui.exportState.addEventListener('click', () => {
+      this.#export().catch((e: unknown) => this.showError(`Exporting: ${describeError(e).message}`, false));
+    });
     ui.map.addEventListener('click', (ev) => {
       const hit = mapHit(ev.target);
       if (hit?.kind === 'unit') this.planner.clickUnit(hit.slot);
@@ -182,7 +195,7 @@ export class PlayPage {
     }
   }
 
-  /** Connect, list the lobbies, and play the one the player joins. */
+  /** Connect; resume this wallet's unfinished game, restore an exported one, or join a lobby; play. */
   async start(): Promise<void> {
     this.status('connect a wallet to play');
     await nextClick(this.ui.connect);
@@ -200,14 +213,78 @@ export class PlayPage {
     this.ui.wallet.hidden = false;
     this.ui.wallet.textContent = `${w.kind === 'injected' ? 'Wallet' : 'Local key (this browser)'} ${w.address} on chain ${w.chainId}`;
     this.ui.wallet.dataset.address = w.address;
-    const lobby = await this.#retrying('Listing the lobbies', () => this.#pickLobby());
-    this.state.lobby = lobby;
-    await this.#retrying('Joining the game', () => this.#join(lobby));
+    const saved = await this.#retrying('Reading the saved games', () => this.#unfinished());
+    if (saved) await this.#retrying(`Opening your saved game`, () => this.#reopen(saved));
+    else await this.#chooseGame();
+    await this.#retrying('Joining the game', () => this.#join());
     await this.#play();
   }
 
-  /** The dealer's open lobbies as buttons; resolves with the one clicked. */
-  async #pickLobby(): Promise<LobbyInfo> {
+  /** The wallet's unfinished session in this browser, if any (no wallet prompt: the index is in clear). */
+  async #unfinished(): Promise<SessionEntry | null> {
+    const w = this.state.wallet!;
+    const pinned = this.state.config.contract?.toLowerCase();
+    const all = await this.#sessions.entries(w.address, w.chainId);
+    return all.find((e) => !e.over && (!pinned || e.contract === pinned)) ?? null;
+  }
+
+  /** The wallet's vault key for `contract`: one signature per visit (two the first time on this device). */
+  async #walletKey(contract: string): Promise<VaultKey> {
+    const w = this.state.wallet!;
+    const id = contract.toLowerCase();
+    let key = this.#walletKeys.get(id);
+    if (!key) {
+      this.status('sign the message in your wallet that locks and unlocks this game on this device');
+      key = await VaultKey.derive(w.signer, { chainId: w.chainId, contract: id }, { known: this.#idb });
+      this.#walletKeys.set(id, key);
+    }
+    return key;
+  }
+
+  /** Opens a saved session (its sealed record) and takes up where it was. */
+  async #reopen(entry: SessionEntry): Promise<void> {
+    this.status(`resuming game ${entry.gameId ?? '(still in the lobby)'}…`);
+    const key = await this.#walletKey(entry.contract);
+    this.#adoptSession(await this.#sessions.load(key, entry.address));
+    this.log(`resuming game ${entry.gameId ?? '(lobby)'} with session key ${entry.address}`, 'resume');
+  }
+
+  #adoptSession(record: SessionRecord): void {
+    const w = this.state.wallet!;
+    this.state.session = { record, key: new Wallet(record.key, w.provider) };
+    this.state.lobby = record.lobby;
+    this.state.gameId = record.gameId;
+    this.state.history = [...record.history];
+  }
+
+  /** Saves the session record as it is now (sealed; the wallet key is already derived). */
+  async #saveSession(): Promise<void> {
+    const s = this.state.session!;
+    s.record.history = [...this.state.history];
+    await this.#sessions.save(await this.#walletKey(s.record.gameContract), s.record);
+  }
+
+  /** A lobby, or an exported game restored from a file; a file that does not restore says why and asks again. */
+  async #chooseGame(): Promise<void> {
+    for (;;) {
+      const choice = await this.#retrying('Listing the lobbies', () => this.#pickLobby());
+      if (choice.kind === 'lobby') {
+        this.state.lobby = choice.lobby;
+        return;
+      }
+      try {
+        await this.#restore(choice.text);
+        this.clearError();
+        return;
+      } catch (e) {
+        console.warn('restore:', e);
+        this.showError(`Restoring the saved game: ${describeError(e).message}`, false);
+      }
+    }
+  }
+
+  /** The dealer's open lobbies as buttons, and the restore input; resolves with what the player chose. */
+  async #pickLobby(): Promise<{ kind: 'lobby'; lobby: SessionLobby } | { kind: 'restore'; text: string }> {
     const w = this.state.wallet!;
     const client = new LobbyClient(this.state.config.dealerUrl, {
       chainId: w.chainId,
@@ -216,9 +293,11 @@ export class PlayPage {
     const lobbies = await client.lobbies();
     this.ui.lobbies.hidden = false;
     this.ui.lobbies.replaceChildren();
-    if (lobbies.length === 0) throw new Error('this dealer has no open lobby');
-    this.status('pick a game');
-    return new Promise((resolve) => {
+    this.ui.restoreBox.hidden = false;
+    if (lobbies.length === 0) this.ui.lobbies.textContent = 'This dealer has no open lobby.';
+    this.status('pick a game, or restore an exported one');
+    const restored = nextFile(this.ui.restore).then((text) => ({ kind: 'restore' as const, text }));
+    const joined = new Promise<{ kind: 'lobby'; lobby: SessionLobby }>((resolve) => {
       for (const l of lobbies) {
         const row = document.createElement('div');
         row.className = 'lobby';
@@ -226,7 +305,14 @@ export class PlayPage {
         b.type = 'button';
         b.dataset.testid = `join-${l.kind}`;
         b.textContent = `Join ${l.kind}`;
-        b.addEventListener('click', () => resolve(l), { once: true });
+        const lobby = {
+          id: l.id,
+          kind: l.kind,
+          stake: l.stake,
+          maxTurns: l.maxTurns,
+          gameContract: l.gameContract,
+        };
+        b.addEventListener('click', () => resolve({ kind: 'lobby', lobby }), { once: true });
         row.append(
           b,
           ` ${l.ruleset}, ${l.filled}/${l.seats} seated, stake ${l.stake} wei, ${l.maxTurns} turns, contract ${l.gameContract}`,
@@ -234,39 +320,141 @@ export class PlayPage {
         this.ui.lobbies.append(row);
       }
     });
-  }
-
-  /** The session key (funded once by the wallet), the seat in `lobby`, and the game's player. */
-  async #join(lobby: LobbyInfo): Promise<void> {
-    const w = this.state.wallet!;
+    const choice = await Promise.race([joined, restored]);
+    this.ui.restoreBox.hidden = true;
     this.ui.lobbies.querySelectorAll('button').forEach((b) => {
       b.disabled = true;
     });
+    return choice;
+  }
+
+  /**
+   * An exported game (export-file.ts) onto this device: its session opened with this wallet's key and saved here,
+   * its player state checked (it must open under the session key, for this game and seat) and stored.
+   */
+  async #restore(text: string): Promise<void> {
+    const w = this.state.wallet!;
+    const file = parseExport(text);
+    const h = sessionHeader(file.session);
+    if (h.chainId !== w.chainId)
+      throw new SessionRecordError(
+        `this export is a game on chain ${h.chainId}; the wallet is on chain ${w.chainId}`,
+      );
+    if (h.player.toLowerCase() !== w.address.toLowerCase())
+      throw new SessionRecordError(`this export belongs to wallet ${h.player}, not ${w.address}`);
+    const key = await this.#walletKey(h.contract);
+    const record = this.#sessions.open(key, file.session);
+    if (file.state !== null) {
+      if (record.gameId === null) throw new SessionRecordError('this export has a player state but no game');
+      const chain = new GameChain(record.gameContract, w.provider);
+      const { ruleset } = await this.#rulesetOf(chain, record.gameId);
+      const vault = await this.#playerVault(new Wallet(record.key), record.gameContract, record.gameId);
+      await vault.restoreBlob(file.state, ruleset);
+    }
+    await this.#sessions.save(key, record);
+    this.#adoptSession(record);
+    this.log(`restored game ${record.gameId ?? '(lobby)'} from the exported file`, 'resume');
+  }
+
+  /** "Export state": the sealed session and the sealed player state, as one file. */
+  async #export(): Promise<void> {
+    const s = this.state.session;
+    const w = this.state.wallet;
+    if (!s || !w) throw new Error('no game to export yet');
+    const session = await this.#sessions.blob(w.address, w.chainId, s.key.address);
+    if (!session) throw new Error('the session is not saved yet');
+    const state = (await this.state.vault?.exportBlob()) ?? null;
+    download(`shroud-game-${this.state.gameId ?? 'lobby'}.json`, exportText({ session, state }));
+    this.log('exported the sealed game state (it opens only with this wallet)', 'info');
+  }
+
+  async #rulesetOf(chain: GameChain, gameId: bigint): Promise<{ name: string; ruleset: ValidRuleset }> {
+    const cfg = await chain.config(gameId);
+    const name = shippedRulesetNames.find(
+      (n) => rulesetHash(shippedRuleset(n)).toLowerCase() === cfg.rulesetHash,
+    );
+    if (!name)
+      throw new Error(`game ${gameId} plays ruleset ${cfg.rulesetHash}, which this page does not ship`);
+    return { name, ruleset: shippedRuleset(name) };
+  }
+
+  /**
+   * Finished games of this wallet on `contract` whose session keys are still kept: their credit (the stake's payout
+   * once the game settled) is withdrawn and sent home, and a settled one's key forgotten. Uses the wallet key the
+   * current game derived already: no prompt of its own.
+   */
+  async #settleFinished(contract: string): Promise<void> {
+    const w = this.state.wallet!;
+    const key = this.#walletKeys.get(contract.toLowerCase());
+    if (!key) return;
+    for (const e of await this.#sessions.entries(w.address, w.chainId)) {
+      if (!e.over || e.contract !== key.scope.contract) continue;
+      const r = await this.#sessions.load(key, e.address);
+      const settled =
+        r.gameId === null ||
+        FINAL.has((await new GameChain(r.gameContract, w.provider).game(r.gameId)).phase);
+      const sent = await sweepSession(new Wallet(r.key, w.provider), r.owner, r.gameContract);
+      if (sent > 0n) this.log(`game ${r.gameId}: returned ${sent} wei from its session key`, 'end');
+      if (settled) await this.#sessions.remove(r.owner, r.chainId, e.address);
+    }
+  }
+
+  /** The seat's player-state vault: keyed by the session key's signature (silent, no wallet prompt). */
+  #playerVault(session: Wallet, contract: string, gameId: bigint): Promise<PlayerVault> {
+    return PlayerVault.open({
+      signer: session,
+      chainId: this.state.wallet!.chainId,
+      contract,
+      gameId,
+      store: this.#idb,
+    });
+  }
+
+  /**
+   * The session key (sealed and saved before the wallet's one funding transfer), the seat in the lobby, and the
+   * game's player (resumed from its sealed state when there is one). Safe to run again from the start.
+   */
+  async #join(): Promise<void> {
+    const w = this.state.wallet!;
+    const lobby = this.state.lobby;
+    if (!lobby) throw new Error('this saved game names no lobby');
     if (!this.state.session) {
+      const walletKey = await this.#walletKey(lobby.gameContract);
       const key = new Wallet(Wallet.createRandom().privateKey, w.provider);
-      const amount = await sessionBudget(w.provider, lobby.stake, lobby.maxTurns);
       const record: SessionRecord = {
-        version: 1,
+        version: 2,
         key: key.privateKey,
         owner: w.address,
-        chainId: w.chainId.toString(),
+        chainId: w.chainId,
         gameContract: lobby.gameContract,
-        lobbyId: lobby.id,
+        lobby,
         gameId: null,
-        funded: '0',
+        funded: 0n,
+        over: false,
+        history: [],
       };
-      // Saved before any funds move to it: a key the page could lose must never hold them.
-      await this.#vault().save(record);
-      this.status('approve the one funding transfer for this game in your wallet');
-      await fundSession(w.signer, key.address, amount);
-      record.funded = amount.toString();
-      await this.#vault().save(record);
+      // Sealed and saved before any funds move to it: a key the page could lose must never hold them.
+      await this.#sessions.save(walletKey, record);
       this.state.session = { record, key };
-      this.log(
-        `session key ${key.address} funded with ${amount} wei (stake + gas): the wallet's only approval`,
-      );
     }
     const { key, record } = this.state.session;
+    this.#settling ??= this.#settleFinished(lobby.gameContract).catch((e: unknown) =>
+      console.warn('returning the funds of finished games:', e),
+    );
+    if (record.funded === 0n) {
+      // A transfer that landed before a reload (or whose answer was lost) is not asked for again.
+      const balance = await w.provider.getBalance(key.address);
+      if (balance === 0n) {
+        const amount = await sessionBudget(w.provider, lobby.stake, lobby.maxTurns);
+        this.status('approve the one funding transfer for this game in your wallet');
+        await fundSession(w.signer, key.address, amount);
+        record.funded = amount;
+      } else record.funded = balance;
+      await this.#saveSession();
+      this.log(
+        `session key ${key.address} funded with ${record.funded} wei (stake + gas): the wallet's one transfer for this game`,
+      );
+    }
     const chain = new GameChain(lobby.gameContract, key);
     if (this.state.gameId === null) {
       this.status(`joined lobby ${lobby.kind}: waiting for the other players…`);
@@ -282,21 +470,19 @@ export class PlayPage {
           print: (l) => this.log(l),
         },
       );
-      record.gameId = this.state.gameId.toString();
-      await this.#vault().save(record);
+      record.gameId = this.state.gameId;
+      await this.#saveSession();
     }
     const gameId = this.state.gameId;
-    const cfg = await chain.config(gameId);
-    const name = shippedRulesetNames.find(
-      (n) => rulesetHash(shippedRuleset(n)).toLowerCase() === cfg.rulesetHash,
-    );
-    if (!name)
-      throw new Error(`game ${gameId} plays ruleset ${cfg.rulesetHash}, which this page does not ship`);
-    this.state.ruleset = shippedRuleset(name);
+    const { name, ruleset } = await this.#rulesetOf(chain, gameId);
+    this.state.ruleset = ruleset;
     this.state.prover ??= new WorkerProver({
       store: new ArtifactStore({
         baseUrls: `${this.state.config.dealerUrl}/v1/artifacts`,
         cache: new IndexedDbArtifactCache(),
+        // Past the browser's HTTP cache: a file that failed its hash must not come back from it on Retry (the
+        // checked bytes are kept in IndexedDB anyway).
+        fetch: (url, init) => fetch(url, { ...init, cache: 'no-store' }),
         onEvent: (e) => {
           if (e.type === 'download')
             this.log(
@@ -321,14 +507,16 @@ export class PlayPage {
       (turn, e) => this.#unserved(turn, e),
     );
     this.#logBlock = Math.max(0, (await w.provider.getBlockNumber()) - 1);
+    this.state.vault ??= await this.#playerVault(key, lobby.gameContract, gameId);
     this.state.player = await GamePlayer.join({
       chain,
       dealer,
       prover: this.state.prover,
       h: await loadHasher(),
-      ruleset: this.state.ruleset,
+      ruleset,
       gameId,
       terms: { maxStake: lobby.stake },
+      persist: this.state.vault,
     });
     this.ui.setup.hidden = true;
     this.ui.game.hidden = false;
@@ -336,7 +524,13 @@ export class PlayPage {
     this.ui.gameInfo.textContent = `game ${gameId} (${name}) — seat ${p.seat} of ${p.players.length} — ${key.address}`;
     this.ui.game.dataset.seat = String(p.seat);
     this.ui.game.dataset.address = key.address;
-    this.log(`seat ${p.seat} in game ${gameId} (${name})`);
+    this.ui.game.dataset.resumed = String(p.resumed);
+    this.log(
+      p.resumed
+        ? `seat ${p.seat} in game ${gameId} (${name}): resumed from the saved state`
+        : `seat ${p.seat} in game ${gameId} (${name})`,
+      p.resumed ? 'resume' : 'info',
+    );
   }
 
   #unserved(turn: number, e: unknown): void {
@@ -349,9 +543,20 @@ export class PlayPage {
     this.showError(`Turn ${turn}: ${message} The page will ask the dealer again.`, false);
   }
 
+  #recordTurn(kind: OwnTurn['kind'], turn: number, unserved: boolean): void {
+    const p = this.state.player!;
+    this.state.history.push({ kind, turn, units: p.units, unserved, fog: p.model!.fog().join('') });
+  }
+
   /** Until the game leaves play: one action at a time, the combat prompt, the log; then the funds go home. */
   async #play(): Promise<void> {
     const p = this.state.player!;
+    // A reload between a turn landing and the page saving its history: the resumed player has it, the log not.
+    const last = this.state.history.at(-1)?.turn ?? -1;
+    if (p.model && p.model.turn !== null && p.model.turn > last) {
+      this.#recordTurn(this.state.history.length ? 'turn' : 'spawn', p.model.turn, p.unserved !== null);
+      await this.#retrying('Saving the game', () => this.#saveSession());
+    }
     const seat = new BotPlayer(p, p.address, this.planner);
     // BotPlayer answers a combat as soon as it sees one; the person answers it here, right before the proof (a
     // prompt shown from this loop instead could miss a combat declared between its read and act()).
@@ -376,24 +581,24 @@ export class PlayPage {
           if (e.turn < (p.model?.turn ?? 0) || this.state.rejected.some((r) => r.turn === e.turn)) {
             this.log(`turn ${e.turn}: ${e.tiles.length} tiles served again and verified`, 'late');
             this.clearError();
+            // Drawn once the player has marked the turn served (right after this event, synchronously).
+            queueMicrotask(() => this.render());
           }
         });
       }
       const a = await this.#retrying('Playing', () => seat.act());
       await this.#retrying('Reading the events', () => this.#logEvents());
       if (a) {
+        // The log line, the history and the map change together (one task): what the page shows is consistent.
         this.log(describeAction(a), a.kind);
         if (a.kind === 'spawn' || a.kind === 'turn') {
-          this.state.history.push({
-            kind: a.kind,
-            turn: a.report.turn,
-            units: p.units,
-            unserved: a.report.unserved,
-          });
+          this.#recordTurn(a.kind, a.report.turn, a.report.unserved);
           if (a.report.unserved && !this.state.rejected.some((r) => r.turn === a.report.turn))
             this.showError(`Turn ${a.report.turn}: the dealer did not serve its tiles; asking again.`, false);
         }
         this.render();
+        if (a.kind === 'spawn' || a.kind === 'turn')
+          await this.#retrying('Saving the game', () => this.#saveSession());
         continue;
       }
       this.status(
@@ -409,8 +614,17 @@ export class PlayPage {
     this.state.swept = await this.#retrying('Returning the funds', () =>
       sweepSession(s.key, s.record.owner, s.record.gameContract),
     );
+    // The key is kept (sealed) until the game settled and its credit went home with it.
+    const settled = FINAL.has(this.state.phase);
+    await this.#retrying('Saving the game', async () => {
+      if (settled) await this.#sessions.remove(s.record.owner, s.record.chainId, s.key.address);
+      else {
+        s.record.over = true;
+        await this.#saveSession();
+      }
+    });
     this.log(
-      `returned ${this.state.swept} wei to ${s.record.owner}; the stake's credit is withdrawn by the same key once the game settles`,
+      `returned ${this.state.swept} wei to ${s.record.owner}${settled ? '' : "; the stake's credit is withdrawn by the same key once the game settles (the session key stays sealed in this browser until then)"}`,
       'end',
     );
     this.ui.game.dataset.over = 'true';
@@ -469,6 +683,27 @@ export class PlayPage {
     this.status(`proving ${p.circuit} in the browser…`);
   }
 
+  /**
+   * What the map draws of the model: its fog, except while an own turn's tiles are not in hand (rejected or not
+   * served): then the fog of the turn before, as if that turn's vision had not come yet.
+   */
+  #frame() {
+    const p = this.state.player!;
+    const m = p.model!;
+    const k = knowledgeOf(m);
+    const live = m.fog().join('');
+    const unserved = p.unserved?.turn ?? null;
+    const fog = drawnFog(this.state.history, live, unserved);
+    const VIEWS = ['undiscovered', 'visible', 'explored'] as const;
+    const before = unserved === null ? null : this.state.history.filter((h) => h.turn < unserved).at(-1);
+    return {
+      ...k,
+      view: fog === live ? k.view : [...fog].map((d) => VIEWS[Number(d)]!),
+      fog,
+      turn: unserved === null ? (m.turn ?? 0) : (before?.turn ?? 0),
+    };
+  }
+
   /** Redraws the map, the unit list and the buttons from the state and the planner. */
   render(): void {
     const p = this.state.player;
@@ -478,7 +713,7 @@ export class PlayPage {
     const s = this.planner.state;
     const board = r.board;
     const n = board.width * board.height;
-    const frame = p.model ? { ...knowledgeOf(p.model), turn: p.model.turn ?? 0 } : null;
+    const frame = p.model ? this.#frame() : null;
     let units: MapUnit[];
     const name = (type: number) => r.unitTypes[type]!.name;
     if (s.kind === 'spawn')
@@ -508,7 +743,7 @@ export class PlayPage {
     if (svg) svg.dataset.width = String(board.width);
     if (svg && frame) {
       // The fog and the drawn terrain, row-major, for anyone checking the page against the SDK.
-      svg.dataset.fog = frame.view.map((v) => (v === 'undiscovered' ? 0 : v === 'visible' ? 1 : 2)).join('');
+      svg.dataset.fog = frame.fog;
       svg.dataset.turn = String(frame.turn);
     }
     ui.spawn.hidden = s.kind !== 'spawn';

@@ -5,66 +5,10 @@
  * credit and sends everything back to the wallet. No contract change: to the game, the seat is the key.
  *
  * The trade: the key is hot (in the page) and holds the stake and the gas budget for the game's length; and it
- * must outlive a reload, or its funds wait (on-chain, as credit) until the key is found again. `SessionVault`
- * is where it is saved: the encrypted player-state vault plugs in there.
+ * must outlive a reload, or its funds wait (on-chain, as credit) until the key is found again: it is sealed under
+ * the wallet's key in IndexedDB (session-store.ts) before any funds move to it.
  */
 import { Contract, type Provider, type Signer, type Wallet } from 'ethers';
-
-export interface SessionRecord {
-  version: 1;
-  /** The session key (0x-hex secret). */
-  key: string;
-  /** The wallet that funded it, where its funds go back. */
-  owner: string;
-  chainId: string;
-  gameContract: string;
-  lobbyId: string | null;
-  gameId: string | null;
-  /** Wei the wallet sent. */
-  funded: string;
-}
-
-/** Where session records are kept; `load` finds the unfinished one of a wallet after a reload. */
-export interface SessionVault {
-  save(r: SessionRecord): Promise<void>;
-  load(owner: string, chainId: bigint): Promise<SessionRecord | null>;
-  remove(owner: string, chainId: bigint): Promise<void>;
-}
-
-/**
- * localStorage, unencrypted: for the local chain only (whose keys guard nothing). Elsewhere the page keeps the
- * key in memory until the encrypted vault is wired in.
- */
-export class LocalStorageVault implements SessionVault {
-  readonly #s: Storage;
-  constructor(s: Storage) {
-    this.#s = s;
-  }
-  #item = (owner: string, chainId: bigint) => `shroud.session.${chainId}.${owner.toLowerCase()}`;
-  async save(r: SessionRecord): Promise<void> {
-    this.#s.setItem(this.#item(r.owner, BigInt(r.chainId)), JSON.stringify(r));
-  }
-  async load(owner: string, chainId: bigint): Promise<SessionRecord | null> {
-    const v = this.#s.getItem(this.#item(owner, chainId));
-    return v ? (JSON.parse(v) as SessionRecord) : null;
-  }
-  async remove(owner: string, chainId: bigint): Promise<void> {
-    this.#s.removeItem(this.#item(owner, chainId));
-  }
-}
-
-export class MemoryVault implements SessionVault {
-  readonly #m = new Map<string, SessionRecord>();
-  async save(r: SessionRecord): Promise<void> {
-    this.#m.set(`${r.chainId}:${r.owner.toLowerCase()}`, r);
-  }
-  async load(owner: string, chainId: bigint): Promise<SessionRecord | null> {
-    return this.#m.get(`${chainId}:${owner.toLowerCase()}`) ?? null;
-  }
-  async remove(owner: string, chainId: bigint): Promise<void> {
-    this.#m.delete(`${chainId}:${owner.toLowerCase()}`);
-  }
-}
 
 /** Gas a whole game may take from one seat: commit, seal, spawn, each turn, and room for attacks and answers. */
 export const GAS_PER_GAME_TURN = 1_500_000n;
@@ -89,7 +33,9 @@ export async function fundSession(owner: Signer, session: string, amount: bigint
     return tx.hash;
   } catch (e) {
     const m = (e as { shortMessage?: string; message?: string }).shortMessage ?? (e as Error).message;
-    throw new SessionFundingError(`the wallet did not fund the game's session key: ${m.split('\n')[0]}`);
+    throw new SessionFundingError(`the wallet did not fund the game's session key: ${m.split('\n')[0]}`, {
+      cause: e,
+    });
   }
 }
 

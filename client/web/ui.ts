@@ -18,7 +18,10 @@ export interface Ui {
   connect: HTMLButtonElement;
   wallet: HTMLElement;
   lobbies: HTMLElement;
+  restoreBox: HTMLElement;
+  restore: HTMLInputElement;
   game: HTMLElement;
+  exportState: HTMLButtonElement;
   map: HTMLElement;
   gameInfo: HTMLElement;
   progress: HTMLElement;
@@ -48,7 +51,10 @@ export function findUi(): Ui {
     connect: el('connect'),
     wallet: el('wallet'),
     lobbies: el('lobbies'),
+    restoreBox: el('restore-box'),
+    restore: el('restore'),
     game: el('game'),
+    exportState: el('export'),
     map: el('map'),
     gameInfo: el('game-info'),
     progress: el('progress'),
@@ -80,6 +86,20 @@ export function nextClick(button: HTMLButtonElement): Promise<void> {
       { once: true },
     ),
   );
+}
+
+/** Resolves with the text of the next file chosen in `input` (a file that cannot be read is skipped). */
+export function nextFile(input: HTMLInputElement): Promise<string> {
+  return new Promise((resolve) => {
+    const onChange = async () => {
+      const f = input.files?.[0];
+      input.value = '';
+      if (!f) return;
+      input.removeEventListener('change', onChange);
+      resolve(await f.text());
+    };
+    input.addEventListener('change', onChange);
+  });
 }
 
 export function appendLog(ui: Ui, line: string, kind = 'info'): void {

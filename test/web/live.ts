@@ -32,19 +32,38 @@ export interface DealerProxy {
   captured: CapturedReveal[];
   /** While set, every reveal response for (player, turn) has its first tile's terrain changed. */
   tamper: { player: string; turn: number } | null;
+  /** While true, every request's connection is dropped unanswered (a network cut); `dropped` counts them. */
+  down: boolean;
+  dropped: number;
+  /** When set, the next response whose path matches has one byte flipped (a corrupted download); then cleared. */
+  corrupt: RegExp | null;
+  /** Paths of the responses corrupted so far. */
+  corrupted: string[];
   close(): Promise<void>;
 }
 
-/** Forwards everything to `dealerUrl`; records the reveal responses, tampering when told to. */
+/**
+ * Forwards everything to `dealerUrl` (or a chain's JSON-RPC URL); records the reveal responses, tampering, cutting
+ * the connection or corrupting a download when told to.
+ */
 export async function dealerProxy(dealerUrl: string): Promise<DealerProxy> {
   const port = await freePort();
   const proxy: DealerProxy = {
     url: `http://127.0.0.1:${port}`,
     captured: [],
     tamper: null,
+    down: false,
+    dropped: 0,
+    corrupt: null,
+    corrupted: [],
     close: async () => {},
   };
   const server: Server = createServer(async (req, res) => {
+    if (proxy.down) {
+      proxy.dropped++;
+      req.socket.destroy();
+      return;
+    }
     try {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
@@ -73,6 +92,12 @@ export async function dealerProxy(dealerUrl: string): Promise<DealerProxy> {
           body = Buffer.from(JSON.stringify(j));
         }
       }
+      if (proxy.corrupt?.test(req.url ?? '') && r.status === 200 && body.length > 0) {
+        proxy.corrupt = null;
+        proxy.corrupted.push(req.url ?? '');
+        body = Buffer.from(body);
+        body[body.length >> 1]! ^= 0xff;
+      }
       const out: Record<string, string> = {};
       r.headers.forEach((v, k) => {
         if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(k))
@@ -95,6 +120,8 @@ export async function dealerProxy(dealerUrl: string): Promise<DealerProxy> {
 
 export interface LiveWeb {
   rpcUrl: string;
+  /** The same chain through a proxy the test can cut (`down`): the page's RPC URL. */
+  rpcProxy: DealerProxy;
   gameContract: string;
   dealerUrl: string;
   proxy: DealerProxy;
@@ -144,6 +171,7 @@ export async function liveWeb(o: { tmp: string; ruleset: string; maxTurns: numbe
     gameContract: deployment.shroudGame,
     dealerUrl: dealer.url,
     proxy: await dealerProxy(dealer.url),
+    rpcProxy: await dealerProxy(chain.url),
     bundle: { page: page.bytes['play.js'], worker: page.bytes['worker.js'] },
   };
 }

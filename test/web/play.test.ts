@@ -1,22 +1,30 @@
 /**
  * A person plays a whole `tiny` game in headless Chromium against the exploring bot (a Node `BotPlayer`),
  * clicking as a person would: connect, join the lobby, spawn, select units and click reachable tiles, attack a
- * sighted zone's tile when one is offered, answer combat, end turns until the turn limit. The dealer is behind
- * a recording proxy that lies once (one tampered tile in one of the page's turns).
+ * sighted zone's tile when one is offered, answer combat, end turns until the turn limit. The wallet is a stub
+ * EIP-1193 provider whose key is in Node; the dealer and the chain are behind proxies the test can make lie, cut
+ * or corrupt.
+ *
+ * On the way, every bad input is a message in the page, and nothing is half applied: the wallet refuses the
+ * first signature and the first transfer (Retry); the first proving key downloaded is corrupted (it fails the
+ * on-chain SHA-256 check; Retry); the dealer lies about one tile of the page's first turn (a visible error, the
+ * fog drawn stays the one before that turn until the honest batch arrives); the page is exported, its browser
+ * closed, and the game restored from the file on a fresh profile (another device) while it is the bot's move; the
+ * chain's connection drops there (retried with backoff by itself); the page is reloaded on its own move.
  *
  * Asserts: every one of the page player's proofs came from the page's worker and the Node side made none for
  * that seat; the fog and terrain the page draws equal what the SDK's PlayerModel computes in Node from the same
  * served tiles (verified here against the on-chain root); no tile outside the served set is drawn with its
- * terrain (DOM and screenshot pixels); the lying dealer's batch shows a visible error and none of its tiles is
- * drawn, until the honest answer to the page's retry; the session key's funds go back to the wallet.
+ * terrain (DOM and screenshot pixels); the wallet approved one transfer for the game and at most one signature per
+ * page load (two on a device's first); the session key's funds go back to the wallet.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { JsonRpcProvider, Wallet } from 'ethers';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { getBytes, JsonRpcProvider, Wallet } from 'ethers';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { BotPlayer } from '../../client/bot-player.ts';
 import { TERRAIN_COLOURS } from '../../client/render/palette.ts';
 import { GameChain, type Prover } from '../../client/sdk/chain.ts';
@@ -56,6 +64,91 @@ interface Snapshot {
   proofs: { circuit: string; ms: number }[];
   rejected: { turn: number; message: string }[];
   swept: string | null;
+}
+
+interface WalletCall {
+  method: string;
+  ok: boolean;
+}
+
+/** The page's wallet: an injected EIP-1193 provider whose key is here; it refuses each method in `refuse` once. */
+interface TestWallet {
+  refuse: Set<string>;
+  install(context: BrowserContext): Promise<void>;
+  /** Every signing call of `method` so far. */
+  calls(method: string): WalletCall[];
+  /** What was approved and refused since the last `mark` (one page load). */
+  approvals(): { signatures: number; transfers: number; refused: number };
+  mark(): void;
+}
+
+async function testWallet(provider: JsonRpcProvider): Promise<TestWallet> {
+  const w = Wallet.createRandom().connect(provider);
+  await provider.send('hardhat_setBalance', [w.address, `0x${(10n ** 21n).toString(16)}`]);
+  const log: WalletCall[] = [];
+  let since = 0;
+  const signing = new Set(['personal_sign', 'eth_sendTransaction']);
+  const handle = async (method: string, params: unknown[]): Promise<unknown> => {
+    if (method === 'eth_requestAccounts' || method === 'eth_accounts') return [w.address];
+    if (method === 'eth_chainId') return '0x7a69';
+    if (method === 'personal_sign') return w.signMessage(getBytes(params[0] as string));
+    if (method === 'eth_sendTransaction') {
+      const t = params[0] as { to: string; value?: string; data?: string; gas?: string };
+      const tx = await w.sendTransaction({
+        to: t.to,
+        value: BigInt(t.value ?? 0),
+        ...(t.data ? { data: t.data } : {}),
+        ...(t.gas ? { gasLimit: BigInt(t.gas) } : {}),
+      });
+      return tx.hash;
+    }
+    return provider.send(method, params);
+  };
+  const me: TestWallet = {
+    refuse: new Set(),
+    async install(context) {
+      await context.exposeFunction('shroudTestWallet', async (method: string, params: unknown[]) => {
+        if (signing.has(method) && me.refuse.delete(method)) {
+          log.push({ method, ok: false });
+          return { error: { code: 4001, message: 'User rejected the request.' } };
+        }
+        try {
+          const result = await handle(method, params);
+          if (signing.has(method)) log.push({ method, ok: true });
+          return { result };
+        } catch (e) {
+          return { error: { code: -32603, message: String((e as Error).message ?? e) } };
+        }
+      });
+      await context.addInitScript(() => {
+        const call = (globalThis as unknown as Record<string, (m: string, p: unknown[]) => Promise<never>>)
+          .shroudTestWallet!;
+        (globalThis as unknown as { ethereum: unknown }).ethereum = {
+          async request(a: { method: string; params?: unknown[] }) {
+            const r = (await call(a.method, a.params ?? [])) as {
+              result?: unknown;
+              error?: { code: number; message: string };
+            };
+            if (r.error) throw Object.assign(new Error(r.error.message), { code: r.error.code });
+            return r.result;
+          },
+        };
+      });
+    },
+    calls: (method) => log.filter((c) => c.method === method),
+    approvals: () => {
+      const now = log.slice(since);
+      return {
+        signatures: now.filter((c) => c.ok && c.method === 'personal_sign').length,
+        transfers: now.filter((c) => c.ok && c.method === 'eth_sendTransaction').length,
+        refused: now.filter((c) => !c.ok).length,
+      };
+    },
+    mark() {
+      since = log.length;
+    },
+  };
+  return me;
 }
 
 /** The bot's seat, proving in Node; every proof is recorded with the player field it was made for. */
@@ -98,14 +191,23 @@ async function botSeat(env: LiveWeb, provider: JsonRpcProvider) {
   });
   const seat = new BotPlayer(player, 'web-bot');
   let stopped = false;
+  /** While held, the bot does nothing (the test keeps it at its move). */
+  let held = false;
   const done = (async () => {
     while (!stopped) {
       const g = await player.chain.game(gameId);
       if (!LIVE.has(g.phase)) return;
-      if (!(await seat.act())) await new Promise((r) => setTimeout(r, 200));
+      if (held || !(await seat.act())) await new Promise((r) => setTimeout(r, 200));
     }
   })();
-  return { gameId, player, proofs, done, stop: () => (stopped = true) };
+  return {
+    gameId,
+    player,
+    proofs,
+    done,
+    stop: () => (stopped = true),
+    hold: (on: boolean) => (held = on),
+  };
 }
 
 describe('a person plays tiny in the browser against the bot', { skip }, () => {
@@ -113,20 +215,32 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
   let env: LiveWeb;
   let browser: Browser;
   let page: Page;
+  let wallet: TestWallet;
   const pageErrors: string[] = [];
+
+  /** A fresh browser profile (its own IndexedDB: another device) with the test wallet injected. */
+  const newDevice = async (): Promise<{ context: BrowserContext; page: Page }> => {
+    const context = await browser.newContext({
+      viewport: { width: 1400, height: 900 },
+      acceptDownloads: true,
+    });
+    await wallet.install(context);
+    const p = await context.newPage();
+    p.on('pageerror', (e) => pageErrors.push(e.message));
+    if (process.env.SHROUD_DEBUG) p.on('console', (m) => console.error(`[page ${m.type()}] ${m.text()}`));
+    return { context, page: p };
+  };
 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
     env = await liveWeb({ tmp, ruleset: 'tiny', maxTurns: MAX_TURNS });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    if (process.env.SHROUD_DEBUG) page.on('console', (m) => console.error(`[page ${m.type()}] ${m.text()}`));
   });
 
   after(async () => {
     await browser?.close();
     await env?.proxy.close();
+    await env?.rpcProxy.close();
     await stopAll();
     if (process.env.SHROUD_KEEP_LOGS) console.error(`logs kept in ${tmp}`);
     else rmSync(tmp, { recursive: true, force: true });
@@ -149,14 +263,38 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
       }
       return out;
     }, RULESET.board.width * RULESET.board.height);
+  const drawnFog = () => tid('map').locator('svg').getAttribute('data-fog');
+  /** The page's error banner with `text`, screenshotted as `shot`; whether it offers Retry must be `retry`. */
+  const errorShown = async (text: RegExp, shot: string, retry: boolean) => {
+    await page.locator('[data-testid="error"]:visible', { hasText: text }).waitFor({ timeout: 120_000 });
+    await page.screenshot({ path: path.join(SHOTS, shot) });
+    assert.equal(await visible('retry'), retry, `${text}: ${retry ? 'a' : 'no'} Retry button`);
+  };
 
-  it('joins, spawns, moves, attacks, answers combat and plays to the turn limit; proofs in the page only', {
+  it('joins, spawns, moves, attacks, answers combat and plays to the turn limit; proofs in the page only; survives a move to another browser and a reload; every bad input is a message', {
     timeout: 900_000,
   }, async (t) => {
     const b = RULESET.board;
-    await page.goto(`${env.proxy.url}/play?rpc=${encodeURIComponent(env.rpcUrl)}&pollMs=200`);
+    const provider = new JsonRpcProvider(env.rpcUrl, 31337, { staticNetwork: true, cacheTimeout: -1 });
+    wallet = await testWallet(provider);
+    const url = `${env.proxy.url}/play?rpc=${encodeURIComponent(env.rpcProxy.url)}&pollMs=200`;
+    let device = await newDevice();
+    page = device.page;
+    /** Proofs the page made in each page load before the current one (a reload starts a new list). */
+    const earlierProofs: Snapshot['proofs'] = [];
+
+    // Visit 1. The wallet refuses the first signature and the first transfer; the first artifact is corrupted.
+    wallet.refuse = new Set(['personal_sign', 'eth_sendTransaction']);
+    env.proxy.corrupt = /\/v1\/artifacts\//;
+    await page.goto(url);
+    await tid('help').getByText('one signature per visit').waitFor();
     await tid('connect').click();
     await tid(`join-${LOBBY}`).click();
+    await errorShown(/refused to sign/, 'play-wallet-refused-sign.png', true);
+    assert.deepEqual(wallet.calls('eth_sendTransaction'), [], 'nothing sent before the key is sealed');
+    await tid('retry').click();
+    await errorShown(/refused the funding transfer/, 'play-wallet-refused-transfer.png', true);
+    await tid('retry').click();
     // The page's session key takes the first seat; then the bot joins and the dealer creates the game.
     const dealerLobbies = new LobbyClient(env.dealerUrl, { chainId: 31337n });
     for (;;) {
@@ -164,32 +302,44 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
       if (l && l.filled === 1) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    const provider = new JsonRpcProvider(env.rpcUrl, 31337, { staticNetwork: true, cacheTimeout: -1 });
     const bot = await botSeat(env, provider);
     try {
+      // The corrupted proving key fails the on-chain SHA-256 check: a message, nothing proved; Retry downloads it.
+      await errorShown(/not the one the chain registered/, 'play-artifact-mismatch.png', true);
+      assert.equal(env.proxy.corrupted.length, 1);
+      await tid('retry').click();
       await page
         .locator('[data-testid="game"][data-address]')
         .waitFor({ state: 'visible', timeout: 120_000 });
+      const visit1 = wallet.approvals();
+      assert.deepEqual(visit1, { signatures: 2, transfers: 1, refused: 2 }, 'first visit on a device');
       const seat = Number(await tid('game').getAttribute('data-seat'));
       const address = (await tid('game').getAttribute('data-address'))!;
       const enemy = RULESET.startAreas[1 - seat]!;
       const goal = { x: (enemy.col0 + enemy.col1) / 2, y: (enemy.row0 + enemy.row1) / 2 };
-      const decision = page.locator(
-        '[data-testid="spawn"]:visible, [data-testid="end-turn"]:visible, [data-testid="answer-combat"]:visible, [data-testid="game"][data-over="true"]',
-      );
+      /** What the person must do next (on the page of the moment: the test moves to another browser). */
+      const decision = () =>
+        page.locator(
+          '[data-testid="spawn"]:visible, [data-testid="end-turn"]:visible, [data-testid="answer-combat"]:visible, [data-testid="game"][data-over="true"]',
+        );
       let attacks = 0;
       let combats = 0;
       let turns = 0;
       let lied: number | null = null;
-      let liar: Promise<void> = Promise.resolve();
+      let reloaded = false;
+
       /**
-       * Once the page got the tampered batch of `turn`: the error is shown, none of the batch's tiles is drawn
-       * (unless an earlier honest batch had served it), and the page's state records the rejection. Then the
-       * proxy turns honest, and the page's next ask is served.
+       * The page got the tampered batch of `turn`: the error is shown, the fog drawn is the one before the turn
+       * (although the SDK's model already counts the turn's vision), none of the batch's tiles is drawn, the
+       * rejection is in the page's state. Then the proxy turns honest, and the page's next ask is served.
        */
-      const caughtLying = async (turn: number): Promise<number> => {
+      const caughtLying = async (turn: number, fogBefore: string) => {
         while (!env.proxy.captured.some((c) => c.tampered)) await new Promise((r) => setTimeout(r, 50));
-        await page.locator('[data-testid="error"]:visible', { hasText: 'fails verification' }).waitFor();
+        // Once the turn is in the page's log, the page has drawn what it draws after it (same task).
+        await page
+          .locator('[data-testid="log"] li[data-kind="turn"]', { hasText: `turn ${turn} turn:` })
+          .waitFor({ timeout: 60_000 });
+        await errorShown(/fails verification/, 'play-rejected.png', false);
         const batch = env.proxy.captured.find((c) => c.tampered)!;
         const honest = new Set(
           env.proxy.captured
@@ -202,15 +352,78 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
             assert.equal(
               now[t.row * b.width + t.col],
               -1,
-              `(${t.col},${t.row}) of the rejected batch is not drawn`,
+              `(${t.col},${t.row}) of the rejected batch is drawn`,
             );
-        assert.ok((await snapshot()).rejected.some((r) => r.turn === turn));
-        await tid('map').screenshot({ path: path.join(SHOTS, 'play-rejected.png') });
+        const s = await snapshot();
+        assert.ok(s.rejected.some((r) => r.turn === turn));
+        assert.equal(await drawnFog(), fogBefore, 'the fog drawn is the one before the rejected turn');
+        assert.notEqual(
+          s.fog.join(''),
+          fogBefore,
+          "the model already counts the turn's vision: the page held it",
+        );
         env.proxy.tamper = null;
-        return turn;
+        await page.locator('[data-testid="log"] li[data-kind="late"]').first().waitFor({ timeout: 60_000 });
+        await page.locator('[data-testid="error"]').waitFor({ state: 'hidden' });
+        // Verified tiles: the turn's fog is drawn (the model's).
+        await page.waitForFunction(
+          () =>
+            document.querySelector('#map svg')?.getAttribute('data-fog') ===
+            (globalThis as unknown as { shroudPlay: { snapshot(): { fog: number[] } } }).shroudPlay
+              .snapshot()
+              .fog.join(''),
+          undefined,
+          { timeout: 10_000 },
+        );
+        assert.notEqual(await drawnFog(), fogBefore);
+        lied = turn;
       };
+
+      /**
+       * While the bot is held (its move): Export state, close this browser; on a new device (empty IndexedDB),
+       * Restore state from the file: the game resumes there. Then the chain's connection drops and comes back.
+       */
+      const moveToAnotherDevice = async () => {
+        const [dl] = await Promise.all([page.waitForEvent('download'), tid('export').click()]);
+        const file = path.join(tmp, 'export.json');
+        await dl.saveAs(file);
+        const text = readFileSync(file, 'utf8');
+        // Sealed: no secret in clear (the only 32-byte hex is the game id, named in the blob's binding).
+        const gameHex = `0x${BigInt((await snapshot()).gameId).toString(16)}`;
+        const hex = text.match(/[0-9a-f]{64}/gi) ?? [];
+        assert.ok(
+          hex.every((h) => gameHex.endsWith(h.toLowerCase())),
+          `no key in clear in the export: ${hex}`,
+        );
+        assert.ok(!text.includes('"key"') && !text.includes('share'), 'no record field in clear');
+        earlierProofs.push(...(await snapshot()).proofs);
+        await device.context.close();
+        wallet.mark();
+        device = await newDevice();
+        page = device.page;
+        await page.goto(url);
+        await tid('connect').click();
+        // No saved game in this browser: the lobbies, and Restore state.
+        await tid('restore').waitFor({ state: 'visible' });
+        await tid('restore').setInputFiles(file);
+        await page.locator('[data-testid="game"][data-resumed="true"]').waitFor({ timeout: 120_000 });
+        assert.equal(await tid('game').getAttribute('data-address'), address, 'the same seat');
+        assert.ok((await tid('log').textContent())?.includes('restored game'));
+        await page.screenshot({ path: path.join(SHOTS, 'play-restored.png') });
+        assert.deepEqual(
+          wallet.approvals(),
+          { signatures: 2, transfers: 0, refused: 0 },
+          'a new device: 2 signatures',
+        );
+        env.rpcProxy.down = true;
+        await errorShown(/(dropped|does not answer).*Retrying/, 'play-chain-down.png', false);
+        assert.ok(env.rpcProxy.dropped > 0);
+        env.rpcProxy.down = false;
+        await page.locator('[data-testid="error"]').waitFor({ state: 'hidden', timeout: 60_000 });
+      };
+
       for (let step = 0; step < 100; step++) {
-        await decision.first().waitFor({ timeout: 300_000 });
+        await decision().first().waitFor({ timeout: 300_000 });
         if ((await tid('game').getAttribute('data-over')) === 'true') break;
         if (await visible('answer-combat')) {
           combats++;
@@ -223,6 +436,27 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
           continue;
         }
         const turn = Number(await tid('end-turn').getAttribute('data-turn'));
+        if (lied !== null && !reloaded) {
+          // A reload while it is the page's move: the same turn is asked again.
+          reloaded = true;
+          earlierProofs.push(...(await snapshot()).proofs);
+          wallet.mark();
+          await page.reload();
+          await tid('connect').click();
+          await decision().first().waitFor({ timeout: 120_000 });
+          assert.equal(await tid('game').getAttribute('data-resumed'), 'true');
+          assert.equal(
+            Number(await tid('end-turn').getAttribute('data-turn')),
+            turn,
+            'the same turn after a reload',
+          );
+          assert.deepEqual(
+            wallet.approvals(),
+            { signatures: 1, transfers: 0, refused: 0 },
+            'a reload: 1 signature',
+          );
+          continue;
+        }
         if (attacks === 0 && (await visible('attack-mode'))) {
           await tid('attack-mode').click();
           await page.locator('[data-testid^="target-"]').first().click();
@@ -259,23 +493,28 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
           await tid(free[0]!).click();
           assert.equal(await tid(`queued-${slot}`).count(), 1, `slot ${slot}'s move is queued`);
         }
-        // From the first regular turn on, that turn's tiles come back with one tile tampered with (a lying
-        // dealer), until `liar` has seen the page refuse them.
-        if (!env.proxy.tamper && lied === null) {
+        const first = lied === null;
+        const fogBefore = (await drawnFog())!;
+        if (first) {
+          // The first regular turn's tiles come back with one tile tampered with (a lying dealer); the bot waits
+          // for its move until the page has been moved to another device.
           env.proxy.tamper = { player: address, turn };
-          liar = caughtLying(turn).then((t) => {
-            lied = t;
-          });
+          bot.hold(true);
         }
         await tid('end-turn').click();
         turns++;
+        if (first) {
+          await caughtLying(turn, fogBefore);
+          await moveToAnotherDevice();
+          bot.hold(false);
+        }
       }
-      await liar;
       await tid('game').waitFor({ state: 'visible' });
       await page.locator('[data-testid="game"][data-over="true"]').waitFor({ timeout: 120_000 });
       await bot.done;
       await tid('map').screenshot({ path: path.join(SHOTS, 'play-final.png') });
-      const s = await snapshot();
+      const last = await snapshot();
+      const s = { ...last, proofs: [...earlierProofs, ...last.proofs] };
       t.diagnostic(
         `page turns ${turns}, attacks ${attacks}, combats answered ${combats}, lying dealer met on turn ${lied}; proofs ${s.proofs.map((p) => `${p.circuit} ${Math.round(p.ms)} ms`).join(', ')}`,
       );
@@ -284,9 +523,11 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
       assert.equal(turns, (MAX_TURNS - 2) / 2, 'the page played every one of its turns');
       assert.equal((await new GameChain(env.gameContract, provider).game(BigInt(s.gameId))).turn, MAX_TURNS);
       assert.notEqual(lied, null, 'the lying dealer was met');
-      assert.ok(
-        (await page.locator('[data-testid="log"] li[data-kind="late"]').count()) > 0,
-        'the rejected turn was served again and verified',
+      assert.ok(reloaded, 'the page was reloaded on its move');
+      assert.equal(
+        wallet.calls('eth_sendTransaction').filter((c) => c.ok).length,
+        1,
+        'one transfer per game',
       );
 
       // Proofs: the page's worker made every one of the page player's; Node made none for that seat.
@@ -384,13 +625,25 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
     } catch (e) {
       // What the page and the proxy saw, for reading a failure.
       console.error(
+        'page status:',
+        await tid('status')
+          .textContent()
+          .catch(() => null),
+        '| error:',
+        await tid('error-text')
+          .textContent()
+          .catch(() => null),
+      );
+      console.error(
         'page log:\n',
         (
-          await tid('log')
+          await page
+            .locator('[data-testid="log"] li')
             .allTextContents()
             .catch(() => [])
         ).join('\n'),
       );
+      await page.screenshot({ path: path.join(SHOTS, 'play-failure.png') }).catch(() => {});
       console.error(
         'reveals:',
         env.proxy.captured.map(
