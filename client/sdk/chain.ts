@@ -409,6 +409,14 @@ export class GameChain {
     return Number((await this.#registryCall('getRuleset', rulesetHash)).damage);
   }
 
+  /**
+   * The start areas the registry feeds MapGen for the ruleset (packed as core `packStartAreas`; 0 = none). Fraud
+   * proofs and force-opened maps regenerate tiles with them, so they must equal the ruleset's own.
+   */
+  async startAreas(rulesetHash: string): Promise<bigint> {
+    return this.#registryCall('startAreasOf', rulesetHash);
+  }
+
   /** The VerifierRegistry the game checks proofs with. */
   async registryAddress(): Promise<string> {
     return lower(await this.#call('registry'));

@@ -13,7 +13,7 @@ import { shareCommitment } from '@shroud/core/commitments.ts';
 import { answerStride, decodeDisputeAnswer } from '@shroud/core/dispute.ts';
 import { InputError } from '@shroud/core/errors.ts';
 import { FIELD_MODULUS } from '@shroud/core/field.ts';
-import { generateMap } from '@shroud/core/generator/index.ts';
+import { generateMap, packStartAreas } from '@shroud/core/generator/index.ts';
 import { type Board, type Coord, leafCoord, leafIndex, tileIndex, zoneOf } from '@shroud/core/geometry.ts';
 import { zoneRoots as zoneRootsOf } from '@shroud/core/mapproof/witness.ts';
 import { commitOpenMap, type MapCommitment } from '@shroud/core/maptree.ts';
@@ -43,7 +43,12 @@ import {
   type TxResult,
 } from './chain.ts';
 import type { DealerClient } from './dealer-client.ts';
-import { DealerRefusedError, DealerUnavailableError, TileRejectedError } from './errors.ts';
+import {
+  DealerRefusedError,
+  DealerUnavailableError,
+  GameTermsRejectedError,
+  TileRejectedError,
+} from './errors.ts';
 import { PlayerModel } from './player.ts';
 import {
   type PendingState,
@@ -412,7 +417,17 @@ export class GamePlayer {
    * ruleset it expects. A game outside them is refused with GameTermsRejectedError before anything is paid.
    */
   async commitShare(): Promise<TxResult> {
-    checkGameTerms(await this.chain.config(this.gameId), this.#terms);
+    const config = await this.chain.config(this.gameId);
+    checkGameTerms(config, this.#terms);
+    // The chain regenerates tiles (fraud proofs, a force-open) with the registry's start areas: a game whose
+    // registry lacks them, or holds others, could not convict a lying dealer (or would convict an honest one).
+    const starts = await this.chain.startAreas(config.rulesetHash);
+    if (starts !== packStartAreas(this.ruleset.board)) {
+      throw new GameTermsRejectedError(
+        'startAreas',
+        `the registry's start areas for this ruleset (${starts}) are not the ruleset's (${packStartAreas(this.ruleset.board)})`,
+      );
+    }
     if (this.#share === null) {
       this.#share = randomField();
       await this.#save(); // before the commitment to it goes out

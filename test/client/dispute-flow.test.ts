@@ -27,10 +27,10 @@ import { zoneRoots } from '../../core/mapproof/witness.ts';
 import { shippedRuleset } from '../../core/ruleset/shipped.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import type { Tile } from '../../core/tile.ts';
-import { packedWordCounts } from '../../core/witness/publics.ts';
-import { rulesetHash, rulesetInfo } from '../../scripts/contracts/rulesets.ts';
+import { rulesetHash } from '../../scripts/contracts/rulesets.ts';
 import { BOND, type Env, gameParams, increaseTime, lastGameId, setup } from '../contracts/helpers.ts';
 import { proofFor } from '../contracts/mock-play.ts';
+import { registerMock } from './resume-fixture.ts';
 
 /** Proves by hashing the plan's public signals: what contracts/harness/MockVerifier.sol accepts. */
 const mockProver: Prover = { prove: async (_c, plan) => proofFor(plan.publicSignals) as never };
@@ -269,30 +269,4 @@ function zoneRootOf(h: Env['h'], leaves: bigint[]): bigint {
   while (level.length > 1)
     level = level.flatMap((_, i) => (i % 2 ? [] : [h.hash([level[i]!, level[i + 1]!])]));
   return level[0]!;
-}
-
-/** Registers a shipped ruleset with MockVerifiers (public-signal counts from the core's packing). */
-async function registerMock(env: Env, r: ValidRuleset): Promise<void> {
-  const info = rulesetInfo(r.name);
-  const reg = env.registry.connect(env.deployer) as Contract;
-  await (
-    await reg.getFunction('registerRuleset')(
-      rulesetHash(r.name),
-      info.kind,
-      info.width,
-      info.height,
-      info.maxPlayers,
-      info.damage,
-      info.passability,
-      info.maxRevealedTiles,
-    )
-  ).wait();
-  const mock = await env.ethers.deployContract('MockVerifier', [], env.deployer);
-  const w = packedWordCounts(r);
-  const counts = [w.words + 3, w.words + 4 + (r.provePassability ? 1 : 0), 4, 4];
-  for (const [i, n] of counts.entries()) {
-    await (
-      await reg.getFunction('setVerifier')(rulesetHash(r.name), i, await mock.getAddress(), '0x12345678', n)
-    ).wait();
-  }
 }

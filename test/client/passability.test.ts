@@ -15,7 +15,8 @@ import { InputError } from '../../core/errors.ts';
 import { FIELD_MODULUS } from '../../core/field.ts';
 import { type Coord, gridDistance, tileCoord, tileIndex } from '../../core/geometry.ts';
 import { zoneRoots } from '../../core/mapproof/witness.ts';
-import { isPassable } from '../../core/tile.ts';
+import { commitMap } from '../../core/maptree.ts';
+import { isPassable, Terrain } from '../../core/tile.ts';
 import type { TurnPlan, WitnessPlan } from '../../core/witness/inputs.ts';
 import { mapTopLevels } from '../../core/witness/maptop.ts';
 import { type DealtMap, dealtMap, serve } from './fixture.ts';
@@ -248,10 +249,28 @@ describe('GamePlayer on a passability ruleset', () => {
   });
 
   it('refuses a move onto a verified impassable tile (water, mountains) before proving', async () => {
-    const { player, proved } = await fakeGame(m, honestZone);
-    const { slot } = pickMoves(player);
+    // Start areas are land by construction (the generator blends them), so the dealer here commits the map with
+    // mountains on one tile the spawn reveals, beside a mobile unit (the spawn is deterministic: same tiles).
+    const first = await fakeGame(m, honestZone);
+    const { slot } = pickMoves(first.player);
+    const unit = first.player.units[slot]!;
+    const speed = m.ruleset.unitTypes[unit.type]!.speed;
+    const near = first.player.served.find((t) => {
+      const d = gridDistance(m.board.kind, unit, t);
+      return d > 0 && d <= speed;
+    });
+    assert.ok(near, "the spawn revealed a tile within the unit's reach");
+    const tiles = m.tiles.map((t) => ({ ...t }));
+    tiles[tileIndex(m.board, near)]!.terrain = Terrain.MOUNTAINS;
+    const commitment = commitMap(m.h, m.board, tiles, 99n);
+    const mountain: DealtMap = { ...m, tiles, commitment, root: commitment.tree.root };
+    const mountainRoots = zoneRoots(commitment, m.board).map(String);
+    const { player, proved } = await fakeGame(mountain, (gameId) => ({
+      status: 200,
+      body: { gameId, root: String(mountain.root), zoneRoots: mountainRoots },
+    }));
     const wet = player.served.find((t) => !isPassable(t.terrain));
-    assert.ok(wet, 'the spawn revealed some impassable tile');
+    assert.ok(wet, 'the spawn revealed the impassable tile');
     const before = proved.length;
     await assert.rejects(
       player.playTurn({ moves: movesFor(player, slot, wet), reveal: [] }),

@@ -165,8 +165,11 @@ export async function deal(game: MockGame): Promise<DealtMap> {
   return game.map;
 }
 
-/** Registers a shipped ruleset with MockVerifiers (public-signal counts from the core's packing). */
-async function registerMock(env: Env, r: ValidRuleset): Promise<void> {
+/**
+ * Registers a shipped ruleset as its deployment does (shape, start areas) with MockVerifiers (public-signal
+ * counts from the core's packing).
+ */
+export async function registerMock(env: Env, r: ValidRuleset): Promise<void> {
   const info = rulesetInfo(r.name);
   const reg = env.registry.connect(env.deployer) as Contract;
   await (
@@ -181,6 +184,7 @@ async function registerMock(env: Env, r: ValidRuleset): Promise<void> {
       info.maxRevealedTiles,
     )
   ).wait();
+  await (await reg.getFunction('setStartAreas')(rulesetHash(r.name), BigInt(info.startAreas))).wait();
   const mock = await env.ethers.deployContract('MockVerifier', [], env.deployer);
   const w = packedWordCounts(r);
   const counts = [w.words + 3, w.words + 4 + (r.provePassability ? 1 : 0), 4, 4];
