@@ -3,10 +3,10 @@ import { shippedRulesetNames } from '../core/ruleset/shipped.ts';
 import { inputDir, intFlag, outputFile, parseCli, runCli, UsageError } from './lib/cli.ts';
 import { consoleProgress } from './lib/progress.ts';
 
-const USAGE = `usage: npm run bench -- <core|circuits|gas|dealer|mapproof|soak> [--ruleset R] [--games N] [--ptau-dir DIR] [--json FILE]
+const USAGE = `usage: npm run bench -- <core|circuits|gas|dealer|mapproof|mapproof-queue|soak> [--ruleset R] [--games N] [--ptau-dir DIR] [--json FILE]
 
 Runs one benchmark suite and prints (and with --json writes) a flat JSON of numeric metrics.
-  --ruleset R      circuits (default tiny), mapproof and soak (default duel)
+  --ruleset R      circuits and mapproof-queue (default tiny), mapproof and soak (default duel)
   --games N        soak: games dealt and played (default 1000, at least 10)
   --ptau-dir DIR   prepared powers of tau (also $SHROUD_PTAU_DIR); default: INSECURE development ones
   --json FILE      also write the metrics to FILE
@@ -35,6 +35,12 @@ const SUITES: Record<string, (o: Opts) => Promise<Record<string, number>>> = {
   mapproof: async (o) =>
     (await import('./bench-mapproof.ts')).benchMapProof({
       ruleset: o.ruleset ?? 'duel',
+      ptauDir: o.ptauDir,
+    }),
+  // Chunk proofs on the PostgreSQL job queue with 1, then 2 prover processes (a throwaway server).
+  'mapproof-queue': async (o) =>
+    (await import('./bench-mapproof-queue.ts')).benchMapProofQueue({
+      ruleset: o.ruleset ?? 'tiny',
       ptauDir: o.ptauDir,
     }),
   soak: async (o) =>

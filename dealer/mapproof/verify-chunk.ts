@@ -44,7 +44,9 @@ export async function checkChunkProof(vkey: object, job: ChunkJob, output: unkno
   if (proof.publicSignals.some((s, i) => s !== want[i])) {
     throw new ChunkProofRejected(`zone ${job.zone}: the proof is for another zone, seed or map`);
   }
-  if (!(await snarkjs.groth16.verify(vkey, proof.publicSignals, proof.proof))) {
+  // Points off the curve may make snarkjs throw rather than answer false: refused the same way.
+  const valid = await snarkjs.groth16.verify(vkey, proof.publicSignals, proof.proof).catch(() => false);
+  if (!valid) {
     throw new ChunkProofRejected(
       `zone ${job.zone}: the proof does not verify (does the prover have other mapchunk keys than the dealer?)`,
     );
