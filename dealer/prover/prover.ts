@@ -83,13 +83,15 @@ export class QueueProver {
     });
     const boss = openBoss(o.url, 'prover', o.policy);
     boss.on('error', (e) => log.warn({ err: e.message }, 'job queue error'));
+    const noQueue = new Error(
+      'this database has no map-proof job queue yet: start the dealer with SHROUD_MAP_PROOF_QUEUE=true first',
+    );
     try {
-      await boss.start();
-      if (!(await boss.getQueue(CHUNK_QUEUE))) {
-        throw new Error(
-          'this database has no map-proof job queue yet: start the dealer with SHROUD_MAP_PROOF_QUEUE=true first',
-        );
-      }
+      // Provers install nothing: the dealer creates the schema and the queue (a prover's role may be limited).
+      await boss.start().catch((e: Error) => {
+        throw /not installed/.test(e.message) ? noQueue : e;
+      });
+      if (!(await boss.getQueue(CHUNK_QUEUE))) throw noQueue;
     } catch (e) {
       await boss.stop({ graceful: false }).catch(() => {});
       await pool.close();

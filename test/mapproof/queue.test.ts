@@ -75,7 +75,7 @@ function startProver(vars: Record<string, string>): Prover {
 }
 
 /** Polls `f` until it returns non-null (each wait is for a real condition; the bound only ends a hung test). */
-async function until<T>(f: () => Promise<T | null> | T | null, what: string, ms = 240_000): Promise<T> {
+async function until<T>(f: () => Promise<T | null> | T | null, what: string, ms = 900_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await f();
