@@ -100,7 +100,8 @@ export async function benchMapProofQueue(
         SHROUD_DB_URL: url,
         SHROUD_MAP_PROOF_JOB_KEY: jobKey,
         SHROUD_MAP_PROOF_DIR: buildDir,
-        SHROUD_LOG_LEVEL: 'warn',
+        // info: its 'prover ready' line says when it takes jobs.
+        SHROUD_LOG_LEVEL: 'info',
       };
       const provers = await Promise.all(Array.from({ length: workers }, () => startProver(vars)));
       try {
