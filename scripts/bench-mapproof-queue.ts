@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -30,8 +31,15 @@ import { round } from './lib/stats.ts';
 
 const MAIN = fileURLToPath(new URL('../dealer/main.ts', import.meta.url));
 
+interface Prover {
+  child: ChildProcess;
+  /** Seconds each of its proofs took, as it logs them. */
+  proofSeconds: number[];
+}
+
 /** `npm run dealer -- prover --concurrency 1`, resolved once it is taking jobs. */
-async function startProver(vars: Record<string, string>): Promise<ChildProcess> {
+async function startProver(vars: Record<string, string>): Promise<Prover> {
+  const proofSeconds: number[] = [];
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('SHROUD_')) env[k] = v;
   const child = spawn(process.execPath, [MAIN, 'prover', '--concurrency', '1'], {
@@ -42,16 +50,18 @@ async function startProver(vars: Record<string, string>): Promise<ChildProcess> 
     child.once('exit', (code) => reject(new Error(`prover exited ${code} before it was ready`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       if (line.includes('"prover ready"')) resolve();
+      if (line.includes('"chunk job proven"')) proofSeconds.push(Number(JSON.parse(line).seconds));
     });
   });
-  return child;
+  return { child, proofSeconds };
 }
 
 /**
  * A map proof whose chunk proofs go through the PostgreSQL job queue to 1, then 2 prover processes (one
  * proving process each), the dealer side verifying each chunk proof and proving the root on its own pool:
  * `mapproof_workers_speedup` is the chunk phase's time with 1 over with 2. On a machine with fewer free cores
- * than provers the speed-up is bounded by the cores.
+ * than provers the speed-up is bounded by the cores: the mean seconds per chunk proof and the load average
+ * before each run show how contended they were.
  */
 export async function benchMapProofQueue(
   opts: { ruleset?: string; ptauDir?: string } = {},
@@ -106,6 +116,8 @@ export async function benchMapProofQueue(
       const provers = await Promise.all(Array.from({ length: workers }, () => startProver(vars)));
       try {
         const gameId = BigInt(100 + workers);
+        // Other work on the machine slows the provers: the load before the run says how busy it was.
+        const load = loadavg()[0]!;
         let tChunks = 0;
         const t0 = performance.now();
         const proof: MapProof = await proveMap(h, pool, {
@@ -142,10 +154,18 @@ export async function benchMapProofQueue(
         chunkSeconds.push((tChunks - t0) / 1000);
         out[`mapproof_queue_${key}_chunks_${label}_s`] = round((tChunks - t0) / 1000, 1);
         out[`mapproof_queue_${key}_${label}_s`] = round((t1 - t0) / 1000, 1);
+        const each = provers.flatMap((p) => p.proofSeconds);
+        out[`mapproof_queue_${key}_chunk_proof_${label}_s`] = round(
+          each.reduce((a, b) => a + b, 0) / each.length,
+          1,
+        );
+        out[`mapproof_queue_${key}_loadavg_${label}`] = round(load, 2);
       } finally {
-        for (const p of provers) p.kill('SIGTERM');
+        for (const { child } of provers) child.kill('SIGTERM');
         await Promise.all(
-          provers.map((p) => new Promise((r) => (p.exitCode === null ? p.once('exit', r) : r(0)))),
+          provers.map(
+            ({ child }) => new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(0))),
+          ),
         );
         await queue.close();
       }
