@@ -28,7 +28,7 @@ import {
 } from './config.ts';
 import type { DealStep } from './dealing.ts';
 import { DEFAULT_MAX_PENDING_GAMES, LobbyService } from './lobby.ts';
-import { DEFAULT_QUEUE_POLICY } from './mapproof/chunk-job.ts';
+import { queuePolicy } from './mapproof/chunk-job.ts';
 import { ProverPool } from './mapproof/pool.ts';
 import { ChunkQueue } from './mapproof/queue.ts';
 import { buildDirArtifacts, MapProver } from './mapproof/service.ts';
@@ -178,10 +178,7 @@ if (queued) {
     chunkQueue = await ChunkQueue.open({
       url: config.db.url!,
       box: secretBox(hexKey(config.mapProof!.jobKey!)),
-      policy: {
-        attempts: config.mapProof!.attempts ?? DEFAULT_QUEUE_POLICY.attempts,
-        heartbeatSeconds: config.mapProof!.heartbeatSeconds ?? DEFAULT_QUEUE_POLICY.heartbeatSeconds,
-      },
+      policy: queuePolicy(config.mapProof),
       log: logger,
       onOutcome: (o) => metrics.mapChunkJobs.labels(o).inc(),
     });

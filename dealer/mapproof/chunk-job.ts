@@ -28,6 +28,14 @@ export interface ChunkQueuePolicy {
 
 export const DEFAULT_QUEUE_POLICY: ChunkQueuePolicy = { attempts: 3, heartbeatSeconds: 30 };
 
+/** The policy the settings give (the dealer's and each prover's: the same `mapProof.*` settings). */
+export function queuePolicy(m: Partial<ChunkQueuePolicy> | undefined): ChunkQueuePolicy {
+  return {
+    attempts: m?.attempts ?? DEFAULT_QUEUE_POLICY.attempts,
+    heartbeatSeconds: m?.heartbeatSeconds ?? DEFAULT_QUEUE_POLICY.heartbeatSeconds,
+  };
+}
+
 /** The pg-boss queue options: backoff between tries, and the heartbeat that frees a dead prover's job. */
 export function queueOptions(p: ChunkQueuePolicy): Omit<Queue, 'name'> {
   return {

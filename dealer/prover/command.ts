@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { intFlag, parseCli, UsageError } from '../../scripts/lib/cli.ts';
 import { REDACT_PATHS } from '../app.ts';
 import { hexKey } from '../config.ts';
-import { DEFAULT_QUEUE_POLICY } from '../mapproof/chunk-job.ts';
+import { queuePolicy } from '../mapproof/chunk-job.ts';
 import { opsConfig } from '../ops/load-config.ts';
 import { describeStore } from '../store/open.ts';
 import { secretBox } from '../store/secret-box.ts';
@@ -71,10 +71,7 @@ export async function proverCommand(argv: string[], env: NodeJS.ProcessEnv = pro
     box: secretBox(hexKey(jobKey)),
     buildDir,
     concurrency,
-    policy: {
-      attempts: config.mapProof?.attempts ?? DEFAULT_QUEUE_POLICY.attempts,
-      heartbeatSeconds: config.mapProof?.heartbeatSeconds ?? DEFAULT_QUEUE_POLICY.heartbeatSeconds,
-    },
+    policy: queuePolicy(config.mapProof),
     log,
     onBroken: (why) => {
       broken = why;
