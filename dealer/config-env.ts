@@ -200,7 +200,41 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     path: 'mapProof.workers',
     env: 'SHROUD_MAP_PROOF_WORKERS',
     kind: 'int',
-    meaning: 'Prover child processes (1 to 64).',
+    meaning:
+      "Prover child processes (1 to 64); with the queue, each `dealer prover`'s default concurrency (the dealer keeps one, for root proofs).",
+  },
+  {
+    path: 'mapProof.queue',
+    env: 'SHROUD_MAP_PROOF_QUEUE',
+    kind: 'bool',
+    meaning:
+      'Chunk proofs become jobs on a durable queue (pg-boss, schema `pgboss`) in the PostgreSQL database (`db.driver` `postgres` only), proven by `npm run dealer -- prover` on any machines; the dealer verifies each proof, then proves the root and posts.',
+    fallback: '`false` (the local pool)',
+  },
+  {
+    path: 'mapProof.jobKey',
+    env: 'SHROUD_MAP_PROOF_JOB_KEY',
+    kind: 'string',
+    meaning:
+      "32-byte AES-256-GCM key sealing each chunk job's input (the game's seed and the zone's salts); the dealer and every prover share it. Required with the queue; must differ from the master key.",
+    fallback: 'none',
+    secret: true,
+  },
+  {
+    path: 'mapProof.heartbeatSeconds',
+    env: 'SHROUD_MAP_PROOF_HEARTBEAT_SECONDS',
+    kind: 'int',
+    meaning:
+      'A prover that has not renewed its claim on a chunk job for this long (10 to 3600 s; killed, cut off) loses it to another.',
+    fallback: '`30`',
+  },
+  {
+    path: 'mapProof.attempts',
+    env: 'SHROUD_MAP_PROOF_ATTEMPTS',
+    kind: 'int',
+    meaning:
+      'Tries of a chunk job (1 to 10, backoff 1 s, 2 s, 4 s … between them) before it is marked failed, and with it the map proof until the dealer restarts.',
+    fallback: '`3`',
   },
   {
     path: 'artifacts.dir',

@@ -51,7 +51,23 @@ export interface DealerConfig {
    */
   caches?: Partial<CacheLimits>;
   /** ZK map proofs: built keys under `buildDir/<ruleset>/{mapchunk,maproot}` (see circuits/README.md). */
-  mapProof?: { enabled: boolean; buildDir: string; workers: number };
+  mapProof?: {
+    enabled: boolean;
+    buildDir: string;
+    /** The dealer's prover processes (one with the queue: root proofs only); each `dealer prover`'s default. */
+    workers: number;
+    /**
+     * Chunk proofs as jobs on a durable queue in the PostgreSQL database (pg-boss), proven by
+     * `npm run dealer -- prover` processes on any machines (db.driver `postgres` only). Default false.
+     */
+    queue?: boolean;
+    /** 32-byte hex AES-256-GCM key sealing each job's input; dealer and provers share it (secret). */
+    jobKey?: string;
+    /** A prover silent this long loses its job to another (10 to 3600 s, default 30). */
+    heartbeatSeconds?: number;
+    /** Tries of a chunk job before it is marked failed (1 to 10, default 3). */
+    attempts?: number;
+  };
   /**
    * Proving artifacts served under `/v1/artifacts` (content-addressed): the zkeys and wasms that
    * `dir`/manifest.json and seal.json name. Default `contracts/generated` (from the working directory); the
@@ -190,6 +206,10 @@ export const CONFIG_SCHEMA = {
         enabled: { type: 'boolean' },
         buildDir: { type: 'string', minLength: 1 },
         workers: { type: 'integer', minimum: 1, maximum: 64 },
+        queue: { type: 'boolean' },
+        jobKey: hex32,
+        heartbeatSeconds: { type: 'integer', minimum: 10, maximum: 3600 },
+        attempts: { type: 'integer', minimum: 1, maximum: 10 },
       },
     },
     artifacts: {
@@ -299,6 +319,7 @@ export function loadConfigSources(
   }
   const config = raw as unknown as DealerConfig;
   checkDb(config.db);
+  checkMapProofQueue(config);
   dealerSealSecret(config);
   lobbyKinds(config);
   return { config, fromEnv };
@@ -362,6 +383,25 @@ function checkDb(db: DealerConfig['db']): void {
   if (!postgresTarget(db.url)) {
     throw new ConfigError(
       'config db.url: not a postgres:// URL (postgres://user:password@host:5432/database)',
+    );
+  }
+}
+
+/** The queue needs PostgreSQL and its own key (provers hold it: never the at-rest key, which opens everything). */
+function checkMapProofQueue(config: Pick<DealerConfig, 'mapProof' | 'db' | 'keys'>): void {
+  const m = config.mapProof;
+  if (m?.jobKey && hexKey(m.jobKey).every((b, i) => b === hexKey(config.keys.masterKey)[i])) {
+    throw new ConfigError('config mapProof.jobKey: must differ from keys.masterKey (provers hold it)');
+  }
+  if (!m?.enabled || !m.queue) return;
+  if (config.db.driver !== 'postgres') {
+    throw new ConfigError(
+      'config mapProof.queue: needs db.driver "postgres" (the queue lives in its database); SQLite proves on the local pool',
+    );
+  }
+  if (!m.jobKey) {
+    throw new ConfigError(
+      'config mapProof.jobKey: required with mapProof.queue (set SHROUD_MAP_PROOF_JOB_KEY, e.g. `openssl rand -hex 32`, on the dealer and every prover)',
     );
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The dealer process: `node dealer/main.ts [--config FILE]`, with SHROUD_* environment overrides
  * (see dealer/config-env.ts). Secrets come from the config or, preferably, the environment; never logged.
- * `node dealer/main.ts keys|check|backup|restore …` runs an operations command instead (dealer/ops/).
+ * `node dealer/main.ts keys|check|backup|restore|prover …` runs an operations command instead (dealer/ops/,
+ * dealer/prover/).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +28,9 @@ import {
 } from './config.ts';
 import type { DealStep } from './dealing.ts';
 import { DEFAULT_MAX_PENDING_GAMES, LobbyService } from './lobby.ts';
+import { queuePolicy } from './mapproof/chunk-job.ts';
 import { ProverPool } from './mapproof/pool.ts';
+import { ChunkQueue } from './mapproof/queue.ts';
 import { buildDirArtifacts, MapProver } from './mapproof/service.ts';
 import { MapCache } from './maps.ts';
 import { createMetrics } from './metrics.ts';
@@ -39,7 +42,7 @@ import type { DealerStore } from './store/types.ts';
 import { ChainWatcher } from './watcher.ts';
 
 const USAGE = `usage: npm run dealer -- [--config FILE] | --new-seal-key
-       npm run dealer -- keys | check | backup | restore … (each answers --help)
+       npm run dealer -- keys | check | backup | restore | prover … (each answers --help)
 
 The dealer-prover service. FILE defaults to dealer/config.default.json (the local chain 31337, its
 demo keys); every setting can also come from the environment, which wins (docs/dealer-config.md lists
@@ -49,6 +52,7 @@ them all): SHROUD_RPC_URL, SHROUD_CHAIN_ID, SHROUD_GAME_CONTRACT, SHROUD_DEALER_
   check           check the configuration (file, then environment) and print it, secrets hidden
   backup          copy the database to a file, safely while the dealer runs
   restore         load such a backup into an empty (or, with --force, any) database
+  prover          prove map chunks from the PostgreSQL job queue (SHROUD_MAP_PROOF_QUEUE), on any machine
   --new-seal-key  print a fresh Baby Jubjub seal secret (keys.dealerKey) and its public sealKey, then exit
                   (prefer \`keys\`, which never prints a secret)`;
 // An operations command runs to completion and exits: nothing below (the service) starts.
@@ -154,9 +158,11 @@ const onStep = pauseAt
     }
   : undefined;
 
+const queued = config.mapProof?.enabled === true && config.mapProof.queue === true;
 const pool = config.mapProof?.enabled
   ? new ProverPool({
-      size: config.mapProof.workers,
+      // With the queue the dealer proves only root proofs itself.
+      size: queued ? 1 : config.mapProof.workers,
       onExit: (e) =>
         logger[e.respawnInMs === null ? 'error' : 'warn'](
           { worker: e.slot, code: e.code, signal: e.signal, jobLost: e.jobLost, deaths: e.deaths },
@@ -166,6 +172,27 @@ const pool = config.mapProof?.enabled
         ),
     })
   : undefined;
+let chunkQueue: ChunkQueue | undefined;
+if (queued) {
+  try {
+    chunkQueue = await ChunkQueue.open({
+      url: config.db.url!,
+      box: secretBox(hexKey(config.mapProof!.jobKey!)),
+      policy: queuePolicy(config.mapProof),
+      log: logger,
+      onOutcome: (o) => metrics.mapChunkJobs.labels(o).inc(),
+    });
+  } catch (e) {
+    // pg's messages name no password; the target is named the way the store names it.
+    process.stderr.write(
+      `dealer: cannot open the map-proof job queue on ${describeStore(config.db)}: ${(e as Error).message}\n`,
+    );
+    process.exit(1);
+  }
+  for (const o of ['queued', 'completed', 'failed', 'rejected'] as const)
+    metrics.mapChunkJobs.labels(o).inc(0);
+  metrics.watchChunkJobs(() => chunkQueue!.counts());
+}
 const mapProver =
   pool && config.mapProof
     ? new MapProver({
@@ -173,6 +200,7 @@ const mapProver =
         store,
         maps,
         pool,
+        ...(chunkQueue ? { chunks: chunkQueue } : {}),
         chain,
         artifacts: buildDirArtifacts(path.resolve(config.mapProof.buildDir)),
         log: logger,
@@ -265,6 +293,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     logger.info({ signal }, 'shutting down');
     await watcher.stop();
     await lobbies.stop();
+    await chunkQueue?.close();
     await pool?.close();
     await app.close();
     await store.close();

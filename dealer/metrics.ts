@@ -9,6 +9,12 @@ export interface DealerMetrics {
   disputesAnswered: Counter;
   /** Map-proof parts finished per game (zones + 1 root proof when complete). */
   mapProofDone: Gauge<'game'>;
+  /** Chunk jobs this dealer queued (`mapProof.queue`) and what became of them: completed, failed, rejected. */
+  mapChunkJobs: Counter<'outcome'>;
+  /** Chunk jobs in the queue by state, read from pg-boss at each scrape (its counts of the last supervision pass). */
+  mapChunkJobsNow: Gauge<'state'>;
+  /** Sets the source of that gauge (the dealer's chunk queue). */
+  watchChunkJobs(source: () => Promise<Record<string, number>>): void;
   requestSeconds: Histogram<'method' | 'route' | 'status'>;
   /** Entries per bounded cache (dealer/lru.ts), read from the `watchCaches` sources at each scrape. */
   cacheEntries: Gauge<'cache'>;
@@ -23,7 +29,11 @@ export function createMetrics(): DealerMetrics {
   collectDefaultMetrics({ register: registry, prefix: 'shroud_dealer_' });
   const sources: (() => Record<string, number>)[] = [];
   const cacheSizes = (): Record<string, number> => Object.assign({}, ...sources.map((s) => s()));
+  let chunkJobs: (() => Promise<Record<string, number>>) | undefined;
   return {
+    watchChunkJobs: (source) => {
+      chunkJobs = source;
+    },
     watchCaches: (source) => {
       sources.push(source);
     },
@@ -58,6 +68,26 @@ export function createMetrics(): DealerMetrics {
       help: 'Finished parts of the map proof of each game being proven (zone chunk proofs, then the root proof)',
       labelNames: ['game'],
       registers: [registry],
+    }),
+    mapChunkJobs: new Counter({
+      name: 'shroud_dealer_map_chunk_jobs_total',
+      help: 'Map-proof chunk jobs this dealer put on the job queue (outcome queued), and how they ended: completed (proof verified), failed (out of tries), rejected (a proof that does not verify)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    mapChunkJobsNow: new Gauge({
+      name: 'shroud_dealer_map_chunk_jobs',
+      help: 'Map-proof chunk jobs in the job queue by state (queued, active, failed and not yet deleted), as of the last supervision pass',
+      labelNames: ['state'],
+      registers: [registry],
+      async collect() {
+        if (!chunkJobs) return;
+        try {
+          for (const [state, n] of Object.entries(await chunkJobs())) this.set({ state }, n);
+        } catch {
+          // The database is unreachable: the scrape still answers, with the last counts.
+        }
+      },
     }),
     requestSeconds: new Histogram({
       name: 'shroud_dealer_http_request_duration_seconds',

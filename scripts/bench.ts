@@ -3,10 +3,10 @@ import { shippedRulesetNames } from '../core/ruleset/shipped.ts';
 import { inputDir, intFlag, outputFile, parseCli, runCli, UsageError } from './lib/cli.ts';
 import { consoleProgress } from './lib/progress.ts';
 
-const USAGE = `usage: npm run bench -- <core|maps|circuits|gas|dealer|mapproof|soak|demo|browser> [--ruleset R] [--games N] [--turns N] [--sim] [--seeds N] [--ptau-dir DIR] [--json FILE]
+const USAGE = `usage: npm run bench -- <core|maps|circuits|gas|dealer|mapproof|mapproof-queue|soak|demo|browser> [--ruleset R] [--games N] [--turns N] [--sim] [--seeds N] [--ptau-dir DIR] [--json FILE]
 
 Runs one benchmark suite and prints (and with --json writes) a flat JSON of numeric metrics.
-  --ruleset R      circuits and browser (default tiny), mapproof, soak and demo (default duel)
+  --ruleset R      circuits, mapproof-queue and browser (default tiny), mapproof, soak and demo (default duel)
   --games N        soak: games dealt and played (default 1000, at least 10); demo: games, one per bot seed (default 10)
   --turns N        demo: turns per player after the spawns (default: the demo's default)
   --sim            demo: the same bots in the in-process game (no chain, dealer or proofs): seconds, not minutes
@@ -46,6 +46,12 @@ const SUITES: Record<string, (o: Opts) => Promise<Record<string, number>>> = {
   mapproof: async (o) =>
     (await import('./bench-mapproof.ts')).benchMapProof({
       ruleset: o.ruleset ?? 'duel',
+      ptauDir: o.ptauDir,
+    }),
+  // Chunk proofs on the PostgreSQL job queue with 1, then 2 prover processes (a throwaway server).
+  'mapproof-queue': async (o) =>
+    (await import('./bench-mapproof-queue.ts')).benchMapProofQueue({
+      ruleset: o.ruleset ?? 'tiny',
       ptauDir: o.ptauDir,
     }),
   soak: async (o) =>

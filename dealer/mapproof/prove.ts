@@ -1,8 +1,9 @@
 import type { Board } from '../../core/geometry.ts';
 import type { Groth16Proof, MapProof, ProverArtifacts } from '../../core/mapproof/types.ts';
-import { type MapChunkInput, mapChunkInput, mapRootInput } from '../../core/mapproof/witness.ts';
+import { type MapChunkInput, mapChunkInput, mapRootInput, zoneRoots } from '../../core/mapproof/witness.ts';
 import type { MapCommitment } from '../../core/maptree.ts';
 import type { Hasher } from '../../core/poseidon.ts';
+import { type ChunkProver, localChunkProver } from './chunk-prover.ts';
 import type { ProverPool } from './pool.ts';
 
 /** Where finished chunk proofs are kept, so a crashed dealer resumes instead of starting over. */
@@ -19,19 +20,29 @@ export interface MapProofJob {
   shares: readonly bigint[];
   seed: bigint;
   map: MapCommitment;
-  artifacts: { mapchunk: ProverArtifacts; maproot: ProverArtifacts };
+  artifacts: { mapchunk: ProverArtifacts & { vkey?: string }; maproot: ProverArtifacts };
   store: ChunkProofStore;
+  /** Where the chunk proofs are made (default: `pool`, which always makes the root proof: it holds the shares). */
+  chunks?: ChunkProver;
+  /** The ruleset's name, by which provers elsewhere find their keys (needed with a queue). */
+  ruleset?: string;
   onProgress?: (done: number, total: number) => void;
 }
 
 /**
- * Proves every zone (in parallel on the pool, skipping zones already stored) and then the root proof.
+ * Proves every zone (in parallel, skipping zones already stored) and then the root proof.
  * Each chunk proof is persisted as soon as it exists: a restart repeats at most one proof per thread.
  */
-export async function proveMap(h: Hasher, pool: ProverPool, job: MapProofJob): Promise<MapProof> {
+export async function proveMap(
+  h: Hasher,
+  pool: Pick<ProverPool, 'prove'>,
+  job: MapProofJob,
+): Promise<MapProof> {
   const { board, map, seed, store } = job;
   const total = board.zoneCount + 1;
   const chunks: Groth16Proof[] = new Array(board.zoneCount);
+  const prover = job.chunks ?? localChunkProver(pool);
+  const roots = zoneRoots(map, board);
   let done = 0;
   const report = () => job.onProgress?.(done, total);
   await Promise.all(
@@ -39,7 +50,14 @@ export async function proveMap(h: Hasher, pool: ProverPool, job: MapProofJob): P
       let p = await store.load(zone);
       if (!p) {
         const input: MapChunkInput = mapChunkInput(h, board, seed, map, zone);
-        p = await pool.prove(input as unknown as Record<string, unknown>, job.artifacts.mapchunk);
+        p = await prover.prove({
+          gameId: job.gameId,
+          zone,
+          ruleset: job.ruleset ?? '',
+          input,
+          zoneRoot: roots[zone]!,
+          artifacts: job.artifacts.mapchunk,
+        });
         await store.save(zone, p);
       }
       chunks[zone] = p;

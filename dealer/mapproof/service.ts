@@ -8,10 +8,15 @@ import type { ChainView } from '../chain/types.ts';
 import { Lru } from '../lru.ts';
 import type { MapCache } from '../maps.ts';
 import type { DealerStore } from '../store/types.ts';
+import type { ChunkProver } from './chunk-prover.ts';
 import type { ProverPool } from './pool.ts';
 import { proveMap } from './prove.ts';
 
-export type MapCircuitArtifacts = { mapchunk: ProverArtifacts; maproot: ProverArtifacts };
+/** `mapchunk.vkey` checks chunk proofs made on other machines (the job queue). */
+export type MapCircuitArtifacts = {
+  mapchunk: ProverArtifacts & { vkey: string };
+  maproot: ProverArtifacts;
+};
 
 /** Where a ruleset's map-proof keys are; null when the operator has not built them. */
 export type ArtifactSource = (ruleset: ValidRuleset) => MapCircuitArtifacts | null;
@@ -22,15 +27,25 @@ export type ArtifactSource = (ruleset: ValidRuleset) => MapCircuitArtifacts | nu
  */
 export function buildDirArtifacts(buildDir: string): ArtifactSource {
   return (r) => {
-    const one = (name: string): ProverArtifacts | null => {
-      const dir = path.join(buildDir, r.name, name);
-      const a = { wasm: path.join(dir, `${name}_js`, `${name}.wasm`), zkey: path.join(dir, `${name}.zkey`) };
-      return existsSync(a.wasm) && existsSync(a.zkey) ? a : null;
-    };
-    const mapchunk = one('mapchunk');
-    const maproot = one('maproot');
+    const mapchunk = circuitFiles(buildDir, r.name, 'mapchunk');
+    const maproot = circuitFiles(buildDir, r.name, 'maproot');
     return mapchunk && maproot ? { mapchunk, maproot } : null;
   };
+}
+
+/** One circuit's wasm, zkey and verification key in that layout, or null when any is missing. */
+export function circuitFiles(
+  buildDir: string,
+  ruleset: string,
+  circuit: 'mapchunk' | 'maproot',
+): (ProverArtifacts & { vkey: string }) | null {
+  const dir = path.join(buildDir, ruleset, circuit);
+  const a = {
+    wasm: path.join(dir, `${circuit}_js`, `${circuit}.wasm`),
+    zkey: path.join(dir, `${circuit}.zkey`),
+    vkey: path.join(dir, `${circuit}.vkey.json`),
+  };
+  return existsSync(a.wasm) && existsSync(a.zkey) && existsSync(a.vkey) ? a : null;
 }
 
 export interface MapProofStatus {
@@ -45,7 +60,10 @@ export interface MapProverDeps {
   chain?: Pick<ChainView, 'submitMapProof'>;
   store: DealerStore;
   maps: MapCache;
+  /** Proves root proofs, and chunk proofs unless `chunks` is given. */
   pool: ProverPool;
+  /** Where chunk proofs are made instead of `pool` (the PostgreSQL job queue). */
+  chunks?: ChunkProver;
   artifacts: ArtifactSource;
   log: Logger;
   onProgress?: (gameId: bigint, done: number, total: number) => void;
@@ -57,7 +75,7 @@ const ROOT_PROOF = -1;
 
 /**
  * Produces each dealt game's ZK map proof in the background: every zone's chunk proof in parallel on
- * the worker pool, then the root proof. Finished proofs are persisted one by one, so a restarted dealer
+ * the worker pool (or the job queue), then the root proof on the pool. Finished proofs are persisted one by one, so a restarted dealer
  * continues where it stopped.
  */
 export class MapProver {
@@ -157,6 +175,8 @@ export class MapProver {
         seed: secrets.seed,
         map: map.commitment,
         artifacts,
+        ruleset: map.ruleset.name,
+        ...(this.#d.chunks ? { chunks: this.#d.chunks } : {}),
         store: {
           load: async (zone) => stored.get(zone) ?? null,
           save: (zone, proof) => this.#d.store.putMapProof(gameId, zone, proof),

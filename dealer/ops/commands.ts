@@ -3,6 +3,7 @@
  * Every one follows the CLI convention (scripts/lib/cli.ts): `--help`, one-line errors, exit 2 on misuse.
  */
 import { runCli } from '../../scripts/lib/cli.ts';
+import { proverCommand } from '../prover/command.ts';
 import { backupCommand, restoreCommand } from './backup.ts';
 import { checkCommand } from './check.ts';
 import { keysCommand } from './keys.ts';
@@ -12,6 +13,7 @@ export const COMMANDS: Readonly<Record<string, (argv: string[]) => void | Promis
   check: checkCommand,
   backup: backupCommand,
   restore: restoreCommand,
+  prover: proverCommand,
 };
 
 export function isCommand(arg: string | undefined): arg is string {

@@ -86,6 +86,10 @@ const SAMPLES: Record<string, [string, unknown]> = {
   SHROUD_MAP_PROOF_ENABLED: ['0', false],
   SHROUD_MAP_PROOF_DIR: ['/srv/keys', '/srv/keys'],
   SHROUD_MAP_PROOF_WORKERS: ['3', 3],
+  SHROUD_MAP_PROOF_QUEUE: ['0', false],
+  SHROUD_MAP_PROOF_JOB_KEY: [`0x${'44'.repeat(32)}`, `0x${'44'.repeat(32)}`],
+  SHROUD_MAP_PROOF_HEARTBEAT_SECONDS: ['12', 12],
+  SHROUD_MAP_PROOF_ATTEMPTS: ['5', 5],
   SHROUD_ARTIFACTS_DIR: ['/srv/shroud/generated', '/srv/shroud/generated'],
   SHROUD_LOBBIES: [
     '[{"name":"tiny-duel","ruleset":"tiny","seats":2,"stake":"1000","disputeDeposit":"100","maxTurns":40,"bond":"1000000000000000000"}]',
