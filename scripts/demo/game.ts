@@ -92,8 +92,8 @@ export function checkPlayers(ruleset: ValidRuleset, n: number): string | null {
 
 /**
  * Each seat's fog against what it was served: the model holds exactly the tiles the dealer served this
- * seat (same terrain, feature, resource, rivers, salt), and every one of them is explored in its fog. Returns the tiles checked; throws on a
- * mismatch naming the seat and the tile.
+ * seat (same terrain, feature, resource, rivers, salt), and every one of them is explored in its fog.
+ * Returns the tiles checked; throws on a mismatch naming the seat and the tile.
  */
 export function checkFog(bots: readonly BotPlayer[]): number {
   let n = 0;
