@@ -329,11 +329,13 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
   for (const l of combat.lines(nPlayers)) o.print(l);
 
   const viewers: string[] = [];
+  // The replay's board is the geometry alone (the viewer format refuses the generator's start areas).
+  const { startAreas: _areas, ...board } = r.board;
   for (const b of o.viewers === false ? [] : bots) {
     const replay: Replay = {
       version: REPLAY_VERSION,
       ruleset: r,
-      board: r.board,
+      board,
       seat: b.seat,
       turns: b.replay.turns,
       omniscient: { tiles: tiles.map((t): Tile => ({ ...t })) },
