@@ -1,11 +1,11 @@
 /**
  * The Shroud demo: a whole game on a real local chain, with real Groth16 proofs and the real dealer process.
  *
- *   npm run demo -- [--turns N (10)] [--out DIR (./demo-out)] [--ruleset NAME (duel)] [--ptau-dir DIR]
+ *   npm run demo -- [--turns N (14)] [--players N (2)] [--out DIR (./demo-out)] [--ruleset NAME (duel)] [--ptau-dir DIR]
  *
  * Builds the ruleset's play circuits and verifiers (cached; the long steps under a progress display with
  * estimates, third-party output in log files), compiles the contracts, starts `hardhat node` on a free port,
- * deploys, starts the dealer, creates a game as the dealer and plays two bots: each spawns, then plays N
+ * deploys, starts the dealer, creates a game as the dealer and plays N bots (2 by default): each spawns, then plays N
  * turns; each turn is planned by the bot, proven, submitted, and its revealed tiles fetched from the dealer
  * and verified against the on-chain root. At the end the dealer publishes its secrets and the demo audits the
  * root and every served tile, then writes one viewer page per player. Every child process is stopped on
@@ -17,7 +17,7 @@ import { loadHasher } from '../core/index.ts';
 import { shippedRuleset, shippedRulesetNames } from '../core/ruleset/shipped.ts';
 import { generateSealKey } from '../core/sealed.ts';
 import { userPtauDir } from './circuits/ptau.ts';
-import { DEMO_TURNS, playDemoGame } from './demo/game.ts';
+import { checkPlayers, DEMO_TURNS, MAX_DEMO_PLAYERS, playDemoGame } from './demo/game.ts';
 import { installCleanup, stopAll } from './demo/procs.ts';
 import {
   buildCircuitsAndVerifiers,
@@ -29,11 +29,13 @@ import {
 import { inputDir, intFlag, outputDir, parseCli, runCli, UsageError } from './lib/cli.ts';
 import { consoleProgress, fmtDuration, type Progress } from './lib/progress.ts';
 
-const USAGE = `usage: npm run demo -- [--turns N] [--ruleset NAME] [--out DIR] [--ptau-dir DIR]
+const playable = shippedRulesetNames.filter((n) => shippedRuleset(n).players.min <= MAX_DEMO_PLAYERS);
+const USAGE = `usage: npm run demo -- [--turns N] [--players N] [--ruleset NAME] [--out DIR] [--ptau-dir DIR]
 
-Plays a game between two bots on a local chain with real proofs, audits the dealer, writes viewers.
-  --turns N        turns per player after the spawns (default ${DEMO_TURNS}): 2 × (1 + N) proven turns on-chain
-  --ruleset NAME   ${shippedRulesetNames.filter((n) => shippedRuleset(n).players.min === 2).join(', ')} (default duel)
+Plays a game between bots on a local chain with real proofs, audits the dealer, writes viewers.
+  --turns N        turns per player after the spawns (default ${DEMO_TURNS}): players × (1 + N) proven turns on-chain
+  --players N      seats, 2 to the ruleset's maximum (default 2; ${playable.map((n) => `${n} ≤ ${Math.min(shippedRuleset(n).players.max, MAX_DEMO_PLAYERS)}`).join(', ')})
+  --ruleset NAME   ${playable.join(', ')} (default duel)
   --out DIR        viewers, logs and the dealer's database (default ./demo-out)
   --ptau-dir DIR   prepared powers of tau (also $SHROUD_PTAU_DIR); default: an INSECURE development
                    ptau made in build/circuits/ptau (fine for the local chain)
@@ -54,6 +56,7 @@ await runCli('demo', async () => {
       turns: { type: 'string', default: String(DEMO_TURNS) },
       out: { type: 'string', default: './demo-out' },
       ruleset: { type: 'string', default: 'duel' },
+      players: { type: 'string', default: '2' },
       'ptau-dir': { type: 'string' },
     },
   });
@@ -61,20 +64,24 @@ await runCli('demo', async () => {
   const rulesetName = values.ruleset!;
   if (!shippedRulesetNames.includes(rulesetName))
     throw new UsageError(`--ruleset ${rulesetName}: unknown; shipped: ${shippedRulesetNames.join(', ')}`);
-  const ruleset = shippedRuleset(rulesetName);
-  if (ruleset.players.min !== 2)
-    throw new UsageError(
-      `--ruleset ${rulesetName}: the demo plays two bots; it needs ${ruleset.players.min} players`,
-    );
+  const players = intFlag('players', values.players!, 2, MAX_DEMO_PLAYERS);
+  const bad = checkPlayers(shippedRuleset(rulesetName), players);
+  if (bad) throw new UsageError(`--players ${players}: ${bad}`);
   const outDir = path.resolve(outputDir('out', values.out!));
   const envDir = userPtauDir();
   if (!values['ptau-dir'] && envDir && !existsSync(envDir))
     throw new UsageError(`SHROUD_PTAU_DIR=${process.env.SHROUD_PTAU_DIR}: no such folder`);
   const ptauDir = values['ptau-dir'] ? path.resolve(inputDir('ptau-dir', values['ptau-dir'])) : envDir;
-  await play({ turns, rulesetName, outDir, ptauDir });
+  await play({ turns, players, rulesetName, outDir, ptauDir });
 });
 
-async function play(o: { turns: number; rulesetName: string; outDir: string; ptauDir: string | undefined }) {
+async function play(o: {
+  turns: number;
+  players: number;
+  rulesetName: string;
+  outDir: string;
+  ptauDir: string | undefined;
+}) {
   const ruleset = shippedRuleset(o.rulesetName);
   const logDir = path.join(o.outDir, 'logs');
   // Every child inherits this marker, so a test (or a user) can find any process a run left behind.
@@ -128,6 +135,7 @@ async function play(o: { turns: number; rulesetName: string; outDir: string; pta
       dealerUrl: dealer.url,
       dealerKey,
       turns: o.turns,
+      players: o.players,
       outDir: o.outDir,
       log,
       print: (l) => progress.line(l),
@@ -138,7 +146,7 @@ async function play(o: { turns: number; rulesetName: string; outDir: string; pta
     });
     for (const v of result.viewers) progress.line(`viewer: ${rel(v)}`);
     await stopAll();
-    const fights = result.combat.seats(ruleset.players.min);
+    const fights = result.combat.seats(o.players);
     const hits = fights.reduce((n, s) => n + s.hits, 0);
     const lost = fights.reduce((n, s) => n + s.lost.length, 0);
     progress.line(

@@ -1,10 +1,12 @@
 /**
- * The demo game: create it as the dealer, seat two bots, play to the turn limit with real proofs, then
- * audit the dealer's published secrets against the root and every served tile, and write the viewers.
+ * The demo game: create it as the dealer, seat 2 to 6 bots, play to the turn limit with real proofs, then
+ * audit the dealer's published secrets against the root and every served tile, check every seat's fog
+ * against the tiles it was served, and write the viewers.
  */
 import path from 'node:path';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { type BotAction, BotPlayer } from '../../client/bot-player.ts';
+import type { TurnPlanner } from '../../client/planner.ts';
 import { GameChain } from '../../client/sdk/chain.ts';
 import { DealerClient } from '../../client/sdk/dealer-client.ts';
 import { GamePlayer } from '../../client/sdk/game-player.ts';
@@ -42,6 +44,10 @@ export interface GameOptions {
   dealerKey: string;
   /** Turns per player after the spawns. */
   turns: number;
+  /** Seats (default the ruleset's minimum); between `players.min` and `players.max` (DEV_KEYS has 6 players). */
+  players?: number;
+  /** Who plans each seat (default: the exploring bot seeded `${seed}-${seat}`). */
+  planner?: (seat: number) => TurnPlanner | undefined;
   outDir: string;
   log: Log;
   /** Progress and summary lines (stdout). */
@@ -56,7 +62,7 @@ export interface GameOptions {
 
 export interface GameResult {
   gameId: bigint;
-  /** Proven turns on-chain: each player's spawn and moves (2 × (1 + turns) for two players). */
+  /** Proven turns on-chain: each player's spawn and moves (players × (1 + turns)). */
   turns: number;
   summaries: string[];
   viewers: string[];
@@ -66,6 +72,55 @@ export interface GameResult {
   combat: CombatTally;
   /** Moves whose destination a turn proof showed passable (rulesets with provePassability), all audited. */
   passableMoves: number;
+  /** The seats' bots, in seat order, as the game left them (their models, served tiles and reports). */
+  bots: BotPlayer[];
+  /** Every action the bots took, in order (spawns, turns, attacks, combat answers…). */
+  actions: BotAction[];
+}
+
+/** Seats the demo can fill: DEV_KEYS #2.. are the players. */
+export const MAX_DEMO_PLAYERS = DEV_KEYS.length - 2;
+
+/** The number of seats for `ruleset`, or a one-line reason it is not playable. */
+export function checkPlayers(ruleset: ValidRuleset, n: number): string | null {
+  const { min, max } = ruleset.players;
+  const hi = Math.min(max, MAX_DEMO_PLAYERS);
+  if (n < min || n > hi)
+    return `${ruleset.name} seats ${min === hi ? `exactly ${min}` : `${min} to ${hi}`} players, not ${n}`;
+  return null;
+}
+
+/**
+ * Each seat's fog against what it was served: the model holds exactly the tiles the dealer served this
+ * seat (same terrain, feature, resource, rivers, salt), and every one of them is explored in its fog.
+ * Returns the tiles checked; throws on a mismatch naming the seat and the tile.
+ */
+export function checkFog(bots: readonly BotPlayer[]): number {
+  let n = 0;
+  for (const b of bots) {
+    const model = b.player.model;
+    if (!model) throw new Error(`fog: seat ${b.seat} has no model`);
+    const held = model.revealedTiles();
+    const served = new Map(b.player.served.map((t) => [t.index, t]));
+    if (held.size !== served.size)
+      throw new Error(`fog: seat ${b.seat} holds ${held.size} tiles but was served ${served.size}`);
+    const fog = model.fog();
+    for (const [i, t] of served) {
+      const m = held.get(i);
+      if (
+        !m ||
+        m.terrain !== t.terrain ||
+        m.feature !== t.feature ||
+        m.resource !== t.resource ||
+        m.rivers !== t.rivers ||
+        m.salt !== t.salt
+      )
+        throw new Error(`fog: seat ${b.seat}'s tile (${t.col},${t.row}) is not the one it was served`);
+      if (!fog[i]) throw new Error(`fog: seat ${b.seat} was served (${t.col},${t.row}) but never saw it`);
+      n++;
+    }
+  }
+  return n;
 }
 
 const fmtGas = (g: bigint) => g.toLocaleString('en-US');
@@ -92,7 +147,9 @@ export async function playDemoGame(o: GameOptions): Promise<GameResult> {
 
 async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResult> {
   const r = o.ruleset;
-  const nPlayers = r.players.min;
+  const nPlayers = o.players ?? r.players.min;
+  const bad = checkPlayers(r, nPlayers);
+  if (bad) throw new Error(bad);
   const maxTurns = nPlayers * (1 + o.turns);
   const playerWallets = Array.from({ length: nPlayers }, (_, i) => new Wallet(DEV_KEYS[2 + i]!, provider));
 
@@ -133,7 +190,7 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
       ruleset: r,
       gameId,
     });
-    bots.push(new BotPlayer(player, `${o.seed ?? 'demo'}-${i}`));
+    bots.push(new BotPlayer(player, `${o.seed ?? 'demo'}-${i}`, o.planner?.(i)));
   }
 
   // Ceremony: commits, then sealed reveals, then the dealer's root.
@@ -144,7 +201,9 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
         throw new Error(`seat ${b.seat}: expected to ${want}, did ${a?.kind ?? 'nothing'}`);
     }
   }
-  o.log('ceremony: both shares committed and sealed to the dealer; waiting for the root…');
+  o.log(
+    `ceremony: ${nPlayers === 2 ? 'both' : `all ${nPlayers}`} shares committed and sealed to the dealer; waiting for the root…`,
+  );
   const t0 = Date.now();
   const root = await bots[0]!.player.waitForRoot({ timeoutMs: 120_000 });
   for (const b of bots.slice(1)) await b.player.waitForRoot();
@@ -155,6 +214,7 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
   let attacks = 0;
   let idle = 0;
   const combat = new CombatTally(r);
+  const actions: BotAction[] = [];
   /** Destinations of proven-passable moves, audited against Gen(seed) at the end. */
   const passableMoves: { seat: number; turn: number; col: number; row: number }[] = [];
   const line = (a: BotAction): string | null => {
@@ -195,6 +255,7 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
       const a = await b.act();
       if (!a) continue;
       acted = true;
+      actions.push(a);
       combat.record(a);
       const l = line(a);
       if (l) {
@@ -248,6 +309,12 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
     }
   }
   o.print(`audit: root matches, ${checked} served tiles match`);
+  // The models catch up on the last turns' events (zone reveals), then each seat's fog is checked.
+  for (const b of bots) await b.player.syncEvents();
+  const fogTiles = checkFog(bots);
+  o.print(
+    `fog: ${nPlayers} seats' models hold exactly the ${fogTiles} tiles served to them, each explored in their fog`,
+  );
   if (r.provePassability) {
     for (const m of passableMoves) {
       if (!isPassable(tiles[m.row * r.board.width + m.col]!.terrain))
@@ -262,11 +329,13 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
   for (const l of combat.lines(nPlayers)) o.print(l);
 
   const viewers: string[] = [];
+  // The replay's board is the geometry alone (the viewer format refuses the generator's start areas).
+  const { startAreas: _areas, ...board } = r.board;
   for (const b of o.viewers === false ? [] : bots) {
     const replay: Replay = {
       version: REPLAY_VERSION,
       ruleset: r,
-      board: r.board,
+      board,
       seat: b.seat,
       turns: b.replay.turns,
       omniscient: { tiles: tiles.map((t): Tile => ({ ...t })) },
@@ -282,6 +351,8 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
     attacks,
     combat,
     passableMoves: passableMoves.length,
+    bots,
+    actions,
   };
 }
 

@@ -28,6 +28,7 @@ describe('rulesets', () => {
       'skirmish',
       'standard',
       'tiny',
+      'tiny-four',
       'tiny-pass',
       'tiny-square',
     ]);
