@@ -9,15 +9,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { buildPlayPage } from '../client/web/build.ts';
 import { shippedRuleset } from '../core/ruleset/shipped.ts';
 import { workloads } from './circuits/bench.ts';
 import { ensureBuilt } from './contracts/ensure.ts';
 import { readManifest } from './contracts/rulesets.ts';
+import { launchChromium } from './lib/chromium.ts';
 import { consoleProgress } from './lib/progress.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const RUNS = 10;
 
 function median(xs: number[]): number {
@@ -51,16 +50,7 @@ export async function benchBrowser(o: { ruleset: string }): Promise<Record<strin
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${port}/`);

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import * as esbuild from 'esbuild';
 import { Wallet } from 'ethers';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { FIELD_MODULUS } from '../../core/field.ts';
 import { loadHasher } from '../../core/poseidon.ts';
 import {
@@ -12,6 +11,7 @@ import {
   revealDomain,
   signRevealRequest,
 } from '../../core/reveal-request.ts';
+import { chromiumSkip, launchChromium } from '../../scripts/lib/chromium.ts';
 import { dealtMap, leafOf, serve } from './fixture.ts';
 
 /**
@@ -98,10 +98,7 @@ test('every core module the SDK imports, and the whole core, bundle without ethe
   assertShimFree(core.inputs, ['circomlibjs', 'ffjavascript', 'ethers']);
 });
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM)
-  ? false
-  : `${CHROMIUM} not found: apt-get install -y chromium fonts-dejavu-core`;
+const skip = chromiumSkip;
 
 describe('the bundle runs in headless Chromium and agrees with Node', { skip }, () => {
   let browser: Browser;
@@ -109,16 +106,7 @@ describe('the bundle runs in headless Chromium and agrees with Node', { skip }, 
   const errors: string[] = [];
 
   before(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));

@@ -4,17 +4,14 @@
  * the same state again with the key its wallet derives again; another seat's key cannot open it.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import * as esbuild from 'esbuild';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumSkip, launchChromium } from '../../scripts/lib/chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM)
-  ? false
-  : `${CHROMIUM} not found: apt-get install -y chromium fonts-dejavu-core`;
+const skip = chromiumSkip;
 
 /** The page's script: the store and the key, as a web client would use them. */
 const ENTRY = `
@@ -71,16 +68,7 @@ describe('IndexedDbStateStore + VaultKey in headless Chromium', { skip }, () => 
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
   });
 

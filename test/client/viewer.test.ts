@@ -1,22 +1,20 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { PlayerModel } from '../../client/sdk/player.ts';
 import { type BuiltFile, buildViewer, viewerStale } from '../../client/viewer/build.ts';
 import { ReplayRecorder } from '../../client/viewer/recorder.ts';
 import { assertReplay, type Replay } from '../../client/viewer/replay.ts';
 import { viewerHtml, writeViewer } from '../../client/viewer/write.ts';
+import { chromiumSkip, launchChromium } from '../../scripts/lib/chromium.ts';
 import { dealtMap } from './fixture.ts';
 import { simulate, spawnUnits } from './sim.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM)
-  ? false
-  : `${CHROMIUM} not found: apt-get install -y chromium fonts-dejavu-core`;
+const skip = chromiumSkip;
 
 const m = await dealtMap('tiny', 4242n, 99n);
 const { replay } = simulate(m, 6, 7n, { fight: true });
@@ -38,19 +36,7 @@ describe('web viewer in headless Chromium', { skip }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'shroud-viewer-'));
 
   before(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
