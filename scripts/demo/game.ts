@@ -14,6 +14,7 @@ import { SnarkjsProver } from '../../client/sdk/prover.ts';
 import { REPLAY_VERSION, type Replay } from '../../client/viewer/replay.ts';
 import { writeViewer } from '../../client/viewer/write.ts';
 import { isPlayPhase } from '../../core/game-phases.ts';
+import { makeBoard } from '../../core/geometry.ts';
 import {
   commitMap,
   generateMap,
@@ -330,7 +331,7 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
 
   const viewers: string[] = [];
   // The replay's board is the geometry alone (the viewer format refuses the generator's start areas).
-  const { startAreas: _areas, ...board } = r.board;
+  const board = makeBoard(r.board.kind, r.board.width, r.board.height);
   for (const b of o.viewers === false ? [] : bots) {
     const replay: Replay = {
       version: REPLAY_VERSION,

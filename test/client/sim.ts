@@ -4,7 +4,7 @@ import { PlayerModel } from '../../client/sdk/player.ts';
 import { verifyRevealedTiles } from '../../client/sdk/tiles.ts';
 import { ReplayRecorder } from '../../client/viewer/recorder.ts';
 import { REPLAY_VERSION, type Replay } from '../../client/viewer/replay.ts';
-import { leafCoord, tileCoord, tileIndex, zoneOf } from '../../core/geometry.ts';
+import { leafCoord, makeBoard, tileCoord, tileIndex, zoneOf } from '../../core/geometry.ts';
 import type { Slots } from '../../core/state.ts';
 import { type DealtMap, serve } from './fixture.ts';
 
@@ -124,7 +124,7 @@ export function simulate(m: DealtMap, turns: number, seed: bigint | number = 1n,
   const replay: Replay = {
     version: REPLAY_VERSION,
     ruleset: m.ruleset,
-    board: m.board,
+    board: makeBoard(m.board.kind, m.board.width, m.board.height),
     seat: 0,
     turns: rec.turns,
   };

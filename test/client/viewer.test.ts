@@ -10,6 +10,7 @@ import { type BuiltFile, buildViewer, viewerStale } from '../../client/viewer/bu
 import { ReplayRecorder } from '../../client/viewer/recorder.ts';
 import { assertReplay, type Replay } from '../../client/viewer/replay.ts';
 import { viewerHtml, writeViewer } from '../../client/viewer/write.ts';
+import { makeBoard } from '../../core/geometry.ts';
 import { chromiumSkip, launchChromium } from '../../scripts/lib/chromium.ts';
 import { dealtMap } from './fixture.ts';
 import { simulate, spawnUnits } from './sim.ts';
@@ -565,6 +566,12 @@ describe('ReplayRecorder', () => {
       next.tiles.every((t) => t === null),
       'moving serves nothing',
     );
-    assertReplay({ version: 2, ruleset: m.ruleset, board: m.board, seat: 0, turns: rec.turns });
+    assertReplay({
+      version: 2,
+      ruleset: m.ruleset,
+      board: makeBoard(m.board.kind, m.board.width, m.board.height),
+      seat: 0,
+      turns: rec.turns,
+    });
   });
 });

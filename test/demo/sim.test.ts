@@ -28,8 +28,9 @@ describe('the demo bots in the in-process game (duel, 14 turns each)', async () 
 
   it('never attack a tile that fizzled earlier in the same turn (the enemy has not moved since)', () => {
     const fizzled = new Set<string>();
-    for (const a of all) {
-      const key = `${a.seat}:${a.turn}:${a.target.col},${a.target.row}`;
+    // Per game: the same seat, turn and tile can come up in two different games.
+    for (const [g, a] of games.flatMap((attacks, g) => attacks.map((a) => [g, a] as const))) {
+      const key = `${g}:${a.seat}:${a.turn}:${a.target.col},${a.target.row}`;
       assert.ok(!fizzled.has(key), `attacked ${key} again after a fizzle`);
       if (!a.hit) fizzled.add(key);
     }
