@@ -12,6 +12,30 @@ const TYPES: Record<(typeof PLAY_FILES)[number], string> = {
 };
 
 /**
+ * The page holds a hot session key: it may load code only from its own origin (WebAssembly for the prover, blob
+ * workers for snarkjs's threads), talk to any dealer and RPC over http(s), and may not be framed by another site
+ * (clickjacking Export, Join or Retry). `'unsafe-eval'` because ajv compiles the ruleset schema into a function
+ * at run time (core/ruleset/validate.ts); inline scripts and scripts from other origins stay refused.
+ */
+export const PLAY_SECURITY_HEADERS = {
+  'content-security-policy': [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'",
+    "worker-src 'self' blob:",
+    "connect-src 'self' http: https: ws: wss:",
+    "img-src 'self' data: blob:",
+    "style-src 'self' 'unsafe-inline'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+} as const;
+
+/**
  * `GET /play/`: the web client (client/web/), static files built by `buildPlayPage` into `dir`. Like the viewer
  * it carries no game data: the page talks to this dealer's public routes and to the chain, and proves in the
  * player's browser. A missing build is made on the first request (esbuild, ~2 s), never at start-up, so a
@@ -41,7 +65,7 @@ export function playRoutes(dir: string = DEFAULT_PLAY_DIR) {
     return reply
       .type(TYPES[file])
       .header('cache-control', 'no-cache')
-      .header('x-content-type-options', 'nosniff')
+      .headers(PLAY_SECURITY_HEADERS)
       .send(readFileSync(path.join(dir, file)));
   };
   return async (app: FastifyInstance) => {
