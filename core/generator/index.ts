@@ -95,4 +95,4 @@ export function generateTile(h: Hasher, b: MapBoard, seed: bigint, c: Coord): Ti
 
 export type { TileFields } from './classify.ts';
 export { GENERATOR_VERSION } from './params.ts';
-export { falloffTiles, type MapBoard, packStartAreas, startWeight } from './shape.ts';
+export { falloffTiles, type MapBoard, packStartAreas, startWeight, withStartAreas } from './shape.ts';

@@ -65,3 +65,24 @@ export function packStartAreas(b: MapBoard): bigint {
   });
   return v;
 }
+
+/**
+ * The inverse of `packStartAreas`: `board` with the start areas of a packed word (as the registry holds them for
+ * MapGen), checked as MapGen checks them (count ≤ MAX_START_AREAS, no stray bits, every area on the board).
+ */
+export function withStartAreas(board: Board, packed: bigint): MapBoard {
+  const n = Number(packed >> 240n);
+  if (packed < 0n || n > P.MAX_START_AREAS || (packed & ((1n << 240n) - 1n)) >> BigInt(40 * n) !== 0n) {
+    throw new InputError('startAreas', `not a packed list of start areas: ${packed}`);
+  }
+  const field = (i: number, k: number) => Number((packed >> BigInt(40 * i + 10 * k)) & 0x3ffn);
+  const startAreas: Area[] = Array.from({ length: n }, (_, i) => ({
+    col0: field(i, 0),
+    row0: field(i, 1),
+    col1: field(i, 2),
+    row1: field(i, 3),
+  }));
+  const b: MapBoard = { ...board, startAreas };
+  startAreasOf(b);
+  return b;
+}

@@ -4,10 +4,11 @@
  * (`generateMap`) and its salted tree (`commitMap`), compare the root with the one the dealer posted, check the
  * tiles a player was served against `Gen(seed)` and `Poseidon(master, leaf)`, and prove fraud on-chain.
  */
-import type { Contract, ContractTransactionReceipt, EventLog, Log } from 'ethers';
+import { Contract, type ContractTransactionReceipt, type EventLog, type Log } from 'ethers';
+import { VERIFIER_REGISTRY_ABI } from '../../core/abi/verifier-registry.ts';
 import { type GamePhaseName, phaseName } from '../../core/game-phases.ts';
+import { type MapBoard, withStartAreas } from '../../core/generator/index.ts';
 import {
-  type Board,
   commitMap,
   generateMap,
   type Hasher,
@@ -36,7 +37,8 @@ export class AuditError extends Error {
 export interface GameSecrets {
   gameId: bigint;
   phase: PhaseName;
-  board: Board;
+  /** The geometry, with the start areas the registry feeds MapGen for the game's ruleset. */
+  board: MapBoard;
   /** The root the dealer posted (0 for a force-opened game). */
   root: bigint;
   /** The seed ShroudGame computed from the shares. */
@@ -62,7 +64,18 @@ export async function readGameSecrets(game: Contract, gameId: bigint, fromBlock 
   }
   const phase = phaseName(g[1] as bigint);
   const b = cfg[0] as { kind: bigint; width: bigint; height: bigint };
-  const board = makeBoard(Number(b.kind) === 0 ? 'hex' : 'square', Number(b.width), Number(b.height));
+  // The generator's start areas are the ruleset's; the chain's MapGen takes them from the registry, and so does
+  // the audit (a game whose registry lacks them regenerates as the chain would, and the players' SDK refused it).
+  const registry = new Contract(
+    String(await game.getFunction('registry')()),
+    VERIFIER_REGISTRY_ABI,
+    game.runner,
+  );
+  const starts = (await registry.getFunction('startAreasOf')(cfg[2])) as bigint;
+  const board = withStartAreas(
+    makeBoard(Number(b.kind) === 0 ? 'hex' : 'square', Number(b.width), Number(b.height)),
+    starts,
+  );
   const root = g[6] as bigint;
   const seed = g[8] as bigint;
   const openMap = g[10] as boolean;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { before, describe, test } from 'node:test';
 import { riverEligible } from '../../core/generator/classify.ts';
-import { falloffTiles, packStartAreas } from '../../core/generator/shape.ts';
+import { falloffTiles, packStartAreas, withStartAreas } from '../../core/generator/shape.ts';
 import {
   type Board,
   countingHasher,
@@ -238,6 +238,18 @@ describe('generator', () => {
     assert.equal(packed & 0x3ffn, BigInt(a!.col0));
     assert.equal((packed >> 70n) & 0x3ffn, BigInt(c!.row1));
     assert.equal(packStartAreas(makeBoard('hex', 8, 8)), 0n);
+    // Unpacked (as the audit reads the registry), every shipped board comes back whole; stray bits are refused.
+    for (const name of shippedRulesetNames) {
+      const rb = shippedRuleset(name).board;
+      const geometry = makeBoard(rb.kind, rb.width, rb.height);
+      assert.deepEqual(withStartAreas(geometry, packStartAreas(rb)).startAreas, rb.startAreas, name);
+    }
+    assert.deepEqual(withStartAreas(makeBoard('hex', 8, 8), 0n).startAreas, []);
+    assert.throws(() => withStartAreas(b, packed | (1n << 239n)), {
+      name: 'InputError',
+      message: /^startAreas:/,
+    });
+    assert.throws(() => withStartAreas(makeBoard('hex', 8, 8), packed), { name: 'InputError' });
     const bad: MapBoard = {
       ...makeBoard('hex', 16, 12),
       startAreas: [{ col0: 3, row0: 0, col1: 16, row1: 2 }],
