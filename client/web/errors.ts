@@ -100,7 +100,10 @@ export function describeError(e: unknown): PageError {
   if (e instanceof SessionRecordError || e instanceof ExportFileError)
     return { message: first(e), transient: false };
   if (e instanceof ProofFailedError)
-    return { message: `The proof could not be built: ${first(e)}`, transient: false };
+    return {
+      message: `The proof could not be built in this browser (${first(e)}); nothing was sent to the chain. Retry proves the same move again.`,
+      transient: false,
+    };
   if (e instanceof SessionFundingError || e instanceof WalletError || e instanceof ConfigError)
     return { message: first(e), transient: false };
   if (e instanceof GameTermsRejectedError || e instanceof LobbyTermsRejectedError)

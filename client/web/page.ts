@@ -32,6 +32,7 @@ import {
 } from '@shroud/sdk';
 import { Wallet } from 'ethers';
 import { BotPlayer } from '../bot-player.ts';
+import type { TurnPlanner } from '../planner.ts';
 import { resolveGameId } from '../play/game-id.ts';
 import { describeAction } from '../play/loop.ts';
 import { knowledgeOf } from '../viewer/recorder.ts';
@@ -53,7 +54,7 @@ import {
 } from './session-store.ts';
 import { appendLog, nextClick, nextFile, sleep, type Ui } from './ui.ts';
 import { type ConnectedWallet, connectWallet } from './wallet.ts';
-import { type ProofProgress, WorkerProver } from './worker-prover.ts';
+import { ProofFailedError, type ProofProgress, WorkerProver } from './worker-prover.ts';
 
 /** Phases in which a seat may still have something to do (client/play/loop.ts's list). */
 const LIVE = new Set(['Commit', 'Reveal', 'Deal', 'Play', 'Combat', 'Dispute', 'ForceOpen', 'OpenRoot']);
@@ -189,6 +190,9 @@ export class PlayPage {
         const err = describeError(e);
         console.warn(`${what}:`, e);
         this.showError(`${what}: ${err.message}`, !err.transient);
+        this.status(
+          `${what.toLowerCase()}: ${err.transient ? 'retrying…' : 'stopped, see the message above'}`,
+        );
         if (err.transient) await sleep(Math.min(8000, 500 * 2 ** Math.min(attempt, 4)));
         else await nextClick(this.ui.retry);
       }
@@ -540,7 +544,10 @@ export class PlayPage {
       this.state.rejected.push({ turn, message });
       this.log(`turn ${turn}: tiles rejected — ${e.message}`, 'rejected');
     } else this.log(`turn ${turn}: tiles not served — ${message}`, 'unserved');
-    this.showError(`Turn ${turn}: ${message} The page will ask the dealer again.`, false);
+    this.showError(
+      `Turn ${turn}: ${message} The turn itself is on-chain; the page asks the dealer again and draws its tiles when they come.`,
+      false,
+    );
   }
 
   #recordTurn(kind: OwnTurn['kind'], turn: number, unserved: boolean): void {
@@ -557,7 +564,19 @@ export class PlayPage {
       this.#recordTurn(this.state.history.length ? 'turn' : 'spawn', p.model.turn, p.unserved !== null);
       await this.#retrying('Saving the game', () => this.#saveSession());
     }
-    const seat = new BotPlayer(p, p.address, this.planner);
+    // A proof that failed to build (the worker threw) is retried with the decision the person already made: Retry
+    // proves and sends that same spawn, turn or attack; nothing of it reached the chain. Any other failure, or a
+    // success, forgets it (the person decides again).
+    let decided: { key: string; value: Promise<unknown> } | null = null;
+    const once = <T>(key: string, ask: () => Promise<T>): Promise<T> => {
+      if (decided?.key !== key) decided = { key, value: ask() };
+      return decided.value as Promise<T>;
+    };
+    const planner: TurnPlanner = {
+      spawn: (ctx) => once(`spawn ${ctx.seat}`, () => this.planner.spawn(ctx)),
+      turn: (ctx) => once(`turn ${ctx.turn}`, () => this.planner.turn(ctx)),
+    };
+    const seat = new BotPlayer(p, p.address, planner);
     // BotPlayer answers a combat as soon as it sees one; the person answers it here, right before the proof (a
     // prompt shown from this loop instead could miss a combat declared between its read and act()).
     const respond = p.respondCombat.bind(p);
@@ -571,6 +590,7 @@ export class PlayPage {
       return respond();
     };
     let watching = false;
+    let unservedAsks = 0;
     for (;;) {
       const g = await this.#retrying('Reading the game', () => p.chain.game(p.gameId));
       this.state.phase = g.phase;
@@ -578,7 +598,12 @@ export class PlayPage {
       if (p.model && !watching) {
         watching = true;
         p.model.events.on('tilesRevealed', (e) => {
-          if (e.turn < (p.model?.turn ?? 0) || this.state.rejected.some((r) => r.turn === e.turn)) {
+          // Tiles of an earlier turn, of a rejected batch, or of a turn the dealer did not serve (it was down).
+          if (
+            e.turn < (p.model?.turn ?? 0) ||
+            this.state.rejected.some((r) => r.turn === e.turn) ||
+            this.state.history.some((h) => h.turn === e.turn && h.unserved)
+          ) {
             this.log(`turn ${e.turn}: ${e.tiles.length} tiles served again and verified`, 'late');
             this.clearError();
             // Drawn once the player has marked the turn served (right after this event, synchronously).
@@ -586,15 +611,32 @@ export class PlayPage {
           }
         });
       }
-      const a = await this.#retrying('Playing', () => seat.act());
+      const a = await this.#retrying('Playing', async () => {
+        try {
+          const done = await seat.act();
+          if (done) decided = null;
+          return done;
+        } catch (e) {
+          if (!(e instanceof ProofFailedError)) decided = null;
+          throw e;
+        }
+      });
       await this.#retrying('Reading the events', () => this.#logEvents());
       if (a) {
         // The log line, the history and the map change together (one task): what the page shows is consistent.
         this.log(describeAction(a), a.kind);
         if (a.kind === 'spawn' || a.kind === 'turn') {
           this.#recordTurn(a.kind, a.report.turn, a.report.unserved);
-          if (a.report.unserved && !this.state.rejected.some((r) => r.turn === a.report.turn))
-            this.showError(`Turn ${a.report.turn}: the dealer did not serve its tiles; asking again.`, false);
+          // The dealer's failure is already shown (#unserved says why); this covers a turn unserved without one.
+          if (
+            a.report.unserved &&
+            this.ui.error.hidden &&
+            !this.state.rejected.some((r) => r.turn === a.report.turn)
+          )
+            this.showError(
+              `Turn ${a.report.turn}: the dealer did not serve its tiles; Retrying… (its fog stays as it was until they come).`,
+              false,
+            );
         }
         this.render();
         if (a.kind === 'spawn' || a.kind === 'turn')
@@ -605,7 +647,9 @@ export class PlayPage {
         g.phase === 'Play' ? `waiting for seat ${g.toMove} (turn ${g.turn})` : `waiting: ${g.phase}`,
       );
       this.render();
-      await sleep(this.state.config.pollMs);
+      // While the dealer does not serve our last turn, act() asks it again each time: with backoff, not each poll.
+      unservedAsks = p.unserved ? unservedAsks + 1 : 0;
+      await sleep(Math.min(8000, this.state.config.pollMs * 2 ** Math.min(unservedAsks, 5)));
     }
     this.status(`game over: ${this.state.phase}`);
     this.log(`game over (phase ${this.state.phase}); ${p.served.length} tiles served and verified`, 'end');

@@ -32,8 +32,11 @@ export interface DealerProxy {
   captured: CapturedReveal[];
   /** While set, every reveal response for (player, turn) has its first tile's terrain changed. */
   tamper: { player: string; turn: number } | null;
-  /** While true, every request's connection is dropped unanswered (a network cut); `dropped` counts them. */
-  down: boolean;
+  /**
+   * While true, every request's connection is dropped unanswered (a network cut); while a RegExp, only those whose
+   * path matches (the dealer's API down, the page's own files still served); `dropped` counts them.
+   */
+  down: boolean | RegExp;
   dropped: number;
   /** When set, the next response whose path matches has one byte flipped (a corrupted download); then cleared. */
   corrupt: RegExp | null;
@@ -59,7 +62,7 @@ export async function dealerProxy(dealerUrl: string): Promise<DealerProxy> {
     close: async () => {},
   };
   const server: Server = createServer(async (req, res) => {
-    if (proxy.down) {
+    if (proxy.down === true || (proxy.down instanceof RegExp && proxy.down.test(req.url ?? ''))) {
       proxy.dropped++;
       req.socket.destroy();
       return;

@@ -225,6 +225,28 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
       acceptDownloads: true,
     });
     await wallet.install(context);
+    // A test-only fault, inert until the test sets `shroudTestFault` to a circuit: the next proof request of that
+    // circuit reaches the worker with its circuit wasm cut short, so snarkjs throws there (a proof that fails to
+    // build). It wraps the page's Worker from outside; the page itself has no fault hook.
+    await context.addInitScript(() => {
+      const g = globalThis as unknown as {
+        Worker: typeof Worker;
+        shroudTestFault?: string | null;
+        shroudTestFaults?: number;
+      };
+      const Base = g.Worker;
+      g.Worker = class extends Base {
+        override postMessage(m: unknown, o?: StructuredSerializeOptions | Transferable[]) {
+          const req = m as { circuit?: string; wasm?: Uint8Array } | null;
+          if (g.shroudTestFault && req?.circuit === g.shroudTestFault && req.wasm) {
+            g.shroudTestFault = null;
+            g.shroudTestFaults = (g.shroudTestFaults ?? 0) + 1;
+            m = { ...req, wasm: req.wasm.slice(0, 64) };
+          }
+          super.postMessage(m, o as StructuredSerializeOptions);
+        }
+      };
+    });
     const p = await context.newPage();
     p.on('pageerror', (e) => pageErrors.push(e.message));
     if (process.env.SHROUD_DEBUG) p.on('console', (m) => console.error(`[page ${m.type()}] ${m.text()}`));
@@ -327,6 +349,9 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
       let turns = 0;
       let lied: number | null = null;
       let reloaded = false;
+      /** The page's turn whose reveal met the dealer down, and the one whose proof failed to build. */
+      let dealerCut: number | null = null;
+      let proofFailed: number | null = null;
 
       /**
        * The page got the tampered batch of `turn`: the error is shown, the fog drawn is the one before the turn
@@ -377,6 +402,86 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
         );
         assert.notEqual(await drawnFog(), fogBefore);
         lied = turn;
+      };
+
+      /**
+       * The dealer dropped every connection while the page fetched `turn`'s tiles (the turn itself is on-chain: the
+       * chain was up): a message that it is retrying, the fog drawn stays the one before the turn, nothing of the
+       * turn's tiles is in hand. The dealer comes back; the page's next ask (with backoff) is served.
+       */
+      const dealerComesBack = async (turn: number, fogBefore: string) => {
+        await errorShown(/dealer does not answer.*Retrying/, 'play-dealer-down.png', false);
+        assert.ok(env.proxy.dropped > 0, 'the page asked the dealer');
+        await page
+          .locator('[data-testid="log"] li[data-kind="turn"]', { hasText: `turn ${turn} turn:` })
+          .waitFor({ timeout: 60_000 });
+        const s = await snapshot();
+        assert.ok(
+          s.history.some((h) => h.turn === turn && h.unserved),
+          'the turn is recorded as unserved',
+        );
+        assert.equal(await drawnFog(), fogBefore, 'the fog drawn is the one before the unserved turn');
+        const servedBefore = new Set(s.served);
+        assert.ok(
+          !env.proxy.captured.some(
+            (c) => c.player.toLowerCase() === address.toLowerCase() && c.turn === turn,
+          ),
+          'no reveal of that turn got through',
+        );
+        const late = await page.locator('[data-testid="log"] li[data-kind="late"]').count();
+        env.proxy.down = false;
+        await page.locator('[data-testid="log"] li[data-kind="late"]').nth(late).waitFor({ timeout: 60_000 });
+        await page.locator('[data-testid="error"]').waitFor({ state: 'hidden' });
+        const batch = env.proxy.captured.find(
+          (c) => c.player.toLowerCase() === address.toLowerCase() && c.turn === turn,
+        );
+        assert.ok(batch && !batch.tampered, "the turn's tiles were served once the dealer was back");
+        const now = new Set((await snapshot()).served);
+        for (const t of batch.tiles) assert.ok(now.has(t.leaf), `tile ${t.leaf} of turn ${turn} is in hand`);
+        assert.ok(now.size >= servedBefore.size);
+        await page.waitForFunction(
+          () =>
+            document.querySelector('#map svg')?.getAttribute('data-fog') ===
+            (globalThis as unknown as { shroudPlay: { snapshot(): { fog: number[] } } }).shroudPlay
+              .snapshot()
+              .fog.join(''),
+          undefined,
+          { timeout: 10_000 },
+        );
+      };
+
+      /**
+       * The worker's proof of `turn` failed to build: a message with Retry, nothing sent to the chain; Retry proves
+       * and sends that same turn (the person does not click End turn again), exactly once on-chain.
+       */
+      const proofFailsThenRetried = async (turn: number, fromBlock: number) => {
+        await errorShown(/proof could not be built/, 'play-proof-failed.png', true);
+        assert.equal(
+          await page.evaluate(
+            () => (globalThis as unknown as { shroudTestFaults?: number }).shroudTestFaults,
+          ),
+          1,
+          'the fault was injected once',
+        );
+        const chain = new GameChain(env.gameContract, provider);
+        const gameId = BigInt((await snapshot()).gameId);
+        const submitted = async () =>
+          (await chain.events(gameId, fromBlock + 1, await provider.getBlockNumber())).filter(
+            (e) =>
+              e.kind === 'TurnSubmitted' &&
+              e.player.toLowerCase() === address.toLowerCase() &&
+              e.turn === turn,
+          ).length;
+        assert.equal(await submitted(), 0, 'nothing was sent for a proof that failed');
+        const g = await chain.game(gameId);
+        assert.equal(g.turn, turn, 'the turn is still to be played');
+        assert.equal(g.toMove, seat);
+        await tid('retry').click();
+        await page
+          .locator('[data-testid="log"] li[data-kind="turn"]', { hasText: `turn ${turn} turn:` })
+          .waitFor({ timeout: 120_000 });
+        await page.locator('[data-testid="error"]').waitFor({ state: 'hidden' });
+        assert.equal(await submitted(), 1, 'Retry proved and sent the turn exactly once');
       };
 
       /**
@@ -501,12 +606,35 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
           env.proxy.tamper = { player: address, turn };
           bot.hold(true);
         }
+        // After the reload: the dealer drops the connections of the next turn's reveal (the bot waits meanwhile: its
+        // move would make the page dispute the unserved turn); the turn after, the worker's proof fails to build.
+        const cutDealer = !first && reloaded && dealerCut === null;
+        const failProof = !first && dealerCut !== null && proofFailed === null;
+        if (cutDealer) {
+          bot.hold(true);
+          // The dealer's API (the page's own files, worker.js among them, come from the same origin here).
+          env.proxy.down = /^\/v1\//;
+        }
+        if (failProof)
+          await page.evaluate(() => {
+            (globalThis as unknown as { shroudTestFault: string }).shroudTestFault = 'turn';
+          });
+        const fromBlock = await provider.getBlockNumber();
         await tid('end-turn').click();
         turns++;
         if (first) {
           await caughtLying(turn, fogBefore);
           await moveToAnotherDevice();
           bot.hold(false);
+        }
+        if (cutDealer) {
+          await dealerComesBack(turn, fogBefore);
+          bot.hold(false);
+          dealerCut = turn;
+        }
+        if (failProof) {
+          await proofFailsThenRetried(turn, fromBlock);
+          proofFailed = turn;
         }
       }
       await tid('game').waitFor({ state: 'visible' });
@@ -516,7 +644,7 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
       const last = await snapshot();
       const s = { ...last, proofs: [...earlierProofs, ...last.proofs] };
       t.diagnostic(
-        `page turns ${turns}, attacks ${attacks}, combats answered ${combats}, lying dealer met on turn ${lied}; proofs ${s.proofs.map((p) => `${p.circuit} ${Math.round(p.ms)} ms`).join(', ')}`,
+        `page turns ${turns}, attacks ${attacks}, combats answered ${combats}, lying dealer met on turn ${lied}, dealer down on turn ${dealerCut}, proof failed on turn ${proofFailed}; proofs ${s.proofs.map((p) => `${p.circuit} ${Math.round(p.ms)} ms`).join(', ')}`,
       );
       assert.deepEqual(pageErrors, []);
       assert.ok(['Secrets', 'Audit', 'Settled'].includes(s.phase), `the game ended (${s.phase})`);
@@ -524,6 +652,8 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
       assert.equal((await new GameChain(env.gameContract, provider).game(BigInt(s.gameId))).turn, MAX_TURNS);
       assert.notEqual(lied, null, 'the lying dealer was met');
       assert.ok(reloaded, 'the page was reloaded on its move');
+      assert.notEqual(dealerCut, null, 'the dealer was down on one of the page turns');
+      assert.notEqual(proofFailed, null, "one of the page's proofs failed to build");
       assert.equal(
         wallet.calls('eth_sendTransaction').filter((c) => c.ok).length,
         1,
