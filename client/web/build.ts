@@ -15,6 +15,30 @@ export const DEFAULT_PLAY_DIR = path.join(ROOT, 'build', 'web', 'play');
 /** The files of a built page; `index.html` is written last, so its presence means the build finished. */
 export const PLAY_FILES = ['play.js', 'worker.js', 'play.css', 'index.html'] as const;
 
+/**
+ * The page holds a hot session key: it may load code only from its own origin (WebAssembly for the prover, blob
+ * workers for snarkjs's threads), talk to any dealer and RPC over http(s), and may not be framed by another site
+ * (clickjacking Export, Join or Retry). `'unsafe-eval'` because ajv compiles the ruleset schema into a function
+ * at run time (core/ruleset/validate.ts); inline scripts and scripts from other origins stay refused.
+ */
+export const PLAY_SECURITY_HEADERS = {
+  'content-security-policy': [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'",
+    "worker-src 'self' blob:",
+    "connect-src 'self' http: https: ws: wss:",
+    "img-src 'self' data: blob:",
+    "style-src 'self' 'unsafe-inline'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+} as const;
+
 export interface PlayBuild {
   dir: string;
   /** Bytes per file, and `bundle` = play.js + worker.js. */

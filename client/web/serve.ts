@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { cliArgs, intFlag, UsageError } from '../../scripts/lib/cli.ts';
-import { buildPlayPage, DEFAULT_PLAY_DIR, PLAY_FILES } from './build.ts';
+import { buildPlayPage, DEFAULT_PLAY_DIR, PLAY_FILES, PLAY_SECURITY_HEADERS } from './build.ts';
 
 const USAGE = `usage: npm run play:web -- --dealer URL [--rpc URL] [--contract 0x…] [--port N] [--host H] [--build]
        npm run play:web -- --build-only [--dir DIR]
@@ -95,7 +95,7 @@ if (!args.buildOnly) {
       .writeHead(200, {
         'content-type': TYPES[path.extname(name)] ?? 'application/octet-stream',
         'cache-control': 'no-cache',
-        'x-content-type-options': 'nosniff',
+        ...PLAY_SECURITY_HEADERS,
       })
       .end(readFileSync(path.join(args.dir, name)));
   });

@@ -1,7 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { buildPlayPage, DEFAULT_PLAY_DIR, PLAY_FILES } from '../../client/web/build.ts';
+import {
+  buildPlayPage,
+  DEFAULT_PLAY_DIR,
+  PLAY_FILES,
+  PLAY_SECURITY_HEADERS,
+} from '../../client/web/build.ts';
 import { DealerError } from '../errors.ts';
 
 const TYPES: Record<(typeof PLAY_FILES)[number], string> = {
@@ -10,30 +15,6 @@ const TYPES: Record<(typeof PLAY_FILES)[number], string> = {
   'play.css': 'text/css; charset=utf-8',
   'index.html': 'text/html; charset=utf-8',
 };
-
-/**
- * The page holds a hot session key: it may load code only from its own origin (WebAssembly for the prover, blob
- * workers for snarkjs's threads), talk to any dealer and RPC over http(s), and may not be framed by another site
- * (clickjacking Export, Join or Retry). `'unsafe-eval'` because ajv compiles the ruleset schema into a function
- * at run time (core/ruleset/validate.ts); inline scripts and scripts from other origins stay refused.
- */
-export const PLAY_SECURITY_HEADERS = {
-  'content-security-policy': [
-    "default-src 'self'",
-    "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'",
-    "worker-src 'self' blob:",
-    "connect-src 'self' http: https: ws: wss:",
-    "img-src 'self' data: blob:",
-    "style-src 'self' 'unsafe-inline'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; '),
-  'x-frame-options': 'DENY',
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-} as const;
 
 /**
  * `GET /play/`: the web client (client/web/), static files built by `buildPlayPage` into `dir`. Like the viewer

@@ -178,16 +178,3 @@ export async function liveWeb(o: { tmp: string; ruleset: string; maxTurns: numbe
     bundle: { page: page.bytes['play.js'], worker: page.bytes['worker.js'] },
   };
 }
-
-/** Chromium's flags for these tests (as the viewer test's). */
-export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];

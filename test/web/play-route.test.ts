@@ -42,7 +42,10 @@ test('GET /play/ builds the page on first request and serves only its files', as
     assert.match(String(f.headers['content-type']), type);
     assert.equal(f.headers['x-content-type-options'], 'nosniff');
     assert.match(String(f.headers['content-security-policy']), /frame-ancestors 'none'/);
-    assert.match(String(f.headers['content-security-policy']), /script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'(;|$)/);
+    assert.match(
+      String(f.headers['content-security-policy']),
+      /script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'(;|$)/,
+    );
     assert.equal(f.headers['x-frame-options'], 'DENY');
   }
   for (const url of ['/play/dealer.sqlite', '/play/..%2Fpackage.json', '/play/build.ts']) {

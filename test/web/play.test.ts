@@ -19,12 +19,12 @@
  * page load (two on a device's first); the session key's funds go back to the wallet.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { getBytes, JsonRpcProvider, Wallet } from 'ethers';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BotPlayer } from '../../client/bot-player.ts';
 import { TERRAIN_COLOURS } from '../../client/render/palette.ts';
 import { GameChain, type Prover } from '../../client/sdk/chain.ts';
@@ -40,11 +40,10 @@ import type { Slots } from '../../core/state.ts';
 import { readManifest, readSealArtifacts } from '../../scripts/contracts/rulesets.ts';
 import { stopAll } from '../../scripts/demo/procs.ts';
 import { DEV_KEYS, ROOT } from '../../scripts/demo/setup.ts';
-import { CHROMIUM, CHROMIUM_ARGS, type LiveWeb, LOBBY, liveWeb } from './live.ts';
+import { chromiumSkip, launchChromium } from '../../scripts/lib/chromium.ts';
+import { type LiveWeb, LOBBY, liveWeb } from './live.ts';
 
-const skip = existsSync(CHROMIUM)
-  ? false
-  : `${CHROMIUM} not found: apt-get install -y chromium fonts-dejavu-core`;
+const skip = chromiumSkip;
 const RULESET = shippedRuleset('tiny');
 /** The chain's turn limit, counting every seat's spawn and turns: the page plays its spawn and 3 turns. */
 const MAX_TURNS = 8;
@@ -256,7 +255,7 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
     env = await liveWeb({ tmp, ruleset: 'tiny', maxTurns: MAX_TURNS });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
 
   after(async () => {
