@@ -244,11 +244,16 @@ export class GamePlayer {
       ['contract', s.contract.toLowerCase(), o.chain.address.toLowerCase()],
       ['gameId', s.gameId, o.gameId],
       ['player', s.player.toLowerCase(), address],
-      ['seat', s.seat, joined.seat],
       ['rulesetHash', s.rulesetHash.toLowerCase(), rulesetHash(o.ruleset).toLowerCase()],
     ];
     for (const [field, got, want] of expect)
       if (got !== want) throw new InputError(`snapshot.${field}`, `${got} is not this player's ${want}`);
+    // Same chain, contract, game id and player but another seat: an earlier game under a reused id (a restarted
+    // dev chain), where this player sat elsewhere.
+    if (s.seat !== joined.seat)
+      throw new StaleSnapshotError(
+        `snapshot.seat: ${s.seat}, but this game seats the player at ${joined.seat}`,
+      );
     const p = new GamePlayer(o, joined, address, s.joinedBlock);
     p.#chainId = chainId;
     p.#syncedBlock = s.syncedBlock;

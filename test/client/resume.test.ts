@@ -275,8 +275,12 @@ describe('GamePlayer resumes from its vault (mock verifiers, honest dealer)', ()
       GamePlayer.resume(seat.options, snap),
       (e) => e instanceof StateLostError && /opens to neither/.test(e.message),
     );
-    // Another seat's snapshot, or another game's.
-    await assert.rejects(GamePlayer.resume(seat.options, { ...snap, seat: 1 }), /snapshot\.seat/);
+    // The same ids with another seat: an earlier game under a reused id (stale, set aside by the CLI). Another
+    // game's snapshot is refused outright.
+    await assert.rejects(
+      GamePlayer.resume(seat.options, { ...snap, seat: 1 }),
+      (e) => e instanceof StaleSnapshotError && /snapshot\.seat/.test(e.message),
+    );
     await assert.rejects(
       GamePlayer.resume(seat.options, { ...snap, gameId: snap.gameId + 1n }),
       /snapshot\.gameId/,

@@ -49,7 +49,15 @@ interface Player {
 function play(args: string[], env: NodeJS.ProcessEnv, onOut?: (out: string) => void, ms = 170_000): Player {
   const proc = spawn(process.execPath, [path.join(ROOT, 'client', 'cli.ts'), ...args], {
     cwd: ROOT,
-    env: { ...process.env, RPC_URL: '', SHROUD_GAME_CONTRACT: '', SHROUD_DEALER_URL: '', ...env },
+    // State files in this test's folder, never the user's (a rerun reuses the same game ids).
+    env: {
+      ...process.env,
+      RPC_URL: '',
+      SHROUD_GAME_CONTRACT: '',
+      SHROUD_DEALER_URL: '',
+      XDG_STATE_HOME: path.join(tmp, 'state'),
+      ...env,
+    },
   });
   let out = '';
   const add = (d: Buffer) => {

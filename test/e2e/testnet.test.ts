@@ -211,7 +211,12 @@ describe('end to end: deployer, operator and two players as processes on a node 
           '--tiles-out',
           path.join(dir, `tiles-${i}.json`),
         ],
-        { SHROUD_PLAYER_KEY: DEV_KEYS[i], XDG_CACHE_HOME: path.join(dir, `cache-${i}`) },
+        {
+          SHROUD_PLAYER_KEY: DEV_KEYS[i],
+          XDG_CACHE_HOME: path.join(dir, `cache-${i}`),
+          // The players' state files in this test's folder, never the user's (a rerun reuses the same game ids).
+          XDG_STATE_HOME: path.join(dir, `state-${i}`),
+        },
         { timeoutMs: 900_000 },
       );
     const [a, b] = await Promise.all([player(3), player(4)]);
