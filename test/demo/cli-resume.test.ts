@@ -6,24 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { shippedRuleset } from '../../core/index.ts';
-import { readManifest } from '../../scripts/contracts/rulesets.ts';
 import { createDemoGame } from '../../scripts/demo/game.ts';
 import { stopAll } from '../../scripts/demo/procs.ts';
-import {
-  buildCircuitsAndVerifiers,
-  compileContracts,
-  DEV_KEYS,
-  deploy,
-  ROOT,
-  startChain,
-  startDealer,
-} from '../../scripts/demo/setup.ts';
+import { DEV_KEYS, ROOT } from '../../scripts/demo/setup.ts';
+import { liveChain } from '../helpers/live-chain.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'shroud-cli-resume-'));
 after(async () => {
@@ -88,27 +80,8 @@ interface Live {
 
 /** Chain, deployment and dealer (as test/demo/cli.test.ts). */
 async function live(): Promise<Live> {
-  const logDir = path.join(tmp, 'logs');
-  mkdirSync(logDir, { recursive: true });
-  const v = readManifest().tiny?.verifiers;
-  const built =
-    v && (['spawn', 'turn', 'attack', 'combat'] as const).every((c) => v[c] && existsSync(v[c]!.zkey));
-  if (!built || !existsSync(path.join(ROOT, 'artifacts', 'contracts', 'generated'))) {
-    await buildCircuitsAndVerifiers('tiny', undefined);
-    await compileContracts(logDir);
-  }
-  const chain = await startChain(logDir);
-  const deployment = await deploy(chain.url, 'tiny');
-  const dealerKey = `0x01${'42'.repeat(31)}`;
-  const dealer = await startDealer({
-    outDir: tmp,
-    logDir,
-    rpcUrl: chain.url,
-    gameContract: deployment.shroudGame,
-    startBlock: deployment.blockNumber,
-    dealerKey,
-  });
-  return { url: chain.url, game: deployment.shroudGame, dealerUrl: dealer.url, dealerKey };
+  const c = await liveChain({ tmp, ruleset: 'tiny' });
+  return { url: c.url, game: c.deployment.shroudGame, dealerUrl: c.dealerUrl, dealerKey: c.dealerKey };
 }
 
 describe('CLI player: SIGKILL mid-game, then the same command resumes (tiny)', () => {

@@ -18,14 +18,8 @@ import type { TurnPlanner } from '../../client/planner.ts';
 import { loadHasher, shippedRuleset } from '../../core/index.ts';
 import { checkFog, playDemoGame } from '../../scripts/demo/game.ts';
 import { stopAll } from '../../scripts/demo/procs.ts';
-import {
-  buildCircuitsAndVerifiers,
-  compileContracts,
-  deploy,
-  ROOT,
-  startChain,
-  startDealer,
-} from '../../scripts/demo/setup.ts';
+import { buildCircuitsAndVerifiers, compileContracts, ROOT } from '../../scripts/demo/setup.ts';
+import { liveChain } from '../helpers/live-chain.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'shroud-multiplayer-'));
 after(async () => {
@@ -82,30 +76,21 @@ describe('a 4-player game with real proofs (tiny-four)', () => {
     timeout: 300_000,
   }, async () => {
     assert.deepEqual([ruleset.players.min, ruleset.players.max, ruleset.board.zoneCount], [2, 4, 4]);
+    // `npm test`'s pretest builds tiny-four's circuits and verifiers: cached then (the game needs their paths).
+    const artifacts = await buildCircuitsAndVerifiers('tiny-four', undefined);
     const logDir = path.join(tmp, 'logs');
     mkdirSync(logDir, { recursive: true });
-    // `npm test`'s pretest builds tiny-four's circuits and verifiers: both steps are cached then.
-    const artifacts = await buildCircuitsAndVerifiers('tiny-four', undefined);
     await compileContracts(logDir);
-    const chain = await startChain(logDir);
-    const deployment = await deploy(chain.url, 'tiny-four');
-    const dealerKey = `0x02${'37'.repeat(31)}`;
-    const dealer = await startDealer({
-      outDir: tmp,
-      logDir,
-      rpcUrl: chain.url,
-      gameContract: deployment.shroudGame,
-      startBlock: deployment.blockNumber,
-      dealerKey,
-    });
+    const live = await liveChain({ tmp, ruleset: 'tiny-four', dealerKey: `0x02${'37'.repeat(31)}` });
+    const { deployment, dealerKey } = live;
     const printed: string[] = [];
     const result = await playDemoGame({
       h: await loadHasher(),
       ruleset,
       artifacts,
-      rpcUrl: chain.url,
+      rpcUrl: live.url,
       gameContract: deployment.shroudGame,
-      dealerUrl: dealer.url,
+      dealerUrl: live.dealerUrl,
       dealerKey,
       turns: 1,
       players: 4,

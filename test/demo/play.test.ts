@@ -6,24 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { shippedRuleset } from '../../core/index.ts';
-import { readManifest } from '../../scripts/contracts/rulesets.ts';
 import { createDemoGame } from '../../scripts/demo/game.ts';
 import { stopAll } from '../../scripts/demo/procs.ts';
-import {
-  buildCircuitsAndVerifiers,
-  compileContracts,
-  DEV_KEYS,
-  deploy,
-  ROOT,
-  startChain,
-  startDealer,
-} from '../../scripts/demo/setup.ts';
+import { DEV_KEYS, ROOT } from '../../scripts/demo/setup.ts';
+import { liveChain } from '../helpers/live-chain.ts';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'shroud-play-'));
 after(async () => {
@@ -103,30 +95,16 @@ describe('npm run play (tiny, live chain + dealer)', () => {
   const keys = [DEV_KEYS[6], DEV_KEYS[7]];
 
   before(async () => {
-    const logDir = path.join(tmp, 'logs');
-    mkdirSync(logDir, { recursive: true });
-    const v = readManifest().tiny?.verifiers;
-    const built =
-      v && (['spawn', 'turn', 'attack', 'combat'] as const).every((c) => v[c] && existsSync(v[c]!.zkey));
-    if (!built || !existsSync(path.join(ROOT, 'artifacts', 'contracts', 'generated'))) {
-      await buildCircuitsAndVerifiers('tiny', undefined);
-      await compileContracts(logDir);
-    }
-    const chain = await startChain(logDir);
-    const deployment = await deploy(chain.url, 'tiny');
-    const dealerKey = `0x01${'42'.repeat(31)}`;
-    const dealer = await startDealer({
-      outDir: tmp,
-      logDir,
-      rpcUrl: chain.url,
-      gameContract: deployment.shroudGame,
-      startBlock: deployment.blockNumber,
+    const {
+      url: chainUrl,
+      deployment,
+      dealerUrl: dealerAt,
       dealerKey,
-    });
+    } = await liveChain({ tmp, ruleset: 'tiny' });
     // A deployments/<chainId>.json record, as `npm run deploy:*` writes it.
     deploymentFile = path.join(tmp, `${deployment.chainId}.json`);
     writeFileSync(deploymentFile, `${JSON.stringify(deployment, null, 2)}\n`);
-    [url, contract, dealerUrl] = [chain.url, deployment.shroudGame, dealer.url];
+    [url, contract, dealerUrl] = [chainUrl, deployment.shroudGame, dealerAt];
     const provider = new JsonRpcProvider(url, 31337, { staticNetwork: true, cacheTimeout: -1 });
     try {
       ({ gameId } = await createDemoGame({

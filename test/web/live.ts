@@ -1,23 +1,8 @@
-/**
- * The web tests' live setup: a local chain with `ruleset` deployed, the dealer with one two-seat lobby of it,
- * the play page freshly built, and a recording proxy in front of the dealer (the page's origin) that can serve
- * a tampered tile (a lying dealer) on request. The demo's own setup functions do the work.
- */
-import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import path from 'node:path';
 import { buildPlayPage, DEFAULT_PLAY_DIR } from '../../client/web/build.ts';
 import type { ServedTile } from '../../core/reveal-request.ts';
-import { readManifest } from '../../scripts/contracts/rulesets.ts';
 import { freePort } from '../../scripts/demo/procs.ts';
-import {
-  buildCircuitsAndVerifiers,
-  compileContracts,
-  deploy,
-  ROOT,
-  startChain,
-  startDealer,
-} from '../../scripts/demo/setup.ts';
+import { liveChain } from '../helpers/live-chain.ts';
 
 /** One reveal response the dealer sent (through the proxy) and whether the proxy tampered with it. */
 export interface CapturedReveal {
@@ -136,20 +121,9 @@ export const LOBBY = 'web-duel';
 
 /** Chain, deployment, dealer with a lobby of `ruleset` (`maxTurns` turns), the built page, the proxy. */
 export async function liveWeb(o: { tmp: string; ruleset: string; maxTurns: number }): Promise<LiveWeb> {
-  const logDir = path.join(o.tmp, 'logs');
-  mkdirSync(logDir, { recursive: true });
-  const v = readManifest()[o.ruleset]?.verifiers;
-  const built =
-    v && (['spawn', 'turn', 'attack', 'combat'] as const).every((c) => v[c] && existsSync(v[c]!.zkey));
-  if (!built || !existsSync(path.join(ROOT, 'artifacts', 'contracts', 'generated'))) {
-    await buildCircuitsAndVerifiers(o.ruleset, undefined);
-    await compileContracts(logDir);
-  }
   const page = await buildPlayPage(DEFAULT_PLAY_DIR);
-  const chain = await startChain(logDir);
-  const deployment = await deploy(chain.url, o.ruleset);
   // The dealer process reads its lobbies from the environment (dealer/config-env.ts).
-  process.env.SHROUD_LOBBIES = JSON.stringify([
+  const lobbies = [
     {
       name: LOBBY,
       ruleset: o.ruleset,
@@ -159,22 +133,18 @@ export async function liveWeb(o: { tmp: string; ruleset: string; maxTurns: numbe
       maxTurns: o.maxTurns,
       bond: '1000000000000000000',
     },
-  ]);
-  const dealer = await startDealer({
-    outDir: o.tmp,
-    logDir,
-    rpcUrl: chain.url,
-    gameContract: deployment.shroudGame,
-    startBlock: deployment.blockNumber,
-    dealerKey: `0x01${'42'.repeat(31)}`,
+  ];
+  const live = await liveChain({
+    tmp: o.tmp,
+    ruleset: o.ruleset,
+    env: { SHROUD_LOBBIES: JSON.stringify(lobbies) },
   });
-  delete process.env.SHROUD_LOBBIES;
   return {
-    rpcUrl: chain.url,
-    gameContract: deployment.shroudGame,
-    dealerUrl: dealer.url,
-    proxy: await dealerProxy(dealer.url),
-    rpcProxy: await dealerProxy(chain.url),
+    rpcUrl: live.url,
+    gameContract: live.deployment.shroudGame,
+    dealerUrl: live.dealerUrl,
+    proxy: await dealerProxy(live.dealerUrl),
+    rpcProxy: await dealerProxy(live.url),
     bundle: { page: page.bytes['play.js'], worker: page.bytes['worker.js'] },
   };
 }
