@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -9,14 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { verifyMapProof } from '../client/mapproof.ts';
 import { releaseSnarkjsThreads } from '../client/sdk/snark-threads.ts';
-import {
-  commitMap,
-  generateMap,
-  loadHasher,
-  seedFromShares,
-  shareCommitment,
-  shippedRuleset,
-} from '../core/index.ts';
+import { commitMap, generateMap, seedFromShares, shareCommitment } from '../core/index.ts';
 import type { Groth16Proof, MapProof } from '../core/mapproof/types.ts';
 import { DEFAULT_QUEUE_POLICY } from '../dealer/mapproof/chunk-job.ts';
 import { ProverPool } from '../dealer/mapproof/pool.ts';
@@ -25,8 +17,7 @@ import { ChunkQueue } from '../dealer/mapproof/queue.ts';
 import { secretBox } from '../dealer/store/secret-box.ts';
 // The tests' throwaway server (initdb in a temp dir, a free port, deleted afterwards): the same one here.
 import { startPostgres } from '../test/dealer/postgres-server.ts';
-import { buildCircuits } from './circuits/build.ts';
-import { consoleProgress } from './lib/progress.ts';
+import { mapProofFixture } from './bench-mapproof.ts';
 import { round } from './lib/stats.ts';
 
 const MAIN = fileURLToPath(new URL('../dealer/main.ts', import.meta.url));
@@ -66,27 +57,11 @@ async function startProver(vars: Record<string, string>): Promise<Prover> {
 export async function benchMapProofQueue(
   opts: { ruleset?: string; ptauDir?: string } = {},
 ): Promise<Record<string, number>> {
-  const name = opts.ruleset ?? 'tiny';
-  const key = name.replace(/-/g, '_');
-  const r = shippedRuleset(name);
-  const h = await loadHasher();
-  const arts = await buildCircuits({
-    ruleset: r,
-    circuits: ['mapchunk', 'maproot'],
-    ...(opts.ptauDir ? { ptauDir: opts.ptauDir } : {}),
-    progress: consoleProgress({ out: process.stderr }),
-  });
-  const artifacts = {
-    mapchunk: { wasm: arts.mapchunk!.wasm, zkey: arts.mapchunk!.zkey!, vkey: arts.mapchunk!.vkey! },
-    maproot: { wasm: arts.maproot!.wasm, zkey: arts.maproot!.zkey! },
-  };
-  const vkeys = {
-    mapchunk: JSON.parse(readFileSync(arts.mapchunk!.vkey!, 'utf8')),
-    maproot: JSON.parse(readFileSync(arts.maproot!.vkey!, 'utf8')),
-  };
+  const { r, key, h, artifacts, vkeys, players, shares } = await mapProofFixture(
+    opts.ruleset ?? 'tiny',
+    opts.ptauDir,
+  );
   const buildDir = dirname(dirname(dirname(artifacts.mapchunk.zkey)));
-  const players = Array.from({ length: r.players.min }, (_, i) => BigInt(0x1000 + i));
-  const shares = players.map((_, i) => BigInt(1_000_003 * (i + 1)));
   const seed = seedFromShares(h, shares);
   const map = commitMap(h, r.board, generateMap(h, r.board, seed), 123456789n);
   const jobKey = `0x${randomBytes(32).toString('hex')}`;
@@ -129,7 +104,7 @@ export async function benchMapProofQueue(
           seed,
           map,
           artifacts,
-          ruleset: name,
+          ruleset: r.name,
           chunks: queue,
           store: { load: async () => null, save: async (_z: number, _p: Groth16Proof) => {} },
           onProgress: (done, total) => {

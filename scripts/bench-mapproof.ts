@@ -23,21 +23,18 @@ import { round } from './lib/stats.ts';
  * pool of one proving thread per core) and a client's verification of the whole proof. Keys are built
  * (or taken from the cache) first and not timed: the setup is once per ruleset, not per game.
  */
-export async function benchMapProof(
-  opts: { ruleset?: string; ptauDir?: string } = {},
-): Promise<Record<string, number>> {
-  const name = opts.ruleset ?? 'duel';
-  const key = name.replace(/-/g, '_');
+/** What a map-proof benchmark proves: a ruleset's map chunk and root keys (built or cached), a game's players and shares. */
+export async function mapProofFixture(name: string, ptauDir: string | undefined) {
   const r = shippedRuleset(name);
   const h = await loadHasher();
   const arts = await buildCircuits({
     ruleset: r,
     circuits: ['mapchunk', 'maproot'],
-    ...(opts.ptauDir ? { ptauDir: opts.ptauDir } : {}),
+    ...(ptauDir ? { ptauDir } : {}),
     progress: consoleProgress({ out: process.stderr }),
   });
   const artifacts = {
-    mapchunk: { wasm: arts.mapchunk!.wasm, zkey: arts.mapchunk!.zkey! },
+    mapchunk: { wasm: arts.mapchunk!.wasm, zkey: arts.mapchunk!.zkey!, vkey: arts.mapchunk!.vkey! },
     maproot: { wasm: arts.maproot!.wasm, zkey: arts.maproot!.zkey! },
   };
   const vkeys = {
@@ -46,6 +43,17 @@ export async function benchMapProof(
   };
   const players = Array.from({ length: r.players.min }, (_, i) => BigInt(0x1000 + i));
   const shares = players.map((_, i) => BigInt(1_000_003 * (i + 1)));
+  const constraints = { mapchunk: arts.mapchunk!.constraints, maproot: arts.maproot!.constraints };
+  return { r, key: name.replace(/-/g, '_'), h, artifacts, vkeys, constraints, players, shares };
+}
+
+export async function benchMapProof(
+  opts: { ruleset?: string; ptauDir?: string } = {},
+): Promise<Record<string, number>> {
+  const { r, key, h, artifacts, vkeys, constraints, players, shares } = await mapProofFixture(
+    opts.ruleset ?? 'duel',
+    opts.ptauDir,
+  );
   const gameId = 77n;
   const workers = availableParallelism();
   const pool = new ProverPool(workers);
@@ -81,8 +89,8 @@ export async function benchMapProof(
     );
     const tVerify = performance.now();
     return {
-      [`mapchunk_${key}_constraints`]: arts.mapchunk!.constraints,
-      [`maproot_${key}_constraints`]: arts.maproot!.constraints,
+      [`mapchunk_${key}_constraints`]: constraints.mapchunk,
+      [`maproot_${key}_constraints`]: constraints.maproot,
       [`deal_${key}_s`]: round((tDeal - t0) / 1000, 1),
       [`deal_map_${key}_ms`]: round(tMap - t0, 0),
       [`deal_zone_proof_${key}_s`]: round((tDeal - tMap) / 1000 / (r.board.zoneCount + 1), 2),
