@@ -1,8 +1,10 @@
 /**
  * Builds the web pages once with esbuild into build/web/<page>/ (minified ES2022 for browsers):
  *
- *   npm run build:web -- [--out DIR (build/web)]
+ *   npm run build:web -- [--out DIR (build/web)] [--deployments DIR (deployments)]
  *
+ * The play page trusts, on public chains, only the game contracts recorded in the deployments folder at build
+ * time (client/web/trust.ts): rebuild it after deploying.
  * Each page is one entry of PAGES: its folder name and the function that builds it into a folder.
  * The dealer serves build/web/viewer at /viewer and build/web/play at /play.
  */
@@ -10,36 +12,47 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../client/viewer/asset.ts';
 import { buildViewer } from '../client/viewer/build.ts';
-import { buildPlayPage } from '../client/web/build.ts';
+import { buildPlayPage, DEFAULT_DEPLOYMENTS_DIR, trustedGamesFrom } from '../client/web/build.ts';
+import type { TrustedGames } from '../client/web/trust.ts';
 import { outputDir, parseCli, runCli } from './lib/cli.ts';
 
 interface WebPage {
   /** Folder under the output folder, and the page's name. */
   name: string;
-  build: (outDir: string) => Promise<unknown>;
+  build: (outDir: string, trusted: TrustedGames) => Promise<unknown>;
 }
 
 const PAGES: readonly WebPage[] = [
-  { name: 'viewer', build: buildViewer },
-  { name: 'play', build: buildPlayPage },
+  { name: 'viewer', build: (dir) => buildViewer(dir) },
+  { name: 'play', build: (dir, trusted) => buildPlayPage(dir, { trusted }) },
 ];
 
-const USAGE = `usage: npm run build:web -- [--out DIR]
+const USAGE = `usage: npm run build:web -- [--out DIR] [--deployments DIR]
 
 Bundles the web pages (${PAGES.map((p) => p.name).join(', ')}) with esbuild, each into DIR/<page>/.
-  --out DIR   output folder (default build/web)`;
+  --out DIR           output folder (default build/web)
+  --deployments DIR   deployment records whose game contracts the play page trusts on their
+                      chains (default deployments/; the local chain 31337 is always open)`;
 
 await runCli('build:web', async () => {
   const { values } = parseCli({
     name: 'build:web',
     usage: USAGE,
-    options: { out: { type: 'string', default: path.join(REPO_ROOT, 'build', 'web') } },
+    options: {
+      out: { type: 'string', default: path.join(REPO_ROOT, 'build', 'web') },
+      deployments: { type: 'string', default: DEFAULT_DEPLOYMENTS_DIR },
+    },
   });
   const out = path.resolve(outputDir('out', values.out!));
+  const trusted = trustedGamesFrom(values.deployments!);
+  const pins = Object.entries(trusted).map(([chain, games]) => `chain ${chain}: ${games.join(', ')}`);
+  process.stdout.write(
+    `play trusts: ${pins.length ? pins.join('; ') : 'no public chain (local chain only)'}\n`,
+  );
   for (const page of PAGES) {
     const dir = path.join(out, page.name);
     const t0 = performance.now();
-    await page.build(dir);
+    await page.build(dir, trusted);
     const files = readdirSync(dir).map(
       (f) => `${f} ${statSync(path.join(dir, f)).size.toLocaleString('en-US')} B`,
     );

@@ -20,6 +20,7 @@ import { ConfigError } from './config.ts';
 import { ExportFileError } from './export-file.ts';
 import { SessionFundingError } from './session.ts';
 import { SessionRecordError } from './session-store.ts';
+import { UntrustedGameError } from './trust.ts';
 import { WalletError } from './wallet.ts';
 import { ProofFailedError } from './worker-prover.ts';
 
@@ -104,7 +105,12 @@ export function describeError(e: unknown): PageError {
       message: `The proof could not be built in this browser (${first(e)}); nothing was sent to the chain. Retry proves the same move again.`,
       transient: false,
     };
-  if (e instanceof SessionFundingError || e instanceof WalletError || e instanceof ConfigError)
+  if (
+    e instanceof SessionFundingError ||
+    e instanceof WalletError ||
+    e instanceof ConfigError ||
+    e instanceof UntrustedGameError
+  )
     return { message: first(e), transient: false };
   if (e instanceof GameTermsRejectedError || e instanceof LobbyTermsRejectedError)
     return { message: `Refused, nothing staked: ${first(e)}`, transient: false };

@@ -52,6 +52,7 @@ import {
   SessionStore,
   sessionHeader,
 } from './session-store.ts';
+import { assertTrustedGame, BUILT_IN_TRUST, isTrustedGame, type TrustedGames } from './trust.ts';
 import { appendLog, nextClick, nextFile, sleep, type Ui } from './ui.ts';
 import { type ConnectedWallet, connectWallet } from './wallet.ts';
 import { ProofFailedError, type ProofProgress, WorkerProver } from './worker-prover.ts';
@@ -118,8 +119,12 @@ export class PlayPage {
   /** The once-per-visit return of finished games' funds (#settleFinished). */
   #settling: Promise<void> | null = null;
 
-  constructor(ui: Ui, config: PageConfig) {
+  /** The game contracts this page acts with on a public chain (trust.ts; compiled in by the build). */
+  readonly #trust: TrustedGames;
+
+  constructor(ui: Ui, config: PageConfig, trust: TrustedGames = BUILT_IN_TRUST) {
     this.ui = ui;
+    this.#trust = trust;
     this.state = {
       config,
       wallet: null,
@@ -213,6 +218,10 @@ export class PlayPage {
       }),
     );
     const w = this.state.wallet;
+    if (w.rpcIgnored)
+      this.log(`reading the chain through the wallet, not ${w.rpcIgnored} (a link's RPC could lie)`);
+    const pinned = this.state.config.contract;
+    if (pinned) assertTrustedGame(this.#trust, w.chainId, pinned);
     this.ui.connect.hidden = true;
     this.ui.wallet.hidden = false;
     this.ui.wallet.textContent = `${w.kind === 'injected' ? 'Wallet' : 'Local key (this browser)'} ${w.address} on chain ${w.chainId}`;
@@ -229,12 +238,19 @@ export class PlayPage {
     const w = this.state.wallet!;
     const pinned = this.state.config.contract?.toLowerCase();
     const all = await this.#sessions.entries(w.address, w.chainId);
-    return all.find((e) => !e.over && (!pinned || e.contract === pinned)) ?? null;
+    return (
+      all.find(
+        (e) =>
+          !e.over && (!pinned || e.contract === pinned) && isTrustedGame(this.#trust, w.chainId, e.contract),
+      ) ?? null
+    );
   }
 
   /** The wallet's vault key for `contract`: one signature per visit (two the first time on this device). */
   async #walletKey(contract: string): Promise<VaultKey> {
     const w = this.state.wallet!;
+    // Every game the page joins, resumes or restores passes here first: refuse a contract it does not trust.
+    assertTrustedGame(this.#trust, w.chainId, contract);
     const id = contract.toLowerCase();
     let key = this.#walletKeys.get(id);
     if (!key) {
@@ -316,10 +332,13 @@ export class PlayPage {
           maxTurns: l.maxTurns,
           gameContract: l.gameContract,
         };
-        b.addEventListener('click', () => resolve({ kind: 'lobby', lobby }), { once: true });
+        const trusted = isTrustedGame(this.#trust, w.chainId, l.gameContract);
+        if (trusted) b.addEventListener('click', () => resolve({ kind: 'lobby', lobby }), { once: true });
+        else b.disabled = true;
         row.append(
           b,
           ` ${l.ruleset}, ${l.filled}/${l.seats} seated, stake ${l.stake} wei, ${l.maxTurns} turns, contract ${l.gameContract}`,
+          trusted ? '' : ' — not a game contract this page trusts on this chain',
         );
         this.ui.lobbies.append(row);
       }

@@ -12,8 +12,8 @@ import {
   Wallet,
 } from 'ethers';
 
-/** Hardhat's chain id: the only one a generated key is used on unless the page is told otherwise. */
-export const LOCAL_CHAIN_ID = 31337n;
+import { LOCAL_CHAIN_ID } from './trust.ts';
+
 const LOCAL_KEY_ITEM = 'shroud.localWalletKey';
 /** What a generated key gets on the local chain (hardhat_setBalance): plenty for stakes and gas. */
 const LOCAL_FUNDS = 10n ** 21n;
@@ -22,9 +22,14 @@ export interface ConnectedWallet {
   kind: 'injected' | 'local';
   signer: Signer;
   address: string;
-  /** Reads and broadcasts for the game: the RPC URL when given, else the injected wallet's own provider. */
+  /**
+   * Reads and broadcasts for the game: the injected wallet's own provider (the chain the player chose to trust);
+   * the `?rpc=` URL only without a wallet, or on the local chain.
+   */
   provider: Provider;
   chainId: bigint;
+  /** Set when a link's `?rpc=` was ignored in favour of the wallet's provider (a public chain). */
+  rpcIgnored?: string;
 }
 
 export class WalletError extends Error {
@@ -50,13 +55,17 @@ export async function connectWallet(o: ConnectOptions): Promise<ConnectedWallet>
     }
     const signer = await bp.getSigner();
     const chainId = (await bp.getNetwork()).chainId;
+    const address = await signer.getAddress();
+    // A link's RPC could lie about the game (its root, its phase): on a public chain the wallet's provider answers.
+    if (o.rpcUrl && chainId !== LOCAL_CHAIN_ID)
+      return { kind: 'injected', signer, address, provider: bp, chainId, rpcIgnored: o.rpcUrl };
     const provider = o.rpcUrl ? rpcProvider(o.rpcUrl) : bp;
     if (o.rpcUrl) {
       const rpcChain = (await provider.getNetwork()).chainId;
       if (rpcChain !== chainId)
         throw new WalletError(`the wallet is on chain ${chainId}, the RPC URL serves chain ${rpcChain}`);
     }
-    return { kind: 'injected', signer, address: await signer.getAddress(), provider, chainId };
+    return { kind: 'injected', signer, address, provider, chainId };
   }
   if (!o.rpcUrl)
     throw new WalletError('no wallet in this browser and no RPC URL (add ?rpc=http://… to the address)');
