@@ -16,6 +16,7 @@ import { getAddress, isHexString, Signature } from 'ethers';
 import type { Logger } from 'pino';
 import type { Point } from '../core/babyjub.ts';
 import { InputError } from '../core/errors.ts';
+import { packStartAreas } from '../core/generator/index.ts';
 import type { Durations } from '../core/limits.ts';
 import {
   checkJoinDeadline,
@@ -32,7 +33,6 @@ import {
   randomBytes32,
   recoverJoinSigner,
 } from '../core/lobby.ts';
-
 import { rulesetHash } from '../core/ruleset/hash.ts';
 import { shippedRuleset, shippedRulesetNames } from '../core/ruleset/shipped.ts';
 import type { ValidRuleset } from '../core/ruleset/validate.ts';
@@ -128,6 +128,7 @@ export class LobbyService {
    */
   async start(): Promise<void> {
     const { store } = this.#d;
+    await this.#refuseMisregistered();
     const open = await store.listLobbies(['open']);
     for (const l of open) {
       const k = this.#kinds.get(l.kind);
@@ -148,6 +149,25 @@ export class LobbyService {
     await this.drive();
     this.#timer = setInterval(() => void this.drive(), this.#d.pollMs ?? 2000);
     this.#timer.unref();
+  }
+
+  /**
+   * Drops every kind whose registered ruleset the chain's registry feeds MapGen other start areas than its own:
+   * fraud proofs would convict this dealer's honest map (and players' SDKs refuse to commit to such games), so
+   * no lobby of it is opened. Logged as an error naming both values; the operator fixes the registration.
+   */
+  async #refuseMisregistered(): Promise<void> {
+    for (const k of [...this.#kinds.values()]) {
+      const want = packStartAreas(k.ruleset.board);
+      const registered = await this.#d.creator.registeredStartAreas(rulesetHash(k.ruleset));
+      // Not registered at all: createGame refuses it, and the lobby says so to whoever joins.
+      if (registered === null || registered === want) continue;
+      this.#kinds.delete(k.name);
+      this.#log.error(
+        { kind: k.name, registered: registered.toString(), ruleset: want.toString() },
+        "lobby kind refused: the registry's start areas for its ruleset are not the ruleset's (fraud proofs would regenerate another map)",
+      );
+    }
   }
 
   /** Stops following up creations (the store stays usable; a restart resumes them). */

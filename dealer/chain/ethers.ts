@@ -21,6 +21,7 @@ import {
 } from '../../client/sdk/typed-contract.ts';
 import { MAP_PROOF_REGISTRY_ABI } from '../../core/abi/map-proof-registry.ts';
 import { SHROUD_GAME_ABI } from '../../core/abi/shroud-game.ts';
+import { VERIFIER_REGISTRY_ABI } from '../../core/abi/verifier-registry.ts';
 import { type GamePhaseName, phaseName } from '../../core/game-phases.ts';
 import { shippedRuleset, shippedRulesetNames } from '../../core/index.ts';
 import { type Groth16Proof, toSolidityProof } from '../../core/mapproof/types.ts';
@@ -426,6 +427,12 @@ export class EthersChain implements ChainView, GameCreator {
       if (g && (await match(g))) return { state: 'created', gameId: g.gameId, block: g.block, hash: g.hash };
     }
     return { state: 'dropped' };
+  }
+
+  async registeredStartAreas(rulesetHash: string): Promise<bigint | null> {
+    const registry = typedContract(String(await this.#read.registry()), VERIFIER_REGISTRY_ABI, this.provider);
+    if (!(await registry.getRuleset(rulesetHash)).registered) return null;
+    return BigInt(await registry.startAreasOf(rulesetHash));
   }
 
   async rebroadcast(tx: SignedCreate): Promise<void> {

@@ -3,6 +3,7 @@ import { keccak256, toUtf8Bytes } from 'ethers';
 import type { Point } from '../../core/babyjub.ts';
 import { InputError } from '../../core/errors.ts';
 import type { GamePhaseName } from '../../core/game-phases.ts';
+import { packStartAreas } from '../../core/generator/index.ts';
 import { checkDurations } from '../../core/limits.ts';
 import { recoverReceiptSigner } from '../../core/reveal-receipt.ts';
 import { revealDomain } from '../../core/reveal-request.ts';
@@ -147,6 +148,8 @@ export class FakeChain implements ChainView, GameCreator {
   readonly #registered: ReadonlySet<string> | undefined;
   /** The game contract's address games created by `submitCreateGame` report. */
   readonly contract: string;
+  /** Registry start areas a test set against a ruleset hash (lowercase); otherwise the ruleset's own. */
+  readonly #startAreas: Map<string, bigint>;
 
   constructor(
     opts: {
@@ -156,11 +159,14 @@ export class FakeChain implements ChainView, GameCreator {
       dealer?: string;
       registered?: string[];
       contract?: string;
+      /** Registry start areas by ruleset hash, overriding the ruleset's own (a misregistered ruleset). */
+      startAreas?: Record<string, bigint>;
     } = {},
   ) {
     this.#file = opts.file;
     this.contract = opts.contract ?? FAKE_CONTRACT;
     this.#registered = opts.registered ? new Set(opts.registered) : undefined;
+    this.#startAreas = new Map(Object.entries(opts.startAreas ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
     this.dealer = (opts.dealer ?? FAKE_DEALER).toLowerCase();
     this.#state = { chainId: opts.chainId ?? 31337n, block: 1, nextGameId: 1n, games: new Map() };
     if (this.#file && opts.create) writeFileSync(this.#file, encode(this.#state));
@@ -406,6 +412,13 @@ export class FakeChain implements ChainView, GameCreator {
       if (await match(log)) return { state: 'created', gameId: log.gameId, block: log.block, hash: log.hash };
     }
     return { state: 'dropped' };
+  }
+
+  /** The ruleset's own areas, unless a test set others (`startAreas`). */
+  async registeredStartAreas(rulesetHash: string): Promise<bigint | null> {
+    const name = rulesetNameOf(rulesetHash);
+    if (!name || (this.#registered && !this.#registered.has(name))) return null;
+    return this.#startAreas.get(rulesetHash.toLowerCase()) ?? packStartAreas(shippedRuleset(name).board);
   }
 
   async rebroadcast(tx: SignedCreate): Promise<void> {

@@ -239,4 +239,10 @@ export interface GameCreator {
   ): Promise<CreateStatus>;
   /** Broadcasts `tx` again (nothing happens when the node already has it, or it is mined). */
   rebroadcast(tx: SignedCreate): Promise<void>;
+  /**
+   * The start areas the game's VerifierRegistry feeds MapGen for a ruleset (packed as core `packStartAreas`;
+   * 0 = none), or null when the ruleset is not registered. Fraud proofs regenerate tiles with them, so a lobby
+   * is opened only where they are the ruleset's.
+   */
+  registeredStartAreas(rulesetHash: string): Promise<bigint | null>;
 }

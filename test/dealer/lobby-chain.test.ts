@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { type Contract, Transaction, Wallet } from 'ethers';
 import { pino } from 'pino';
 import { LobbyClient, LobbyGameFailedError, LobbyTermsRejectedError } from '../../client/sdk/index.ts';
+import { packStartAreas } from '../../core/generator/index.ts';
 import { DURATION_FIELDS, DURATION_FLOORS, rulesetHash, shippedRuleset } from '../../core/index.ts';
 import { buildApp } from '../../dealer/app.ts';
 import { EthersChain } from '../../dealer/chain/ethers.ts';
@@ -64,6 +65,7 @@ before(async () => {
       TINY.maxRevealedTiles,
     )
   ).wait();
+  await (await reg.getFunction('setStartAreas')(rulesetHash(TINY), packStartAreas(TINY.board))).wait();
   chain = new EthersChain({
     provider: env.ethers.provider,
     chainId: Number(CHAIN_ID),
@@ -121,6 +123,11 @@ async function startDealer(o: { creator?: GameCreator; dbPath?: string } = {}) {
 const gameCount = async () => (await G.getFunction('gameCount')()) as bigint;
 
 describe('lobbies on the real contract (Hardhat, EthersChain, LobbyClient)', () => {
+  it("reads the registry's start areas for a registered ruleset, and none for an unregistered one", async () => {
+    assert.equal(await chain.registeredStartAreas(rulesetHash(TINY)), packStartAreas(TINY.board));
+    assert.equal(await chain.registeredStartAreas(rulesetHash(shippedRuleset('tiny-square'))), null);
+  });
+
   it('two players join a 2-seat lobby with the SDK; the game on-chain has them, the ruleset durations, the stake', async () => {
     const d = await startDealer();
     try {

@@ -28,5 +28,6 @@ export function dyingCreator(chain: GameCreator, at: CrashPoint): GameCreator {
     },
     createStatus: async () => die(),
     rebroadcast: async () => die(),
+    registeredStartAreas: (hash) => chain.registeredStartAreas(hash),
   };
 }

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Wallet } from 'ethers';
 import { pino } from 'pino';
+import { packStartAreas } from '../../core/generator/index.ts';
 import {
   DURATION_FIELDS,
   DURATION_FLOORS,
@@ -587,6 +588,23 @@ describe('lobbies: joining and game creation (FakeChain)', () => {
       assert.notEqual(created.createTx?.hash, crashed.createTx?.hash, 're-signed with a fresh nonce');
       assert.equal(created.createTx?.nonce, (crashed.createTx?.nonce ?? 0) + 1);
     });
+  });
+
+  it('opens no lobby of a ruleset whose registry holds other start areas (fraud proofs would convict an honest map), and says so', async () => {
+    const hash = rulesetHash(TINY);
+    const chain = new FakeChain({ chainId: CHAIN_ID, contract: CONTRACT, startAreas: { [hash]: 0n } });
+    const d = await startLobbies({ chain });
+    try {
+      const kinds = (await d.listing()).lobbies.map((l) => l.kind);
+      assert.deepEqual(kinds, ['skirmish-3'], 'only the correctly registered kind is open');
+      const refusal = d.logs.lines.map((l) => JSON.parse(l)).find((l) => l.kind === 'tiny-duel');
+      assert.ok(refusal, 'the refusal is logged');
+      assert.equal(refusal.level, 50, 'as an error');
+      assert.equal(refusal.registered, '0');
+      assert.equal(refusal.ruleset, String(packStartAreas(TINY.board)));
+    } finally {
+      await d.close();
+    }
   });
 
   it('a game the chain refuses fails the lobby, keeps its joins, and tells every joiner why', async () => {
