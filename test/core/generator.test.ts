@@ -202,6 +202,48 @@ describe('generator', () => {
     }
   });
 
+  test('mapStats: a straight range is long and a blob round; a river from hills to the sea counts as one', () => {
+    const b = makeBoard('hex', 12, 9);
+    const land = (): Tile[] =>
+      Array.from({ length: b.width * b.height }, () => ({
+        terrain: Terrain.GRASSLAND,
+        feature: 0,
+        resource: 0,
+        rivers: 0,
+      }));
+    const set = (tiles: Tile[], c: { col: number; row: number }, t: Partial<Tile>) =>
+      Object.assign(tiles[c.row * b.width + c.col]!, t);
+    const line = land();
+    for (let col = 3; col < 8; col++) set(line, { col, row: 4 }, { terrain: Terrain.MOUNTAINS });
+    const blob = land();
+    const centre = { col: 5, row: 4 };
+    set(blob, centre, { terrain: Terrain.MOUNTAINS });
+    for (let d = 0; d < 6; d++) {
+      const [dc, dr] = edgeOffset('hex', centre.row, d);
+      set(blob, { col: centre.col + dc, row: centre.row + dr }, { terrain: Terrain.MOUNTAINS });
+    }
+    assert.ok(
+      Math.abs(mapStats(b, line).rangeElongations[0]! - 5) < 1e-9,
+      'five in a row: 5 long for 1 wide',
+    );
+    assert.ok(mapStats(b, blob).rangeElongations[0]! < 1.1, 'a hexagon of seven is round');
+    // One river edge (east of c): its ends are the corners shared with the tiles across SE and NE.
+    const river = land();
+    const c = { col: 5, row: 4 };
+    const across = (d: number) => {
+      const [dc, dr] = edgeOffset('hex', c.row, d);
+      return { col: c.col + dc, row: c.row + dr };
+    };
+    set(river, c, { rivers: 1 });
+    set(river, across(0), { rivers: 1 << oppositeEdge('hex', 0) });
+    set(river, across(5), { terrain: Terrain.SHALLOW_WATER });
+    set(river, across(1), { terrain: Terrain.HILLS });
+    const s = mapStats(b, river);
+    assert.deepEqual([s.rivers, s.riversHighToSea, s.riverLoops], [1, 1, 0]);
+    set(river, across(1), { terrain: Terrain.SHALLOW_WATER });
+    assert.equal(mapStats(b, river).riversHighToSea, 0, 'sea to sea');
+  });
+
   test('the falloff scales with the board, and an 8×8 board has land', () => {
     assert.deepEqual(
       [8, 12, 16, 24, 26, 32, 54, 1024].map((n) => falloffTiles(n, n)),
