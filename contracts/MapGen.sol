@@ -6,10 +6,10 @@ import {Poseidon} from "./Poseidon.sol";
 import "./MapGenParams.sol" as G;
 
 /// @title MapGen
-/// @notice One tile of `Gen(seed)`, bit for bit equal to `core/generator`'s `generateTile` (GENERATOR_VERSION 2):
+/// @notice One tile of `Gen(seed)`, bit for bit equal to `core/generator`'s `generateTile` (GENERATOR_VERSION 3):
 ///         value noise over an 8×8 lattice of `Poseidon(seed, key)` cell hashes (at most 9 per tile, cached),
-///         an edge falloff scaled to the board, a blend toward land near the start areas, one detail hash,
-///         integer thresholds, rivers from the iso-line between edge neighbours.
+///         ridged relief, an edge falloff scaled to the board, a blend toward land near the start areas, one
+///         detail hash, integer thresholds, rivers along the levels of a field that grows along every row.
 /// @dev Every constant mirrors `core/generator/params.ts`; change both together and regenerate test/vectors.
 contract MapGen is IMapGen {
     /// @notice Generator version this contract implements (`GENERATOR_VERSION` in the core).
@@ -29,7 +29,6 @@ contract MapGen is IMapGen {
     int256 private constant T_WET = G.GEN_T_WET;
     int256 private constant T_FOREST = G.GEN_T_FOREST;
     int256 private constant T_MARSH = G.GEN_T_MARSH;
-    int256 private constant T_RIVER = G.GEN_T_RIVER;
 
     uint8 private constant DEEP_WATER = 0;
     uint8 private constant SHALLOW_WATER = 1;
@@ -177,9 +176,10 @@ contract MapGen is IMapGen {
         if (flat && self.elevation < T_MARSH && self.moisture >= T_WET) feature = 2;
         else if ((flat || terrain == HILLS) && self.moisture >= T_FOREST && detail >= G.GEN_FOREST_DETAIL) feature = 1;
         if (detail == G.GEN_RESOURCE_DETAIL) resource = _resourceOf(terrain);
-        if (_riverEligible(terrain)) rivers = _rivers(c, kind, x, y, self.river >= T_RIVER);
+        if (flat) rivers = _rivers(c, kind, x, y, _riverSide(self.river)); // core riverEligible
     }
 
+    /// A neighbour needs only its elevation (eligible or not) and its river field, never its moisture.
     function _rivers(Ctx memory c, uint8 kind, int256 x, int256 y, bool side) private view returns (uint8 rivers) {
         uint256 edges = kind == KIND_HEX ? 6 : 4;
         for (uint256 d = 0; d < edges; d++) {
@@ -187,9 +187,15 @@ contract MapGen is IMapGen {
             int256 nx = x + dc;
             int256 ny = y + dr;
             if (nx < 0 || ny < 0 || nx >= c.width || ny >= c.height) continue;
-            Fields memory o = _fields(c, nx, ny);
-            if (_riverEligible(_terrain(o)) && (side != (o.river >= T_RIVER))) rivers |= uint8(1 << d);
+            if (_riverEligible(_elevation(c, nx, ny)) && side != _riverSide(_river(c, nx, ny))) {
+                rivers |= uint8(1 << d);
+            }
         }
+    }
+
+    /// Bit RIVER_BIT of the river field (core `riverSide`); the field is non-negative.
+    function _riverSide(int256 river) private pure returns (bool) {
+        return (uint256(river) >> G.GEN_RIVER_BIT) & 1 == 1;
     }
 
     function _resourceOf(uint8 t) private pure returns (uint8) {
@@ -202,8 +208,9 @@ contract MapGen is IMapGen {
         return 5;
     }
 
-    function _riverEligible(uint8 t) private pure returns (bool) {
-        return t != DEEP_WATER && t != SHALLOW_WATER && t != MOUNTAINS;
+    /// Flat land (core `riverEligible`): at or above sea level and below the hills.
+    function _riverEligible(int256 elevation) private pure returns (bool) {
+        return elevation >= T_SEA && elevation < T_HILLS;
     }
 
     function _terrain(Fields memory f) private pure returns (uint8) {
@@ -240,14 +247,32 @@ contract MapGen is IMapGen {
     }
 
     function _fields(Ctx memory c, int256 x, int256 y) private view returns (Fields memory f) {
-        int256 e = _octave(c, G.GEN_ELEVATION_0, x, y) + _octave(c, G.GEN_ELEVATION_1, x, y)
-            + _octave(c, G.GEN_ELEVATION_2, x, y) + G.GEN_ELEVATION_OFFSET - _falloff(x, c.width, c.fall)
-            - _falloff(y, c.height, c.fall);
-        int256 w = _startWeight(c.starts, x, y);
-        f.elevation = (G.GEN_ELEVATION_SCALE - w) * e + w * G.GEN_START_TARGET;
+        f.elevation = _elevation(c, x, y);
         f.moisture = _octave(c, G.GEN_MOISTURE_0, x, y) + _octave(c, G.GEN_MOISTURE_1, x, y)
             + _octave(c, G.GEN_MOISTURE_2, x, y);
-        f.river = _octave(c, G.GEN_RIVER_0, x, y) + _octave(c, G.GEN_RIVER_1, x, y) + _octave(c, G.GEN_RIVER_2, x, y);
+        f.river = _river(c, x, y);
+    }
+
+    /// Scaled elevation (core `elevationAt`): noise and ridges, edge falloff (the larger axis's), start blend.
+    function _elevation(Ctx memory c, int256 x, int256 y) private view returns (int256) {
+        int256 e = _octave(c, G.GEN_ELEVATION_0, x, y) + _octave(c, G.GEN_ELEVATION_1, x, y)
+            + _octave(c, G.GEN_ELEVATION_2, x, y) + _ridge(c, x, y) + G.GEN_ELEVATION_OFFSET
+            - _max(_falloff(x, c.width, c.fall), _falloff(y, c.height, c.fall));
+        int256 w = _startWeight(c.starts, x, y);
+        return (G.GEN_ELEVATION_SCALE - w) * e + w * G.GEN_START_TARGET;
+    }
+
+    /// Ridged relief (core `ridgeAt`): RIDGE_AMPLITUDE · (RIDGE_MID − |ridge noise − RIDGE_MID|).
+    function _ridge(Ctx memory c, int256 x, int256 y) private view returns (int256) {
+        int256 d = _octave(c, G.GEN_RIDGE_0, x, y) + _octave(c, G.GEN_RIDGE_1, x, y) + _octave(c, G.GEN_RIDGE_2, x, y)
+            - G.GEN_RIDGE_MID;
+        return G.GEN_RIDGE_AMPLITUDE * (G.GEN_RIDGE_MID - (d < 0 ? -d : d));
+    }
+
+    /// River field (core `fieldsAt`): a slope along the row plus noise, so it grows along every row.
+    function _river(Ctx memory c, int256 x, int256 y) private view returns (int256) {
+        return G.GEN_RIVER_SLOPE * (x + 1) + _octave(c, G.GEN_RIVER_0, x, y) + _octave(c, G.GEN_RIVER_1, x, y)
+            + _octave(c, G.GEN_RIVER_2, x, y);
     }
 
     /// Interpolation weight `upper[f]` for spacing `s` (params.ts WEIGHTS); the denominator is s².

@@ -1,6 +1,7 @@
 /**
  * Generator statistics over many seeds per shipped ruleset (and two bare boards without start areas):
- * passable land per start area and per map, and the river network's loops and inland dead ends.
+ * passable land per start area and per map; the river network's loops, inland dead ends, rivers and where
+ * they run from; the shape of the mountain ranges.
  */
 
 import { riverEligible } from '../core/generator/classify.ts';
@@ -11,15 +12,17 @@ import {
   generateMap,
   type Hasher,
   isPassable,
+  isWater,
   loadHasher,
   type MapBoard,
   makeBoard,
   onBoard,
   shippedRuleset,
   shippedRulesetNames,
+  Terrain,
   type Tile,
 } from '../core/index.ts';
-import { round } from './lib/stats.ts';
+import { median, round } from './lib/stats.ts';
 
 export interface MapStats {
   /** Passable fraction of each start area, in order. */
@@ -30,6 +33,60 @@ export interface MapStats {
   riverLoops: number;
   /** Vertices where a river ends with land all around (no coast, mountain or board edge). */
   riverDeadEndsInland: number;
+  /** Connected pieces of the river network. */
+  rivers: number;
+  /** Rivers with one end at high ground (hills, mountains) and another at water or the board edge. */
+  riversHighToSea: number;
+  /** Elongation of each mountain range of 4 tiles or more: √(λ1/λ2) of its tiles' second moments (a blob ≈ 1). */
+  rangeElongations: number[];
+}
+
+/** Length over width of a group of tiles: the square root of the ratio of its principal second moments. */
+function elongation(b: MapBoard, tiles: readonly Coord[]): number {
+  // Tile centres in the plane (hex: odd rows half a tile right, rows √3/2 apart).
+  const pts = tiles.map((c) =>
+    b.kind === 'hex' ? [c.col + (c.row & 1) / 2, (c.row * Math.sqrt(3)) / 2] : [c.col, c.row],
+  );
+  const mean = (k: number) => pts.reduce((a, p) => a + p[k]!, 0) / pts.length;
+  const [mx, my] = [mean(0), mean(1)];
+  let [xx, yy, xy] = [0, 0, 0];
+  for (const [x, y] of pts) {
+    xx += (x! - mx) ** 2 / pts.length;
+    yy += (y! - my) ** 2 / pts.length;
+    xy += ((x! - mx) * (y! - my)) / pts.length;
+  }
+  const half = Math.sqrt(((xx - yy) / 2) ** 2 + xy * xy);
+  // Each tile is an area, not a point: a unit square's own moment (1/12) keeps a straight line finite.
+  return Math.sqrt(((xx + yy) / 2 + half + 1 / 12) / ((xx + yy) / 2 - half + 1 / 12));
+}
+
+/** Connected groups (across tile edges) of the tiles that satisfy `pred`. */
+function groups(b: MapBoard, pred: (c: Coord) => boolean): Coord[][] {
+  const seen = new Set<string>();
+  const out: Coord[][] = [];
+  for (let row = 0; row < b.height; row++) {
+    for (let col = 0; col < b.width; col++) {
+      const start = { col, row };
+      if (seen.has(key(start)) || !pred(start)) continue;
+      const group: Coord[] = [];
+      const stack = [start];
+      seen.add(key(start));
+      while (stack.length) {
+        const c = stack.pop()!;
+        group.push(c);
+        for (let d = 0; d < edgeCount(b.kind); d++) {
+          const [dc, dr] = edgeOffset(b.kind, c.row, d);
+          const n = { col: c.col + dc, row: c.row + dr };
+          if (onBoard(b, n) && !seen.has(key(n)) && pred(n)) {
+            seen.add(key(n));
+            stack.push(n);
+          }
+        }
+      }
+      out.push(group);
+    }
+  }
+  return out;
 }
 
 const key = (c: Coord) => `${c.col},${c.row}`;
@@ -94,11 +151,30 @@ export function mapStats(b: MapBoard, tiles: readonly Tile[]): MapStats {
   }
   const components = new Set([...parent.keys()].map(find)).size;
   let riverDeadEndsInland = 0;
-  for (const v of degree.values()) {
+  // The ends of each river: high ground and sea (water or off the board) by vertex.
+  const ends = new Map<string, { high: string[]; sea: string[] }>();
+  for (const [k, v] of degree) {
     const inland = v.tiles.every((c) => onBoard(b, c) && riverEligible(at(c).terrain));
     if (inland && v.deg % 2 === 1) riverDeadEndsInland++;
+    if (v.deg % 2 === 0) continue;
+    const e = ends.get(find(k)) ?? { high: [], sea: [] };
+    if (v.tiles.some((c) => onBoard(b, c) && at(c).terrain >= Terrain.HILLS)) e.high.push(k);
+    if (v.tiles.some((c) => !onBoard(b, c) || isWater(at(c).terrain))) e.sea.push(k);
+    ends.set(find(k), e);
   }
-  return { startPassable, passable, riverLoops: edges - degree.size + components, riverDeadEndsInland };
+  const riversHighToSea = [...ends.values()].filter((e) =>
+    e.high.some((hi) => e.sea.some((sea) => sea !== hi)),
+  ).length;
+  const ranges = groups(b, (c) => at(c).terrain === Terrain.MOUNTAINS).filter((g) => g.length >= 4);
+  return {
+    startPassable,
+    passable,
+    riverLoops: edges - degree.size + components,
+    riverDeadEndsInland,
+    rivers: components,
+    riversHighToSea,
+    rangeElongations: ranges.map((g) => elongation(b, g)),
+  };
 }
 
 /** Seeds of the benchmark: fixed and spread over the field. */
@@ -126,6 +202,9 @@ export function benchMaps(
       let noLand = 0;
       let loops = 0;
       let deadEnds = 0;
+      let rivers = 0;
+      let highToSea = 0;
+      const elongations: number[] = [];
       for (const seed of seeds) {
         const s = mapStats(b, generateMap(h, b, seed));
         if (s.startPassable.length) {
@@ -139,6 +218,9 @@ export function benchMaps(
         if (s.passable === 0) noLand++;
         loops += s.riverLoops;
         deadEnds += s.riverDeadEndsInland;
+        rivers += s.rivers;
+        highToSea += s.riversHighToSea;
+        elongations.push(...s.rangeElongations);
       }
       const p = `maps_${name.replaceAll('-', '_')}`;
       if (b.startAreas?.length) {
@@ -151,6 +233,10 @@ export function benchMaps(
       out[`${p}_maps_without_land`] = noLand;
       out[`${p}_river_loops`] = loops;
       out[`${p}_river_dead_ends_inland`] = deadEnds;
+      out[`${p}_rivers_mean`] = round(rivers / seeds.length, 2);
+      out[`${p}_rivers_high_to_sea_fraction`] = round(rivers ? highToSea / rivers : 0, 3);
+      out[`${p}_mountain_ranges_mean`] = round(elongations.length / seeds.length, 2);
+      out[`${p}_mountain_range_elongation_median`] = round(elongations.length ? median(elongations) : 0, 2);
       o.log?.(`${name}: done`);
     }
     return out;

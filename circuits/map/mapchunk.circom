@@ -34,6 +34,27 @@ template AtLeast(n, t) {
     out <== 1 - lt.out;
 }
 
+// Bit genRiverBit() of the river field (below 2^n by construction): the side of the river levels a tile is on.
+template RiverSide(n) {
+    assert(n > genRiverBit());
+    signal input field;
+    signal output out;
+    component b = Num2Bits(n);
+    b.in <== field;
+    out <== b.out[genRiverBit()];
+    for (var i = 0; i < n; i++) {
+        if (i != genRiverBit()) _ <== b.out[i];
+    }
+}
+
+// Bits of the river field on a board of ZX zone columns: x + 1 <= 8 * ZX + 1 on the ring.
+function riverFieldBits(ZX) {
+    var top = genRiverSlope() * (8 * ZX + 1) + genRiverNoiseMax();
+    var n = 0;
+    while ((1 << n) <= top) n++;
+    return n;
+}
+
 // Hex (odd-r) or square edge offsets, in geometry.ts's edge order.
 function edgeDc(kind, rowOdd, d) {
     if (kind == 1) { var sq[4] = [1, 0, -1, 0]; return sq[d]; }
@@ -63,6 +84,13 @@ function falloffAt(v, n, f) {
     if (n - 1 - v < d) d = n - 1 - v;
     if (d >= f) return 0;
     return genFalloffDrop() * (f - d) * (f - d) \ (f * f);
+}
+
+// Edge falloff at absolute (x, y): the larger of the two axes' (shape.ts edgeFalloff).
+function edgeFalloffAt(x, y, W, H, f) {
+    var fx = falloffAt(x, W, f);
+    var fy = falloffAt(y, H, f);
+    return fx > fy ? fx : fy;
 }
 
 // Start blend weight at absolute (x, y): the largest over the NA areas [col0, row0, col1, row1] (shape.ts startWeight).
@@ -95,6 +123,7 @@ template MapChunk(kind, W, H, NA, areas) {
     var NDIR = kind == 1 ? 4 : 6;
     var FT = falloffTiles(W, H);
     var EB = genElevationBits();
+    var RB = riverFieldBits(ZX);
     assert(genForestDetail() == 2 && genResourceDetail() == 7 && genDetailBits() == 3);
 
     signal input zone;
@@ -126,13 +155,13 @@ template MapChunk(kind, W, H, NA, areas) {
     sh.inputs[0] <== seed;
     sh.out === seedHash;
 
-    // One-hot zone column and row: board masks and edge falloff become linear in them.
+    // One-hot zone column and row: board masks become linear in them.
     component eqX[ZX];
     for (var c = 0; c < ZX; c++) { eqX[c] = IsEqual(); eqX[c].in[0] <== zx; eqX[c].in[1] <== c; }
     component eqY[ZY];
     for (var c = 0; c < ZY; c++) { eqY[c] = IsEqual(); eqY[c].in[0] <== zy; eqY[c].in[1] <== c; }
 
-    // One-hot zone: the start blend weight of a region tile is a constant per zone, so linear in it.
+    // One-hot zone: the start blend weight and edge falloff of a region tile are constants per zone, so linear in it.
     signal eqZ[ZY][ZX];
     for (var cy = 0; cy < ZY; cy++) {
         for (var cx = 0; cx < ZX; cx++) eqZ[cy][cx] <== eqY[cy].out * eqX[cx].out;
@@ -151,8 +180,11 @@ template MapChunk(kind, W, H, NA, areas) {
     detail.seed <== seed;
     detail.key <== genDomainDetail() * 2**40 + (zy + 1) * 2**20 + (zx + 1);
 
-    // Fields over the 10x10 region: constant-weight sums of lattice bits (no constraints), and one product per
-    // tile for the start blend: elev = SCALE * e - w * (e - TARGET) = (SCALE - w) * e + w * TARGET.
+    // Fields over the 10x10 region: constant-weight sums of lattice bits (no constraints), the ridge's
+    // |noise - MID| (its sign from one comparator, one product), and one product per tile for the start blend:
+    // elev = SCALE * e - w * (e - TARGET) = (SCALE - w) * e + w * TARGET.
+    component ridgeLow[10][10];
+    signal ridgeDev[10][10];
     signal blend[10][10];
     signal elev[10][10];
     signal moist[10][10];
@@ -160,32 +192,26 @@ template MapChunk(kind, W, H, NA, areas) {
     signal onBoard[10][10];
     signal onX[10];
     signal onY[10];
-    signal penX[10];
-    signal penY[10];
     for (var k = 0; k < 10; k++) {
         var u = k + 7;
-        var ox = 0; var oy = 0; var px = 0; var py = 0;
+        var ox = 0; var oy = 0;
         for (var c = 0; c < ZX; c++) {
             var x = 8 * (c - 1) + u;
             if (x >= 0 && x < W) ox += eqX[c].out;
-            px += eqX[c].out * falloffAt(x, W, FT);
         }
         for (var c = 0; c < ZY; c++) {
             var y = 8 * (c - 1) + u;
             if (y >= 0 && y < H) oy += eqY[c].out;
-            py += eqY[c].out * falloffAt(y, H, FT);
         }
         onX[k] <== ox;
         onY[k] <== oy;
-        penX[k] <== px;
-        penY[k] <== py;
     }
     for (var ty = 0; ty < 10; ty++) {
         for (var tx = 0; tx < 10; tx++) {
             var ux = tx + 7;
             var uy = ty + 7;
-            var acc[3] = [0, 0, 0];
-            for (var f = 0; f < 3; f++) {
+            var acc[4] = [0, 0, 0, 0];
+            for (var f = 0; f < 4; f++) {
                 for (var o = 0; o < genOctaves(f); o++) {
                     var s = genSpacing(f, o);
                     var nb = genBits(f, o);
@@ -211,25 +237,35 @@ template MapChunk(kind, W, H, NA, areas) {
                     }
                 }
             }
+            // Start blend weight and edge falloff: constants per zone, so linear in its one-hot.
             var wt = 0;
+            var pen = 0;
             for (var cy = 0; cy < ZY; cy++) {
                 for (var cx = 0; cx < ZX; cx++) {
                     var sw = startWeightAt(8 * (cx - 1) + ux, 8 * (cy - 1) + uy, NA, areas);
                     if (sw != 0) wt += eqZ[cy][cx] * sw;
+                    var fo = edgeFalloffAt(8 * (cx - 1) + ux, 8 * (cy - 1) + uy, W, H, FT);
+                    if (fo != 0) pen += eqZ[cy][cx] * fo;
                 }
             }
-            var raw = acc[0] + genElevationOffset() - penX[tx] - penY[ty];
+            ridgeLow[ty][tx] = Lt(genRidgeNoiseBits());
+            ridgeLow[ty][tx].in[0] <== acc[3];
+            ridgeLow[ty][tx].in[1] <== genRidgeMid();
+            ridgeDev[ty][tx] <== (1 - 2 * ridgeLow[ty][tx].out) * (acc[3] - genRidgeMid());
+            var ridge = genRidgeAmplitude() * (genRidgeMid() - ridgeDev[ty][tx]);
+            var raw = acc[0] + ridge + genElevationOffset() - pen;
             blend[ty][tx] <== wt * (raw - genStartTarget());
             elev[ty][tx] <== genElevationScale() * raw - blend[ty][tx];
             moist[ty][tx] <== acc[1];
-            riverF[ty][tx] <== acc[2];
+            // River field: slope * (x + 1) + noise, x + 1 = 8 * (zx - 1) + ux + 1.
+            riverF[ty][tx] <== genRiverSlope() * (8 * zx + ux - 7) + acc[2];
             onBoard[ty][tx] <== onX[tx] * onY[ty];
         }
     }
 
-    // Every region tile: water, mountains, river side, and whether rivers may touch it.
+    // Every region tile: water, hills and up, river side, and whether rivers may touch it (flat land).
     component water[10][10];
-    component mount[10][10];
+    component high[10][10];
     component side[10][10];
     signal eligible[10][10];
     for (var ty = 0; ty < 10; ty++) {
@@ -237,17 +273,17 @@ template MapChunk(kind, W, H, NA, areas) {
             water[ty][tx] = Lt(EB);
             water[ty][tx].in[0] <== elev[ty][tx];
             water[ty][tx].in[1] <== genTSea();
-            mount[ty][tx] = AtLeast(EB, genTMountains());
-            mount[ty][tx].a <== elev[ty][tx];
-            side[ty][tx] = AtLeast(22, genTRiver());
-            side[ty][tx].a <== riverF[ty][tx];
-            eligible[ty][tx] <== onBoard[ty][tx] * (1 - water[ty][tx].out - mount[ty][tx].out);
+            high[ty][tx] = AtLeast(EB, genTHills());
+            high[ty][tx].a <== elev[ty][tx];
+            side[ty][tx] = RiverSide(RB);
+            side[ty][tx].field <== riverF[ty][tx];
+            eligible[ty][tx] <== onBoard[ty][tx] * (1 - water[ty][tx].out - high[ty][tx].out);
         }
     }
 
     // The zone's 64 tiles: classify, rivers, leaf (0 off the board).
     component deep[64];
-    component hillsUp[64];
+    component mountUp[64];
     component lowland[64];
     component wet[64];
     component notDry[64];
@@ -273,12 +309,13 @@ template MapChunk(kind, W, H, NA, areas) {
         var ty = t \ 8 + 1;
         var e = elev[ty][tx];
         var isWater = water[ty][tx].out;
-        var isMount = mount[ty][tx].out;
+        var isHigh = high[ty][tx].out;
         deep[t] = Lt(EB);
         deep[t].in[0] <== e;
         deep[t].in[1] <== genTDeep();
-        hillsUp[t] = AtLeast(EB, genTHills());
-        hillsUp[t].a <== e;
+        mountUp[t] = AtLeast(EB, genTMountains());
+        mountUp[t].a <== e;
+        var isMount = mountUp[t].out;
         lowland[t] = Lt(EB);
         lowland[t].in[0] <== e;
         lowland[t].in[1] <== genTMarsh();
@@ -291,8 +328,8 @@ template MapChunk(kind, W, H, NA, areas) {
 
         // Thresholds are ordered, so hills imply land and mountains imply hills: these are linear.
         var land = 1 - isWater;
-        var flat = land - hillsUp[t].out;
-        var hillsOnly = hillsUp[t].out - isMount;
+        var flat = land - isHigh;
+        var hillsOnly = isHigh - isMount;
         flatT[t] <== flat * (4 - wet[t].out - notDry[t].out);
         var terrain = (isWater - deep[t].out) + 5 * hillsOnly + 6 * isMount + flatT[t];
 

@@ -47,7 +47,9 @@ export function renderMapGenParams(): string {
     ['T_WET', P.T_WET],
     ['T_FOREST', P.T_FOREST],
     ['T_MARSH', P.T_MARSH],
-    ['T_RIVER', P.T_RIVER],
+    ['RIDGE_MID', P.RIDGE_MID],
+    ['RIDGE_AMPLITUDE', P.RIDGE_AMPLITUDE],
+    ['RIVER_SLOPE', P.RIVER_SLOPE],
   ];
   return [
     '// SPDX-License-Identifier: MIT',
@@ -62,6 +64,7 @@ export function renderMapGenParams(): string {
     `uint256 constant GEN_DETAIL_BITS = ${P.DETAIL_BITS};`,
     `uint256 constant GEN_RESOURCE_DETAIL = ${P.RESOURCE_DETAIL};`,
     `uint256 constant GEN_FOREST_DETAIL = ${P.FOREST_DETAIL};`,
+    `uint256 constant GEN_RIVER_BIT = ${P.RIVER_BIT};`,
     `uint256 constant GEN_MAX_START_AREAS = ${P.MAX_START_AREAS};`,
     '// Start blend weight at Chebyshev distance d from a start area: byte d (little end first).',
     `uint256 constant GEN_START_WEIGHTS = 0x${[...P.START_WEIGHTS]
@@ -71,7 +74,8 @@ export function renderMapGenParams(): string {
     '// Octaves: spacing | offset << 8 | bits << 16 | amplitude << 24; 0 = unused.',
     ...octaves('GEN_ELEVATION', P.ELEVATION),
     ...octaves('GEN_MOISTURE', P.MOISTURE),
-    ...octaves('GEN_RIVER', P.RIVER_FIELD),
+    ...octaves('GEN_RIVER', P.RIVER_NOISE),
+    ...octaves('GEN_RIDGE', P.RIDGE_NOISE),
     '// Interpolation weights upper[f], byte f (little end first); the denominator is spacing².',
     `uint256 constant GEN_WEIGHTS_8 = ${weights(8)};`,
     `uint256 constant GEN_WEIGHTS_4 = ${weights(4)};`,

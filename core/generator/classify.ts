@@ -1,10 +1,11 @@
 import { Feature, Resource, Terrain } from '../tile.ts';
 import * as P from './params.ts';
 
-/** The three continuous fields of one tile, before thresholds, and its detail bits. */
+/** The three continuous fields of one tile, before thresholds. */
 export interface TileFields {
   elevation: number;
   moisture: number;
+  /** Grows along every row (params.ts RIVER_SLOPE): rivers follow its levels. */
   river: number;
 }
 
@@ -47,11 +48,15 @@ export function resourceOf(t: Terrain, detail: number): Resource {
   return detail === P.RESOURCE_DETAIL ? RESOURCE_BY_TERRAIN[t] : Resource.NONE;
 }
 
-/** Rivers run between two land tiles below the mountains, where the river field crosses its iso-line. */
+/**
+ * Rivers run between two flat-land tiles: they rise at hills or mountains and end at water or the board edge,
+ * never inside the land (where every tile at a corner is eligible, an even number of river edges meet).
+ */
 export function riverEligible(t: Terrain): boolean {
-  return t !== Terrain.DEEP_WATER && t !== Terrain.SHALLOW_WATER && t !== Terrain.MOUNTAINS;
+  return isFlatLand(t);
 }
 
+/** Which side of the river levels a tile lies on: bit RIVER_BIT of its river field (see params.ts). */
 export function riverSide(f: TileFields): boolean {
-  return f.river >= P.T_RIVER;
+  return Math.floor(f.river / 2 ** P.RIVER_BIT) % 2 === 1;
 }

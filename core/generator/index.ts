@@ -6,7 +6,7 @@ import type { Tile } from '../tile.ts';
 import { featureOf, resourceOf, riverEligible, riverSide, type TileFields, terrainOf } from './classify.ts';
 import { type CellSource, cellSource, detailAt, detailSource, fieldAt } from './lattice.ts';
 import * as P from './params.ts';
-import { falloff, falloffTiles, type MapBoard, startAreasOf, startWeight } from './shape.ts';
+import { edgeFalloff, falloffTiles, type MapBoard, startAreasOf, startWeight } from './shape.ts';
 
 interface Sources {
   cells: CellSource;
@@ -25,13 +25,19 @@ function sources(h: Hasher, b: MapBoard, seed: bigint): Sources {
   };
 }
 
-/** Scaled elevation: noise ringed by sea (edge falloff), blended toward land near the start areas. */
+/** Ridged relief: highest where the ridge noise crosses its middle, so its crests are long lines. */
+function ridgeAt(s: Sources, x: number, y: number): number {
+  const n = fieldAt(s.cells, P.RIDGE_NOISE, x, y);
+  return P.RIDGE_AMPLITUDE * (P.RIDGE_MID - Math.abs(n - P.RIDGE_MID));
+}
+
+/** Scaled elevation: noise and ridges ringed by sea (edge falloff), blended toward land near the start areas. */
 function elevationAt(b: MapBoard, s: Sources, x: number, y: number): number {
   const e =
     fieldAt(s.cells, P.ELEVATION, x, y) +
+    ridgeAt(s, x, y) +
     P.ELEVATION_OFFSET -
-    falloff(x, b.width, s.fall) -
-    falloff(y, b.height, s.fall);
+    edgeFalloff(b, s.fall, x, y);
   const w = startWeight(s.starts, x, y);
   return (P.ELEVATION_SCALE - w) * e + w * P.START_TARGET;
 }
@@ -40,7 +46,7 @@ export function fieldsAt(b: MapBoard, s: Sources, x: number, y: number): TileFie
   return {
     elevation: elevationAt(b, s, x, y),
     moisture: fieldAt(s.cells, P.MOISTURE, x, y),
-    river: fieldAt(s.cells, P.RIVER_FIELD, x, y),
+    river: P.RIVER_SLOPE * (x + 1) + fieldAt(s.cells, P.RIVER_NOISE, x, y),
   };
 }
 
@@ -63,13 +69,23 @@ function tileFrom(f: TileFields, detail: number, rivers: number): Tile {
   return { terrain, feature: featureOf(terrain, f, detail), resource: resourceOf(terrain, detail), rivers };
 }
 
-/** `Gen(seed)`: every tile of the board, row-major. Deterministic, integers only. */
-export function generateMap(h: Hasher, b: MapBoard, seed: bigint): Tile[] {
-  const s = sources(h, b, toField(seed, 'seed'));
+function boardFields(b: MapBoard, s: Sources): TileFields[] {
   const fields: TileFields[] = new Array(b.width * b.height);
   for (let row = 0; row < b.height; row++) {
     for (let col = 0; col < b.width; col++) fields[row * b.width + col] = fieldsAt(b, s, col, row);
   }
+  return fields;
+}
+
+/** The fields of every tile, row-major, before thresholds: what `generateMap` classifies. */
+export function mapFields(h: Hasher, b: MapBoard, seed: bigint): TileFields[] {
+  return boardFields(b, sources(h, b, toField(seed, 'seed')));
+}
+
+/** `Gen(seed)`: every tile of the board, row-major. Deterministic, integers only. */
+export function generateMap(h: Hasher, b: MapBoard, seed: bigint): Tile[] {
+  const s = sources(h, b, toField(seed, 'seed'));
+  const fields = boardFields(b, s);
   const at = (c: Coord) => fields[tileIndex(b, c)]!;
   return fields.map((f, i) => {
     const c = { col: i % b.width, row: Math.floor(i / b.width) };

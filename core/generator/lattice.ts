@@ -61,6 +61,18 @@ export function octaveAt(cells: CellSource, o: Octave, x: number, y: number): nu
   return o.amplitude * sum;
 }
 
+/**
+ * Largest change of a field between two tiles one step apart along a row (or a column): each octave at its steepest
+ * weight step, the lattice values on either side at opposite extremes. A diagonal step changes it by at most twice.
+ */
+export function maxStep(octaves: readonly Octave[]): number {
+  return octaves.reduce((sum, o) => {
+    const { denominator: d, upper } = WEIGHTS[o.spacing];
+    const steps = upper.map((u, f) => (upper[f + 1] ?? d) - u);
+    return sum + o.amplitude * Math.max(...steps) * d * (2 ** o.bits - 1);
+  }, 0);
+}
+
 export function fieldAt(cells: CellSource, octaves: readonly Octave[], x: number, y: number): number {
   let v = 0;
   for (const o of octaves) v += octaveAt(cells, o, x, y);

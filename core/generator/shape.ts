@@ -23,6 +23,11 @@ export function falloff(v: number, n: number, f: number): number {
   return d >= f ? 0 : (P.FALLOFF_DROP * (f - d) * (f - d)) / (f * f);
 }
 
+/** Elevation lost at (x, y) of a board with falloff width f: the larger of the two axes' falloffs. */
+export function edgeFalloff(b: Board, f: number, x: number, y: number): number {
+  return Math.max(falloff(x, b.width, f), falloff(y, b.height, f));
+}
+
 /** Blend weight (0..ELEVATION_SCALE − 1) of the start areas at (x, y): the largest over the areas. */
 export function startWeight(areas: readonly Area[], x: number, y: number): number {
   let w = 0;

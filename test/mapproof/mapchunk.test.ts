@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
-import { commitMap, generateMap, zoneTiles } from '../../core/index.ts';
+import { fieldMax, RIDGE_NOISE, RIVER_BIT } from '../../core/generator/params.ts';
+import { commitMap, generateMap, loadHasher, zoneTiles } from '../../core/index.ts';
+import { generatorParamsCircom } from '../../core/mapproof/circom-params.ts';
 import { mapChunkInput, seedHash, zoneRoots } from '../../core/mapproof/witness.ts';
+import { MAP_PARAMS_FILE } from '../../scripts/circuits/map-params.ts';
 import { load, P, rejects } from '../circuits/helpers.ts';
 
 /** Each zone's chunk proof recomputes Gen(seed) in-circuit: its zone root must equal the core's. */
@@ -25,6 +30,14 @@ describe('mapchunk circuit', () => {
     });
   }
 
+  test('circuits/map/generator_params.circom is rendered from the current core/generator/params.ts', async () => {
+    assert.equal(
+      readFileSync(MAP_PARAMS_FILE, 'utf8'),
+      generatorParamsCircom(await loadHasher()),
+      'stale: run node scripts/circuits/map-params.ts',
+    );
+  });
+
   test('a tile changed in one zone cannot keep the zone root', async () => {
     const c = await load('tiny', 'mapchunk');
     const b = c.ruleset.board;
@@ -42,6 +55,54 @@ describe('mapchunk circuit', () => {
     // A different salt (or tile) gives another root: the proof is for the committed leaves only.
     const other = commitMap(c.h, b, generateMap(c.h, b, seed), 6n);
     assert.notEqual(zoneRoots(other, b)[1], zoneRoots(map, b)[1]);
+  });
+
+  test('the ridge sign and the river side are pinned: claiming the other side of either breaks the R1CS', async () => {
+    const c = await load('tiny', 'mapchunk');
+    const b = c.ruleset.board;
+    const seed = 4242n;
+    const map = commitMap(c.h, b, generateMap(c.h, b, seed), 5n);
+    const w = await c.witness(mapChunkInput(c.h, b, seed, map, 0) as any);
+    assert.ok(c.satisfies(w));
+    const sym = readFileSync(path.join(c.art.dir, 'mapchunk.sym'), 'utf8').split('\n');
+    const wireOf = (name: string) => {
+      const line = sym.find((l) => l.endsWith(`,main.${name}`));
+      const wire = Number(line?.split(',')[1]);
+      assert.ok(wire > 0, `main.${name} is a wire`);
+      return wire;
+    };
+    const edited = (edits: [number, bigint][]) => {
+      const t = w.slice();
+      for (const [i, v] of edits) t[i] = ((v % P) + P) % P;
+      return c.satisfies(t);
+    };
+    // Top bit of the ridge comparator's decomposition of noise + 2^n − MID: set iff the noise is at least MID.
+    const top = fieldMax(RIDGE_NOISE).toString(2).length;
+    for (const [ty, tx] of [
+      [1, 1],
+      [4, 4],
+      [8, 6],
+    ]) {
+      const sign = wireOf(`ridgeLow[${ty}][${tx}].n2b.out[${top}]`);
+      const below = wireOf(`ridgeLow[${ty}][${tx}].n2b.out[${top - 1}]`);
+      const s = w[sign]!;
+      assert.equal(edited([[sign, 1n - s]]), false, `(${tx},${ty}): the other ridge sign`);
+      // The same claim with the comparator's sum kept (the bit below moved by 2), so its decomposition still adds up.
+      assert.equal(
+        edited([
+          [sign, 1n - s],
+          [below, w[below]! + (s ? 2n : -2n)],
+        ]),
+        false,
+        `(${tx},${ty}): the other ridge sign, sum kept`,
+      );
+      // The river side is bit RIVER_BIT of the field's decomposition; --O2 folds that bit into the field minus the
+      // bits below, so moving the bit below by 2 claims the other side with the sum kept.
+      const next = wireOf(`side[${ty}][${tx}].b.out[${RIVER_BIT - 1}]`);
+      for (const d of [2n, -2n]) {
+        assert.equal(edited([[next, w[next]! + d]]), false, `(${tx},${ty}): the other river side, sum kept`);
+      }
+    }
   });
 
   test('a swapped zone or a seed hash for another seed is refused', async () => {
