@@ -32,9 +32,10 @@ test('every shipped ruleset generates all four main circuits with its parameters
 });
 
 test('provePassability switches turn to TurnPass with the map root appended', () => {
-  const src = mainSource('turn', variant('tiny', { name: 'pass', provePassability: true }));
-  // Tree depth 8, then the shared top height: all 4 zone roots (k = 2) for 4 slots.
-  assert.match(src, /revealCommit, mapRoot\]\} = TurnPass\(.*, 8, 2\);/);
+  const src = mainSource('turn', variant('tiny-pass', { name: 'pass' }));
+  // Tree depth 8, the shared top height (k = 1 for two openings), then the mobile spawn slots
+  // (infantry 1, scout 2; the hq in slot 0 and the empty slot 3 stay put).
+  assert.match(src, /revealCommit, mapRoot\]\} = TurnPass\(.*, 8, 1, 2, \[1, 2\]\);/);
 });
 
 test('rulesets the circuits cannot express fail loudly, even past the validator', () => {

@@ -17,7 +17,7 @@ import { type Coord, gridDistance, tileCoord, tileIndex } from '../../core/geome
 import { zoneRoots } from '../../core/mapproof/witness.ts';
 import { isPassable } from '../../core/tile.ts';
 import type { TurnPlan, WitnessPlan } from '../../core/witness/inputs.ts';
-import { mapTopLevels } from '../../core/witness/maptop.ts';
+import { mapTopLevels, mobileSlots } from '../../core/witness/maptop.ts';
 import { type DealtMap, dealtMap, serve } from './fixture.ts';
 
 const m = await dealtMap('tiny-pass', 4242n, 99n);
@@ -214,14 +214,18 @@ describe('GamePlayer on a passability ruleset', () => {
     assert.equal(proved.at(-1)!.circuit, 'turn');
     assert.equal(plan.publicSignals.at(-1), m.root, 'mapRoot is the last public signal');
     assert.equal(plan.input.mapRoot, String(m.root));
-    const k = mapTopLevels(m.board, m.ruleset.unitSlots);
+    // One opening lane per mobile spawn slot.
+    const mobile = mobileSlots(m.ruleset);
+    const lane = mobile.indexOf(slot);
+    assert.ok(lane >= 0, `slot ${slot} is a mobile spawn slot`);
+    const k = mapTopLevels(m.board, mobile.length);
     const input = plan.input as Record<string, string[] & string[][]>;
-    assert.equal(input.destSalt![slot], String(opening.salt));
-    assert.equal(input.destTerrain![slot], String(opening.terrain));
-    assert.deepEqual(input.destPath![slot], opening.path.slice(0, m.board.depth - k).map(String));
-    // Slots that stay carry zeros.
+    assert.equal(input.destSalt![lane], String(opening.salt));
+    assert.equal(input.destTerrain![lane], String(opening.terrain));
+    assert.deepEqual(input.destPath![lane], opening.path.slice(0, m.board.depth - k).map(String));
+    // Lanes of slots that stay carry zeros.
     input.destSalt!.forEach((s, i) => {
-      if (i !== slot) assert.equal(s, '0');
+      if (i !== lane) assert.equal(s, '0');
     });
     assert.deepEqual([...(player.zoneRoots ?? [])], zoneRoots(m.commitment, m.board));
 
