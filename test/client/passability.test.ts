@@ -13,7 +13,8 @@ import { GamePlayer } from '../../client/sdk/game-player.ts';
 import { verifyZoneRoots } from '../../client/sdk/zone-roots.ts';
 import { InputError } from '../../core/errors.ts';
 import { FIELD_MODULUS } from '../../core/field.ts';
-import { type Coord, gridDistance, tileCoord, tileIndex } from '../../core/geometry.ts';
+import { Fog } from '../../core/fog.ts';
+import { type Coord, gridDistance, leafIndex, tileCoord, tileIndex } from '../../core/geometry.ts';
 import { zoneRoots } from '../../core/mapproof/witness.ts';
 import { isPassable } from '../../core/tile.ts';
 import type { TurnPlan, WitnessPlan } from '../../core/witness/inputs.ts';
@@ -254,8 +255,18 @@ describe('GamePlayer on a passability ruleset', () => {
   it('refuses a move onto a verified impassable tile (water, mountains) before proving', async () => {
     const { player, proved } = await fakeGame(m, honestZone);
     const { slot } = pickMoves(player);
+    // Speed 1 keeps the spawn's reveals on the (land) start area: reveal visible water or mountains first.
+    if (!player.served.some((t) => !isPassable(t.terrain))) {
+      const obs = player.model!.observe();
+      const wetSeen = obs.fog
+        .map((f, i) => (f === Fog.VISIBLE && !isPassable(m.tiles[i]!.terrain) ? i : -1))
+        .filter((i) => i >= 0)
+        .slice(0, m.ruleset.maxRevealedTiles)
+        .map((i) => leafIndex(m.board, tileCoord(m.board, i)));
+      await player.playTurn({ moves: player.units.map(() => null), reveal: wetSeen });
+    }
     const wet = player.served.find((t) => !isPassable(t.terrain));
-    assert.ok(wet, 'the spawn revealed some impassable tile');
+    assert.ok(wet, 'some impassable tile was served');
     const before = proved.length;
     await assert.rejects(
       player.playTurn({ moves: movesFor(player, slot, wet), reveal: [] }),
