@@ -447,9 +447,11 @@ async function duelPlay(
     as(dealer).getFunction('answerDispute')(id, encodeDisputeAnswer(served, r.board.depth), '0x'),
   );
   out['gas_accept_dispute'] = await gasOf(as(players[0]!).getFunction('acceptDisputeAnswer')(id));
-  // Turn 4: seat 0's infantry (10,11) attacks (11,11); seat 1 has no unit there and answers with a miss.
+  // Turn 4: seat 0's infantry (slot 1, one step east of (8,11)) attacks the tile east of it; seat 1 has no unit
+  // there and answers with a miss.
   const t = await turnNow();
-  const target = { col: 11, row: 11 };
+  const atkFrom = state[0]!.slots[1]!;
+  const target = { col: atkFrom.col + 1, row: atkFrom.row };
   const atk = attackWitness(r, h, {
     gameId: id,
     player: BigInt(players[0]!.address),
