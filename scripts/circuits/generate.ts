@@ -137,6 +137,9 @@ export function mainSource(name: CircuitName, r: ValidRuleset): string {
       // Passability: tree depth, the shared top height, then the mobile slots that carry a
       // destination opening (core/witness/maptop.ts).
       if (pass) {
+        // The destination check is the path check only for one-tile moves (validateRuleset refuses more too).
+        if (speeds.some((v) => v > 1))
+          throw new InputError('ruleset.unitTypes', 'provePassability needs every speed at most 1 (no hop)');
         const ms = mobileSlots(r);
         if (ms.length === 0)
           throw new InputError('ruleset.spawn', 'provePassability needs a spawned unit with speed > 0');
