@@ -14,6 +14,7 @@ import { releaseSnarkjsThreads } from '../client/sdk/snark-threads.ts';
 import { deployShroud } from '../contracts/ignition/deploy.ts';
 import { GAME_LIBRARIES } from '../contracts/ignition/plan.ts';
 import type { Deployment } from '../contracts/ignition/record.ts';
+import { tilesInRange } from '../core/geometry.ts';
 import {
   commitMap,
   commitOpenMap,
@@ -35,6 +36,7 @@ import { mapRootInput, zoneRoots } from '../core/mapproof/witness.ts';
 import { shippedRuleset } from '../core/ruleset/shipped.ts';
 import { generateSealKey, sealShare } from '../core/sealed.ts';
 import type { Slots } from '../core/state.ts';
+import { isPassable } from '../core/tile.ts';
 import { visibleTiles } from '../core/vision/radius.ts';
 import {
   attackWitness,
@@ -375,8 +377,29 @@ async function duelPlay(
   for (const k of [0, 1]) {
     const t = await turnNow();
     const cur = state[k]!;
-    const dc = k === 0 ? 2 : -2;
-    const newSlots = cur.slots.map((u, i) => (u && i === 1 ? { ...u, col: u.col + dc } : u));
+    // Terrain rules: slot 1 steps one tile toward the other side onto a passable neighbour, with its opening.
+    const mapTiles = generateMap(h, r.board, h.hash(shares));
+    const from = cur.slots[1]!;
+    const dc = k === 0 ? 1 : -1;
+    const step = [
+      { col: from.col + dc, row: from.row },
+      ...tilesInRange(r.board, 'hex', from, 1).filter((c) => c.col !== from.col || c.row !== from.row),
+    ].find((c) => isPassable(mapTiles[c.row * r.board.width + c.col]!.terrain))!;
+    const newSlots = cur.slots.map((u, i) => (u && i === 1 ? { ...u, ...step } : u));
+    const stepLeaf = leafIndex(r.board, step);
+    const passability = {
+      mapRoot: map.tree.root,
+      zoneRoots: zoneRoots(map, r.board),
+      destinations: newSlots.map((_, i) =>
+        i === 1
+          ? {
+              tile: mapTiles[step.row * r.board.width + step.col]!,
+              salt: map.salts[stepLeaf]!,
+              path: merklePath(map.tree, stepLeaf),
+            }
+          : null,
+      ),
+    };
     const sources = newSlots.flatMap((u) =>
       u ? [{ coord: { col: u.col, row: u.row }, radius: r.unitTypes[u.type]!.vision }] : [],
     );
@@ -394,6 +417,7 @@ async function duelPlay(
       revealed,
       revealBlinding: 200n + t,
       oppMasks: await opp(k),
+      passability,
     });
     const proof = await proofOf('turn', plan);
     turnGas.push(Number((await chainOf(players[k]!).submitTurn(id, plan, proof)).gasUsed));
@@ -423,9 +447,11 @@ async function duelPlay(
     as(dealer).getFunction('answerDispute')(id, encodeDisputeAnswer(served, r.board.depth), '0x'),
   );
   out['gas_accept_dispute'] = await gasOf(as(players[0]!).getFunction('acceptDisputeAnswer')(id));
-  // Turn 4: seat 0's infantry (10,11) attacks (11,11); seat 1 has no unit there and answers with a miss.
+  // Turn 4: seat 0's infantry (slot 1, one step east of (8,11)) attacks the tile east of it; seat 1 has no unit
+  // there and answers with a miss.
   const t = await turnNow();
-  const target = { col: 11, row: 11 };
+  const atkFrom = state[0]!.slots[1]!;
+  const target = { col: atkFrom.col + 1, row: atkFrom.row };
   const atk = attackWitness(r, h, {
     gameId: id,
     player: BigInt(players[0]!.address),

@@ -11,13 +11,15 @@ import { loadHasher } from '../../core/poseidon.ts';
 import { shippedRuleset } from '../../core/ruleset/shipped.ts';
 import { type SimAttack, simulateGame } from '../../scripts/demo/sim.ts';
 
-describe('the demo bots in the in-process game (duel, 14 turns each)', async () => {
+// Terrain rules move every unit one tile per turn: the armies, ~21 columns apart, meet after ~15 turns each,
+// so the bots play 30 (at 14 no game reaches contact).
+describe('the demo bots in the in-process game (duel, 30 turns each)', async () => {
   const h = await loadHasher();
   const r = shippedRuleset('duel');
   const games: SimAttack[][] = [];
   for (const mapSeed of [8919n, 16838n, 32676n]) {
     const tiles = generateMap(h, r.board, mapSeed);
-    games.push((await simulateGame({ ruleset: r, tiles, turns: 14, seed: `sim-${mapSeed}` })).attacks);
+    games.push((await simulateGame({ ruleset: r, tiles, turns: 30, seed: `sim-${mapSeed}` })).attacks);
   }
   const all = games.flat();
 
