@@ -7,10 +7,16 @@ include "turn.circom";
 
 // Turn with passability (ruleset.provePassability): every unit that moves proves its destination
 // tile passable with the tile's data, salt and Merkle path against the public map root. Same
-// public signals as Turn, with `mapRoot` appended. The top TK levels of the map tree are shared:
+// public signals as Turn, with `mapRoot` appended.
+//
+// Only the MN mobile slots MSLOT (the spawn slots whose type has speed > 0: spawn puts SPAWN[i]
+// in slot i and types never change, every other slot holds a structure or is empty forever) carry
+// an opening; every other slot is constrained to stay where it is. The validator bounds every
+// speed to 1 under provePassability, so a move is one step onto an adjacent tile and the
+// destination check is the whole path check: no hop over an impassable tile is possible. The top TK levels of the map tree are shared:
 // the private `mapTop` (the real nodes at height DEPTH - TK) hash once to `mapRoot`, and each
 // slot's path climbs only DEPTH - TK levels to the node its index selects among them.
-template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, SC, SP, DEPTH, TK) {
+template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, SC, SP, DEPTH, TK, MN, MSLOT) {
     var NW = (N + 6) \ 7;
     var Z = ZX * ZY;
     var PW = playWords(N, K, Z);
@@ -31,12 +37,12 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
     signal input tileRow[R];
     signal input present[R];
     signal input cover[R][N];
-    signal input destTerrain[N];
-    signal input destFeature[N];
-    signal input destResource[N];
-    signal input destRivers[N];
-    signal input destSalt[N];
-    signal input destPath[N][DEPTH - TK];
+    signal input destTerrain[MN];
+    signal input destFeature[MN];
+    signal input destResource[MN];
+    signal input destRivers[MN];
+    signal input destSalt[MN];
+    signal input destPath[MN][DEPTH - TK];
     signal input mapTop[TM];
 
 
@@ -76,28 +82,40 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
     _ <== ns.alive;
     _ <== ns.type;
     _ <== ns.hp;
-    component sameCol[N];
-    component sameRow[N];
-    component pass[N];
-    signal stay[N];
+    _ <== ns.colBits;
+    _ <== ns.rowBits;
+    // m[u]: the lane of mobile slot u, or -1 for a slot that must stay.
+    var m[N];
+    for (var u = 0; u < N; u++) m[u] = -1;
+    for (var j = 0; j < MN; j++) m[MSLOT[j]] = j;
+    component sameCol[MN];
+    component sameRow[MN];
+    component pass[MN];
+    signal stay[MN];
     for (var u = 0; u < N; u++) {
-        sameCol[u] = IsEqual();
-        sameCol[u].in[0] <== os.col[u];
-        sameCol[u].in[1] <== ns.col[u];
-        sameRow[u] = IsEqual();
-        sameRow[u].in[0] <== os.row[u];
-        sameRow[u].in[1] <== ns.row[u];
-        stay[u] <== sameCol[u].out * sameRow[u].out;
-        pass[u] = AssertPassable(ZX, ZX * ZY, DEPTH, TK);
-        pass[u].on <== 1 - stay[u];
-        pass[u].colBits <== ns.colBits[u];
-        pass[u].rowBits <== ns.rowBits[u];
-        pass[u].terrain <== destTerrain[u];
-        pass[u].feature <== destFeature[u];
-        pass[u].resource <== destResource[u];
-        pass[u].rivers <== destRivers[u];
-        pass[u].salt <== destSalt[u];
-        pass[u].path <== destPath[u];
-        pass[u].top <== mapTop;
+        if (m[u] < 0) {
+            ns.col[u] === os.col[u];
+            ns.row[u] === os.row[u];
+        } else {
+            var j = m[u];
+            sameCol[j] = IsEqual();
+            sameCol[j].in[0] <== os.col[u];
+            sameCol[j].in[1] <== ns.col[u];
+            sameRow[j] = IsEqual();
+            sameRow[j].in[0] <== os.row[u];
+            sameRow[j].in[1] <== ns.row[u];
+            stay[j] <== sameCol[j].out * sameRow[j].out;
+            pass[j] = AssertPassable(ZX, ZX * ZY, DEPTH, TK);
+            pass[j].on <== 1 - stay[j];
+            pass[j].colBits <== ns.colBits[u];
+            pass[j].rowBits <== ns.rowBits[u];
+            pass[j].terrain <== destTerrain[j];
+            pass[j].feature <== destFeature[j];
+            pass[j].resource <== destResource[j];
+            pass[j].rivers <== destRivers[j];
+            pass[j].salt <== destSalt[j];
+            pass[j].path <== destPath[j];
+            pass[j].top <== mapTop;
+        }
     }
 }

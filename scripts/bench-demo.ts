@@ -37,14 +37,25 @@ export interface DemoBenchOptions {
   sim?: boolean;
 }
 
-/** The flat metrics of a set of answered attacks, grouped by game. */
-export function combatMetrics(games: readonly (readonly AttackRecord[])[]): Record<string, number> {
+/**
+ * The attacker's own turn (1 = its first after the spawns) of a game turn: the spawns are game turns
+ * 0..players − 1, then the seats take turns in order.
+ */
+export const ownTurn = (turn: number, players: number) => Math.floor((turn - players) / players) + 1;
+
+/** The flat metrics of a set of answered attacks, grouped by game (`players` seats each). */
+export function combatMetrics(
+  games: readonly (readonly AttackRecord[])[],
+  players = 2,
+): Record<string, number> {
   const all = games.flat();
   const hits = all.filter((a) => a.hit).length;
   const rate = all.length ? hits / all.length : 0;
   const uniform = all.length ? all.reduce((s, a) => s + (a.uniform ?? 0), 0) / all.length : 0;
   const predicted = all.length ? all.reduce((s, a) => s + (a.p ?? 0), 0) / all.length : 0;
   const perGame = games.map((g) => g.filter((a) => a.hit).length);
+  // First contact: each game's first attack, as its attacker's own turn.
+  const first = games.flatMap((g) => (g.length ? [ownTurn(Math.min(...g.map((a) => a.turn)), players)] : []));
   return {
     seeds: games.length,
     attacks: all.length,
@@ -57,6 +68,9 @@ export function combatMetrics(games: readonly (readonly AttackRecord[])[]): Reco
     attack_hit_rate_predicted: round(predicted, 4),
     hits_per_game_median: median(perGame.length ? perGame : [0]),
     games_with_a_hit: perGame.filter((h) => h > 0).length,
+    games_with_an_attack: first.length,
+    first_attack_turn_median: first.length ? median(first) : 0,
+    first_attack_turn_max: first.length ? Math.max(...first) : 0,
   };
 }
 

@@ -14,6 +14,7 @@ import { releaseSnarkjsThreads } from '../client/sdk/snark-threads.ts';
 import { deployShroud } from '../contracts/ignition/deploy.ts';
 import { GAME_LIBRARIES } from '../contracts/ignition/plan.ts';
 import type { Deployment } from '../contracts/ignition/record.ts';
+import { tilesInRange } from '../core/geometry.ts';
 import {
   commitMap,
   commitOpenMap,
@@ -35,6 +36,7 @@ import { mapRootInput, zoneRoots } from '../core/mapproof/witness.ts';
 import { shippedRuleset } from '../core/ruleset/shipped.ts';
 import { generateSealKey, sealShare } from '../core/sealed.ts';
 import type { Slots } from '../core/state.ts';
+import { isPassable } from '../core/tile.ts';
 import { visibleTiles } from '../core/vision/radius.ts';
 import {
   attackWitness,
@@ -50,15 +52,24 @@ import { readManifest, readSealArtifacts, rulesetHash, rulesetInfo } from './con
 const DURATIONS = { ...DURATION_FLOORS };
 const SEAL = generateSealKey();
 const DUEL_BOARD = { kind: 0, width: 40, height: 26, maxTurns: 100 };
+/** The played duel's turn limit (spawns count): spawns 0, 1, turns 2, 3, and turn 4 (an attack, then the last turn). */
+const DUEL_PLAY_TURNS = 5;
+/** `Phase.Secrets` (IShroudGame.sol): play has ended, the dealer's secrets are due. */
+const PHASE_SECRETS = 5n;
 
 /** GameParams of a 2-player duel-sized game sealed to the bench's dealer key. */
-const paramsOf = (players: string[], dealer: string, rulesetHash: string) => ({
+const paramsOf = (
+  players: string[],
+  dealer: string,
+  rulesetHash: string,
+  maxTurns = DUEL_BOARD.maxTurns,
+) => ({
   players,
   dealer,
   sealKey: SEAL.publicKey,
   rulesetHash,
   durations: DURATIONS,
-  board: DUEL_BOARD,
+  board: { ...DUEL_BOARD, maxTurns },
   stake: 0n,
   disputeDeposit: 0n,
 });
@@ -277,7 +288,7 @@ async function proofOf(
 
 /**
  * Duel with real proofs: the map proof's root (when the maproot verifier is generated), spawns (turns 0, 1), two
- * turns, an attack (turn 4) answered by a combat proof (a miss).
+ * turns, an attack (turn 4) answered by a combat proof (a miss), then turn 4 itself, which ends the game.
  */
 async function duelPlay(
   game: Contract,
@@ -298,6 +309,7 @@ async function duelPlay(
         players.map((p) => p.address),
         dealer.address,
         rsHash,
+        DUEL_PLAY_TURNS,
       ),
       { value: 10n ** 18n },
     )
@@ -336,22 +348,21 @@ async function duelPlay(
   const turnNow = async () => (await game.getFunction('getGame')(id))[4] as bigint;
   const state: { slots: Slots; blinding: bigint }[] = [];
   const spawnGas: number[] = [];
-  const places = [
-    [
-      { col: 6, row: 12 },
-      { col: 8, row: 11 },
-      { col: 8, row: 13 },
-      { col: 9, row: 10 },
-      { col: 9, row: 14 },
-    ],
-    [
-      { col: 32, row: 12 },
-      { col: 30, row: 11 },
-      { col: 30, row: 13 },
-      { col: 30, row: 10 },
-      { col: 30, row: 14 },
-    ],
-  ];
+  /** Forced-reveal lanes over the measured spawns and turns (each one is an event the contract emits). */
+  let forced = 0;
+  // hq, infantry, infantry, scout, scout at the back of each start area (columns 0, 1, 2 from the edge away from
+  // the other seat): no unit stands in a zone the other seat sees, so these spawns and turns force no reveals.
+  const places = [0, 1].map((k) => {
+    const a = r.startAreas[k]!;
+    const col = (d: number) => (k === 0 ? a.col0 + d : a.col1 - d);
+    return [
+      { col: col(0), row: 12 },
+      { col: col(1), row: 11 },
+      { col: col(1), row: 13 },
+      { col: col(2), row: 10 },
+      { col: col(2), row: 14 },
+    ];
+  });
   for (const k of [0, 1]) {
     const slots = spawnSlots(r, places[k]!);
     const plan = spawnWitness(r, h, {
@@ -364,19 +375,38 @@ async function duelPlay(
       revealBlinding: 20n + BigInt(k),
       oppMasks: await opp(k),
     });
+    forced += plan.forced.length;
     const proof = await proofOf('spawn', plan);
     spawnGas.push(Number((await chainOf(players[k]!).spawn(id, plan, proof)).gasUsed));
     state[k] = { slots, blinding: 10n + BigInt(k) };
   }
   out['gas_spawn_duel'] = Math.max(...spawnGas);
-  const turnGas: number[] = [];
-  /** Seat 0's turn-2 opening: every tile in vision up to the ruleset's limit (the largest a dispute puts on-chain). */
-  let opening: { leaves: number[]; blinding: bigint } | null = null;
-  for (const k of [0, 1]) {
+  const mapTiles = generateMap(h, r.board, h.hash(shares));
+  /** Seat k's turn: slot 1 steps one tile toward the other side onto a passable neighbour, with its opening. */
+  const playTurn = async (k: number) => {
     const t = await turnNow();
     const cur = state[k]!;
-    const dc = k === 0 ? 2 : -2;
-    const newSlots = cur.slots.map((u, i) => (u && i === 1 ? { ...u, col: u.col + dc } : u));
+    const from = cur.slots[1]!;
+    const dc = k === 0 ? 1 : -1;
+    const step = [
+      { col: from.col + dc, row: from.row },
+      ...tilesInRange(r.board, 'hex', from, 1).filter((c) => c.col !== from.col || c.row !== from.row),
+    ].find((c) => isPassable(mapTiles[c.row * r.board.width + c.col]!.terrain))!;
+    const newSlots = cur.slots.map((u, i) => (u && i === 1 ? { ...u, ...step } : u));
+    const stepLeaf = leafIndex(r.board, step);
+    const passability = {
+      mapRoot: map.tree.root,
+      zoneRoots: zoneRoots(map, r.board),
+      destinations: newSlots.map((_, i) =>
+        i === 1
+          ? {
+              tile: mapTiles[step.row * r.board.width + step.col]!,
+              salt: map.salts[stepLeaf]!,
+              path: merklePath(map.tree, stepLeaf),
+            }
+          : null,
+      ),
+    };
     const sources = newSlots.flatMap((u) =>
       u ? [{ coord: { col: u.col, row: u.row }, radius: r.unitTypes[u.type]!.vision }] : [],
     );
@@ -394,11 +424,21 @@ async function duelPlay(
       revealed,
       revealBlinding: 200n + t,
       oppMasks: await opp(k),
+      passability,
     });
+    forced += plan.forced.length;
     const proof = await proofOf('turn', plan);
-    turnGas.push(Number((await chainOf(players[k]!).submitTurn(id, plan, proof)).gasUsed));
+    const gas = Number((await chainOf(players[k]!).submitTurn(id, plan, proof)).gasUsed);
     state[k] = { slots: newSlots, blinding: 100n + t };
-    if (k === 0) opening = { leaves: revealed.map((c) => leafIndex(r.board, c)), blinding: 200n + t };
+    return { gas, leaves: revealed.map((c) => leafIndex(r.board, c)), blinding: 200n + t };
+  };
+  const turnGas: number[] = [];
+  /** Seat 0's turn-2 opening: every tile in vision up to the ruleset's limit (the largest a dispute puts on-chain). */
+  let opening: { leaves: number[]; blinding: bigint } | null = null;
+  for (const k of [0, 1]) {
+    const { gas, leaves, blinding } = await playTurn(k);
+    turnGas.push(gas);
+    if (k === 0) opening = { leaves, blinding };
   }
   out['gas_turn_duel'] = Math.max(...turnGas);
   // Seat 0 disputes its turn (a full reveal list); the dealer answers on-chain; seat 0 accepts.
@@ -407,10 +447,9 @@ async function duelPlay(
   out['gas_open_dispute_duel'] = await gasOf(
     as(players[0]!).getFunction('openDispute')(id, leaves, blinding),
   );
-  const tiles = generateMap(h, r.board, h.hash(shares));
   const served = leaves.map((leaf) => {
     const c = leafCoord(r.board, leaf)!;
-    const t = tiles[c.row * r.board.width + c.col]!;
+    const t = mapTiles[c.row * r.board.width + c.col]!;
     return {
       leaf,
       ...c,
@@ -423,9 +462,11 @@ async function duelPlay(
     as(dealer).getFunction('answerDispute')(id, encodeDisputeAnswer(served, r.board.depth), '0x'),
   );
   out['gas_accept_dispute'] = await gasOf(as(players[0]!).getFunction('acceptDisputeAnswer')(id));
-  // Turn 4: seat 0's infantry (10,11) attacks (11,11); seat 1 has no unit there and answers with a miss.
+  // Turn 4: seat 0's infantry (slot 1, one step on from its spawn) attacks the tile east of it; seat 1 has no
+  // unit there and answers with a miss.
   const t = await turnNow();
-  const target = { col: 11, row: 11 };
+  const atkFrom = state[0]!.slots[1]!;
+  const target = { col: atkFrom.col + 1, row: atkFrom.row };
   const atk = attackWitness(r, h, {
     gameId: id,
     player: BigInt(players[0]!.address),
@@ -465,6 +506,12 @@ async function duelPlay(
       cmb.newCommit,
     ),
   );
+  // Seat 0 ends turn 4, the game's last (DUEL_PLAY_TURNS): the turn that ends play and opens the secrets phase.
+  out['gas_turn_duel_end'] = (await playTurn(0)).gas;
+  out['forced_reveals_duel'] = forced;
+  const ended = await game.getFunction('getGame')(id);
+  if (ended.phase !== PHASE_SECRETS)
+    throw new Error(`turn ${ended.turn}: play did not end (phase ${ended.phase})`);
   return out;
 }
 

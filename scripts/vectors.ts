@@ -18,6 +18,7 @@ import {
   shippedRulesetNames,
   type Tile,
 } from '../core/index.ts';
+import { parseCli, runCli } from './lib/cli.ts';
 
 export interface GeneratorVector {
   ruleset: string;
@@ -136,7 +137,20 @@ export const VECTORS_FILE = join(
   'generator.json',
 );
 
+const USAGE = `usage: node scripts/vectors.ts
+
+Writes test/vectors/generator.json: tiles of Gen(seed) from the TypeScript core on every distinct shipped board,
+which the Solidity and Circom generators must match bit for bit. Run it after changing the generator or a
+ruleset's board or start areas. No flags.`;
+
 if (import.meta.url === `file://${process.argv[1]}`) {
+  await runCli('vectors', async () => {
+    parseCli({ name: 'vectors', usage: USAGE, options: {} });
+    await writeVectors();
+  });
+}
+
+async function writeVectors(): Promise<void> {
   const v = await buildVectors();
   // One vector per line: readable diffs, small file.
   const lines = v.vectors.map((x) => `    ${JSON.stringify(x)}`).join(',\n');

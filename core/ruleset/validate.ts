@@ -54,6 +54,12 @@ export function validateRuleset(input: unknown): ValidRuleset {
     if (names.has(u.name)) fail(`unitTypes.${i}.name`, `duplicate unit type "${u.name}"`);
     names.add(u.name);
     if (u.structure && u.speed !== 0) fail(`unitTypes.${i}.speed`, 'structures do not move: speed must be 0');
+    // Terrain rules prove only the destination tile, so a move is one step: no hop over water.
+    if (r.provePassability && u.speed > 1)
+      fail(
+        `unitTypes.${i}.speed`,
+        'provePassability bounds moves to one tile per turn: speed must be at most 1',
+      );
   });
   r.startAreas.forEach((a, i) => {
     if (a.col0 > a.col1 || a.row0 > a.row1)

@@ -14,7 +14,7 @@ import type { Hasher } from '../poseidon.ts';
 import type { Ruleset } from '../ruleset/types.ts';
 import { assertSlots, packReveals, packSlots, type Slots, stateCommitment, type Unit } from '../state.ts';
 import { isPassable, type Tile } from '../tile.ts';
-import { mapTop, mapTopLevels } from './maptop.ts';
+import { mapTop, mapTopLevels, mobileSlots } from './maptop.ts';
 import { packCombatTarget, packPlay, packReport, packTarget } from './publics.ts';
 import {
   coverageAssignment,
@@ -143,7 +143,9 @@ function passabilityInputs(r: R, h: Hasher, a: TurnArgs): { input: CircuitInput;
     );
   const mapRoot = toField(p.mapRoot, 'passability.mapRoot');
   const depth = r.board.depth;
-  const k = mapTopLevels(r.board, r.unitSlots);
+  const mobile = mobileSlots(r);
+  const lane = new Map(mobile.map((slot, j) => [slot, j]));
+  const k = mapTopLevels(r.board, mobile.length);
   if (!Array.isArray(p.zoneRoots))
     throw new InputError('passability.zoneRoots', `the ${r.board.zoneCount} zone roots are required`);
   const top = mapTop(h, r.board, p.zoneRoots, k, 'passability.zoneRoots');
@@ -162,6 +164,15 @@ function passabilityInputs(r: R, h: Hasher, a: TurnArgs): { input: CircuitInput;
     const to = a.newSlots[i] ?? null;
     const moved = from !== null && to !== null && (from.col !== to.col || from.row !== to.row);
     const d = p.destinations[i] ?? null;
+    if (!lane.has(i)) {
+      // Not a mobile spawn slot: the circuit holds it in place.
+      if (moved)
+        throw new InputError(
+          `newSlots.${i}`,
+          `${unitLabel(r, i, from)}: slot ${i} is not a mobile spawn slot (${mobile.join(', ')}) and may not move`,
+        );
+      continue;
+    }
     if (!moved) {
       for (const c of Object.keys(cols)) cols[c]!.push('0');
       paths.push(new Array(depth - k).fill('0'));

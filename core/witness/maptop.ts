@@ -12,6 +12,23 @@ import { type Board, ZONE_DEPTH, ZONE_LEAVES } from '../geometry.ts';
 import { zeroHashes } from '../merkle.ts';
 import type { Hasher } from '../poseidon.ts';
 
+/**
+ * The slots that may move under passability (circuits/turn_pass.circom MSLOT): spawn puts unit
+ * `spawn[i]` in slot i and a slot's type never changes, so only the spawn slots of a type with
+ * speed > 0 ever move; every other slot holds a structure or stays empty. Each carries one
+ * destination opening in the turn proof; the circuit holds every other slot in place.
+ */
+export function mobileSlots(r: {
+  spawn: readonly string[];
+  unitTypes: readonly { name: string; speed: number }[];
+}): number[] {
+  const out: number[] = [];
+  r.spawn.forEach((name, i) => {
+    if ((r.unitTypes.find((u) => u.name === name)?.speed ?? 0) > 0) out.push(i);
+  });
+  return out;
+}
+
 /** Nodes at `height` that cover a real leaf (circuit `mapNodesAt`); later ones are zero subtrees. */
 export function mapNodesAt(b: Board, height: number): number {
   return Math.ceil((b.zoneCount * ZONE_LEAVES) / 2 ** height);

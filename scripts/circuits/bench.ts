@@ -10,11 +10,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as snarkjs from 'snarkjs';
 import { releaseSnarkjsThreads } from '../../client/sdk/snark-threads.ts';
-import { type Coord, tilesInRange } from '../../core/geometry.ts';
+import { generateMap } from '../../core/generator/index.ts';
+import { type Coord, leafIndex, tilesInRange } from '../../core/geometry.ts';
+import { zoneRoots } from '../../core/mapproof/witness.ts';
+import { commitMap } from '../../core/maptree.ts';
+import { merklePath } from '../../core/merkle.ts';
 import { loadHasher } from '../../core/poseidon.ts';
 import { shippedRuleset, shippedRulesetNames } from '../../core/ruleset/shipped.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import type { Unit } from '../../core/state.ts';
+import { isPassable } from '../../core/tile.ts';
 import {
   attackWitness,
   type CircuitInput,
@@ -23,6 +28,7 @@ import {
   spawnWitness,
   turnWitness,
 } from '../../core/witness/inputs.ts';
+import { mobileSlots } from '../../core/witness/maptop.ts';
 import { inputDir, outputFile, parseCli, runCli, UsageError } from '../lib/cli.ts';
 import { consoleProgress } from '../lib/progress.ts';
 import { buildCircuits } from './build.ts';
@@ -54,11 +60,32 @@ export async function workloads(r: ValidRuleset): Promise<Record<GameCircuit, Ci
     (u, i) => u ?? { type: 0, hp: r.unitTypes[0]!.hp, ...area[(i * 5) % area.length]! },
   );
   const metric = r.board.kind === 'hex' ? 'hex' : 'chebyshev';
-  const moved = full.map((u) => {
+  // Terrain rules: a map of a fixed seed; only the mobile spawn slots move (onto a passable neighbour).
+  const pass = r.provePassability;
+  const tiles = pass ? generateMap(h, r.board, 0x5eedn) : [];
+  const map = pass ? commitMap(h, r.board, tiles, 987654321n) : null;
+  const mobile = pass ? new Set(mobileSlots(r)) : null;
+  const tileAt = (c: Coord) => tiles[c.row * r.board.width + c.col]!;
+  const moved = full.map((u, i) => {
     const t = r.unitTypes[u.type]!;
+    if (mobile && !mobile.has(i)) return u;
     const to = tilesInRange(r.board, metric, u, t.structure ? 0 : Math.min(1, t.speed));
-    return { ...u, ...to[to.length - 1]! };
+    const ok = pass ? to.filter((c) => isPassable(tileAt(c).terrain)) : to;
+    return { ...u, ...(ok.length ? ok[ok.length - 1]! : u) };
   });
+  const passability = map
+    ? {
+        passability: {
+          mapRoot: map.tree.root,
+          zoneRoots: zoneRoots(map, r.board),
+          destinations: moved.map((u, i) => {
+            if (u.col === full[i]!.col && u.row === full[i]!.row) return null;
+            const leaf = leafIndex(r.board, u);
+            return { tile: tileAt(u), salt: map.salts[leaf]!, path: merklePath(map.tree, leaf) };
+          }),
+        },
+      }
+    : {};
   const seen: Coord[] = [];
   if (r.vision.model !== 'litZones') {
     for (const u of moved)
@@ -90,6 +117,7 @@ export async function workloads(r: ValidRuleset): Promise<Record<GameCircuit, Ci
       revealed,
       revealBlinding: 3n,
       oppMasks: opp,
+      ...passability,
     }).input,
     spawn: spawnWitness(r, h, {
       ...common,

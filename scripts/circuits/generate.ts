@@ -6,7 +6,7 @@
 import { InputError } from '../../core/errors.ts';
 import { MAX_BOARD_SIDE, MAX_ZONES } from '../../core/limits.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
-import { mapTopLevels } from '../../core/witness/maptop.ts';
+import { mapTopLevels, mobileSlots } from '../../core/witness/maptop.ts';
 import { visionThreshold, zoneSightTable } from '../../core/witness/zones.ts';
 import { sortingNetwork } from './sortnet.ts';
 
@@ -134,8 +134,17 @@ export function mainSource(name: CircuitName, r: ValidRuleset): string {
       const pass = r.provePassability;
       include = pass ? 'turn_pass.circom' : 'turn.circom';
       const params = [W, H, N, T, K, R, gridMetric(r), arr(speeds), SB, visionMetric(r), ...vp];
-      // Passability: tree depth, then the shared top height (core/witness/maptop.ts).
-      if (pass) params.push(r.board.depth, mapTopLevels(r.board, N));
+      // Passability: tree depth, the shared top height, then the mobile slots that carry a
+      // destination opening (core/witness/maptop.ts).
+      if (pass) {
+        // The destination check is the path check only for one-tile moves (validateRuleset refuses more too).
+        if (speeds.some((v) => v > 1))
+          throw new InputError('ruleset.unitTypes', 'provePassability needs every speed at most 1 (no hop)');
+        const ms = mobileSlots(r);
+        if (ms.length === 0)
+          throw new InputError('ruleset.spawn', 'provePassability needs a spawned unit with speed > 0');
+        params.push(r.board.depth, mapTopLevels(r.board, ms.length), ms.length, arr(ms));
+      }
       main = `component main {public [packed, gameId, oldCommit, newCommit, revealCommit${pass ? ', mapRoot' : ''}]} = ${pass ? 'TurnPass' : 'Turn'}(${params.join(', ')});`;
       break;
     }

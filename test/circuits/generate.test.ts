@@ -32,9 +32,14 @@ test('every shipped ruleset generates all four main circuits with its parameters
 });
 
 test('provePassability switches turn to TurnPass with the map root appended', () => {
-  const src = mainSource('turn', variant('tiny', { name: 'pass', provePassability: true }));
-  // Tree depth 8, then the shared top height: all 4 zone roots (k = 2) for 4 slots.
-  assert.match(src, /revealCommit, mapRoot\]\} = TurnPass\(.*, 8, 2\);/);
+  const src = mainSource('turn', variant('tiny-pass', { name: 'pass' }));
+  // Tree depth 8, the shared top height (k = 1 for two openings), then the mobile spawn slots
+  // (infantry 1, scout 2; the hq in slot 0 and the empty slot 3 stay put).
+  assert.match(src, /revealCommit, mapRoot\]\} = TurnPass\(.*, 8, 1, 2, \[1, 2\]\);/);
+  // A hand-built ruleset past the validator: a speed above 1 could hop, so the generator refuses it.
+  const tp = shippedRuleset('tiny-pass');
+  const fast = { ...tp, unitTypes: tp.unitTypes.map((u) => (u.structure ? u : { ...u, speed: 2 })) };
+  assert.throws(() => mainSource('turn', fast), /every speed at most 1/);
 });
 
 test('rulesets the circuits cannot express fail loudly, even past the validator', () => {

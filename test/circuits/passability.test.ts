@@ -9,7 +9,10 @@ import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import { packSlots, type Unit } from '../../core/state.ts';
 import { isPassable, type Tile } from '../../core/tile.ts';
 import { type DestinationProof, type TurnArgs, turnWitness } from '../../core/witness/inputs.ts';
-import { mapNodesAt, mapTopLevels } from '../../core/witness/maptop.ts';
+import { mapNodesAt, mapTopLevels, mobileSlots } from '../../core/witness/maptop.ts';
+import { packPlay, packReport } from '../../core/witness/publics.ts';
+import { forcedReveals } from '../../core/witness/reference.ts';
+import { visionZones } from '../../core/witness/zones.ts';
 import { mainSource } from '../../scripts/circuits/generate.ts';
 import {
   load,
@@ -28,10 +31,12 @@ import {
 const tinyPass = shippedRuleset('tiny-pass');
 // 24 columns: 6 zones under a depth-9 tree, so the shared top (k = 3, the zone roots) has absent
 // nodes (zones 6 and 7): MapTop hashes zero subtrees and the selects meet constant entries.
-const widePass = variant('tiny', {
+// Four mobile spawn slots and a fifth that stays empty keep the top at k = 3.
+const widePass = variant('tiny-pass', {
   name: 'tiny-pass-wide',
-  provePassability: true,
   grid: { kind: 'hex', width: 24, height: 12, zoneSize: 8 },
+  unitSlots: 5,
+  spawn: ['infantry', 'infantry', 'scout', 'scout'],
 });
 
 type Input = Record<string, string | string[] | string[][]>;
@@ -40,7 +45,11 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
   describe(`turn with passability (${r.name})`, async () => {
     const c = await load(r, 'turn');
     const b = r.board;
-    const k = mapTopLevels(b, r.unitSlots);
+    const mobile = mobileSlots(r);
+    const k = mapTopLevels(b, mobile.length);
+    // The first mobile slot (lane 0) carries the moves below; the spawn type of that slot.
+    const S = mobile[0]!;
+    const sType = r.unitTypes.findIndex((u) => u.name === r.spawn[S]);
     const L = b.depth - k;
     const g = rng(2024);
     const tiles = new Map<number, { tile: Tile; salt: bigint }>();
@@ -82,7 +91,10 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
 
     test('the generator shares the expected top height', () => {
       assert.equal(k, expectK);
-      assert.match(mainSource('turn', r), new RegExp(`= TurnPass\\(.*, ${b.depth}, ${k}\\);`));
+      assert.match(
+        mainSource('turn', r),
+        new RegExp(`= TurnPass\\(.*, ${b.depth}, ${k}, ${mobile.length}, \\[${mobile.join(', ')}\\]\\);`),
+      );
     });
 
     test(`public outputs equal the reference on ${turns} random legal turns onto passable tiles`, async () => {
@@ -91,8 +103,10 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
       for (let seed = 1; seed <= turns; seed++) {
         const h = rng(seed * 97);
         const oldSlots = randomSlots(r, h);
-        // Re-draw moves until every destination is passable (staying is always allowed).
-        const newSlots = randomMoves(r, h, oldSlots).map((u, i) => (u && !passable(u) ? oldSlots[i]! : u));
+        // Moves onto passable tiles by the mobile slots only (staying is always allowed).
+        const newSlots = randomMoves(r, h, oldSlots).map((u, i) =>
+          u && (!passable(u) || !mobile.includes(i)) ? oldSlots[i]! : u,
+        );
         newSlots.forEach((u, i) => {
           if (u && (u.col !== oldSlots[i]!.col || u.row !== oldSlots[i]!.row)) {
             moves++;
@@ -119,7 +133,7 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
         assert.equal(plan.publicSignals.at(-1), tree.root);
         assert.deepEqual(c.publicOf(await c.witness(plan.input)), plan.publicSignals, `seed ${seed}`);
       }
-      assert.ok(moves > turns / 2, `${moves} moves`);
+      assert.ok(moves > turns / 4, `${moves} moves`);
       // Every real top node was some destination's ancestor, the last one included.
       assert.equal(topsReached.size, mapNodesAt(b, L), `top nodes reached: ${[...topsReached]}`);
     });
@@ -171,14 +185,25 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
       revealBlinding: 6n,
       oppMasks: [0n],
     };
-    const empty = new Array(r.unitSlots - 1).fill(null);
-    const unitAt = (t: Coord): Unit => ({ type: 0, hp: 5, ...t });
+    /** Slot S holds `u`, every other slot is empty. */
+    const only = (u: Unit): (Unit | null)[] =>
+      Array.from({ length: r.unitSlots }, (_, i) => (i === S ? u : null));
+    const unitAt = (t: Coord): Unit => ({ type: sType, hp: 5, ...t });
     const okPlan = turnWitness(
       r,
       c.h,
-      withPass({ ...base, oldSlots: [unitAt(from), ...empty], newSlots: [unitAt(good), ...empty] }),
+      withPass({ ...base, oldSlots: only(unitAt(from)), newSlots: only(unitAt(good)) }),
     );
     const okInput = okPlan.input as Input;
+    /** The packed public words of a turn ending at `slots` (their own zone mask and lanes). */
+    const packedFor = (slots: (Unit | null)[]): string[] =>
+      packPlay(
+        r,
+        base.seat,
+        base.turn,
+        base.oppMasks,
+        packReport(r, visionZones(r, slots), forcedReveals(r, slots, base.oppMasks)),
+      ).map(str);
     const col0 = (xs: unknown, v: bigint | number): string[] => {
       const out = (xs as string[]).slice();
       out[0] = str(v);
@@ -189,13 +214,14 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
       const plan = turnWitness(
         r,
         c.h,
-        withPass({ ...base, oldSlots: [unitAt(old), ...empty], newSlots: [unitAt(old), ...empty] }),
+        withPass({ ...base, oldSlots: only(unitAt(old)), newSlots: only(unitAt(old)) }),
       );
-      const words = packSlots([unitAt(to), ...empty], r.unitSlots);
+      const words = packSlots(only(unitAt(to)), r.unitSlots);
       const paths = (plan.input.destPath as string[][]).map((p) => p.slice());
       paths[0] = op.path.slice(0, L).map(str);
       return {
         ...(plan.input as Input),
+        packed: packedFor(only(unitAt(to))),
         newWords: words.map(str),
         newCommit: str(c.h.hash([base.newBlinding, ...words])),
         destTerrain: col0(plan.input.destTerrain, op.tile.terrain),
@@ -223,11 +249,11 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
           turnWitness(
             r,
             c.h,
-            withPass({ ...base, oldSlots: [unitAt(badFrom!), ...empty], newSlots: [unitAt(bad!), ...empty] }),
+            withPass({ ...base, oldSlots: only(unitAt(badFrom!)), newSlots: only(unitAt(bad!)) }),
           ),
         (e) =>
           e instanceof InputError &&
-          e.field === 'passability.destinations.0' &&
+          e.field === `passability.destinations.${S}` &&
           /not passable/.test(e.message),
       );
       // A forged witness: the unit moved onto the impassable tile, with that tile's true opening.
@@ -276,7 +302,7 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
       const still = turnWitness(
         r,
         c.h,
-        withPass({ ...base, oldSlots: [unitAt(from!), ...empty], newSlots: [unitAt(from!), ...empty] }),
+        withPass({ ...base, oldSlots: only(unitAt(from!)), newSlots: only(unitAt(from!)) }),
       );
       await c.witness(still.input);
       assert.ok(await rejects(c, { ...still.input, mapTop: bump(other) }), 'no move, top node edited');
@@ -295,7 +321,7 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
     });
 
     test('units that stay prove nothing', async () => {
-      // Slot 1 is empty: anything in its destination inputs is ignored.
+      // Lane 1 (the second mobile slot) is empty: anything in its destination inputs is ignored.
       const junk = (okInput.destPath as string[][]).map((p) => p.slice());
       junk[1] = junk[1]!.map((_, i) => str(i + 7));
       const input = {
@@ -307,11 +333,69 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
       await c.witness(input);
     });
 
+    test('no hop: a move is one tile, so a path across water or mountains is refused', async () => {
+      // Terrain rules bound every speed to 1: the destination is the whole path.
+      for (const u of r.unitTypes) assert.ok(u.speed <= 1, `${u.name} speed ${u.speed}`);
+      assert.throws(
+        () =>
+          variant('tiny-pass', {
+            unitTypes: r.unitTypes.map((u) => (u.structure ? u : { ...u, speed: 2 })),
+          }),
+        (e) => e instanceof InputError && /speed must be at most 1/.test(e.message),
+      );
+      // A passable tile two columns from a passable start, with water or mountains between them.
+      let hopFrom: Coord | undefined;
+      let hopTo: Coord | undefined;
+      for (const [leaf] of tiles) {
+        const here = leafCoord(b, leaf)!;
+        const mid = { col: here.col + 1, row: here.row };
+        const to = { col: here.col + 2, row: here.row };
+        if (to.col >= b.width || !passable(here) || passable(mid) || !passable(to)) continue;
+        hopFrom = here;
+        hopTo = to;
+        break;
+      }
+      assert.ok(hopFrom && hopTo, 'a hop over an impassable tile exists on this map');
+      assert.throws(
+        () =>
+          turnWitness(
+            r,
+            c.h,
+            withPass({ ...base, oldSlots: only(unitAt(hopFrom!)), newSlots: only(unitAt(hopTo!)) }),
+          ),
+        (e) => e instanceof InputError && /moved 2 tiles/.test(e.message),
+      );
+      // Forged: the hop with the destination's true (passable) opening; the speed bound rejects it.
+      assert.ok(await rejects(c, forge(hopFrom!, hopTo!, opening(hopTo!))), 'hop over an impassable tile');
+    });
+
+    test('a slot that is not a mobile spawn slot may not move', async () => {
+      // Slot F is not mobile (the hq's, or past the spawn list): even a mobile type there stays.
+      const F = [...Array(r.unitSlots).keys()].find((i) => !mobile.includes(i))!;
+      const at = (t: Coord): (Unit | null)[] =>
+        Array.from({ length: r.unitSlots }, (_, i) => (i === F ? unitAt(t) : null));
+      assert.throws(
+        () => turnWitness(r, c.h, withPass({ ...base, oldSlots: at(from!), newSlots: at(good!) })),
+        (e) =>
+          e instanceof InputError && e.field === `newSlots.${F}` && /not a mobile spawn slot/.test(e.message),
+      );
+      const still = turnWitness(r, c.h, withPass({ ...base, oldSlots: at(from!), newSlots: at(from!) }));
+      await c.witness(still.input);
+      const words = packSlots(at(good!), r.unitSlots);
+      const forged = {
+        ...(still.input as Input),
+        packed: packedFor(at(good!)),
+        newWords: words.map(str),
+        newCommit: str(c.h.hash([base.newBlinding, ...words])),
+      };
+      assert.ok(await rejects(c, forged), `slot ${F} moved to a passable neighbour`);
+    });
+
     test('the builder checks the zone roots against the map root', () => {
       const args = withPass({
         ...base,
-        oldSlots: [unitAt(from!), ...empty],
-        newSlots: [unitAt(good!), ...empty],
+        oldSlots: only(unitAt(from!)),
+        newSlots: only(unitAt(good!)),
       });
       const p = args.passability!;
       const bad = (zoneRoots: unknown, message: RegExp, field = 'passability.zoneRoots') =>
@@ -338,14 +422,16 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
             ...args,
             passability: {
               ...p,
-              destinations: [{ ...opening(good!), path: opening(good!).path.slice(0, L) }, ...empty],
+              destinations: only(unitAt(good!)).map((u) =>
+                u ? { ...opening(good!), path: opening(good!).path.slice(0, L) } : null,
+              ),
             },
           }),
-        (e) => e instanceof InputError && e.field === 'passability.destinations.0.path',
+        (e) => e instanceof InputError && e.field === `passability.destinations.${S}.path`,
       );
     });
   });
 }
 
-suite(tinyPass, 100, 2);
+suite(tinyPass, 100, 1);
 suite(widePass, 50, 3);

@@ -316,10 +316,11 @@ for (const name of ['tiny', 'tiny-square']) {
 }
 
 describe('duel budgets', () => {
-  test('the duel turn stays within 2^14 constraints and one packed public word (5 public signals)', async () => {
+  test('the duel turn, terrain rules on, stays within 2^15 constraints and one packed public word (6 public signals)', async () => {
     const c = await load('duel', 'turn');
-    assert.ok(c.art.constraints <= 2 ** 14, `${c.art.constraints} constraints`);
-    // packed word, gameId, oldCommit, newCommit, revealCommit: the verifier pays one multiplication per signal.
-    assert.equal(c.art.publicSignals, 5);
+    assert.ok(c.ruleset.provePassability, 'duel proves passability');
+    assert.ok(c.art.constraints <= 2 ** 15, `${c.art.constraints} constraints`);
+    // packed word, gameId, oldCommit, newCommit, revealCommit, mapRoot: the verifier pays one multiplication per signal.
+    assert.equal(c.art.publicSignals, 6);
   });
 });

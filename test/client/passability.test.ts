@@ -18,7 +18,7 @@ import { zoneRoots } from '../../core/mapproof/witness.ts';
 import { commitMap } from '../../core/maptree.ts';
 import { isPassable, Terrain } from '../../core/tile.ts';
 import type { TurnPlan, WitnessPlan } from '../../core/witness/inputs.ts';
-import { mapTopLevels } from '../../core/witness/maptop.ts';
+import { mapTopLevels, mobileSlots } from '../../core/witness/maptop.ts';
 import { type DealtMap, dealtMap, serve } from './fixture.ts';
 
 const m = await dealtMap('tiny-pass', 4242n, 99n);
@@ -215,14 +215,18 @@ describe('GamePlayer on a passability ruleset', () => {
     assert.equal(proved.at(-1)!.circuit, 'turn');
     assert.equal(plan.publicSignals.at(-1), m.root, 'mapRoot is the last public signal');
     assert.equal(plan.input.mapRoot, String(m.root));
-    const k = mapTopLevels(m.board, m.ruleset.unitSlots);
+    // One opening lane per mobile spawn slot.
+    const mobile = mobileSlots(m.ruleset);
+    const lane = mobile.indexOf(slot);
+    assert.ok(lane >= 0, `slot ${slot} is a mobile spawn slot`);
+    const k = mapTopLevels(m.board, mobile.length);
     const input = plan.input as Record<string, string[] & string[][]>;
-    assert.equal(input.destSalt![slot], String(opening.salt));
-    assert.equal(input.destTerrain![slot], String(opening.terrain));
-    assert.deepEqual(input.destPath![slot], opening.path.slice(0, m.board.depth - k).map(String));
-    // Slots that stay carry zeros.
+    assert.equal(input.destSalt![lane], String(opening.salt));
+    assert.equal(input.destTerrain![lane], String(opening.terrain));
+    assert.deepEqual(input.destPath![lane], opening.path.slice(0, m.board.depth - k).map(String));
+    // Lanes of slots that stay carry zeros.
     input.destSalt!.forEach((s, i) => {
-      if (i !== slot) assert.equal(s, '0');
+      if (i !== lane) assert.equal(s, '0');
     });
     assert.deepEqual([...(player.zoneRoots ?? [])], zoneRoots(m.commitment, m.board));
 
@@ -249,8 +253,9 @@ describe('GamePlayer on a passability ruleset', () => {
   });
 
   it('refuses a move onto a verified impassable tile (water, mountains) before proving', async () => {
-    // Start areas are land by construction (the generator blends them), so the dealer here commits the map with
-    // mountains on one tile the spawn reveals, beside a mobile unit (the spawn is deterministic: same tiles).
+    // Start areas are land by construction (the generator blends them) and speed 1 keeps the unit's reach on them,
+    // so the dealer here commits the map with mountains on one tile the spawn reveals, next to a mobile unit
+    // (the spawn is deterministic: same tiles).
     const first = await fakeGame(m, honestZone);
     const { slot } = pickMoves(first.player);
     const unit = first.player.units[slot]!;
@@ -260,6 +265,7 @@ describe('GamePlayer on a passability ruleset', () => {
       return d > 0 && d <= speed;
     });
     assert.ok(near, "the spawn revealed a tile within the unit's reach");
+    assert.equal(gridDistance(m.board.kind, unit, near), 1, 'speed 1: the tile is adjacent');
     const tiles = m.tiles.map((t) => ({ ...t }));
     tiles[tileIndex(m.board, near)]!.terrain = Terrain.MOUNTAINS;
     const commitment = commitMap(m.h, m.board, tiles, 99n);
@@ -269,8 +275,8 @@ describe('GamePlayer on a passability ruleset', () => {
       status: 200,
       body: { gameId, root: String(mountain.root), zoneRoots: mountainRoots },
     }));
-    const wet = player.served.find((t) => !isPassable(t.terrain));
-    assert.ok(wet, 'the spawn revealed the impassable tile');
+    const wet = player.served.find((t) => t.col === near.col && t.row === near.row);
+    assert.ok(wet && !isPassable(wet.terrain), 'the spawn revealed the adjacent mountain');
     const before = proved.length;
     await assert.rejects(
       player.playTurn({ moves: movesFor(player, slot, wet), reveal: [] }),

@@ -83,8 +83,12 @@ describe('enemy tracking', () => {
   });
 
   it('keeps each unit where every zone it sees is in its published mask', () => {
-    // Seat 1's start area spans zones 8, 9, 13 and 14; a unit that sees beyond them is not where it could.
-    const mask = [8, 9, 13, 14];
+    // The zones seat 1's start area spans; a unit that sees beyond them is not where it could.
+    const a = r.startAreas[1]!;
+    const mask = [
+      ...new Set([a.row0, a.row1].flatMap((row) => [a.col0, a.col1].map((col) => zoneOf(b, { col, row })))),
+    ];
+    assert.equal(mask.length, 4, 'the area straddles two zone columns and two zone rows');
     const spawn = trackEnemies(r, new Array(n).fill(-1), [turn(1, [])]);
     const masked = trackEnemies(r, new Array(n).fill(-1), [{ ...turn(1, []), mask }]);
     masked.forEach((u, k) => {
@@ -132,7 +136,8 @@ describe('target choice', () => {
   });
 
   it('a structure never moves: its fizzled tiles stay empty after later turns', () => {
-    const near = { col: 31, row: 12 };
+    // Inside seat 1's start area, where its hq stands.
+    const near = { col: r.startAreas[1]!.col0 + 1, row: 12 };
     const home = seat0([near]);
     const z = zoneOf(b, near);
     const log: IntelEvent[] = [turn(1, home.watched, [{ zone: z, unitType: HQ }])];

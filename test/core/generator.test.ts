@@ -54,7 +54,7 @@ describe('generator', () => {
     const b = shippedRuleset('duel').board;
     assert.equal(
       digest(generateMap(h, b, 0x5eedn)),
-      '8bdd3e3a06202f8055c0227473ae5a7b6227ffb49c1d0e65abf8cd8c7b59023a',
+      'bdea29479adf582128898ba17d33a3769653beddc4d6a7a18a1035f16599ba19',
     );
   });
 

@@ -53,12 +53,33 @@ describe('rulesets', () => {
     assert.deepEqual([vision.hq, vision.building, vision.tower], [4, 3, 5]);
   });
 
-  test('tiny-pass is tiny with passability proofs, nothing else', () => {
+  test('tiny-pass is tiny with passability proofs (terrain rules: speed 1), nothing else', () => {
     const { board: _a, ...tiny } = shippedRuleset('tiny');
     const { board: _b, ...pass } = shippedRuleset('tiny-pass');
     assert.equal(pass.provePassability, true);
-    assert.deepEqual({ ...pass, name: 'tiny', provePassability: false }, tiny);
+    assert.deepEqual(
+      { ...pass, name: 'tiny', provePassability: false },
+      { ...tiny, unitTypes: tiny.unitTypes.map((u) => ({ ...u, speed: Math.min(u.speed, 1) })) },
+    );
     assert.notEqual(rulesetHash(shippedRuleset('tiny-pass')), rulesetHash(shippedRuleset('tiny')));
+  });
+
+  test('terrain rules in every game ruleset: passability proven, moves of one tile', () => {
+    for (const name of ['duel', 'standard', 'skirmish', 'tiny-pass']) {
+      const r = shippedRuleset(name);
+      assert.equal(r.provePassability, true, name);
+      for (const u of r.unitTypes) assert.ok(u.speed <= 1, `${name} ${u.name} speed ${u.speed}`);
+    }
+    // The validator refuses a longer move under terrain rules (it could hop over water).
+    const { board: _b, ...duel } = shippedRuleset('duel');
+    assert.throws(
+      () =>
+        validateRuleset({
+          ...duel,
+          unitTypes: duel.unitTypes.map((u) => (u.structure ? u : { ...u, speed: 2 })),
+        }),
+      /ruleset\.unitTypes\.0\.speed: provePassability bounds moves to one tile per turn/,
+    );
   });
 
   test('unknown ruleset names list the shipped ones', () => {
@@ -127,7 +148,7 @@ describe('ruleset hash', () => {
     assert.equal(rulesetHash(validateRuleset(reordered)), rulesetHash(d));
     assert.match(rulesetHash(d), /^0x[0-9a-f]{64}$/);
     const changed = structuredClone(plain) as any;
-    changed.unitTypes[0].speed = 3;
+    changed.unitTypes[0].vision = 3;
     assert.notEqual(rulesetHash(validateRuleset(changed)), rulesetHash(d));
     assert.notEqual(rulesetHash(shippedRuleset('tiny')), rulesetHash(shippedRuleset('tiny-square')));
   });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { BotAction } from '../../client/bot-player.ts';
 import { shippedRuleset } from '../../core/ruleset/shipped.ts';
-import { combatMetrics } from '../../scripts/bench-demo.ts';
+import { combatMetrics, ownTurn } from '../../scripts/bench-demo.ts';
 import { CombatTally } from '../../scripts/demo/combat-tally.ts';
 
 const r = shippedRuleset('duel');
@@ -67,5 +67,13 @@ describe('combat tally', () => {
     assert.equal(m.attack_hit_rate_ratio, 22.22);
     assert.equal(m.hits_per_game_median, 1);
     assert.equal(m.games_with_a_hit, 1);
+    // Game turn 5 of two seats: seat 1's second turn after the spawns (turns 0, 1).
+    assert.equal(m.games_with_an_attack, 1);
+    assert.equal(m.first_attack_turn_median, 2);
+    assert.equal(m.first_attack_turn_max, 2);
+    assert.deepEqual(
+      [2, 3, 4, 5].map((t) => ownTurn(t, 2)),
+      [1, 1, 2, 2],
+    );
   });
 });
