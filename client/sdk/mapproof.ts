@@ -37,6 +37,9 @@ export interface MapProofKeys {
   maproot: Groth16VerificationKey;
 }
 
+/** snarkjs' BN254 curve (ffjavascript: WebAssembly, with worker threads), built once per process or page. */
+export const bn254 = () => curves.getCurveFromName('bn128');
+
 /** keccak256(abi.encodePacked(uint256[])): how the MapProofRegistry records zone roots. */
 export function hashZoneRoots(roots: readonly bigint[]): string {
   const bytes = new Uint8Array(32 * roots.length);
@@ -103,8 +106,7 @@ export async function verifyMapProof(
       throw new MapProofError(zone, 'zone root differs from the root proof');
     claims.push({ vkey: vkeys.mapchunk, ...c });
   }
-  const curve = await curves.getCurveFromName('bn128');
-  const bad = await invalidGroth16(curve, claims);
+  const bad = await invalidGroth16(await bn254(), claims);
   if (bad.length === 0) return;
   const first = bad[0]!;
   const why = [first.malformed, bad.length > 1 ? `${bad.length} of ${claims.length} proofs fail` : null]
