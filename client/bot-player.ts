@@ -8,7 +8,14 @@
 import type { Coord } from '../core/geometry.ts';
 import { type IntelEvent, intelFromEvents } from './intel.ts';
 import { BotPlanner, type TurnPlanner } from './planner.ts';
-import type { AttackReport, CombatReport, FollowUp, GamePlayer, TurnReport } from './sdk/game-player.ts';
+import type {
+  AttackReport,
+  CombatReport,
+  FollowUp,
+  GamePlayer,
+  MapProofCheck,
+  TurnReport,
+} from './sdk/game-player.ts';
 import { ReplayRecorder } from './viewer/recorder.ts';
 
 export type BotAction =
@@ -16,7 +23,11 @@ export type BotAction =
   | { kind: 'follow'; seat: number; what: NonNullable<FollowUp> }
   | { kind: 'spawn' | 'turn'; report: TurnReport }
   | { kind: 'attack'; report: AttackReport; odds?: { p: number; uniform: number } }
-  | { kind: 'combat'; report: CombatReport };
+  | { kind: 'combat'; report: CombatReport }
+  | { kind: 'map-proof'; seat: number; check: MapProofCheck };
+
+/** How often a seat asks the chain whether the map proof was posted (one view call). */
+export const MAP_PROOF_POLL_MS = 1000;
 
 export class BotPlayer {
   readonly player: GamePlayer;
@@ -26,6 +37,7 @@ export class BotPlayer {
   readonly replay = new ReplayRecorder();
   /** What the chain told this seat about its enemies, oldest first (the planner's memory of reveals and fizzles). */
   readonly intel: IntelEvent[] = [];
+  #mapProofPolled = 0;
 
   /** `seed` seeds the exploring bot, which plans unless another `planner` is given. */
   constructor(player: GamePlayer, seed: string, planner?: TurnPlanner) {
@@ -38,9 +50,18 @@ export class BotPlayer {
     return this.player.seat;
   }
 
-  /** Does what this seat must do now; null when it is someone else's move. */
+  /**
+   * Does what this seat must do now; null when it is someone else's move. First, when the player checks the map
+   * proof and has not yet, it looks for it (at most once per MAP_PROOF_POLL_MS) and verifies it as soon as it is
+   * posted: a false one throws MapProofError.
+   */
   async act(): Promise<BotAction | null> {
     const p = this.player;
+    if (p.checksMapProof && !p.mapProof && Date.now() - this.#mapProofPolled >= MAP_PROOF_POLL_MS) {
+      this.#mapProofPolled = Date.now();
+      const check = await p.checkMapProof();
+      if (check) return { kind: 'map-proof', seat: p.seat, check };
+    }
     const g = await p.chain.game(p.gameId);
     const me = await p.chain.seat(p.gameId, p.seat);
     if (g.phase === 'Commit' && !me.committed) {

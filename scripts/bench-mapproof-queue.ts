@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import { verifyMapProof } from '../client/mapproof.ts';
+import { verifyMapProof } from '../client/sdk/mapproof.ts';
 import { releaseSnarkjsThreads } from '../client/sdk/snark-threads.ts';
 import { commitMap, generateMap, seedFromShares, shareCommitment } from '../core/index.ts';
 import type { Groth16Proof, MapProof } from '../core/mapproof/types.ts';

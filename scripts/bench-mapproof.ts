@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { verifyMapProof } from '../client/mapproof.ts';
+import { verifyMapProof } from '../client/sdk/mapproof.ts';
 import { releaseSnarkjsThreads } from '../client/sdk/snark-threads.ts';
 import {
   commitMap,

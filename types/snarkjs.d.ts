@@ -36,6 +36,13 @@ declare module 'snarkjs' {
     exportJson(wtns: Wtns): Promise<bigint[]>;
     check(r1cs: string, wtns: Wtns, logger?: unknown): Promise<boolean>;
   };
+  /** The curve snarkjs verifies on (ffjavascript's, one per process unless single-threaded). */
+  export const curves: {
+    getCurveFromName(
+      name: string,
+      options?: { singleThread?: boolean },
+    ): Promise<import('ffjavascript').Curve>;
+  };
   /** Powers-of-tau and zkey tools (the development ptau test checks its files with them). */
   export const powersOfTau: {
     preparePhase2(oldPtau: string, newPtau: string, logger?: unknown): Promise<void>;

@@ -25,6 +25,8 @@ export function describeAction(a: BotAction): string {
       return `turn ${a.report.turn} attack (${a.report.target.col},${a.report.target.row}) → seat ${a.report.defender}`;
     case 'combat':
       return `combat answered: ${a.report.present ? `hit (hp ${a.report.hpBefore})` : 'fizzled'}`;
+    case 'map-proof':
+      return `map proof verified at turn ${a.check.turn} (every zone's proof and the root proof, ${Math.round(a.check.verifyMs)} ms)`;
   }
 }
 

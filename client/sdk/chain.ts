@@ -4,6 +4,7 @@
  * so a browser passes its own artifacts (URLs or bytes) and a server may prove elsewhere.
  */
 
+import { MAP_PROOF_REGISTRY_ABI } from '@shroud/core/abi/map-proof-registry.ts';
 import { SHROUD_GAME_ABI } from '@shroud/core/abi/shroud-game.ts';
 import { VERIFIER_REGISTRY_ABI } from '@shroud/core/abi/verifier-registry.ts';
 import type { Point } from '@shroud/core/babyjub.ts';
@@ -553,6 +554,40 @@ export class GameChain {
       if (Date.now() > until) throw new Error(`game ${gameId}: no root after ${o.timeoutMs ?? 120_000} ms`);
       await new Promise((r) => setTimeout(r, o.pollMs ?? 250));
     }
+  }
+
+  /** MapProofRegistry contracts already checked to be this game contract's. */
+  readonly #mapProofRegistries = new Map<string, Promise<TypedContract<typeof MAP_PROOF_REGISTRY_ABI>>>();
+
+  /**
+   * What the MapProofRegistry at `registry` (the deployment's `mapProofRegistry`) recorded for the game: the hash
+   * of the zone roots and the seed hash of the map proof it verified, or null before the dealer's proof was
+   * verified there. A registry that checks another game contract's roots is refused (ChainError `OtherGame`).
+   */
+  async mapProofRecord(
+    registry: string,
+    gameId: bigint,
+  ): Promise<{ zoneRootsHash: string; seedHash: bigint } | null> {
+    const key = lower(registry);
+    let c = this.#mapProofRegistries.get(key);
+    if (!c) {
+      const contract = typedContract(registry, MAP_PROOF_REGISTRY_ABI, this.#runner);
+      c = this.#retried('game', () => viewOf(contract, 'game')()).then((game) => {
+        if (lower(game) !== lower(this.address))
+          throw new ChainError(
+            'mapProofRecord',
+            'OtherGame',
+            `the registry at ${registry} checks maps of ${game}, not ${this.address}`,
+          );
+        return contract;
+      });
+      this.#mapProofRegistries.set(key, c);
+      c.catch(() => this.#mapProofRegistries.delete(key));
+    }
+    const contract = await c;
+    const r = await this.#retried('verified', () => viewOf(contract, 'verified')(gameId));
+    if (BigInt(r.zoneRootsHash) === 0n) return null;
+    return { zoneRootsHash: lower(r.zoneRootsHash), seedHash: r.seedHash };
   }
 
   /**

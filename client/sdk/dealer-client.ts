@@ -1,4 +1,5 @@
 import type { Board } from '@shroud/core/geometry.ts';
+import type { MapProof } from '@shroud/core/mapproof/types.ts';
 import type { Hasher } from '@shroud/core/poseidon.ts';
 import { signRevealReceipt } from '@shroud/core/reveal-receipt.ts';
 import { type RevealRequestMessage, revealDomain, signRevealRequest } from '@shroud/core/reveal-request.ts';
@@ -16,6 +17,7 @@ import {
   type DealerErrorBody,
   DealerRefusedError,
   DealerUnavailableError,
+  MapProofError,
   TileRejectedError,
   ZoneRootsRejectedError,
 } from './errors.ts';
@@ -218,6 +220,30 @@ export class DealerClient {
   ): Promise<bigint[]> {
     const res = await this.requestZoneRoots(gameId);
     return verifyZoneRoots(h, board, chainRoot, res.zoneRoots);
+  }
+
+  /**
+   * The game's ZK map proof (`GET /v1/games/:gameId/map-proof`), unverified: pass it to `verifyMapProof`
+   * (`@shroud/sdk/mapproof.ts`) with the chain's values. Null while the dealer is still proving (202), and when it
+   * has none to serve (404: no map proofs, unknown game, or not dealt yet). Retries like the other routes.
+   */
+  async fetchMapProof(gameId: bigint): Promise<MapProof | null> {
+    const o = this.#o;
+    try {
+      return await this.#withRetries(
+        () => this.#send(`${o.baseUrl}/v1/games/${gameId}/map-proof`, { method: 'GET' }),
+        (b) => {
+          const body = b as { status?: unknown; proof?: unknown } | null;
+          if (body?.status !== 'done') return null;
+          if (typeof body.proof !== 'object' || body.proof === null)
+            throw new MapProofError(null, 'the dealer answered "done" without a proof');
+          return body.proof as MapProof;
+        },
+      );
+    } catch (e) {
+      if (e instanceof DealerRefusedError && e.status === 404) return null;
+      throw e;
+    }
   }
 
   /** Runs attempts with exponential backoff and full jitter; a 4xx surfaces at once. */

@@ -182,3 +182,14 @@ export class LobbyGameFailedError extends Error {
     this.lobbyId = lobbyId;
   }
 }
+
+/** Why a map proof was refused: the map on-chain is not shown to be Gen(seed) for the ceremony's seed. */
+export class MapProofError extends Error {
+  /** The zone whose chunk proof is at fault; null for the root proof or the response as a whole. */
+  readonly zone: number | null;
+  constructor(zone: number | null, message: string) {
+    super(zone === null ? `map proof: ${message}` : `map proof, zone ${zone}: ${message}`);
+    this.name = 'MapProofError';
+    this.zone = zone;
+  }
+}

@@ -15,6 +15,7 @@ import { InputError } from '@shroud/core/errors.ts';
 import { FIELD_MODULUS } from '@shroud/core/field.ts';
 import { generateMap, packStartAreas } from '@shroud/core/generator/index.ts';
 import { type Board, type Coord, leafCoord, leafIndex, tileIndex, zoneOf } from '@shroud/core/geometry.ts';
+import type { MapProof } from '@shroud/core/mapproof/types.ts';
 import { zoneRoots as zoneRootsOf } from '@shroud/core/mapproof/witness.ts';
 import { commitOpenMap, type MapCommitment } from '@shroud/core/maptree.ts';
 import { merklePath, rootFromPath } from '@shroud/core/merkle.ts';
@@ -49,6 +50,7 @@ import {
   GameTermsRejectedError,
   TileRejectedError,
 } from './errors.ts';
+import type { MapProofClaim } from './mapproof.ts';
 import { PlayerModel } from './player.ts';
 import {
   type PendingState,
@@ -130,6 +132,30 @@ export interface GamePlayerOptions {
    * depends on it; `join` resumes from what it holds.
    */
   persist?: SnapshotStore;
+  /** Check the game's ZK map proof once the dealer posted it (`checkMapProof`). */
+  mapProof?: MapProofOptions;
+}
+
+/** Where a player finds the game's map proof on-chain, and how it verifies it. */
+export interface MapProofOptions {
+  /** The MapProofRegistry the dealer posts to (the deployment record's `mapProofRegistry`). */
+  registry: string;
+  /**
+   * Verifies a proof against the chain's values, throwing MapProofError: `verifyMapProof` of
+   * `@shroud/sdk/mapproof.ts` (its own module: it loads snarkjs' curve) bound to the verification keys this player
+   * trusts.
+   */
+  verify: (claim: MapProofClaim, proof: MapProof) => Promise<void>;
+}
+
+/** A map proof this player verified. */
+export interface MapProofCheck {
+  /** The game's turn when this player found the proof recorded on-chain and verified it. */
+  turn: number;
+  /** Milliseconds the verification took (every chunk proof and the root proof). */
+  verifyMs: number;
+  /** When it was verified (Unix milliseconds). */
+  at: number;
 }
 
 /** A turn whose tiles the dealer did not serve: the opening a dispute puts on-chain. */
@@ -192,6 +218,9 @@ export class GamePlayer {
   #saving: Promise<void> = Promise.resolve();
   /** True when this player was resumed from a saved snapshot. */
   resumed = false;
+  readonly #mapProof: MapProofOptions | undefined;
+  /** The game's map proof as this player verified it; null until `checkMapProof` found and verified it. */
+  mapProof: MapProofCheck | null = null;
 
   private constructor(o: GamePlayerOptions, joined: JoinedGame, address: string, block: number) {
     this.chain = o.chain;
@@ -208,6 +237,7 @@ export class GamePlayer {
     this.#revealWaitMs = o.revealWaitMs ?? 10_000;
     this.#terms = { ...o.terms, rulesetHash: rulesetHash(o.ruleset) };
     this.#persist = o.persist;
+    this.#mapProof = o.mapProof;
   }
 
   /**
@@ -409,6 +439,47 @@ export class GamePlayer {
   /** The zone roots once fetched and verified against the on-chain root (null before). */
   get zoneRoots(): readonly bigint[] | null {
     return this.#zoneRoots;
+  }
+
+  /** True when this player checks the game's map proof (joined with `mapProof`). */
+  get checksMapProof(): boolean {
+    return this.#mapProof !== undefined;
+  }
+
+  /**
+   * Checks the game's ZK map proof once the MapProofRegistry recorded it: fetches the chunk proofs from the dealer
+   * and verifies them and the root proof against the chain's values (game, seats, share commitments, root) and
+   * the registry's record. Null while there is no record yet or the dealer does not serve the proof; after that
+   * the check made (once). Throws MapProofError for a false proof: the dealer's map is not shown to be Gen(seed)
+   * for the ceremony's seed, and the player should not play on.
+   */
+  async checkMapProof(): Promise<MapProofCheck | null> {
+    if (this.mapProof) return this.mapProof;
+    const o = this.#mapProof;
+    if (!o) throw new Error('checkMapProof: this player was joined without mapProof options');
+    const recorded = await this.chain.mapProofRecord(o.registry, this.gameId);
+    if (!recorded) return null;
+    const proof = await this.dealer.fetchMapProof(this.gameId);
+    if (!proof) return null;
+    const shareCommits: bigint[] = [];
+    for (let i = 0; i < this.players.length; i++)
+      shareCommits.push((await this.chain.seat(this.gameId, i)).commitment);
+    const t0 = now();
+    await o.verify(
+      {
+        board: this.ruleset.board,
+        maxPlayers: this.ruleset.players.max,
+        gameId: this.gameId,
+        players: this.players.map(addressToField),
+        shareCommits,
+        root: await this.#chainRoot(),
+        recorded,
+      },
+      proof,
+    );
+    const verifyMs = now() - t0;
+    this.mapProof = { turn: (await this.chain.game(this.gameId)).turn, verifyMs, at: Date.now() };
+    return this.mapProof;
   }
 
   /** The root read from the chain (0n until `waitForRoot`). */

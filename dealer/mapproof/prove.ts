@@ -30,8 +30,11 @@ export interface MapProofJob {
 }
 
 /**
- * Proves every zone (in parallel, skipping zones already stored) and then the root proof.
- * Each chunk proof is persisted as soon as it exists: a restart repeats at most one proof per thread.
+ * Proves every zone (in parallel, skipping zones already stored) and the root proof at the same time: the root
+ * proof's inputs are the dealer's own zone roots, not the chunk proofs, so it never waits for them (with the
+ * job queue it runs on the local pool while the chunks are proven elsewhere; on the pool, no worker idles while
+ * the last chunks finish and the root still has to start). Each chunk proof is persisted as soon as it exists:
+ * a restart repeats at most one proof per thread (and the root proof, stored by the caller once all are done).
  */
 export async function proveMap(
   h: Hasher,
@@ -40,31 +43,10 @@ export async function proveMap(
 ): Promise<MapProof> {
   const { board, map, seed, store } = job;
   const total = board.zoneCount + 1;
-  const chunks: Groth16Proof[] = new Array(board.zoneCount);
   const prover = job.chunks ?? localChunkProver(pool);
   const roots = zoneRoots(map, board);
   let done = 0;
   const report = () => job.onProgress?.(done, total);
-  await Promise.all(
-    Array.from({ length: board.zoneCount }, async (_, zone) => {
-      let p = await store.load(zone);
-      if (!p) {
-        const input: MapChunkInput = mapChunkInput(h, board, seed, map, zone);
-        p = await prover.prove({
-          gameId: job.gameId,
-          zone,
-          ruleset: job.ruleset ?? '',
-          input,
-          zoneRoot: roots[zone]!,
-          artifacts: job.artifacts.mapchunk,
-        });
-        await store.save(zone, p);
-      }
-      chunks[zone] = p;
-      done++;
-      report();
-    }),
-  );
   const rootInput = mapRootInput(h, {
     maxPlayers: job.maxPlayers,
     gameId: job.gameId,
@@ -73,8 +55,32 @@ export async function proveMap(
     map,
     board,
   });
-  const root = await pool.prove(rootInput as unknown as Record<string, unknown>, job.artifacts.maproot);
-  done++;
-  report();
-  return { chunks, root };
+  // Queued first: on a pool it takes the first free worker, while the chunks fill the others.
+  const root = pool
+    .prove(rootInput as unknown as Record<string, unknown>, job.artifacts.maproot)
+    .then((p) => {
+      done++;
+      report();
+      return p;
+    });
+  const chunks = Array.from({ length: board.zoneCount }, async (_, zone) => {
+    let p = await store.load(zone);
+    if (!p) {
+      const input: MapChunkInput = mapChunkInput(h, board, seed, map, zone);
+      p = await prover.prove({
+        gameId: job.gameId,
+        zone,
+        ruleset: job.ruleset ?? '',
+        input,
+        zoneRoot: roots[zone]!,
+        artifacts: job.artifacts.mapchunk,
+      });
+      await store.save(zone, p);
+    }
+    done++;
+    report();
+    return p;
+  });
+  const [rootProof, ...chunkProofs] = await Promise.all([root, ...chunks]);
+  return { chunks: chunkProofs, root: rootProof };
 }

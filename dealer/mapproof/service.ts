@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Hasher, ValidRuleset } from '../../core/index.ts';
+import { mapRootSignals } from '../../core/mapproof/signals.ts';
 import type { Groth16Proof, MapProof, ProverArtifacts } from '../../core/mapproof/types.ts';
 import { DEFAULT_CACHE_LIMITS } from '../cache-limits.ts';
 import type { ChainView } from '../chain/types.ts';
@@ -49,7 +50,8 @@ export function circuitFiles(
 }
 
 export interface MapProofStatus {
-  state: 'unavailable' | 'proving' | 'done' | 'failed';
+  /** `waiting-keys`: the ruleset's map-proof keys are not built yet; proving starts once they are. */
+  state: 'unavailable' | 'waiting-keys' | 'proving' | 'done' | 'failed';
   done: number;
   total: number;
 }
@@ -69,14 +71,17 @@ export interface MapProverDeps {
   onProgress?: (gameId: bigint, done: number, total: number) => void;
   /** Games whose proving status is kept (config `caches.games`); a finished proof is read from the store. */
   maxStatuses?: number;
+  /** How often a game waiting for its ruleset's keys looks for them again (default 2000 ms). */
+  keysPollMs?: number;
 }
 
 const ROOT_PROOF = -1;
 
 /**
  * Produces each dealt game's ZK map proof in the background: every zone's chunk proof in parallel on
- * the worker pool (or the job queue), then the root proof on the pool. Finished proofs are persisted one by one, so a restarted dealer
- * continues where it stopped.
+ * the worker pool (or the job queue), and the root proof on the pool alongside them. Finished proofs are persisted
+ * one by one, so a restarted dealer continues where it stopped. A game dealt before its ruleset's keys exist waits
+ * for them (`waiting-keys`).
  */
 export class MapProver {
   readonly #d: MapProverDeps;
@@ -120,7 +125,7 @@ export class MapProver {
     return run;
   }
 
-  /** maproot signals: gameId, players[M], shareCommits[M], nPlayers, seedHash, root, zoneRoots[Z]. */
+  /** Posts the root proof to the MapProofRegistry with the seed hash and zone roots it proves. */
   async #post(
     gameId: bigint,
     zones: number,
@@ -129,9 +134,9 @@ export class MapProver {
     log: Logger,
   ): Promise<void> {
     if (!this.#d.chain?.submitMapProof) return;
-    const s = root.publicSignals.map((v) => BigInt(v));
-    const seedHash = s[2 * maxPlayers + 1]!;
-    const zoneRoots = s.slice(2 * maxPlayers + 3, 2 * maxPlayers + 3 + zones);
+    const s = mapRootSignals(root.publicSignals, maxPlayers, zones);
+    const seedHash = BigInt(s.seedHash);
+    const zoneRoots = s.zoneRoots.map((z) => BigInt(z));
     try {
       const tx = await this.#d.chain.submitMapProof(gameId, seedHash, zoneRoots, root);
       if (tx) log.info({ tx: tx.hash }, 'map proof verified on-chain');
@@ -149,13 +154,20 @@ export class MapProver {
     const map = await this.#d.maps.get(gameId);
     const board = map.ruleset.board;
     const total = board.zoneCount + 1;
-    const artifacts = this.#d.artifacts(map.ruleset);
+    let artifacts = this.#d.artifacts(map.ruleset);
     if (!artifacts) {
+      // Keys built while the dealer runs (the demo builds them in the background) are picked up when they appear.
       log.warn(
         { ruleset: map.ruleset.name },
-        `map proofs need "npm run circuits:build -- --ruleset ${map.ruleset.name} --circuits mapchunk,maproot"`,
+        `map proofs need "npm run circuits:build -- --ruleset ${map.ruleset.name} --circuits mapchunk,maproot"; proving starts once they exist`,
       );
-      return;
+      this.#status.set(key, { state: 'waiting-keys', done: 0, total });
+      const poll = this.#d.keysPollMs ?? 2000;
+      while (!artifacts) {
+        await new Promise((r) => setTimeout(r, poll).unref());
+        artifacts = this.#d.artifacts(map.ruleset);
+      }
+      log.info({ ruleset: map.ruleset.name }, 'map-proof keys found');
     }
     const stored = await this.#d.store.mapProofs(gameId);
     if (stored.has(ROOT_PROOF)) {

@@ -381,6 +381,48 @@ export async function buildCircuits(opts: BuildOptions): Promise<Record<string, 
   return out;
 }
 
+/** The compiled circuit in `dir` is that of `hash`, with its witness generator. */
+function compileCached(dir: string, name: string, hash: string): boolean {
+  return (
+    readJson<{ hash: string }>(path.join(dir, 'compile.json'))?.hash === hash &&
+    existsSync(path.join(dir, `${name}_js`, `${name}.wasm`)) &&
+    existsSync(path.join(dir, `${name}_js`, 'witness_calculator.cjs'))
+  );
+}
+
+/**
+ * The keys in `dir` are those of `hash`. A record without devSetup predates it: set up again rather than guess
+ * where its keys come from. Keys from the development ptau are redone when the user now points at a ptau of
+ * their own.
+ */
+function setupCached(dir: string, name: string, hash: string, opts: PtauChoice): boolean {
+  const record = readJson<SetupRecord>(path.join(dir, 'setup.json'));
+  const userPtau = Boolean(opts.ptau || userPtauDir(opts.ptauDir));
+  return (
+    record?.hash === hash &&
+    record.devSetup !== undefined &&
+    !(record.devSetup && userPtau) &&
+    existsSync(path.join(dir, `${name}.zkey`))
+  );
+}
+
+/**
+ * Whether `buildCircuits(opts)` would take every circuit from the cache, compiling and setting up nothing: a
+ * caller can then build them in line, or else in the background. Per-ruleset circuits only.
+ */
+export function circuitsCached(
+  opts: Omit<BuildOptions, 'circuits'> & { circuits: readonly CircuitName[] },
+): boolean {
+  const r = typeof opts.ruleset === 'string' ? shippedRuleset(opts.ruleset) : opts.ruleset;
+  const { board: _b, ...plain } = r;
+  return opts.circuits.every((name) => {
+    const src = mainSource(name, r);
+    const hash = cacheHash(src, JSON.stringify(plain));
+    const dir = path.join(ROOT, 'build', 'circuits', r.name, name);
+    return compileCached(dir, name, hash) && (opts.setup === false || setupCached(dir, name, hash, opts));
+  });
+}
+
 /** Compiles and sets up one circuit under build/circuits/<group>/<name>/, reusing what the cache holds. */
 async function buildOne(b: OneBuild, opts: GlobalBuildOptions): Promise<CircuitArtifacts> {
   const { name, group, src, hash } = b;
@@ -392,12 +434,7 @@ async function buildOne(b: OneBuild, opts: GlobalBuildOptions): Promise<CircuitA
     const r1cs = path.join(dir, `${name}.r1cs`);
     const wasm = path.join(dir, `${name}_js`, `${name}.wasm`);
     const wc = path.join(dir, `${name}_js`, 'witness_calculator.cjs');
-    if (
-      opts.force ||
-      readJson<{ hash: string }>(path.join(dir, 'compile.json'))?.hash !== hash ||
-      !existsSync(wasm) ||
-      !existsSync(wc)
-    ) {
+    if (opts.force || !compileCached(dir, name, hash)) {
       await timed(progress, `compile ${id}`, undefined, () => compile(name, id, src, dir, hash));
     } else log(`${id}: compiled (cached ${hash.slice(0, 12)})`);
     const info = readR1csInfo(r1cs);
@@ -413,17 +450,8 @@ async function buildOne(b: OneBuild, opts: GlobalBuildOptions): Promise<CircuitA
     };
     if (opts.setup !== false) {
       const zkey = path.join(dir, `${name}.zkey`);
-      let record = readJson<SetupRecord>(path.join(dir, 'setup.json'));
-      // A record without devSetup predates it: set up again rather than guess where its keys come from.
-      // Keys from the development ptau are redone when the user now points at a ptau of their own.
-      const userPtau = Boolean(opts.ptau || userPtauDir(opts.ptauDir));
-      if (
-        opts.force ||
-        record?.hash !== hash ||
-        record.devSetup === undefined ||
-        (record.devSetup && userPtau) ||
-        !existsSync(zkey)
-      ) {
+      let record: Partial<SetupRecord> | undefined;
+      if (opts.force || !setupCached(dir, name, hash, opts)) {
         const ptau = await resolvePtau(info.power, opts, {
           log: (m) => progress.line(`· ${m}`),
           onDevProgress: devPtauProgress(progress),
@@ -438,6 +466,7 @@ async function buildOne(b: OneBuild, opts: GlobalBuildOptions): Promise<CircuitA
         art.ptau = ptau.file;
       } else {
         log(`${id}: zkey (cached)`);
+        record = readJson<SetupRecord>(path.join(dir, 'setup.json'))!;
         art.ptau = record.ptau;
       }
       art.devSetup = record.devSetup;

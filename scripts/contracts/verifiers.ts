@@ -66,6 +66,11 @@ export interface GenerateOptions {
   /** Output folder (default contracts/generated). */
   outDir?: string;
   progress?: Progress;
+  /**
+   * Also build and write the sealed-share verifier (default true); false leaves seal.json and its files as they
+   * are (the demo adds a ruleset's maproot verifier while players read the seal artifacts).
+   */
+  seal?: boolean;
 }
 
 /** Writes SealVerifier.sol, the matching zkey/wasm/vkey under seal/, and seal.json into `dir`. */
@@ -105,13 +110,15 @@ export async function generateVerifiers(o: GenerateOptions): Promise<Record<stri
   const log = o.log ?? ((m: string) => console.error(m));
   const outDir = o.outDir ?? GENERATED_DIR;
   mkdirSync(outDir, { recursive: true });
-  const seal = await buildSealCircuit({
-    ...(o.ptauDir ? { ptauDir: o.ptauDir } : {}),
-    log,
-    ...(o.progress ? { progress: o.progress } : {}),
-  });
-  writeSealVerifier(seal, outDir);
-  log(`${SEAL_CONTRACT}: ${SEAL_PUBLIC_SIGNALS} public signals`);
+  if (o.seal !== false) {
+    const seal = await buildSealCircuit({
+      ...(o.ptauDir ? { ptauDir: o.ptauDir } : {}),
+      log,
+      ...(o.progress ? { progress: o.progress } : {}),
+    });
+    writeSealVerifier(seal, outDir);
+    log(`${SEAL_CONTRACT}: ${SEAL_PUBLIC_SIGNALS} public signals`);
+  }
   const manifest = readManifest(outDir);
   for (const name of o.rulesets) {
     const circuits = o.circuits ?? VERIFIED_CIRCUITS;

@@ -10,6 +10,7 @@ import type { TurnPlanner } from '../../client/planner.ts';
 import { GameChain } from '../../client/sdk/chain.ts';
 import { DealerClient } from '../../client/sdk/dealer-client.ts';
 import { GamePlayer } from '../../client/sdk/game-player.ts';
+import { type MapProofKeys, verifyMapProof } from '../../client/sdk/mapproof.ts';
 import { SnarkjsProver } from '../../client/sdk/prover.ts';
 import { REPLAY_VERSION, type Replay } from '../../client/viewer/replay.ts';
 import { writeViewer } from '../../client/viewer/write.ts';
@@ -28,7 +29,9 @@ import { rulesetHash } from '../../core/ruleset/hash.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import { sealPublicKey, sealSecretKey } from '../../core/sealed.ts';
 import { type GeneratedRuleset, readSealArtifacts } from '../contracts/rulesets.ts';
+import type { Progress } from '../lib/progress.ts';
 import { CombatTally } from './combat-tally.ts';
+import { awaitMapProof, mapProofSummary, verifiedLine } from './map-proof.ts';
 import { DEV_KEYS, type Log } from './setup.ts';
 
 /** Turns per player after the spawns, by default (`npm run demo`, and the benchmark of its combat). */
@@ -59,6 +62,21 @@ export interface GameOptions {
   seed?: string;
   /** Write the viewers (default true; the benchmark skips them). */
   viewers?: boolean;
+  /**
+   * The map proof: every seat checks it through its GamePlayer as soon as `registry` records it, and the game
+   * waits for all of them before the audit (map-proof.ts). Off when omitted.
+   */
+  mapProof?: {
+    registry: string;
+    /** The keys' preparation (map-keys.ts), and the verification keys the players trust once it is done. */
+    keys: Promise<void>;
+    vkeys: () => Promise<MapProofKeys>;
+    /** When the demo started, for the summary (default: when the game started). */
+    startedAt?: number;
+    progress?: Progress;
+    /** See awaitMapProof (default 10 min). */
+    stallMs?: number;
+  };
 }
 
 export interface GameResult {
@@ -77,6 +95,8 @@ export interface GameResult {
   bots: BotPlayer[];
   /** Every action the bots took, in order (spawns, turns, attacks, combat answers…). */
   actions: BotAction[];
+  /** The summary line of the map proof (when it arrived, each seat's verification time); null when off. */
+  mapProof: string | null;
 }
 
 /** Seats the demo can fill: DEV_KEYS #2.. are the players. */
@@ -183,6 +203,7 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
       signer: w,
     });
     clients.push(dealer);
+    const mp = o.mapProof;
     const player = await GamePlayer.join({
       chain: new GameChain(o.gameContract, w),
       dealer,
@@ -190,6 +211,14 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
       h: o.h,
       ruleset: r,
       gameId,
+      ...(mp
+        ? {
+            mapProof: {
+              registry: mp.registry,
+              verify: async (claim, proof) => verifyMapProof(claim, proof, await mp.vkeys()),
+            },
+          }
+        : {}),
     });
     bots.push(new BotPlayer(player, `${o.seed ?? 'demo'}-${i}`, o.planner?.(i)));
   }
@@ -206,6 +235,7 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
     `ceremony: ${nPlayers === 2 ? 'both' : `all ${nPlayers}`} shares committed and sealed to the dealer; waiting for the root…`,
   );
   const t0 = Date.now();
+  const startedAt = o.mapProof?.startedAt ?? t0;
   const root = await bots[0]!.player.waitForRoot({ timeoutMs: 120_000 });
   for (const b of bots.slice(1)) await b.player.waitForRoot();
   o.log(`root ${root.toString(16).slice(0, 16)}… posted by the dealer after ${Date.now() - t0} ms`);
@@ -241,6 +271,8 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
           : 'fizzled (nobody there)';
         return `${' '.repeat(bar(done, maxTurns).length)}  combat seat ${c.seat} answers: ${what}  proof ${Math.round(c.proofMs)} ms  gas ${fmtGas(c.gas)}`;
       }
+      case 'map-proof':
+        return `${' '.repeat(bar(done, maxTurns).length)}  ${verifiedLine(a.seat, a.check)}`;
       default:
         return null;
     }
@@ -281,6 +313,23 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
     if (ev?.kind === 'SecretsPublished') secrets = ev;
     else if (Date.now() > deadline) throw new Error('the dealer did not publish its secrets within 60 s');
     else await new Promise((res) => setTimeout(res, 300));
+  }
+
+  // The map proof: every seat must have verified it before the audit (which would catch a false map anyway).
+  let mapProof: string | null = null;
+  if (o.mapProof) {
+    await awaitMapProof({
+      bots,
+      dealerUrl: o.dealerUrl,
+      gameId,
+      keys: o.mapProof.keys,
+      log: o.log,
+      print: o.print,
+      ...(o.mapProof.progress ? { progress: o.mapProof.progress } : {}),
+      ...(o.mapProof.stallMs ? { stallMs: o.mapProof.stallMs } : {}),
+    });
+    mapProof = mapProofSummary(bots, { startedAt, maxTurns, zones: r.board.zoneCount });
+    o.print(mapProof);
   }
 
   // Audit: recompute the whole map from the published secrets.
@@ -354,6 +403,7 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
     passableMoves: passableMoves.length,
     bots,
     actions,
+    mapProof,
   };
 }
 

@@ -34,18 +34,19 @@ export const DEV_KEYS = [
 export type Log = (m: string) => void;
 
 /**
- * Circuits (cached under build/circuits/<ruleset>/) and renamed verifiers into contracts/generated/:
- * the play circuits only (spawn, turn, attack, combat). The map proof's keys are not needed: the
- * demo's dealer runs with its background map proof off.
+ * Circuits (cached under build/circuits/<ruleset>/) and renamed verifiers into contracts/generated/: the play
+ * circuits (spawn, turn, attack, combat), and maproot with `mapRoot` (the demo asks for it only when the cache
+ * holds it; map-keys.ts builds map-proof keys in the background).
  */
 export async function buildCircuitsAndVerifiers(
   ruleset: string,
   ptauDir: string | undefined,
   progress?: Progress,
+  o: { mapRoot?: boolean } = {},
 ): Promise<GeneratedRuleset> {
   const m = await generateVerifiers({
     rulesets: [ruleset],
-    circuits: PLAY_CIRCUITS,
+    circuits: o.mapRoot ? [...PLAY_CIRCUITS, 'maproot'] : PLAY_CIRCUITS,
     ...(ptauDir ? { ptauDir } : {}),
     log: () => {},
     ...(progress ? { progress } : {}),
@@ -96,9 +97,14 @@ export async function startChain(logDir: string): Promise<LocalChain> {
 
 /**
  * Deploys Shroud with `ruleset` registered (the deploy's Ignition modules) over HTTP to the local node. No journal:
- * the node is new every run, so a journal of the last one would only describe a chain that is gone.
+ * the node is new every run, so a journal of the last one would only describe a chain that is gone. With
+ * `mapRoot: false` the manifest's maproot verifier is left out (keys being rebuilt: map-keys.ts registers it later).
  */
-export async function deploy(url: string, ruleset: string): Promise<Deployment> {
+export async function deploy(
+  url: string,
+  ruleset: string,
+  o: { mapRoot?: boolean } = {},
+): Promise<Deployment> {
   const { network } = await import('hardhat');
   const conn = await network.connect({
     network: 'testnet',
@@ -107,7 +113,9 @@ export async function deploy(url: string, ruleset: string): Promise<Deployment> 
   try {
     const { deployShroud } = await import('../../contracts/ignition/deploy.ts');
     const { deployPlan } = await import('../contracts/plan.ts');
-    const { deployment } = await deployShroud(conn, await deployPlan([ruleset]));
+    const plan = await deployPlan([ruleset]);
+    if (o.mapRoot === false) for (const r of plan.rulesets) delete r.verifiers.maproot;
+    const { deployment } = await deployShroud(conn, plan);
     return deployment;
   } finally {
     await conn.close();
@@ -129,6 +137,8 @@ export async function startDealer(o: {
   gameContract: string;
   startBlock: number;
   dealerKey: string;
+  /** Prove each game's map with the keys staged in `keysDir` and post it to `registry` (default: off). */
+  mapProof?: { keysDir: string; registry: string };
 }): Promise<DealerProcess> {
   const port = await freePort();
   const db = path.join(o.outDir, 'dealer.sqlite');
@@ -147,10 +157,12 @@ export async function startDealer(o: {
       startBlock: o.startBlock,
       // Automine: a block per transaction, so a confirmation depth would stall the demo.
       confirmations: 0,
+      ...(o.mapProof ? { mapProofRegistry: o.mapProof.registry } : {}),
     },
-    // The background map proof is off in the demo: it is minutes of CPU on a shared machine, and the demo's
-    // audit checks the root from the published secrets instead.
-    ...(base.mapProof ? { mapProof: { ...base.mapProof, enabled: false } } : {}),
+    // Without `mapProof` the background map proof is off: minutes of CPU, for tests that do not look at it.
+    mapProof: o.mapProof
+      ? { ...base.mapProof, enabled: true, buildDir: o.mapProof.keysDir }
+      : { ...base.mapProof, enabled: false },
     db: { path: db },
     log: { level: 'info' },
   };

@@ -3,6 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import * as esbuild from 'esbuild';
 import { Wallet } from 'ethers';
 import type { Browser, Page } from 'playwright-core';
+import * as snarkjs from 'snarkjs';
+import { type Groth16Claim, invalidGroth16 } from '../../client/sdk/groth16-batch.ts';
+import { releaseSnarkjsThreads } from '../../client/sdk/snark-threads.ts';
 import { FIELD_MODULUS } from '../../core/field.ts';
 import { loadHasher } from '../../core/poseidon.ts';
 import {
@@ -12,6 +15,7 @@ import {
   signRevealRequest,
 } from '../../core/reveal-request.ts';
 import { chromiumSkip, launchChromium } from '../../scripts/lib/chromium.ts';
+import { syntheticKey } from '../helpers/groth16-synthetic.ts';
 import { dealtMap, leafOf, serve } from './fixture.ts';
 
 /**
@@ -61,6 +65,14 @@ function assertShimFree(inputs: string[], forbidden: string[]): void {
 
 const app = await bundle(APP);
 
+/** A page that checks map proofs: the SDK's own module for it, which brings snarkjs' curve (not in the index). */
+const MAP_PROOF_APP = `
+import * as mapproof from '@shroud/sdk/mapproof.ts';
+import * as batch from '@shroud/sdk/groth16-batch.ts';
+globalThis.shroudMapProof = { mapproof, batch };
+`;
+const mapProofApp = await bundle(MAP_PROOF_APP);
+
 test('@shroud/sdk, imported by package name as a third-party app would, bundles for the browser with no shims', () => {
   for (const f of [
     'core/merkle.ts',
@@ -77,6 +89,17 @@ test('@shroud/sdk, imported by package name as a third-party app would, bundles 
   assert.ok(!app.inputs.includes('core/poseidon-circomlib.ts'), 'the browser condition picks poseidon-lite');
   assert.ok(fromPackage(app.inputs, 'poseidon-lite').length > 0, 'poseidon-lite is in the bundle');
   assertShimFree(app.inputs, ['circomlibjs', 'ffjavascript']);
+});
+
+test('@shroud/sdk/mapproof.ts bundles for the browser too: snarkjs and its curve, no Node built-ins', () => {
+  for (const f of ['client/sdk/mapproof.ts', 'client/sdk/groth16-batch.ts'])
+    assert.ok(mapProofApp.inputs.includes(f), `${f} is in the bundle`);
+  assert.ok(
+    fromPackage(mapProofApp.inputs, 'snarkjs').length > 0,
+    'snarkjs (its browser build) is in the bundle',
+  );
+  assertShimFree(mapProofApp.inputs, ['circomlibjs', 'ethers']);
+  assert.ok(!app.inputs.includes('client/sdk/mapproof.ts'), 'the SDK index does not bring it');
 });
 
 test('every core module the SDK imports, and the whole core, bundle without ethers, circomlibjs or Node built-ins', async () => {
@@ -223,6 +246,29 @@ describe('the bundle runs in headless Chromium and agrees with Node', { skip }, 
     assert.equal(got.digest, revealDigest(domain, msg));
     assert.equal(got.signer, wallet.address.toLowerCase());
     assert.notEqual(got.other, wallet.address.toLowerCase());
+  });
+
+  test('the map-proof batch verifier runs in the page and names the same bad proof as Node', async () => {
+    await page.addScriptTag({ content: mapProofApp.code, type: 'module' });
+    await page.waitForFunction(() => 'shroudMapProof' in globalThis);
+    const c = await snarkjs.curves.getCurveFromName('bn128');
+    const key = syntheticKey(c, 3);
+    const claims: Groth16Claim[] = Array.from({ length: 6 }, () => ({ vkey: key.vkey, ...key.prove() }));
+    claims[4]!.proof = structuredClone(claims[2]!.proof);
+    const node = (await invalidGroth16(c, claims)).map((b) => b.index);
+    await releaseSnarkjsThreads();
+    const got = await page.evaluate(async (claims) => {
+      const { mapproof, batch } = (globalThis as any).shroudMapProof;
+      const curve = await mapproof.bn254();
+      const honest = await batch.invalidGroth16(
+        curve,
+        claims.filter((_: unknown, i: number) => i !== 4),
+      );
+      const all = await batch.invalidGroth16(curve, claims);
+      return { honest: honest.length, bad: all.map((b: { index: number }) => b.index) };
+    }, claims);
+    assert.deepEqual(node, [4]);
+    assert.deepEqual(got, { honest: 0, bad: [4] });
   });
 
   test('no page errors', () => {

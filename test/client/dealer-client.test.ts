@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { Wallet } from 'ethers';
 import { DealerClient, type RevealOpening } from '../../client/sdk/dealer-client.ts';
-import { DealerRefusedError, DealerUnavailableError, TileRejectedError } from '../../client/sdk/errors.ts';
+import {
+  DealerRefusedError,
+  DealerUnavailableError,
+  MapProofError,
+  TileRejectedError,
+} from '../../client/sdk/errors.ts';
 import { type RevealRequestMessage, recoverRevealSigner, revealDomain } from '../../core/reveal-request.ts';
 import { dealtMap, leafOf, serve } from './fixture.ts';
 
@@ -194,5 +199,30 @@ describe('DealerClient', () => {
       client(other.url, []).requestReveal(opening),
       (e: unknown) => e instanceof TileRejectedError && e.reason === 'malformed',
     );
+  });
+
+  it('fetches the map proof: null while proving (202) or when there is none (404), a 500 retried', async () => {
+    const proof = { chunks: [], root: { proof: {}, publicSignals: ['1'] } };
+    const answers: [number, unknown][] = [
+      [202, { status: 'proving', done: 3, total: 21 }],
+      [404, { statusCode: 404, error: 'Not Found', message: 'unknown game' }],
+      [500, { statusCode: 500, error: 'internal', message: 'busy' }],
+      [200, { status: 'done', proof }],
+      [200, { status: 'done' }],
+    ];
+    const urls: string[] = [];
+    const server = createServer((req, res) => {
+      urls.push(`${req.method} ${req.url}`);
+      const [status, body] = answers.shift()!;
+      reply(res, status, body);
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const c = client(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, []);
+    assert.equal(await c.fetchMapProof(9n), null);
+    assert.equal(await c.fetchMapProof(9n), null);
+    assert.deepEqual(await c.fetchMapProof(9n), proof);
+    await assert.rejects(c.fetchMapProof(9n), MapProofError);
+    assert.deepEqual(urls, Array(5).fill('GET /v1/games/9/map-proof'));
   });
 });

@@ -61,11 +61,12 @@ function demoChildren(out: string): string[] {
 }
 
 describe('npm run demo', () => {
-  it('plays tiny for 3 turns each, audits the dealer and writes the viewers', {
+  it('plays tiny for 3 turns each, audits the dealer and writes the viewers (--no-map-proof)', {
     timeout: 240_000,
   }, async () => {
+    // The map proof (on by default) has its own test: test/demo/mapproof.test.ts.
     const out = path.join(tmp, 'tiny');
-    const r = await runDemo(['--ruleset', 'tiny', '--turns', '3', '--out', out], 230_000);
+    const r = await runDemo(['--ruleset', 'tiny', '--turns', '3', '--out', out, '--no-map-proof'], 230_000);
     assert.equal(r.code, 0, `demo exited ${r.code}\n${r.stdout}\n${r.stderr}`);
     const turns = r.stdout
       .split('\n')
@@ -93,6 +94,7 @@ describe('npm run demo', () => {
       );
     }
     assert.match(r.stdout, /^· first verified turn after /m);
+    assert.doesNotMatch(r.stdout, /map proof/, '--no-map-proof: no map proof, nobody waits for it');
     // No third-party output (snarkjs, circom, hardhat) reaches the terminal.
     const all = `${r.stdout}${r.stderr}`;
     assert.doesNotMatch(all, /\[DEBUG\]|\[INFO\]|snarkJS/);
@@ -117,7 +119,10 @@ describe('npm run demo', () => {
     let moved = 0;
     for (let game = 0; game < 3 && moved === 0; game++) {
       const out = path.join(tmp, `tiny-pass-${game}`);
-      const r = await runDemo(['--ruleset', 'tiny-pass', '--turns', '3', '--out', out], 470_000);
+      const r = await runDemo(
+        ['--ruleset', 'tiny-pass', '--turns', '3', '--out', out, '--no-map-proof'],
+        470_000,
+      );
       assert.equal(r.code, 0, `demo exited ${r.code}\n${r.stdout}\n${r.stderr}`);
       const lines = r.stdout.split('\n');
       const moves = lines.filter((l) => /^\[[#.]+\]\s+\d+\/8\s+turn\s+\d+\s+seat [01] move /.test(l));

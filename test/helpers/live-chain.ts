@@ -8,6 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Deployment } from '../../contracts/ignition/record.ts';
 import { readManifest } from '../../scripts/contracts/rulesets.ts';
+import { type MapKeys, prepareMapKeys } from '../../scripts/demo/map-keys.ts';
 import {
   buildCircuitsAndVerifiers,
   compileContracts,
@@ -23,6 +24,8 @@ export interface LiveChain {
   dealerUrl: string;
   dealerKey: string;
   logDir: string;
+  /** With `mapProof`: the map-proof keys being prepared for the dealer (scripts/demo/map-keys.ts). */
+  mapKeys?: MapKeys;
 }
 
 /** A Baby Jubjub seal key below the subgroup order (the dealer's, in tests). */
@@ -37,6 +40,11 @@ export async function liveChain(o: {
   ruleset: string;
   dealerKey?: string;
   env?: Record<string, string>;
+  /**
+   * The dealer proves each game's map and posts it, as in the demo. The maproot verifier is left out of the
+   * deployment and registered once the keys are staged: the demo's first-run path (keys built meanwhile).
+   */
+  mapProof?: boolean;
 }): Promise<LiveChain> {
   const logDir = path.join(o.tmp, 'logs');
   mkdirSync(logDir, { recursive: true });
@@ -48,7 +56,18 @@ export async function liveChain(o: {
     await compileContracts(logDir);
   }
   const chain = await startChain(logDir);
-  const deployment = await deploy(chain.url, o.ruleset);
+  const deployment = await deploy(chain.url, o.ruleset, o.mapProof ? { mapRoot: false } : {});
+  const mapKeys = o.mapProof
+    ? prepareMapKeys({
+        ruleset: o.ruleset,
+        ptauDir: undefined,
+        outDir: o.tmp,
+        logDir,
+        chain: Promise.resolve({ rpcUrl: chain.url, deployment }),
+        rootRegistered: false,
+        log: () => {},
+      })
+    : undefined;
   const dealerKey = o.dealerKey ?? TEST_DEALER_KEY;
   const saved = Object.fromEntries(Object.keys(o.env ?? {}).map((k) => [k, process.env[k]]));
   Object.assign(process.env, o.env);
@@ -60,8 +79,16 @@ export async function liveChain(o: {
       gameContract: deployment.shroudGame,
       startBlock: deployment.blockNumber,
       dealerKey,
+      ...(mapKeys ? { mapProof: { keysDir: mapKeys.dir, registry: deployment.mapProofRegistry } } : {}),
     });
-    return { url: chain.url, deployment, dealerUrl: dealer.url, dealerKey, logDir };
+    return {
+      url: chain.url,
+      deployment,
+      dealerUrl: dealer.url,
+      dealerKey,
+      logDir,
+      ...(mapKeys ? { mapKeys } : {}),
+    };
   } finally {
     for (const [k, v] of Object.entries(saved)) {
       if (v === undefined) delete process.env[k];

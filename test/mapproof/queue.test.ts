@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { PgBoss } from 'pg-boss';
-import { verifyMapProof } from '../../client/mapproof.ts';
+import { type MapProofKeys, verifyMapProof } from '../../client/sdk/mapproof.ts';
 import { releaseSnarkjsThreads } from '../../client/sdk/snark-threads.ts';
 import {
   type Hasher,
@@ -103,7 +103,7 @@ describe('map proving on the PostgreSQL job queue', { skip: postgresSkip() }, ()
   let dealer: RunningDealer;
   let vars: Record<string, string>;
   let buildDir: string;
-  let vkeys: { mapchunk: object; maproot: object };
+  let vkeys: MapProofKeys;
   const keys = generateDealerKeys().keys;
   const provers: Prover[] = [];
 
