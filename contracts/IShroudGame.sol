@@ -217,6 +217,8 @@ interface IShroudGame {
     error AlreadyRevealed();
     error WrongStake(uint256 expected, uint256 sent);
     error NotInField();
+    /// @notice A tile field (terrain, feature, resource, rivers) is not a byte: its leaf word would alias another tile.
+    error NotATile();
     error ShareMismatch(uint256 seat);
     error MasterSecretMismatch();
     error WrongShareCount(uint256 expected, uint256 got);

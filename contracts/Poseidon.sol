@@ -50,11 +50,6 @@ library Poseidon {
         return _call(h, abi.encodeWithSignature("poseidon(uint256[3])", a, b, c));
     }
 
-    /// @notice Poseidon of five inputs.
-    function hash5(address h, uint256 a, uint256 b, uint256 c, uint256 d, uint256 e) internal view returns (uint256) {
-        return _call(h, abi.encodeWithSignature("poseidon(uint256[5])", a, b, c, d, e));
-    }
-
     /// @notice Poseidon of `xs.length` inputs (1 to 6) through `hashers[xs.length - 1]`.
     function hashN(address[6] memory hashers, uint256[] memory xs) internal view returns (uint256) {
         uint256 n = xs.length;

@@ -4,6 +4,7 @@ include "bitify.circom";
 include "poseidon.circom";
 include "merkle.circom";
 include "range.circom";
+include "tile.circom";
 include "../map/generator_params.circom";
 
 // The map tree (core/maptree.ts) has ZONES * 64 real leaves, padded with zero leaves to 2^DEPTH.
@@ -52,7 +53,7 @@ template MapTop(ZONES, DEPTH, TK) {
     node[S - 1] === root;
 }
 
-// When `on` is 1: the tile (colBits, rowBits) has leaf Poseidon(terrain, feature, resource, rivers,
+// When `on` is 1: the tile (colBits, rowBits) has leaf TileLeaf(terrain, feature, resource, rivers,
 // salt) in the map tree at its zone-major leaf index, and its terrain is passable (core/tile.ts:
 // GRASSLAND 2, PLAINS 3, DESERT 4 or HILLS 5; not water 0-1, not mountains 6). When `on` is 0
 // nothing is checked. The leaf index is zone * 64 + (row % 8) * 8 + col % 8, so its low six bits
@@ -92,12 +93,19 @@ template AssertPassable(ZX, ZONES, DEPTH, TK) {
     }
     for (var i = 0; i < DEPTH - 6; i++) bit[i + 6] = zb.out[i];
 
-    component leaf = Poseidon(5);
-    leaf.inputs[0] <== terrain;
-    leaf.inputs[1] <== feature;
-    leaf.inputs[2] <== resource;
-    leaf.inputs[3] <== rivers;
-    leaf.inputs[4] <== salt;
+    // The prover picks the fields: bytes, so the leaf's word opens to this tile only (checked when `on` is 0
+    // too; the witness then gives zeros).
+    component bytes = TileBytes();
+    bytes.terrain <== terrain;
+    bytes.feature <== feature;
+    bytes.resource <== resource;
+    bytes.rivers <== rivers;
+    component leaf = TileLeaf();
+    leaf.terrain <== terrain;
+    leaf.feature <== feature;
+    leaf.resource <== resource;
+    leaf.rivers <== rivers;
+    leaf.salt <== salt;
     component mr = MerkleRoot(L);
     mr.leaf <== leaf.out;
     mr.path <== path;

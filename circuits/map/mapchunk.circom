@@ -5,6 +5,7 @@ include "bitify.circom";
 include "comparators.circom";
 include "../lib/compare.circom";
 include "../lib/strict.circom";
+include "../lib/tile.circom";
 include "generator_params.circom";
 
 // Bits of Poseidon(seed, key), decomposed without aliasing: the generator reads fixed bit positions,
@@ -323,12 +324,14 @@ template MapChunk(kind, W, H, NA, areas) {
             rivers += riverBit[t][d] * (1 << d);
         }
 
-        leafHash[t] = Poseidon(5);
-        leafHash[t].inputs[0] <== terrain;
-        leafHash[t].inputs[1] <== feature;
-        leafHash[t].inputs[2] <== resource[t];
-        leafHash[t].inputs[3] <== rivers;
-        leafHash[t].inputs[4] <== salts[t];
+        // Every field is a small sum of constrained bits (terrain <= 6, feature <= 2, resource <= 5,
+        // rivers < 2^NDIR): bytes by construction, so the leaf word is this tile's and no other's.
+        leafHash[t] = TileLeaf();
+        leafHash[t].terrain <== terrain;
+        leafHash[t].feature <== feature;
+        leafHash[t].resource <== resource[t];
+        leafHash[t].rivers <== rivers;
+        leafHash[t].salt <== salts[t];
         leaf[t] <== onBoard[ty][tx] * leafHash[t].out;
     }
 

@@ -182,7 +182,7 @@ library ShroudDisputes {
         emit IShroudGame.DisputeClosed(gameId, d.seat, d.turn);
     }
 
-    /// Whether answer tile `k` (for `leaf`) is a field-element tile whose path leads to the game's root.
+    /// Whether answer tile `k` (for `leaf`) is a tile (bytes, a salt in the field) whose path leads to the game's root.
     function _verifies(IShroudGame.Game storage g, Deps memory deps, uint256 leaf, uint256[] calldata answer, uint256 k)
         private
         view
@@ -195,12 +195,13 @@ library ShroudDisputes {
             tile[i] = answer[at + i];
             if (tile[i] >= Poseidon.FIELD_MODULUS) return false;
         }
+        if (!ShroudTiles.isTile(tile)) return false;
         uint256[] memory path = new uint256[](depth);
         for (uint256 i = 0; i < depth; i++) {
             path[i] = answer[at + 5 + i];
             if (path[i] >= Poseidon.FIELD_MODULUS) return false;
         }
-        uint256 node = ShroudTiles.leafHash(deps.hashers[4], tile);
+        uint256 node = ShroudTiles.leafHash(deps.hashers[1], tile);
         return ShroudTiles.climb(deps.hashers[1], leaf, node, path) == g.root;
     }
 

@@ -239,9 +239,7 @@ library ShroudForceOpen {
     function _openLeaf(IShroudGame.Game storage g, Deps memory deps, uint256 leafIndex) private view returns (uint256) {
         (bool onBoard, uint256 col, uint256 row) = ShroudTiles.coord(g, leafIndex);
         if (!onBoard) return 0;
-        uint256 packed = ShroudTiles.generated(g, deps.mapGen, deps.registry, col, row);
-        uint256 m = type(uint64).max;
-        uint256[5] memory tile = [packed >> 192, (packed >> 128) & m, (packed >> 64) & m, packed & m, 0];
-        return ShroudTiles.leafHash(deps.hashers[4], tile);
+        uint256 word = ShroudTiles.generated(g, deps.mapGen, deps.registry, col, row);
+        return ShroudTiles.leafOfWord(deps.hashers[1], word, 0);
     }
 }

@@ -72,7 +72,7 @@ library ShroudSettlement {
         uint256 depth = g.depth;
         if (path.length != depth) revert IShroudGame.BadPathLength(depth, path.length);
         if (leafIndex >> depth != 0) revert IShroudGame.BadLeafIndex();
-        uint256 node = ShroudTiles.leafHash(deps.hashers[4], tile);
+        uint256 node = ShroudTiles.leafHash(deps.hashers[1], tile);
         if (ShroudTiles.climb(deps.hashers[1], leafIndex, node, path) != g.root) revert IShroudGame.InvalidPath();
         if (!_isFraud(g, deps, leafIndex, tile)) revert IShroudGame.NoFraud();
         emit IShroudGame.FraudProven(gameId, leafIndex, msg.sender);
@@ -95,8 +95,7 @@ library ShroudSettlement {
         // Off-board slots and unused zones must hold leaf 0, which has no Poseidon preimage we know of.
         if (!onBoard) return true;
         if (tile[4] != Poseidon.hash2(deps.hashers[1], g.masterSecret, leafIndex)) return true;
-        // Generated fields are bytes; anything larger is wrong (and would alias in the packed comparison).
-        if ((tile[0] | tile[1] | tile[2] | tile[3]) > type(uint8).max) return true;
+        // The fields are bytes (leafHash refused any other): their word is this tile's only.
         return ShroudTiles.generated(g, deps.mapGen, deps.registry, col, row) != ShroudTiles.pack(tile[0], tile[1], tile[2], tile[3]);
     }
 }

@@ -27,8 +27,8 @@ library ShroudTiles {
         onBoard = zone < g.zones && col < g.width && row < g.height;
     }
 
-    /// @notice `Gen(seed)` at (col, row), packed as terrain | feature | resource | rivers in 64-bit lanes. The
-    ///         generator favours the ruleset's start areas, read from the registry.
+    /// @notice `Gen(seed)` at (col, row) as its tile word (`pack`). The generator favours the ruleset's start areas,
+    ///         read from the registry.
     function generated(IShroudGame.Game storage g, address mapGen, address registry, uint256 col, uint256 row)
         internal
         view
@@ -40,16 +40,29 @@ library ShroudTiles {
         return pack(t, f, r, rv);
     }
 
+    /// @notice The tile word a leaf hashes, `terrain | feature << 8 | resource << 16 | rivers << 24`
+    ///         (core/commitments.ts tileWord); the fields must be bytes (`isTile`).
     function pack(uint256 t, uint256 f, uint256 r, uint256 rv) internal pure returns (uint256) {
-        return (t << 192) | (f << 128) | (r << 64) | rv;
+        return t | (f << 8) | (r << 16) | (rv << 24);
     }
 
-    /// @notice `Poseidon(terrain, feature, resource, rivers, salt)`; reverts `NotInField` for a word ≥ p.
-    function leafHash(address poseidon5, uint256[5] memory tile) internal view returns (uint256) {
-        for (uint256 i = 0; i < 5; i++) {
-            if (tile[i] >= Poseidon.FIELD_MODULUS) revert IShroudGame.NotInField();
-        }
-        return Poseidon.hash5(poseidon5, tile[0], tile[1], tile[2], tile[3], tile[4]);
+    /// @notice Whether the fields of `tile` ([terrain, feature, resource, rivers, salt]) are bytes: a larger one
+    ///         would alias another tile's word (terrain 258, feature 0 packs like terrain 2, feature 1).
+    function isTile(uint256[5] memory tile) internal pure returns (bool) {
+        return (tile[0] | tile[1] | tile[2] | tile[3]) >> 8 == 0;
+    }
+
+    /// @notice `Poseidon(pack(terrain, feature, resource, rivers), salt)`; reverts `NotATile` for a field that is not
+    ///         a byte, `NotInField` for a salt ≥ p.
+    function leafHash(address poseidon2, uint256[5] memory tile) internal view returns (uint256) {
+        if (!isTile(tile)) revert IShroudGame.NotATile();
+        return leafOfWord(poseidon2, pack(tile[0], tile[1], tile[2], tile[3]), tile[4]);
+    }
+
+    /// @notice The leaf of a tile word and its salt; reverts `NotInField` for a salt ≥ p.
+    function leafOfWord(address poseidon2, uint256 word, uint256 salt) internal view returns (uint256) {
+        if (salt >= Poseidon.FIELD_MODULUS) revert IShroudGame.NotInField();
+        return Poseidon.hash2(poseidon2, word, salt);
     }
 
     /// @notice The root a leaf and its sibling path lead to (index bits choose left or right).

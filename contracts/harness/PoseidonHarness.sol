@@ -29,11 +29,6 @@ contract PoseidonHarness {
         return Poseidon.hash3(hashers[2], a, b, c);
     }
 
-    /// @notice Poseidon of five inputs via `Poseidon.hash5`.
-    function hash5(uint256 a, uint256 b, uint256 c, uint256 d, uint256 e) external view returns (uint256) {
-        return Poseidon.hash5(hashers[4], a, b, c, d, e);
-    }
-
     /// @notice Poseidon of one input via `Poseidon.hash1`.
     function hash1(uint256 a) external view returns (uint256) {
         return Poseidon.hash1(hashers[0], a);

@@ -240,6 +240,28 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
       );
     });
 
+    test('a mountain or water word opened as passable terrain with field-element fields (aliasing)', async () => {
+      // The leaf hashes terrain + 2^8·feature + 2^16·resource + 2^24·rivers: terrain 2 and feature
+      // (word − 2) / 2^8 (mod p) make the same word, and the same leaf, as the impassable tile.
+      const op = opening(bad!);
+      const word = BigInt(op.tile.terrain) + (BigInt(op.tile.feature) << 8n);
+      const rest = BigInt(op.tile.resource) + (BigInt(op.tile.rivers) << 8n);
+      const inv = (x: bigint): bigint => {
+        let [r, e, acc] = [x % P, P - 2n, 1n];
+        for (; e > 0n; e >>= 1n, r = (r * r) % P) if (e & 1n) acc = (acc * r) % P;
+        return acc;
+      };
+      const feature = (((word - 2n + P) % P) * inv(256n)) % P;
+      const forged = forge(badFrom!, bad!, op);
+      const alias = {
+        ...forged,
+        destTerrain: col0(forged.destTerrain, 2),
+        destFeature: col0(forged.destFeature, feature),
+      };
+      assert.equal((2n + feature * 256n + rest * 65536n) % P, word + (rest << 16n), 'same word, same leaf');
+      assert.ok(await rejects(c, alias), 'aliased bytes accepted');
+    });
+
     test('tampered tile data, salt or path', async () => {
       const op = opening(good!);
       const t = op.tile;

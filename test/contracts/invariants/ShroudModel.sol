@@ -215,9 +215,9 @@ contract ShroudModel {
         return h.poseidon([x]);
     }
 
-    /// The leaf hash `Poseidon(terrain, feature, resource, rivers, salt)`.
-    function leafHash(uint256[5] memory tile) external view returns (uint256) {
-        return h.poseidon(tile);
+    /// The leaf hash `Poseidon(terrain | feature << 8 | resource << 16 | rivers << 24, salt)`.
+    function leafHash(uint256[5] memory tile) public view returns (uint256) {
+        return h.poseidon([tile[0] | (tile[1] << 8) | (tile[2] << 16) | (tile[3] << 24), tile[4]]);
     }
 
     /// The root a leaf's hash and its sibling path lead to (index bits choose left or right).
@@ -295,7 +295,7 @@ contract ShroudModel {
         (,,,,,,,, uint256 seed,,) = game.getGame(id);
         if (seed >= P) return 0;
         (uint8 t, uint8 f, uint8 r, uint8 rv) = mapGen.generateTile(seed, 0, WIDTH, HEIGHT, 0, col, row);
-        return h.poseidon([uint256(t), f, r, rv, 0]);
+        return leafHash([uint256(t), f, r, rv, 0]);
     }
 
     /// The root of a zone's depth-6 subtree over its 64 leaves.
