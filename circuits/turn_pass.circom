@@ -36,7 +36,7 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
     signal input destResource[N];
     signal input destRivers[N];
     signal input destSalt[N];
-    signal input destPath[N][DEPTH - TK];
+    signal input destPath[N][(DEPTH - TK) * 3];
     signal input mapTop[TM];
 
 

@@ -70,10 +70,11 @@ library ShroudSettlement {
         IShroudGame.Game storage g = s.games[gameId];
         g.requireOpen(IShroudGame.Phase.Audit);
         uint256 depth = g.depth;
-        if (path.length != depth) revert IShroudGame.BadPathLength(depth, path.length);
-        if (leafIndex >> depth != 0) revert IShroudGame.BadLeafIndex();
+        uint256 siblings = ShroudTiles.pathLength(depth);
+        if (path.length != siblings) revert IShroudGame.BadPathLength(siblings, path.length);
+        if (leafIndex >> (ShroudTiles.LEVEL_BITS * depth) != 0) revert IShroudGame.BadLeafIndex();
         uint256 node = ShroudTiles.leafHash(deps.hashers[1], tile);
-        if (ShroudTiles.climb(deps.hashers[1], leafIndex, node, path) != g.root) revert IShroudGame.InvalidPath();
+        if (ShroudTiles.climb(deps.hashers[3], leafIndex, node, path) != g.root) revert IShroudGame.InvalidPath();
         if (!_isFraud(g, deps, leafIndex, tile)) revert IShroudGame.NoFraud();
         emit IShroudGame.FraudProven(gameId, leafIndex, msg.sender);
         ShroudFunds.slash(s, gameId, IShroudGame.Reason.Fraud);

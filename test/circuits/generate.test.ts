@@ -33,8 +33,8 @@ test('every shipped ruleset generates all four main circuits with its parameters
 
 test('provePassability switches turn to TurnPass with the map root appended', () => {
   const src = mainSource('turn', variant('tiny', { name: 'pass', provePassability: true }));
-  // Tree depth 8, then the shared top height: all 4 zone roots (k = 2) for 4 slots.
-  assert.match(src, /revealCommit, mapRoot\]\} = TurnPass\(.*, 8, 2\);/);
+  // Tree depth 4 (4-ary), then the shared top height: all 4 zone roots (k = 1) for 4 slots.
+  assert.match(src, /revealCommit, mapRoot\]\} = TurnPass\(.*, 4, 1\);/);
 });
 
 test('rulesets the circuits cannot express fail loudly, even past the validator', () => {
@@ -43,7 +43,7 @@ test('rulesets the circuits cannot express fail loudly, even past the validator'
   const on = (width: number, height: number, zonesX: number, zonesY: number): ValidRuleset => ({
     ...tiny,
     grid: { ...tiny.grid, width, height },
-    board: { ...tiny.board, width, height, zonesX, zonesY, zoneCount: zonesX * zonesY, depth: 14 },
+    board: { ...tiny.board, width, height, zonesX, zonesY, zoneCount: zonesX * zonesY, depth: 7 },
   });
   assert.throws(
     () => mainSource('turn', on(200, 100, 25, 13)),

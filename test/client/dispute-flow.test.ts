@@ -15,6 +15,7 @@ import { DealerClient } from '../../client/sdk/dealer-client.ts';
 import { GamePlayer } from '../../client/sdk/game-player.ts';
 import { isLivePhase } from '../../core/game-phases.ts';
 import {
+  buildTree,
   commitMap,
   commitOpenMap,
   encodeDisputeAnswer,
@@ -22,6 +23,7 @@ import {
   leafCoord,
   masterCommitment,
   merklePath,
+  ZONE_DEPTH,
 } from '../../core/index.ts';
 import { zoneRoots } from '../../core/mapproof/witness.ts';
 import type { ServedTile } from '../../core/reveal-request.ts';
@@ -295,8 +297,5 @@ describe('SDK liveness: disputes, force-open and the open map (mock verifiers)',
 
 /** A zone's subtree root over its 64 leaves. */
 function zoneRootOf(h: Env['h'], leaves: bigint[]): bigint {
-  let level = leaves;
-  while (level.length > 1)
-    level = level.flatMap((_, i) => (i % 2 ? [] : [h.hash([level[i]!, level[i + 1]!])]));
-  return level[0]!;
+  return buildTree(h, leaves, ZONE_DEPTH).root;
 }

@@ -4,6 +4,7 @@ import { TileRejectedError, type TileRejectReason } from '../../client/sdk/error
 import { type ServedTile, verifyRevealedTiles } from '../../client/sdk/tiles.ts';
 import { InputError } from '../../core/errors.ts';
 import { FIELD_MODULUS } from '../../core/field.ts';
+import { pathLength } from '../../core/merkle.ts';
 import { dealtMap, leafOf, serve } from './fixture.ts';
 
 const m = await dealtMap();
@@ -39,7 +40,7 @@ describe('verifyRevealedTiles', () => {
       { terrain: t.terrain, feature: t.feature, resource: t.resource, rivers: t.rivers },
       m.tiles[t.index],
     );
-    assert.equal(t.path.length, m.board.depth);
+    assert.equal(t.path.length, pathLength(m.board.depth));
   });
 
   it('accepts an empty opening', () => {

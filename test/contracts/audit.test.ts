@@ -12,6 +12,7 @@ import {
   merklePath,
   type Tile,
   tileSalt,
+  treeLeaves,
 } from '../../core/index.ts';
 import {
   aliasFields,
@@ -122,7 +123,7 @@ describe('ShroudGame end, audit, fraud proofs and liveness', () => {
     lie[0] = 6;
     await expectRevert(prove(t.i, lie, t.path), G, 'InvalidPath');
     await expectRevert(prove(t.i, t.fields, t.path.slice(1)), G, 'BadPathLength');
-    await expectRevert(prove(1n << BigInt(s.board.depth), t.fields, t.path), G, 'BadLeafIndex');
+    await expectRevert(prove(treeLeaves(s.board.depth), t.fields, t.path), G, 'BadLeafIndex');
     await expectRevert(prove(t.i, [...t.fields.slice(0, 4), FIELD_MODULUS], t.path), G, 'NotInField');
     // The same tile word (and leaf) from non-byte fields: not a tile, refused before any fraud is judged.
     await expectRevert(

@@ -7,7 +7,14 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Contract } from 'ethers';
 import { reasonName } from '../../core/game-phases.ts';
-import { encodeDisputeAnswer, FIELD_MODULUS, generateMap, leafCoord, merklePath } from '../../core/index.ts';
+import {
+  answerStride,
+  encodeDisputeAnswer,
+  FIELD_MODULUS,
+  generateMap,
+  leafCoord,
+  merklePath,
+} from '../../core/index.ts';
 import { signRevealReceipt } from '../../core/reveal-receipt.ts';
 import { revealDomain, type ServedTile } from '../../core/reveal-request.ts';
 import {
@@ -284,7 +291,7 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
     const s = await spawned();
     await (await open(s)).wait();
     const answer = answerOf(s);
-    const stride = 5 + s.board.depth;
+    const stride = answerStride(s.board.depth);
     const k = LEAVES.findIndex((_, i) => answer.slice(i * stride + 1, i * stride + 4).some((v) => v > 0n));
     answer.splice(k * stride, 4, ...aliasFields(answer.slice(k * stride, k * stride + 4)));
     await (await as(env, env.dealer).getFunction('answerDispute')(s.id, answer, '0x')).wait();

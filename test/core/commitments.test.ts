@@ -83,7 +83,7 @@ function cases(): [string, (v: bigint) => unknown][] {
     ['blinding', (v) => attackNullifier(h, v, 0, 1n)],
     ['turn', (v) => attackNullifier(h, 1n, 0, v)],
     ['tiles.0.salt', (v) => encodeDisputeAnswer([served(v.toString(), [])], 0)],
-    ['tiles.0.path.1', (v) => encodeDisputeAnswer([served('1', ['2', v.toString()])], 2)],
+    ['tiles.0.path.1', (v) => encodeDisputeAnswer([served('1', ['2', v.toString(), '3'])], 1)],
   ];
 }
 
