@@ -13,9 +13,11 @@ include "turn.circom";
 // in slot i and types never change, every other slot holds a structure or is empty forever) carry
 // an opening; every other slot is constrained to stay where it is. The validator bounds every
 // speed to 1 under provePassability, so a move is one step onto an adjacent tile and the
-// destination check is the whole path check: no hop over an impassable tile is possible. The top TK levels of the map tree are shared:
-// the private `mapTop` (the real nodes at height DEPTH - TK) hash once to `mapRoot`, and each
-// slot's path climbs only DEPTH - TK levels to the node its index selects among them.
+// destination check is the whole path check: no hop over an impassable tile is possible.
+//
+// The top TK levels of the map tree are shared: the private `mapTop` (the real nodes at height
+// DEPTH - TK, 4-ary levels) hash once to `mapRoot`, and each slot's path climbs only DEPTH - TK
+// levels (three siblings per level) to the node its index selects among them.
 template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, SC, SP, DEPTH, TK, MN, MSLOT) {
     var NW = (N + 6) \ 7;
     var Z = ZX * ZY;
@@ -42,7 +44,7 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
     signal input destResource[MN];
     signal input destRivers[MN];
     signal input destSalt[MN];
-    signal input destPath[MN][DEPTH - TK];
+    signal input destPath[MN][(DEPTH - TK) * 3];
     signal input mapTop[TM];
 
 

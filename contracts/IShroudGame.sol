@@ -109,7 +109,7 @@ interface IShroudGame {
         // slot 1
         address dealer;
         uint8 kind;
-        uint8 depth;
+        uint8 depth; // levels of the 4-ary map tree
         uint8 commits;
         uint8 reveals;
         uint8 sharesRevealed;
@@ -217,6 +217,8 @@ interface IShroudGame {
     error AlreadyRevealed();
     error WrongStake(uint256 expected, uint256 sent);
     error NotInField();
+    /// @notice A tile field (terrain, feature, resource, rivers) is not a byte: its leaf word would alias another tile.
+    error NotATile();
     error ShareMismatch(uint256 seat);
     error MasterSecretMismatch();
     error WrongShareCount(uint256 expected, uint256 got);
@@ -323,7 +325,7 @@ interface IShroudGame {
     /// @notice Seat `seat` says the dealer did not serve its turn `turn`: the opening (public from now on) must be
     ///         answered on-chain by `deadline`.
     event DisputeOpened(uint256 indexed gameId, uint256 seat, uint256 turn, uint32[] leaves, uint256 deadline);
-    /// @notice The dealer's answer: per leaf, terrain, feature, resource, rivers, salt and `depth` path siblings.
+    /// @notice The dealer's answer: per leaf, terrain, feature, resource, rivers, salt and 3 · `depth` path siblings.
     event DisputeAnswered(uint256 indexed gameId, uint256 seat, uint256 turn, uint256[] answer);
     /// @notice The dispute ended with the dealer's answer standing; play resumed.
     event DisputeClosed(uint256 indexed gameId, uint256 seat, uint256 turn);

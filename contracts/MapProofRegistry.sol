@@ -64,7 +64,7 @@ contract MapProofRegistry {
     ///      `NoVerifier` when the ruleset has no maproot verifier, and ShroudGame's `UnknownGame` for unknown ids.
     /// @param gameId The game.
     /// @param seedHash `Poseidon(seed)` (the proof's public input; every zone's chunk proof carries it too).
-    /// @param zoneRoots The root of each zone's depth-6 subtree, in zone order (the chunk proofs' outputs).
+    /// @param zoneRoots The root of each zone's subtree, in zone order (the chunk proofs' outputs).
     /// @param proof The maproot Groth16 proof (snarkjs calldata order: b with swapped coordinates).
     function submitMapProof(
         uint256 gameId,

@@ -32,7 +32,7 @@ library Poseidon {
 
     /// @notice Poseidon of two inputs.
     function hash2(address h, uint256 a, uint256 b) internal view returns (uint256 out) {
-        // Hand-rolled: this is the Merkle path and lattice hash, the hottest call.
+        // Hand-rolled: this is the leaf, salt and lattice hash, a hot call.
         bool ok;
         assembly ("memory-safe") {
             let p := mload(0x40)
@@ -45,14 +45,26 @@ library Poseidon {
         if (!ok) revert PoseidonCallFailed();
     }
 
+    /// @notice Poseidon of four inputs: a node of the map tree (`ShroudTiles.ARITY`).
+    function hash4(address h, uint256 a, uint256 b, uint256 c, uint256 d) internal view returns (uint256 out) {
+        // Hand-rolled like hash2: Merkle paths and zone subtrees make this the hottest call of disputes.
+        bool ok;
+        assembly ("memory-safe") {
+            let p := mload(0x40)
+            mstore(p, shl(224, 0x248f6677))
+            mstore(add(p, 4), a)
+            mstore(add(p, 36), b)
+            mstore(add(p, 68), c)
+            mstore(add(p, 100), d)
+            ok := staticcall(gas(), h, p, 132, 0, 32)
+            out := mload(0)
+        }
+        if (!ok) revert PoseidonCallFailed();
+    }
+
     /// @notice Poseidon of three inputs.
     function hash3(address h, uint256 a, uint256 b, uint256 c) internal view returns (uint256) {
         return _call(h, abi.encodeWithSignature("poseidon(uint256[3])", a, b, c));
-    }
-
-    /// @notice Poseidon of five inputs.
-    function hash5(address h, uint256 a, uint256 b, uint256 c, uint256 d, uint256 e) internal view returns (uint256) {
-        return _call(h, abi.encodeWithSignature("poseidon(uint256[5])", a, b, c, d, e));
     }
 
     /// @notice Poseidon of `xs.length` inputs (1 to 6) through `hashers[xs.length - 1]`.

@@ -1,6 +1,6 @@
 /**
  * The on-chain answer to a reveal dispute (`ShroudGame.answerDispute`): per leaf of the disputed opening, in
- * its order, terrain, feature, resource, rivers, salt and the `depth` siblings of its Merkle path — the same
+ * its order, terrain, feature, resource, rivers, salt and the `pathLength(depth)` siblings of its Merkle path — the same
  * data as a served tile, flattened to words. The dealer encodes it from its map; a player decodes it back to
  * served tiles and checks them like any dealer answer (client/sdk/tiles.ts), so a bad tile names the index
  * to challenge on-chain.
@@ -8,16 +8,18 @@
 import { InputError } from './errors.ts';
 import { toField } from './field.ts';
 import { type Board, leafCoord } from './geometry.ts';
+import { pathLength } from './merkle.ts';
 import type { ServedTile } from './reveal-request.ts';
 
-/** Words per answered leaf: four tile fields, the salt, and the path. */
-export const answerStride = (depth: number): number => 5 + depth;
+/** Words per answered leaf: four tile fields, the salt, and the path (3 siblings a level). */
+export const answerStride = (depth: number): number => 5 + pathLength(depth);
 
 /** Flattens served tiles (in the opening's leaf order) into the answer words. */
 export function encodeDisputeAnswer(tiles: readonly ServedTile[], depth: number): bigint[] {
   const out: bigint[] = [];
   tiles.forEach((t, i) => {
-    if (t.path.length !== depth) throw new InputError(`tiles.${i}.path`, `needs ${depth} siblings`);
+    if (t.path.length !== pathLength(depth))
+      throw new InputError(`tiles.${i}.path`, `needs ${pathLength(depth)} siblings`);
     // Refused, never reduced: the contract reverts NotInField on a word ≥ p.
     out.push(BigInt(t.terrain), BigInt(t.feature), BigInt(t.resource), BigInt(t.rivers));
     out.push(toField(t.salt, `tiles.${i}.salt`));

@@ -1,5 +1,6 @@
 import { InputError } from './errors.ts';
 import { MAX_BOARD_SIDE, MAX_ZONES } from './limits.ts';
+import { levelsFor } from './merkle.ts';
 import type { GridKind, VisionModel } from './ruleset/types.ts';
 
 /** Storage coordinates: column and row. Hex grids use odd-r offset (odd rows shifted right). */
@@ -9,9 +10,10 @@ export interface Coord {
 }
 
 export const ZONE_SIZE = 8;
-/** Leaves per zone subtree (8×8), so each zone is a depth-6 subtree. */
+/** Leaves per zone subtree (8×8). */
 export const ZONE_LEAVES = ZONE_SIZE * ZONE_SIZE;
-export const ZONE_DEPTH = 6;
+/** Tree levels of a zone's subtree: 3, for 4-ary nodes (core/merkle.ts TREE_ARITY). */
+export const ZONE_DEPTH = levelsFor(ZONE_LEAVES);
 
 /** The board's shape and its zone layout, derived once from the grid. */
 export interface Board {
@@ -21,7 +23,7 @@ export interface Board {
   zonesX: number;
   zonesY: number;
   zoneCount: number;
-  /** Merkle depth: 6 + ceil(log2(zoneCount)). */
+  /** Merkle depth in 4-ary levels: ZONE_DEPTH + ceil(log4(zoneCount)). */
   depth: number;
 }
 
@@ -52,7 +54,7 @@ export function makeBoard(kind: GridKind, width: number, height: number): Board 
       `${width}×${height} has ${zoneCount} zones (${zonesX}×${zonesY}), above the limit of ${MAX_ZONES} (a zone bitmask is one 253-bit word)`,
     );
   }
-  const depth = ZONE_DEPTH + Math.ceil(Math.log2(zoneCount));
+  const depth = ZONE_DEPTH + levelsFor(zoneCount);
   return { kind, width, height, zonesX, zonesY, zoneCount, depth };
 }
 

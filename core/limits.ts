@@ -24,9 +24,9 @@ export const MAX_BOARD_SIDE = 1024;
  * each opponent's mask in the proof context, `Seat.zoneMask` on-chain) is one packed public-signal word of
  * 253 bits (`PACKED_WORD_BITS`: 2^253 < p, so the word is a canonical field element), and the contract keeps
  * the count in a uint8. It also bounds the open-root proposal, which hashes every zone root on-chain: at 253
- * zones `proposeOpenRoot` costs about 8.4M gas (scripts/bench-gas.ts, board `max`), under the 2^24
- * per-transaction gas cap (EIP-7825). At the limit (e.g. 184×88: 23×11 zones) the tree depth is
- * 6 + ceil(log2 253) = 14.
+ * zones `proposeOpenRoot` costs about 6.9M gas (scripts/bench-gas.ts, board `max`), under the 2^24
+ * per-transaction gas cap (EIP-7825). At the limit (e.g. 184×88: 23×11 zones) the 4-ary tree's depth is
+ * 3 + ceil(log4 253) = 7.
  */
 export const MAX_ZONES = 253;
 

@@ -1,4 +1,4 @@
-import { encodeDisputeAnswer, merklePath } from '../core/index.ts';
+import { encodeDisputeAnswer, merklePath, pathLength } from '../core/index.ts';
 import type { ServedTile } from '../core/reveal-request.ts';
 import type { TxRef } from './chain/types.ts';
 import type { DealingDeps } from './dealing.ts';
@@ -19,7 +19,7 @@ function answerTile(map: DealtMap, leaf: number): { tile: ServedTile; onBoard: b
   try {
     path = merklePath(map.commitment.tree, leaf).map(String);
   } catch {
-    path = Array.from({ length: depth }, () => '0');
+    path = Array.from({ length: pathLength(depth) }, () => '0');
   }
   const tile = { leaf, col: -1, row: -1, terrain: 0, feature: 0, resource: 0, rivers: 0, salt: '0', path };
   return { tile, onBoard: false };

@@ -16,6 +16,7 @@ import { GAME_LIBRARIES } from '../contracts/ignition/plan.ts';
 import type { Deployment } from '../contracts/ignition/record.ts';
 import { tilesInRange } from '../core/geometry.ts';
 import {
+  buildTree,
   commitMap,
   commitOpenMap,
   DURATION_FLOORS,
@@ -30,6 +31,7 @@ import {
   merklePath,
   shareCommitment,
   type Tile,
+  ZONE_DEPTH,
 } from '../core/index.ts';
 import { toSolidityProof } from '../core/mapproof/types.ts';
 import { mapRootInput, zoneRoots } from '../core/mapproof/witness.ts';
@@ -249,17 +251,14 @@ async function forceOpenGas(
     const board = makeBoard('hex', b.width, b.height);
     const open = commitOpenMap(h, board, generateMap(h, board, h.hash(shares)));
     const leaves = [...open.tree.levels[0]!];
-    const zoneRootList = [...open.tree.levels[6]!].slice(0, board.zoneCount);
+    const zoneRootList = zoneRoots(open, board);
     // A lie about one leaf, consistent up to the root: only the leaf check (MapGen) can catch it.
     const bad = leafIndex(board, { col: 20, row: 13 });
     const zone = Math.floor(bad / 64);
     const lie = leaves.slice(zone * 64, zone * 64 + 64);
     lie[bad % 64] = 1n;
     const lieRoots = zoneRootList.slice();
-    let level = lie.slice();
-    while (level.length > 1)
-      level = level.flatMap((_, j) => (j % 2 ? [] : [h.hash([level[j]!, level[j + 1]!])]));
-    lieRoots[zone] = level[0]!;
+    lieRoots[zone] = buildTree(h, lie, ZONE_DEPTH).root;
     const truth = leaves.slice(zone * 64, zone * 64 + 64);
     out[`open_root_zones_${b.name}`] = board.zoneCount;
     out[`gas_propose_open_root_${b.name}`] = await gasOf(

@@ -5,6 +5,8 @@ include "bitify.circom";
 include "comparators.circom";
 include "../lib/compare.circom";
 include "../lib/strict.circom";
+include "../lib/merkle.circom";
+include "../lib/tile.circom";
 include "generator_params.circom";
 
 // Bits of Poseidon(seed, key), decomposed without aliasing: the generator reads fixed bit positions,
@@ -110,7 +112,7 @@ function startWeightAt(x, y, NA, areas) {
 }
 
 /*
- * One zone of Gen(seed) and its depth-6 subtree. Public: the zone index and Poseidon(seed) (the maproot
+ * One zone of Gen(seed) and its 3-level (4-ary) subtree. Public: the zone index and Poseidon(seed) (the maproot
  * proof ties it to the ceremony's shares); output: the zone's subtree root. Private: the seed, the
  * zone's coordinates and its 64 salts (salts only hide tiles; see circuits/README.md).
  * The circuit reads the zone and a one-tile ring around it (rivers depend on neighbours): region
@@ -360,12 +362,14 @@ template MapChunk(kind, W, H, NA, areas) {
             rivers += riverBit[t][d] * (1 << d);
         }
 
-        leafHash[t] = Poseidon(5);
-        leafHash[t].inputs[0] <== terrain;
-        leafHash[t].inputs[1] <== feature;
-        leafHash[t].inputs[2] <== resource[t];
-        leafHash[t].inputs[3] <== rivers;
-        leafHash[t].inputs[4] <== salts[t];
+        // Every field is a small sum of constrained bits (terrain <= 6, feature <= 2, resource <= 5,
+        // rivers < 2^NDIR): bytes by construction, so the leaf word is this tile's and no other's.
+        leafHash[t] = TileLeaf();
+        leafHash[t].terrain <== terrain;
+        leafHash[t].feature <== feature;
+        leafHash[t].resource <== resource[t];
+        leafHash[t].rivers <== rivers;
+        leafHash[t].salt <== salts[t];
         leaf[t] <== onBoard[ty][tx] * leafHash[t].out;
     }
 
@@ -382,23 +386,24 @@ template MapChunk(kind, W, H, NA, areas) {
         }
     }
 
-    // Depth-6 subtree, children in index order: node k at a level hashes (2k, 2k + 1) below.
-    component node[63];
-    signal level[127];
+    // The zone's subtree, 4-ary (core/merkle.ts TREE_ARITY): node k of a level hashes children
+    // 4k .. 4k + 3 below, in index order; 16 + 4 + 1 Poseidon(4).
+    assert(treeArity() == 4);
+    component node[21];
+    signal level[85];
     var at = 0;
     var base = 0;
     for (var t = 0; t < 64; t++) level[t] <== leaf[t];
     var next = 64;
-    for (var w2 = 32; w2 >= 1; w2 = w2 \ 2) {
-        for (var k = 0; k < w2; k++) {
-            node[at] = Poseidon(2);
-            node[at].inputs[0] <== level[base + 2 * k];
-            node[at].inputs[1] <== level[base + 2 * k + 1];
+    for (var w = 16; w >= 1; w = w \ 4) {
+        for (var k = 0; k < w; k++) {
+            node[at] = Poseidon(4);
+            for (var c = 0; c < 4; c++) node[at].inputs[c] <== level[base + 4 * k + c];
             level[next + k] <== node[at].out;
             at++;
         }
         base = next;
-        next += w2;
+        next += w;
     }
-    zoneRoot <== level[126];
+    zoneRoot <== level[84];
 }

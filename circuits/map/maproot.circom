@@ -3,13 +3,15 @@ pragma circom 2.1.6;
 include "poseidon.circom";
 include "comparators.circom";
 include "generator_params.circom";
+include "../lib/merkle.circom";
 
 /*
  * Ties a posted map root to the ceremony. Public: gameId, the seats' addresses and share commitments
  * (0 past nPlayers), nPlayers, Poseidon(seed), the map root, and every zone's subtree root (each one
  * the output of that zone's mapchunk proof). Private: the shares. Proves
  *   C_i = Poseidon(gameId, player_i, r_i) for i < nPlayers,  seed = Poseidon(r_1..r_n),
- *   seedHash = Poseidon(seed),  root = the tree over the zone roots (zero subtrees past the last zone).
+ *   seedHash = Poseidon(seed),  root = the 4-ary tree over the zone roots (zero subtrees past the last
+ *   zone; `depth` in 4-ary levels).
  */
 template MapRoot(maxPlayers, zones, depth) {
     signal input gameId;
@@ -64,28 +66,29 @@ template MapRoot(maxPlayers, zones, depth) {
     sh.inputs[0] <== seed;
     sh.out === seedHash;
 
-    // Zone roots up to the map root; absent zones are empty depth-6 subtrees (precomputed zero hashes).
+    // Zone roots up to the map root (4-ary, core/merkle.ts); absent zones are empty zone subtrees
+    // (precomputed zero hashes, height 3).
+    assert(treeArity() == 4);
     var width = 1;
-    for (var k = 6; k < depth; k++) width *= 2;
-    signal level[2 * width - 1];
+    for (var k = 3; k < depth; k++) width *= 4;
+    signal level[(4 * width - 1) \ 3];
     for (var z = 0; z < width; z++) {
         if (z < zones) level[z] <== zoneRoots[z];
-        else level[z] <== merkleZero(6);
+        else level[z] <== merkleZero(3);
     }
     component node[width];
     var base = 0;
     var next = width;
     var at = 0;
-    for (var w = width \ 2; w >= 1; w = w \ 2) {
+    for (var w = width \ 4; w >= 1; w = w \ 4) {
         for (var k = 0; k < w; k++) {
-            node[at] = Poseidon(2);
-            node[at].inputs[0] <== level[base + 2 * k];
-            node[at].inputs[1] <== level[base + 2 * k + 1];
+            node[at] = Poseidon(4);
+            for (var c = 0; c < 4; c++) node[at].inputs[c] <== level[base + 4 * k + c];
             level[next + k] <== node[at].out;
             at++;
         }
         base = next;
         next += w;
     }
-    level[2 * width - 2] === root;
+    level[(4 * width - 1) \ 3 - 1] === root;
 }

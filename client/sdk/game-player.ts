@@ -9,7 +9,7 @@
  * is saved as pending before the transaction that makes it is sent (write-ahead). `join` resumes from a saved
  * snapshot; the chain decides which pending state is current (the one whose commitment the seat holds).
  */
-import { shareCommitment } from '@shroud/core/commitments.ts';
+import { leafHash, shareCommitment } from '@shroud/core/commitments.ts';
 import { answerStride, decodeDisputeAnswer } from '@shroud/core/dispute.ts';
 import { InputError } from '@shroud/core/errors.ts';
 import { FIELD_MODULUS } from '@shroud/core/field.ts';
@@ -1137,8 +1137,8 @@ function nearestFirst(r: ValidRuleset, tiles: number[], slots: Slots): number[] 
 }
 
 /**
- * The index of the first answered tile the contract would call wrong (a word ≥ p, or a path that does not lead
- * from its leaf hash to `root`), or null when every one verifies.
+ * The index of the first answered tile the contract would call wrong (a word ≥ p, a tile field that is not a byte,
+ * or a path that does not lead from its leaf hash to `root`), or null when every one verifies.
  */
 function answeredTileFailing(
   h: Hasher,
@@ -1151,7 +1151,20 @@ function answeredTileFailing(
   for (let k = 0; k < leaves.length; k++) {
     const w = answer.slice(k * stride, (k + 1) * stride);
     if (w.length !== stride || w.some((v) => v >= FIELD_MODULUS)) return k;
-    if (rootFromPath(h, leaves[k]!, h.hash(w.slice(0, 5)), w.slice(5)) !== root) return k;
+    const [terrain, feature, resource, rivers] = w.slice(0, 4).map(Number) as [
+      Terrain,
+      Feature,
+      Resource,
+      number,
+    ];
+    let leaf: bigint;
+    try {
+      leaf = leafHash(h, { terrain, feature, resource, rivers }, w[4]!);
+    } catch (e) {
+      if (e instanceof InputError) return k; // not bytes: the contract's NotATile, a failed answer
+      throw e;
+    }
+    if (rootFromPath(h, leaves[k]!, leaf, w.slice(5)) !== root) return k;
   }
   return null;
 }

@@ -11,6 +11,7 @@ import { InputError } from '@shroud/core/errors.ts';
 import { toField } from '@shroud/core/field.ts';
 import type { Sighting } from '@shroud/core/fog.ts';
 import { type Board, leafCoord, tileIndex } from '@shroud/core/geometry.ts';
+import { pathLength } from '@shroud/core/merkle.ts';
 import { rulesetHash } from '@shroud/core/ruleset/hash.ts';
 import type { ValidRuleset } from '@shroud/core/ruleset/validate.ts';
 import { assertSlots, type Slots, type Unit } from '@shroud/core/state.ts';
@@ -313,7 +314,7 @@ function tileOf(r: Reader, board: Board): VerifiedTile {
     salt: r.get('salt').field(),
     path: r
       .get('path')
-      .array(board.depth)
+      .array(pathLength(board.depth))
       .map((p) => p.field()),
   };
 }

@@ -2,7 +2,7 @@ import { leafHash } from '@shroud/core/commitments.ts';
 import { InputError } from '@shroud/core/errors.ts';
 import { toField } from '@shroud/core/field.ts';
 import { type Board, edgeCount, leafCoord } from '@shroud/core/geometry.ts';
-import { verifyPath } from '@shroud/core/merkle.ts';
+import { pathLength, verifyPath } from '@shroud/core/merkle.ts';
 import type { Hasher } from '@shroud/core/poseidon.ts';
 import type { ServedTile } from '@shroud/core/reveal-request.ts';
 import { Feature, Resource, Terrain, type Tile } from '@shroud/core/tile.ts';
@@ -66,8 +66,8 @@ function verifyOne(h: Hasher, board: Board, root: bigint, raw: unknown, leaf: nu
     throw new TileRejectedError('malformed', leaf, `resource ${t.resource}`);
   if (!intIn(t.rivers, 0, riverMax)) throw new TileRejectedError('malformed', leaf, `rivers ${t.rivers}`);
   const salt = fieldOrReject(t.salt, leaf, 'salt');
-  if (!Array.isArray(t.path) || t.path.length !== board.depth) {
-    throw new TileRejectedError('malformed', leaf, `path must hold ${board.depth} hashes`);
+  if (!Array.isArray(t.path) || t.path.length !== pathLength(board.depth)) {
+    throw new TileRejectedError('malformed', leaf, `path must hold ${pathLength(board.depth)} hashes`);
   }
   const path = t.path.map((p, k) => fieldOrReject(p, leaf, `path.${k}`));
   const tile: Tile = {

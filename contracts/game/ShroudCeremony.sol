@@ -7,6 +7,7 @@ import {VerifierRegistry} from "../VerifierRegistry.sol";
 import {ShroudFunds} from "./ShroudFunds.sol";
 import {ShroudLimits} from "./ShroudLimits.sol";
 import {ShroudPhases} from "./ShroudPhases.sol";
+import {ShroudTiles} from "./ShroudTiles.sol";
 import {ShroudTurns} from "./ShroudTurns.sol";
 import {Deps, Store} from "./ShroudStore.sol";
 
@@ -194,14 +195,12 @@ library ShroudCeremony {
     }
 
     /// Checks the board (`ShroudLimits.boardFits`: sides ≤ 1024, ≤ 253 zones of 8×8; a turn limit) and stores it
-    /// with its zone count and tree depth `6 + ceil(log2(zones))` (makeBoard in core/geometry.ts).
+    /// with its zone count and tree depth (`ShroudTiles.depthFor`, makeBoard in core/geometry.ts).
     function _setBoard(IShroudGame.Game storage g, IShroudGame.Board calldata b) private {
         if (b.kind > 1 || b.maxTurns == 0 || !ShroudLimits.boardFits(b.width, b.height)) revert IShroudGame.BadBoard();
         uint256 zones = ShroudLimits.zoneCount(b.width, b.height);
-        uint256 lg = 0;
-        while ((uint256(1) << lg) < zones) lg++;
         g.kind = b.kind;
-        g.depth = uint8(6 + lg);
+        g.depth = uint8(ShroudTiles.depthFor(zones));
         g.zones = uint8(zones);
         g.width = b.width;
         g.height = b.height;

@@ -81,7 +81,7 @@ library ShroudDisputes {
     }
 
     /// @notice See `IShroudGame.answerDispute`: `answer` holds, per leaf in the opening's order, terrain, feature,
-    ///         resource, rivers, salt and the `depth` siblings of its path; `receipt` is empty or the disputer's
+    ///         resource, rivers, salt and the `ShroudTiles.pathLength(depth)` siblings of its path; `receipt` is empty or the disputer's
     ///         65-byte `RevealReceipt` signature for the disputed turn. Opens the challenge window.
     function answerDispute(Store storage s, uint256 gameId, uint256[] calldata answer, bytes calldata receipt)
         external
@@ -91,7 +91,7 @@ library ShroudDisputes {
         if (msg.sender != g.dealer) revert IShroudGame.NotDealer();
         IShroudGame.Dispute storage d = s.disputes[gameId];
         if (d.answered) revert IShroudGame.AlreadyAnswered();
-        uint256 want = uint256(d.nLeaves) * (5 + g.depth);
+        uint256 want = uint256(d.nLeaves) * (5 + ShroudTiles.pathLength(g.depth));
         if (answer.length != want) revert IShroudGame.WrongAnswerLength(want, answer.length);
         d.answered = true;
         d.answerHash = keccak256(abi.encodePacked(answer));
@@ -182,26 +182,27 @@ library ShroudDisputes {
         emit IShroudGame.DisputeClosed(gameId, d.seat, d.turn);
     }
 
-    /// Whether answer tile `k` (for `leaf`) is a field-element tile whose path leads to the game's root.
+    /// Whether answer tile `k` (for `leaf`) is a tile (bytes, a salt in the field) whose path leads to the game's root.
     function _verifies(IShroudGame.Game storage g, Deps memory deps, uint256 leaf, uint256[] calldata answer, uint256 k)
         private
         view
         returns (bool)
     {
-        uint256 depth = g.depth;
-        uint256 at = k * (5 + depth);
+        uint256 siblings = ShroudTiles.pathLength(g.depth);
+        uint256 at = k * (5 + siblings);
         uint256[5] memory tile;
         for (uint256 i = 0; i < 5; i++) {
             tile[i] = answer[at + i];
             if (tile[i] >= Poseidon.FIELD_MODULUS) return false;
         }
-        uint256[] memory path = new uint256[](depth);
-        for (uint256 i = 0; i < depth; i++) {
+        if (!ShroudTiles.isTile(tile)) return false;
+        uint256[] memory path = new uint256[](siblings);
+        for (uint256 i = 0; i < siblings; i++) {
             path[i] = answer[at + 5 + i];
             if (path[i] >= Poseidon.FIELD_MODULUS) return false;
         }
-        uint256 node = ShroudTiles.leafHash(deps.hashers[4], tile);
-        return ShroudTiles.climb(deps.hashers[1], leaf, node, path) == g.root;
+        uint256 node = ShroudTiles.leafHash(deps.hashers[1], tile);
+        return ShroudTiles.climb(deps.hashers[3], leaf, node, path) == g.root;
     }
 
     /// `Poseidon(blinding, words…)` of a reveal list (core/state.ts revealCommitment): leaf + 1 in 17-bit lanes,

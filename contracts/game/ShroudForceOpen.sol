@@ -29,8 +29,8 @@ import {Deps, Store} from "./ShroudStore.sol";
 library ShroudForceOpen {
     using ShroudPhases for IShroudGame.Game;
 
-    uint256 internal constant ZONE_LEAVES = 64;
-    uint256 internal constant ZONE_HEIGHT = 6;
+    uint256 internal constant ZONE_LEAVES = ShroudTiles.ZONE_LEAVES;
+    uint256 internal constant ZONE_HEIGHT = ShroudTiles.ZONE_HEIGHT;
 
     /// @notice The dealer failed: slash its bond, refund an open dispute's deposit, and open the share reveals.
     function begin(Store storage s, uint256 gameId, IShroudGame.Reason reason) internal {
@@ -100,9 +100,9 @@ library ShroudForceOpen {
             if (zoneRoots[z] >= Poseidon.FIELD_MODULUS) revert IShroudGame.NotInField();
             nodes[z] = zoneRoots[z];
         }
-        address p2 = deps.hashers[1];
+        address p4 = deps.hashers[3];
         uint256 root =
-            ShroudTiles.subtreeRoot(p2, nodes, ShroudTiles.zeroRoot(p2, ZONE_HEIGHT), uint256(g.depth) - ZONE_HEIGHT);
+            ShroudTiles.subtreeRoot(p4, nodes, ShroudTiles.zeroRoot(p4, ZONE_HEIGHT), uint256(g.depth) - ZONE_HEIGHT);
         s.openRoots[gameId] = IShroudGame.OpenRoot({
             proposed: true,
             proposer: uint8(seat),
@@ -219,13 +219,13 @@ library ShroudForceOpen {
         if (s.seats[gameId][seat].forfeited) revert IShroudGame.AlreadyForfeited();
     }
 
-    /// The root of a zone's depth-6 subtree over these 64 leaves (every word a field element).
+    /// The root of a zone's subtree over these 64 leaves (every word a field element).
     function _zoneRoot(Deps memory deps, uint256[64] calldata leaves) private view returns (uint256) {
         uint256[] memory nodes = _list(leaves);
         for (uint256 i = 0; i < ZONE_LEAVES; i++) {
             if (nodes[i] >= Poseidon.FIELD_MODULUS) revert IShroudGame.NotInField();
         }
-        return ShroudTiles.subtreeRoot(deps.hashers[1], nodes, 0, ZONE_HEIGHT);
+        return ShroudTiles.subtreeRoot(deps.hashers[3], nodes, 0, ZONE_HEIGHT);
     }
 
     function _list(uint256[64] calldata leaves) private pure returns (uint256[] memory out) {
@@ -239,9 +239,7 @@ library ShroudForceOpen {
     function _openLeaf(IShroudGame.Game storage g, Deps memory deps, uint256 leafIndex) private view returns (uint256) {
         (bool onBoard, uint256 col, uint256 row) = ShroudTiles.coord(g, leafIndex);
         if (!onBoard) return 0;
-        uint256 packed = ShroudTiles.generated(g, deps.mapGen, deps.registry, col, row);
-        uint256 m = type(uint64).max;
-        uint256[5] memory tile = [packed >> 192, (packed >> 128) & m, (packed >> 64) & m, packed & m, 0];
-        return ShroudTiles.leafHash(deps.hashers[4], tile);
+        uint256 word = ShroudTiles.generated(g, deps.mapGen, deps.registry, col, row);
+        return ShroudTiles.leafOfWord(deps.hashers[1], word, 0);
     }
 }

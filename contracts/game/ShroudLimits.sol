@@ -14,7 +14,7 @@ library ShroudLimits {
     uint256 internal constant MIN_PLAYERS = 2;
     uint256 internal constant MAX_PLAYERS = 6;
     /// @notice Most zones a board may have (core/limits.ts `MAX_ZONES`): a zone bitmask is one 253-bit packed
-    ///         public-signal word, `Game.zones` is a uint8, and `proposeOpenRoot` hashes every zone root (about 8.4M
+    ///         public-signal word, `Game.zones` is a uint8, and `proposeOpenRoot` hashes every zone root (about 6.9M
     ///         gas at 253 zones, under the 2^24 per-transaction cap).
     uint256 internal constant MAX_ZONES = 253;
     /// @notice Tiles per zone side (core/geometry.ts `ZONE_SIZE`).

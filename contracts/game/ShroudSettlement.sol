@@ -70,10 +70,11 @@ library ShroudSettlement {
         IShroudGame.Game storage g = s.games[gameId];
         g.requireOpen(IShroudGame.Phase.Audit);
         uint256 depth = g.depth;
-        if (path.length != depth) revert IShroudGame.BadPathLength(depth, path.length);
-        if (leafIndex >> depth != 0) revert IShroudGame.BadLeafIndex();
-        uint256 node = ShroudTiles.leafHash(deps.hashers[4], tile);
-        if (ShroudTiles.climb(deps.hashers[1], leafIndex, node, path) != g.root) revert IShroudGame.InvalidPath();
+        uint256 siblings = ShroudTiles.pathLength(depth);
+        if (path.length != siblings) revert IShroudGame.BadPathLength(siblings, path.length);
+        if (leafIndex >> (ShroudTiles.LEVEL_BITS * depth) != 0) revert IShroudGame.BadLeafIndex();
+        uint256 node = ShroudTiles.leafHash(deps.hashers[1], tile);
+        if (ShroudTiles.climb(deps.hashers[3], leafIndex, node, path) != g.root) revert IShroudGame.InvalidPath();
         if (!_isFraud(g, deps, leafIndex, tile)) revert IShroudGame.NoFraud();
         emit IShroudGame.FraudProven(gameId, leafIndex, msg.sender);
         ShroudFunds.slash(s, gameId, IShroudGame.Reason.Fraud);
@@ -95,8 +96,7 @@ library ShroudSettlement {
         // Off-board slots and unused zones must hold leaf 0, which has no Poseidon preimage we know of.
         if (!onBoard) return true;
         if (tile[4] != Poseidon.hash2(deps.hashers[1], g.masterSecret, leafIndex)) return true;
-        // Generated fields are bytes; anything larger is wrong (and would alias in the packed comparison).
-        if ((tile[0] | tile[1] | tile[2] | tile[3]) > type(uint8).max) return true;
+        // The fields are bytes (leafHash refused any other): their word is this tile's only.
         return ShroudTiles.generated(g, deps.mapGen, deps.registry, col, row) != ShroudTiles.pack(tile[0], tile[1], tile[2], tile[3]);
     }
 }

@@ -7,11 +7,28 @@ import {Poseidon} from "../Poseidon.sol";
 import {VerifierRegistry} from "../VerifierRegistry.sol";
 
 /// @title ShroudTiles
-/// @notice Leaves of the map tree as the contracts check them: zone-major coordinates, leaf hashes, Merkle paths,
+/// @notice Leaves of the map tree as the contracts check them: zone-major coordinates, leaf hashes, 4-ary Merkle paths,
 ///         and the leaf `Gen(seed)` puts at an index (core/geometry.ts, core/commitments.ts, core/merkle.ts).
 library ShroudTiles {
     uint256 internal constant ZONE_SIZE = 8;
     uint256 internal constant ZONE_LEAVES = 64;
+    /// @notice Children per node of the map tree (core/merkle.ts TREE_ARITY): Poseidon(4) nodes (`Poseidon.hash4`).
+    uint256 internal constant ARITY = 4;
+    /// @notice Leaf-index bits a level reads: the node's slot among its siblings.
+    uint256 internal constant LEVEL_BITS = 2;
+    /// @notice Levels of a zone's subtree over its 64 leaves.
+    uint256 internal constant ZONE_HEIGHT = 3;
+
+    /// @notice Tree depth for `zones` zones, `ZONE_HEIGHT + ceil(log4(zones))` (core/geometry.ts makeBoard).
+    function depthFor(uint256 zones) internal pure returns (uint256 depth) {
+        depth = ZONE_HEIGHT;
+        while ((uint256(1) << (LEVEL_BITS * (depth - ZONE_HEIGHT))) < zones) depth++;
+    }
+
+    /// @notice Words of a Merkle path through `depth` levels.
+    function pathLength(uint256 depth) internal pure returns (uint256) {
+        return depth * (ARITY - 1);
+    }
 
     /// @notice Zone-major leaf index → coordinates; `onBoard` false for off-board slots and unused zones.
     function coord(IShroudGame.Game storage g, uint256 leafIndex)
@@ -27,8 +44,8 @@ library ShroudTiles {
         onBoard = zone < g.zones && col < g.width && row < g.height;
     }
 
-    /// @notice `Gen(seed)` at (col, row), packed as terrain | feature | resource | rivers in 64-bit lanes. The
-    ///         generator favours the ruleset's start areas, read from the registry.
+    /// @notice `Gen(seed)` at (col, row) as its tile word (`pack`). The generator favours the ruleset's start areas,
+    ///         read from the registry.
     function generated(IShroudGame.Game storage g, address mapGen, address registry, uint256 col, uint256 row)
         internal
         view
@@ -40,57 +57,87 @@ library ShroudTiles {
         return pack(t, f, r, rv);
     }
 
+    /// @notice The tile word a leaf hashes, `terrain | feature << 8 | resource << 16 | rivers << 24`
+    ///         (core/commitments.ts tileWord); the fields must be bytes (`isTile`).
     function pack(uint256 t, uint256 f, uint256 r, uint256 rv) internal pure returns (uint256) {
-        return (t << 192) | (f << 128) | (r << 64) | rv;
+        return t | (f << 8) | (r << 16) | (rv << 24);
     }
 
-    /// @notice `Poseidon(terrain, feature, resource, rivers, salt)`; reverts `NotInField` for a word ≥ p.
-    function leafHash(address poseidon5, uint256[5] memory tile) internal view returns (uint256) {
-        for (uint256 i = 0; i < 5; i++) {
-            if (tile[i] >= Poseidon.FIELD_MODULUS) revert IShroudGame.NotInField();
-        }
-        return Poseidon.hash5(poseidon5, tile[0], tile[1], tile[2], tile[3], tile[4]);
+    /// @notice Whether the fields of `tile` ([terrain, feature, resource, rivers, salt]) are bytes: a larger one
+    ///         would alias another tile's word (terrain 258, feature 0 packs like terrain 2, feature 1).
+    function isTile(uint256[5] memory tile) internal pure returns (bool) {
+        return (tile[0] | tile[1] | tile[2] | tile[3]) >> 8 == 0;
     }
 
-    /// @notice The root a leaf and its sibling path lead to (index bits choose left or right).
-    function climb(address poseidon2, uint256 leafIndex, uint256 node, uint256[] memory path)
+    /// @notice `Poseidon(pack(terrain, feature, resource, rivers), salt)`; reverts `NotATile` for a field that is not
+    ///         a byte, `NotInField` for a salt ≥ p.
+    function leafHash(address poseidon2, uint256[5] memory tile) internal view returns (uint256) {
+        if (!isTile(tile)) revert IShroudGame.NotATile();
+        return leafOfWord(poseidon2, pack(tile[0], tile[1], tile[2], tile[3]), tile[4]);
+    }
+
+    /// @notice The leaf of a tile word and its salt; reverts `NotInField` for a salt ≥ p.
+    function leafOfWord(address poseidon2, uint256 word, uint256 salt) internal view returns (uint256) {
+        if (salt >= Poseidon.FIELD_MODULUS) revert IShroudGame.NotInField();
+        return Poseidon.hash2(poseidon2, word, salt);
+    }
+
+    /// @notice The root a leaf and its path lead to: `ARITY - 1` siblings a level, lowest level first, in child order
+    ///         with the node's own slot (the leaf index's next two bits) left out (core/merkle.ts rootFromPath).
+    ///         Reverts `NotInField` for a sibling ≥ p. The caller checks the path's length.
+    function climb(address poseidon4, uint256 leafIndex, uint256 node, uint256[] memory path)
         internal
         view
         returns (uint256)
     {
-        for (uint256 k = 0; k < path.length; k++) {
-            uint256 sib = path[k];
-            if (sib >= Poseidon.FIELD_MODULUS) revert IShroudGame.NotInField();
-            node = (leafIndex >> k) & 1 == 1 ? Poseidon.hash2(poseidon2, sib, node) : Poseidon.hash2(poseidon2, node, sib);
+        uint256[ARITY] memory c;
+        for (uint256 k = 0; k < path.length / (ARITY - 1); k++) {
+            uint256 slot = (leafIndex >> (LEVEL_BITS * k)) & (ARITY - 1);
+            uint256 next = k * (ARITY - 1);
+            for (uint256 j = 0; j < ARITY; j++) {
+                if (j == slot) {
+                    c[j] = node;
+                    continue;
+                }
+                c[j] = path[next++];
+                if (c[j] >= Poseidon.FIELD_MODULUS) revert IShroudGame.NotInField();
+            }
+            node = Poseidon.hash4(poseidon4, c[0], c[1], c[2], c[3]);
         }
         return node;
     }
 
     /// @notice Root of the subtree of height `levels` over `nodes` (at least one), padded on the right with `zero`,
     ///         the root of an empty child subtree: the hashes core/merkle.ts's `buildTree` computes. Overwrites `nodes`.
-    function subtreeRoot(address poseidon2, uint256[] memory nodes, uint256 zero, uint256 levels)
+    function subtreeRoot(address poseidon4, uint256[] memory nodes, uint256 zero, uint256 levels)
         internal
         view
         returns (uint256)
     {
         uint256 n = nodes.length;
-        bool full = n == uint256(1) << levels; // no padding: the zero hashes are never needed
+        bool full = n == uint256(1) << (LEVEL_BITS * levels); // no padding: the zero hashes are never needed
         for (uint256 k = 0; k < levels; k++) {
-            uint256 m = (n + 1) / 2;
+            uint256 m = (n + ARITY - 1) / ARITY;
             for (uint256 i = 0; i < m; i++) {
-                uint256 right = 2 * i + 1 < n ? nodes[2 * i + 1] : zero;
-                nodes[i] = Poseidon.hash2(poseidon2, nodes[2 * i], right);
+                uint256 at = ARITY * i;
+                nodes[i] = Poseidon.hash4(
+                    poseidon4,
+                    nodes[at],
+                    at + 1 < n ? nodes[at + 1] : zero,
+                    at + 2 < n ? nodes[at + 2] : zero,
+                    at + 3 < n ? nodes[at + 3] : zero
+                );
             }
-            if (!full && k + 1 < levels) zero = Poseidon.hash2(poseidon2, zero, zero);
+            if (!full && k + 1 < levels) zero = Poseidon.hash4(poseidon4, zero, zero, zero, zero);
             n = m;
         }
         return nodes[0];
     }
 
     /// @notice The root of an empty subtree of height `height` (`zeros[height]` in core/merkle.ts).
-    function zeroRoot(address poseidon2, uint256 height) internal view returns (uint256 z) {
+    function zeroRoot(address poseidon4, uint256 height) internal view returns (uint256 z) {
         for (uint256 k = 0; k < height; k++) {
-            z = Poseidon.hash2(poseidon2, z, z);
+            z = Poseidon.hash4(poseidon4, z, z, z, z);
         }
     }
 }

@@ -29,9 +29,9 @@ contract PoseidonHarness {
         return Poseidon.hash3(hashers[2], a, b, c);
     }
 
-    /// @notice Poseidon of five inputs via `Poseidon.hash5`.
-    function hash5(uint256 a, uint256 b, uint256 c, uint256 d, uint256 e) external view returns (uint256) {
-        return Poseidon.hash5(hashers[4], a, b, c, d, e);
+    /// @notice Poseidon of four inputs via the hand-rolled `Poseidon.hash4`.
+    function hash4(uint256 a, uint256 b, uint256 c, uint256 d) external view returns (uint256) {
+        return Poseidon.hash4(hashers[3], a, b, c, d);
     }
 
     /// @notice Poseidon of one input via `Poseidon.hash1`.

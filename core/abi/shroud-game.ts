@@ -31,6 +31,7 @@ export const SHROUD_GAME_ABI = [
   {"inputs":[],"name":"MasterSecretMismatch","type":"error"},
   {"inputs":[],"name":"NoFraud","type":"error"},
   {"inputs":[],"name":"NoProposal","type":"error"},
+  {"inputs":[],"name":"NotATile","type":"error"},
   {"inputs":[],"name":"NotAnswered","type":"error"},
   {"inputs":[],"name":"NotChallenged","type":"error"},
   {"inputs":[],"name":"NotDealer","type":"error"},

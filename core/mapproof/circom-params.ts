@@ -1,5 +1,7 @@
 import * as P from '../generator/params.ts';
-import { zeroHashes } from '../merkle.ts';
+import { ZONE_DEPTH } from '../geometry.ts';
+import { MAX_ZONES } from '../limits.ts';
+import { levelsFor, zeroHashes } from '../merkle.ts';
 import type { Hasher } from '../poseidon.ts';
 
 const bitLength = (v: number) => v.toString(2).length;
@@ -9,7 +11,8 @@ const bitLength = (v: number) => v.toString(2).length;
  * the TypeScript generator: one source of truth, and equivalence tests pin the rest.
  */
 export function generatorParamsCircom(h: Hasher): string {
-  const zeros = zeroHashes(h, 16);
+  // Every height of the deepest map tree the limits allow.
+  const zeros = zeroHashes(h, ZONE_DEPTH + levelsFor(MAX_ZONES));
   const fields = [P.ELEVATION, P.MOISTURE, P.RIVER_NOISE, P.RIDGE_NOISE];
   const table = (name: string, pick: (o: P.Octave) => number) => {
     const lines = fields.flatMap((octs, f) =>

@@ -42,7 +42,7 @@ export function mapChunkInput(
   };
 }
 
-/** Root of each zone's depth-6 subtree: the public output of that zone's chunk proof. */
+/** Root of each zone's subtree (ZONE_DEPTH levels): the public output of that zone's chunk proof. */
 export function zoneRoots(map: MapCommitment, b: Board): bigint[] {
   return map.tree.levels[ZONE_DEPTH]!.slice(0, b.zoneCount);
 }

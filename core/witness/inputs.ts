@@ -9,7 +9,7 @@ import { leafHash } from '../commitments.ts';
 import { InputError } from '../errors.ts';
 import { toField } from '../field.ts';
 import { assertOnBoard, type Board, type Coord, gridDistance, leafIndex, onBoard } from '../geometry.ts';
-import { verifyPath } from '../merkle.ts';
+import { pathLength, verifyPath } from '../merkle.ts';
 import type { Hasher } from '../poseidon.ts';
 import type { Ruleset } from '../ruleset/types.ts';
 import { assertSlots, packReveals, packSlots, type Slots, stateCommitment, type Unit } from '../state.ts';
@@ -175,7 +175,7 @@ function passabilityInputs(r: R, h: Hasher, a: TurnArgs): { input: CircuitInput;
     }
     if (!moved) {
       for (const c of Object.keys(cols)) cols[c]!.push('0');
-      paths.push(new Array(depth - k).fill('0'));
+      paths.push(new Array(pathLength(depth - k)).fill('0'));
       continue;
     }
     const where = `${unitLabel(r, i, from)} → (${to.col},${to.row})`;
@@ -189,10 +189,10 @@ function passabilityInputs(r: R, h: Hasher, a: TurnArgs): { input: CircuitInput;
         `passability.destinations.${i}`,
         `${where}: terrain ${d.tile.terrain} is not passable`,
       );
-    if (d.path.length !== depth)
+    if (d.path.length !== pathLength(depth))
       throw new InputError(
         `passability.destinations.${i}.path`,
-        `${d.path.length} siblings, tree depth ${depth}`,
+        `${d.path.length} siblings, tree depth ${depth} takes ${pathLength(depth)}`,
       );
     const salt = toField(d.salt, `passability.destinations.${i}.salt`);
     const path = d.path.map((x, j) => toField(x, `passability.destinations.${i}.path.${j}`));
@@ -208,7 +208,7 @@ function passabilityInputs(r: R, h: Hasher, a: TurnArgs): { input: CircuitInput;
     cols.destRivers!.push(s(d.tile.rivers));
     cols.destSalt!.push(s(salt));
     // The levels above depth − k are the circuit's shared top (mapTop).
-    paths.push(path.slice(0, depth - k).map(s));
+    paths.push(path.slice(0, pathLength(depth - k)).map(s));
   }
   return { input: { ...cols, destPath: paths, mapTop: top.nodes.map(s) }, mapRoot };
 }

@@ -9,7 +9,7 @@
 import { InputError } from '../errors.ts';
 import { toField } from '../field.ts';
 import { type Board, ZONE_DEPTH, ZONE_LEAVES } from '../geometry.ts';
-import { zeroHashes } from '../merkle.ts';
+import { parentLevel, treeLeaves, zeroHashes } from '../merkle.ts';
 import type { Hasher } from '../poseidon.ts';
 
 /**
@@ -31,7 +31,7 @@ export function mobileSlots(r: {
 
 /** Nodes at `height` that cover a real leaf (circuit `mapNodesAt`); later ones are zero subtrees. */
 export function mapNodesAt(b: Board, height: number): number {
-  return Math.ceil((b.zoneCount * ZONE_LEAVES) / 2 ** height);
+  return Math.ceil((b.zoneCount * ZONE_LEAVES) / treeLeaves(height));
 }
 
 /** Real nodes above height depth − k up to the root: MapTop's hashes and each slot's selects. */
@@ -41,8 +41,12 @@ function upperNodes(b: Board, k: number): number {
   return n;
 }
 
-/** circomlib Poseidon(2), in constraints (--O2); a Merkle level adds one left/right select. */
-const POSEIDON2 = 240;
+/** circomlib Poseidon(4), in constraints (--O2). */
+const POSEIDON4 = 297;
+/** A path level places the node among its siblings (lib/merkle.circom MerkleRoot): 7 constraints. */
+const PLACE = 7;
+/** Selecting one of 4 entries with two index bits (lib/passable.circom): 3 constraints per real parent. */
+const SELECT = 3;
 
 /**
  * Estimated passability constraints that depend on k: the shared hashes, then per slot the
@@ -50,7 +54,7 @@ const POSEIDON2 = 240;
  */
 export function mapTopCost(b: Board, slots: number, k: number): number {
   const up = upperNodes(b, k);
-  return POSEIDON2 * up + slots * ((b.depth - k) * (POSEIDON2 + 1) + up);
+  return POSEIDON4 * up + slots * ((b.depth - k) * (POSEIDON4 + PLACE) + SELECT * up);
 }
 
 /**
@@ -85,9 +89,7 @@ export function mapTop(
   let level = zoneRoots.map((z, i) => toField(z, `${field}.${i}`));
   let nodes = b.depth - ZONE_DEPTH === k ? level : [];
   for (let height = ZONE_DEPTH; height < b.depth; height++) {
-    const up: bigint[] = [];
-    for (let i = 0; i < level.length; i += 2) up.push(h.hash([level[i]!, level[i + 1] ?? zeros[height]!]));
-    level = up;
+    level = parentLevel(h, level, zeros[height]!, zeros[height + 1]!);
     if (height + 1 === b.depth - k) nodes = level;
   }
   return { nodes, root: level[0] ?? zeros[b.depth]! };

@@ -15,7 +15,7 @@ export const zoneRootsResponse = {
       zoneRoots: {
         type: 'array',
         items: fieldString,
-        description: 'Root of each zone subtree (depth 6), zone order; they hash to root',
+        description: 'Root of each zone subtree (3 levels of the 4-ary tree), zone order; they hash to root',
       },
     },
   },

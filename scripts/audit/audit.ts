@@ -17,9 +17,11 @@ import {
   loadHasher,
   type MapCommitment,
   makeBoard,
+  pathLength,
   seedFromShares,
   type Tile,
   tileSalt,
+  treeLeaves,
   verifyPath,
 } from '../../core/index.ts';
 
@@ -198,7 +200,8 @@ export function checkServedTiles(
       resource: t.resource as Tile['resource'],
       rivers: t.rivers,
     };
-    const inTree = t.leaf >= 0 && t.leaf < 2 ** s.board.depth && t.path.length === s.board.depth;
+    const inTree =
+      t.leaf >= 0 && t.leaf < treeLeaves(s.board.depth) && t.path.length === pathLength(s.board.depth);
     const provable = inTree && verifyPath(h, s.root, t.leaf, leafHash(h, served, t.salt), t.path);
     if (!provable) {
       out.unverifiable.push(t);

@@ -12,7 +12,7 @@ import { sortingNetwork } from './sortnet.ts';
 
 /** The game's circuits, built by default. */
 export const CIRCUITS = ['turn', 'spawn', 'attack', 'combat'] as const;
-/** The ZK map proof (one chunk per zone, then the root): ~61k constraints, so built on request. */
+/** The ZK map proof (one chunk per zone, then the root): ~48k constraints, so built on request. */
 export const MAP_CIRCUITS = ['mapchunk', 'maproot'] as const;
 export const ALL_CIRCUITS = [...CIRCUITS, ...MAP_CIRCUITS] as const;
 export type CircuitName = (typeof ALL_CIRCUITS)[number];

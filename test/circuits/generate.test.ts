@@ -33,9 +33,9 @@ test('every shipped ruleset generates all four main circuits with its parameters
 
 test('provePassability switches turn to TurnPass with the map root appended', () => {
   const src = mainSource('turn', variant('tiny-pass', { name: 'pass' }));
-  // Tree depth 8, the shared top height (k = 1 for two openings), then the mobile spawn slots
+  // Tree depth 4 (4-ary levels), the shared top height (k = 1 for two openings), then the mobile spawn slots
   // (infantry 1, scout 2; the hq in slot 0 and the empty slot 3 stay put).
-  assert.match(src, /revealCommit, mapRoot\]\} = TurnPass\(.*, 8, 1, 2, \[1, 2\]\);/);
+  assert.match(src, /revealCommit, mapRoot\]\} = TurnPass\(.*, 4, 1, 2, \[1, 2\]\);/);
   // A hand-built ruleset past the validator: a speed above 1 could hop, so the generator refuses it.
   const tp = shippedRuleset('tiny-pass');
   const fast = { ...tp, unitTypes: tp.unitTypes.map((u) => (u.structure ? u : { ...u, speed: 2 })) };
@@ -48,7 +48,7 @@ test('rulesets the circuits cannot express fail loudly, even past the validator'
   const on = (width: number, height: number, zonesX: number, zonesY: number): ValidRuleset => ({
     ...tiny,
     grid: { ...tiny.grid, width, height },
-    board: { ...tiny.board, width, height, zonesX, zonesY, zoneCount: zonesX * zonesY, depth: 14 },
+    board: { ...tiny.board, width, height, zonesX, zonesY, zoneCount: zonesX * zonesY, depth: 7 },
   });
   assert.throws(
     () => mainSource('turn', on(200, 100, 25, 13)),

@@ -28,6 +28,8 @@ export interface LoadedCircuit {
   publicOf(w: readonly bigint[]): bigint[];
   /** Whether a (possibly edited) witness satisfies every R1CS constraint. */
   satisfies(w: readonly bigint[]): boolean;
+  /** The wires of each constraint a (possibly edited) witness breaks: where a forgery is caught. */
+  violated(w: readonly bigint[]): number[][];
 }
 
 export interface Loaded extends LoadedCircuit {
@@ -90,6 +92,10 @@ async function loadArtifacts(art: CircuitArtifacts): Promise<LoadedCircuit> {
     },
     publicOf: (w) => w.slice(1, 1 + art.publicSignals),
     satisfies: (w) => constraints.every(([a, b, c]) => (evalLc(a, w) * evalLc(b, w)) % P === evalLc(c, w)),
+    violated: (w) =>
+      constraints
+        .filter(([a, b, c]) => (evalLc(a, w) * evalLc(b, w)) % P !== evalLc(c, w))
+        .map((abc) => [...new Set(abc.flat().map(([i]) => i))]),
   };
 }
 

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { leafHash } from '../../core/commitments.ts';
 import { InputError } from '../../core/errors.ts';
 import { type Coord, leafCoord, leafIndex, ZONE_DEPTH } from '../../core/geometry.ts';
-import { buildTree, merklePath, rootFromPath } from '../../core/merkle.ts';
+import { buildTree, merklePath, pathLength, rootFromPath, treeLeaves } from '../../core/merkle.ts';
 import { shippedRuleset } from '../../core/ruleset/shipped.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import { packSlots, type Unit } from '../../core/state.ts';
@@ -29,9 +31,9 @@ import {
 
 // The shipped tiny-pass: tiny with provePassability.
 const tinyPass = shippedRuleset('tiny-pass');
-// 24 columns: 6 zones under a depth-9 tree, so the shared top (k = 3, the zone roots) has absent
-// nodes (zones 6 and 7): MapTop hashes zero subtrees and the selects meet constant entries.
-// Four mobile spawn slots and a fifth that stays empty keep the top at k = 3.
+// 24 columns: 6 zones under a 5-level (4-ary) tree, so the shared top (k = 2, the zone roots) has
+// absent nodes (zones 6 to 15): MapTop hashes zero subtrees and the selects meet constant entries.
+// Four mobile spawn slots and a fifth that stays empty keep the top at k = 2.
 const widePass = variant('tiny-pass', {
   name: 'tiny-pass-wide',
   grid: { kind: 'hex', width: 24, height: 12, zoneSize: 8 },
@@ -51,6 +53,8 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
     const S = mobile[0]!;
     const sType = r.unitTypes.findIndex((u) => u.name === r.spawn[S]);
     const L = b.depth - k;
+    // Leaves under one top node: a leaf's top node is its index / span, its index below it index % span.
+    const span = treeLeaves(L);
     const g = rng(2024);
     const tiles = new Map<number, { tile: Tile; salt: bigint }>();
     const leaves: bigint[] = new Array(b.zoneCount * 64).fill(0n);
@@ -110,7 +114,7 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
         newSlots.forEach((u, i) => {
           if (u && (u.col !== oldSlots[i]!.col || u.row !== oldSlots[i]!.row)) {
             moves++;
-            topsReached.add(leafIndex(b, u) >> L);
+            topsReached.add(Math.floor(leafIndex(b, u) / span));
           }
         });
         const plan = turnWitness(
@@ -161,10 +165,10 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
         bad = no;
       }
       if (ok && !twin) {
-        const low = leafIndex(b, ok) % 2 ** L;
+        const low = leafIndex(b, ok) % span;
         for (let top = 0; top < mapNodesAt(b, L); top++) {
-          const t = leafCoord(b, top * 2 ** L + low);
-          if (top !== leafIndex(b, ok) >> L && t && passable(t)) {
+          const t = leafCoord(b, top * span + low);
+          if (top !== Math.floor(leafIndex(b, ok) / span) && t && passable(t)) {
             from = here;
             good = ok;
             twin = t;
@@ -218,7 +222,7 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
       );
       const words = packSlots(only(unitAt(to)), r.unitSlots);
       const paths = (plan.input.destPath as string[][]).map((p) => p.slice());
-      paths[0] = op.path.slice(0, L).map(str);
+      paths[0] = op.path.slice(0, pathLength(L)).map(str);
       return {
         ...(plan.input as Input),
         packed: packedFor(only(unitAt(to))),
@@ -234,7 +238,7 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
     };
 
     test('the honest move, and the forge helper reproduces it', async () => {
-      assert.equal((okInput.destPath as string[][])[0]!.length, L);
+      assert.equal((okInput.destPath as string[][])[0]!.length, pathLength(L));
       assert.equal((okInput.mapTop as string[]).length, mapNodesAt(b, L));
       await c.witness(okInput);
       // Same witness through forge: the forged cases below differ only where they say.
@@ -266,6 +270,28 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
       );
     });
 
+    test('a mountain or water word opened as passable terrain with field-element fields (aliasing)', async () => {
+      // The leaf hashes terrain + 2^8·feature + 2^16·resource + 2^24·rivers: terrain 2 and feature
+      // (word − 2) / 2^8 (mod p) make the same word, and the same leaf, as the impassable tile.
+      const op = opening(bad!);
+      const word = BigInt(op.tile.terrain) + (BigInt(op.tile.feature) << 8n);
+      const rest = BigInt(op.tile.resource) + (BigInt(op.tile.rivers) << 8n);
+      const inv = (x: bigint): bigint => {
+        let [r, e, acc] = [x % P, P - 2n, 1n];
+        for (; e > 0n; e >>= 1n, r = (r * r) % P) if (e & 1n) acc = (acc * r) % P;
+        return acc;
+      };
+      const feature = (((word - 2n + P) % P) * inv(256n)) % P;
+      const forged = forge(badFrom!, bad!, op);
+      const alias = {
+        ...forged,
+        destTerrain: col0(forged.destTerrain, 2),
+        destFeature: col0(forged.destFeature, feature),
+      };
+      assert.equal((2n + feature * 256n + rest * 65536n) % P, word + (rest << 16n), 'same word, same leaf');
+      assert.ok(await rejects(c, alias), 'aliased bytes accepted');
+    });
+
     test('tampered tile data, salt or path', async () => {
       const op = opening(good!);
       const t = op.tile;
@@ -276,17 +302,41 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
         ['salt + 1', { ...okInput, destSalt: col0(okInput.destSalt, (op.salt + 1n) % P) }],
         ['another tile’s salt', { ...okInput, destSalt: col0(okInput.destSalt, opening(from!).salt) }],
       ];
-      for (const level of [0, 3, L - 1]) {
+      for (const word of [0, 2, 4, pathLength(L) - 1]) {
         const path = (okInput.destPath as string[][]).map((p) => p.slice());
-        path[0]![level] = str((BigInt(path[0]![level]!) + 1n) % P);
-        cases.push([`path level ${level}`, { ...okInput, destPath: path }]);
+        path[0]![word] = str((BigInt(path[0]![word]!) + 1n) % P);
+        cases.push([`path word ${word}`, { ...okInput, destPath: path }]);
       }
+      // The siblings of a level in another order: the node lands in the same slot, the hash differs.
+      const rotated = (okInput.destPath as string[][]).map((p) => p.slice());
+      rotated[0]!.splice(0, 3, rotated[0]![1]!, rotated[0]![2]!, rotated[0]![0]!);
+      cases.push(['siblings rotated', { ...okInput, destPath: rotated }]);
       for (const [what, input] of cases) assert.ok(await rejects(c, input), what);
+    });
+
+    test("the node's slot among its siblings is pinned at every level (PlaceChild)", async () => {
+      const w = await c.witness(okInput);
+      assert.ok(c.satisfies(w));
+      // The slot's one-hot comes from one product of the index bits and two selects (the children are
+      // linear, substituted into the Poseidon): bump any of them and no constraint system holds.
+      const sym = readFileSync(path.join(c.art.dir, 'turn.sym'), 'utf8');
+      const placed = sym
+        .split('\n')
+        .map((line) => line.split(','))
+        .filter(
+          ([, wire, , name]) => Number(wire) > 0 && /^main\.pass\[0\]\.mr\.place\[\d+\]\./.test(name ?? ''),
+        );
+      assert.equal(placed.length, 3 * L, 'both, low1, high2 per level');
+      for (const [, wire, , name] of placed) {
+        const bad = w.slice();
+        bad[Number(wire)] = (bad[Number(wire)]! + 1n) % P;
+        assert.ok(!c.satisfies(bad), `${name} is not constrained`);
+      }
     });
 
     test('top nodes that do not hash to the map root, or a wrong root', async () => {
       const top = okInput.mapTop as string[];
-      const sel = leafIndex(b, good!) >> L;
+      const sel = Math.floor(leafIndex(b, good!) / span);
       const other = (sel + 1) % top.length;
       const bump = (j: number): string[] => top.map((v, i) => (i === j ? str((BigInt(v) + 1n) % P) : v));
       // The node the move's path ends at, and one no slot uses: both caught by the shared hash.
@@ -312,11 +362,15 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
       // twin sits at good's position below the top level, in another subtree: its cut path is
       // valid and ends at a true top node, just not the one good's index selects.
       const op = opening(twin!);
-      const low = leafIndex(b, good!) % 2 ** L;
-      const end = rootFromPath(c.h, low, leafHash(c.h, op.tile, op.salt), op.path.slice(0, L));
+      const low = leafIndex(b, good!) % span;
+      const end = rootFromPath(c.h, low, leafHash(c.h, op.tile, op.salt), op.path.slice(0, pathLength(L)));
       const top = (okInput.mapTop as string[]).map(BigInt);
-      assert.equal(end, top[leafIndex(b, twin!) >> L], 'the twin path ends at its own top node');
-      assert.notEqual(end, top[leafIndex(b, good!) >> L]);
+      assert.equal(
+        end,
+        top[Math.floor(leafIndex(b, twin!) / span)],
+        'the twin path ends at its own top node',
+      );
+      assert.notEqual(end, top[Math.floor(leafIndex(b, good!) / span)]);
       assert.ok(await rejects(c, forge(from!, good!, op)), 'twin opening accepted');
     });
 
@@ -423,7 +477,7 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
             passability: {
               ...p,
               destinations: only(unitAt(good!)).map((u) =>
-                u ? { ...opening(good!), path: opening(good!).path.slice(0, L) } : null,
+                u ? { ...opening(good!), path: opening(good!).path.slice(0, pathLength(L)) } : null,
               ),
             },
           }),
@@ -434,4 +488,4 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
 }
 
 suite(tinyPass, 100, 1);
-suite(widePass, 50, 3);
+suite(widePass, 50, 2);

@@ -15,6 +15,7 @@ import { DealerClient } from '../../client/sdk/dealer-client.ts';
 import { GamePlayer } from '../../client/sdk/game-player.ts';
 import { isLivePhase } from '../../core/game-phases.ts';
 import {
+  buildTree,
   commitMap,
   commitOpenMap,
   encodeDisputeAnswer,
@@ -22,13 +23,23 @@ import {
   leafCoord,
   masterCommitment,
   merklePath,
+  ZONE_DEPTH,
 } from '../../core/index.ts';
 import { zoneRoots } from '../../core/mapproof/witness.ts';
+import type { ServedTile } from '../../core/reveal-request.ts';
 import { shippedRuleset } from '../../core/ruleset/shipped.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import type { Tile } from '../../core/tile.ts';
 import { rulesetHash } from '../../scripts/contracts/rulesets.ts';
-import { BOND, type Env, gameParams, increaseTime, lastGameId, setup } from '../contracts/helpers.ts';
+import {
+  aliasFields,
+  BOND,
+  type Env,
+  gameParams,
+  increaseTime,
+  lastGameId,
+  setup,
+} from '../contracts/helpers.ts';
 import { proofFor } from '../contracts/mock-play.ts';
 import { registerMock } from './resume-fixture.ts';
 
@@ -100,25 +111,36 @@ describe('SDK liveness: disputes, force-open and the open map (mock verifiers)',
     return { seed, tiles, map };
   }
 
-  /** The dealer's answer to the open dispute (`lie`: one salt off by one, caught by the disputer). */
+  /**
+   * The dealer's answer to the open dispute; `lie`, caught by the disputer: the first tile's salt off by one, or its
+   * fields aliased (not bytes, the same tile word and leaf).
+   */
   async function answer(
     r: ValidRuleset,
     gameId: bigint,
     m: Awaited<ReturnType<typeof deal>>,
-    lie: boolean,
+    lie: 'salt' | 'alias' | null,
   ): Promise<void> {
     const events = await G.queryFilter(G.filters['DisputeOpened']!(gameId));
     const leaves = [...(events.at(-1) as unknown as { args: { leaves: bigint[] } }).args.leaves].map(Number);
     const served = leaves.map((leaf, i) => {
       const c = leafCoord(r.board, leaf)!;
-      const salt = m.map.salts[leaf]! + (lie && i === 0 ? 1n : 0n);
+      const salt = m.map.salts[leaf]! + (lie === 'salt' && i === 0 ? 1n : 0n);
+      const t = m.tiles[c.row * r.board.width + c.col]!;
+      const fields = [t.terrain, t.feature, t.resource, t.rivers];
+      const [terrain, feature, resource, rivers] = (
+        lie === 'alias' && i === 0 ? aliasFields(fields) : fields
+      ).map(Number);
       return {
         leaf,
         ...c,
-        ...m.tiles[c.row * r.board.width + c.col]!,
+        terrain,
+        feature,
+        resource,
+        rivers,
         salt: salt.toString(),
         path: merklePath(m.map.tree, leaf).map(String),
-      };
+      } as ServedTile;
     });
     await (
       await (G.connect(env.dealer) as Contract).getFunction('answerDispute')(
@@ -159,7 +181,7 @@ describe('SDK liveness: disputes, force-open and the open map (mock verifiers)',
     for (const bot of b) assert.equal((await bot.act())?.kind, 'commit');
     for (const bot of b) assert.equal((await bot.act())?.kind, 'seal');
     const m = await deal(r, gameId, b);
-    const did = await run(gameId, b, () => answer(r, gameId, m, false));
+    const did = await run(gameId, b, () => answer(r, gameId, m, null));
     const disputes = did.filter((d) => d === 'dispute').length;
     assert.ok(disputes >= 4, `disputed ${disputes} turns: ${did.join(' ')}`);
     assert.equal(did.filter((d) => d === 'follow:accepted').length, disputes, did.join(' '));
@@ -181,7 +203,7 @@ describe('SDK liveness: disputes, force-open and the open map (mock verifiers)',
     for (const bot of b) await bot.act();
     for (const bot of b) await bot.act();
     const m = await deal(r, gameId, b);
-    const did = await run(gameId, b, () => answer(r, gameId, m, true));
+    const did = await run(gameId, b, () => answer(r, gameId, m, 'salt'));
     assert.ok(did.includes('follow:challenged'), did.join(' '));
     assert.equal(did.filter((d) => d === 'share').length, 2, 'both shares revealed on-chain');
     const g = await b[0]!.player.chain.game(gameId);
@@ -191,6 +213,16 @@ describe('SDK liveness: disputes, force-open and the open map (mock verifiers)',
     assert.equal(g.bond, 0n, 'the bond went to the players');
   });
 
+  it('P7: an answer whose tile fields alias (not bytes, the same leaf word) is challenged like a wrong path', async () => {
+    const { r, gameId, bots: b } = await bots('tiny');
+    for (const bot of b) await bot.act();
+    for (const bot of b) await bot.act();
+    const m = await deal(r, gameId, b);
+    const did = await run(gameId, b, () => answer(r, gameId, m, 'alias'));
+    assert.ok(did.includes('follow:challenged'), did.join(' '));
+    assert.equal((await b[0]!.player.chain.game(gameId)).openMap, true, 'slashed and forced open');
+  });
+
   it('P3: answered tiles whose paths verify but whose contents are out of range are kept for the fraud proof, not challenged', async () => {
     const { r, gameId, bots: b } = await bots('tiny');
     for (const bot of b) await bot.act();
@@ -198,7 +230,7 @@ describe('SDK liveness: disputes, force-open and the open map (mock verifiers)',
     // A dealer that committed a map of impossible tiles (terrain 200): the contract cannot judge contents during
     // play, so a challenge would fail; the bots accept, keep the tiles, and the audit proves fraud afterwards.
     const m = await deal(r, gameId, b, (t) => ({ ...t, terrain: 200 as Tile['terrain'] }));
-    const did = await run(gameId, b, () => answer(r, gameId, m, false));
+    const did = await run(gameId, b, () => answer(r, gameId, m, null));
     assert.ok(!did.includes('follow:challenged'), did.join(' '));
     assert.ok(did.filter((d) => d === 'follow:accepted').length >= 4, did.join(' '));
     for (const bot of b) {
@@ -265,8 +297,5 @@ describe('SDK liveness: disputes, force-open and the open map (mock verifiers)',
 
 /** A zone's subtree root over its 64 leaves. */
 function zoneRootOf(h: Env['h'], leaves: bigint[]): bigint {
-  let level = leaves;
-  while (level.length > 1)
-    level = level.flatMap((_, i) => (i % 2 ? [] : [h.hash([level[i]!, level[i + 1]!])]));
-  return level[0]!;
+  return buildTree(h, leaves, ZONE_DEPTH).root;
 }

@@ -84,7 +84,7 @@ function chainOf(o: Partial<OnChain> = {}) {
     width: 16,
     height: 12,
     maxTurns: 40,
-    depth: 8,
+    depth: 4,
     rulesetHash: rulesetHash(TINY).toLowerCase(),
     stake: 1000n,
     durations: { ...TINY.deadlines },

@@ -16,6 +16,7 @@ import { FIELD_MODULUS } from '../../core/field.ts';
 import { type Coord, gridDistance, tileCoord, tileIndex } from '../../core/geometry.ts';
 import { zoneRoots } from '../../core/mapproof/witness.ts';
 import { commitMap } from '../../core/maptree.ts';
+import { pathLength } from '../../core/merkle.ts';
 import { isPassable, Terrain } from '../../core/tile.ts';
 import type { TurnPlan, WitnessPlan } from '../../core/witness/inputs.ts';
 import { mapTopLevels, mobileSlots } from '../../core/witness/maptop.ts';
@@ -223,7 +224,7 @@ describe('GamePlayer on a passability ruleset', () => {
     const input = plan.input as Record<string, string[] & string[][]>;
     assert.equal(input.destSalt![lane], String(opening.salt));
     assert.equal(input.destTerrain![lane], String(opening.terrain));
-    assert.deepEqual(input.destPath![lane], opening.path.slice(0, m.board.depth - k).map(String));
+    assert.deepEqual(input.destPath![lane], opening.path.slice(0, pathLength(m.board.depth - k)).map(String));
     // Lanes of slots that stay carry zeros.
     input.destSalt!.forEach((s, i) => {
       if (i !== lane) assert.equal(s, '0');

@@ -22,7 +22,7 @@ const good: GameConfig = {
   width: 16,
   height: 12,
   maxTurns: 10,
-  depth: 8,
+  depth: 4,
   rulesetHash: `0x${'11'.repeat(32)}`,
   stake: 100n,
   durations: { ...DURATIONS },

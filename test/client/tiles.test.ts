@@ -4,6 +4,7 @@ import { TileRejectedError, type TileRejectReason } from '../../client/sdk/error
 import { type ServedTile, verifyRevealedTiles } from '../../client/sdk/tiles.ts';
 import { InputError } from '../../core/errors.ts';
 import { FIELD_MODULUS } from '../../core/field.ts';
+import { pathLength } from '../../core/merkle.ts';
 import { dealtMap, leafOf, serve } from './fixture.ts';
 
 const m = await dealtMap();
@@ -39,7 +40,7 @@ describe('verifyRevealedTiles', () => {
       { terrain: t.terrain, feature: t.feature, resource: t.resource, rivers: t.rivers },
       m.tiles[t.index],
     );
-    assert.equal(t.path.length, m.board.depth);
+    assert.equal(t.path.length, pathLength(m.board.depth));
   });
 
   it('accepts an empty opening', () => {
@@ -120,6 +121,20 @@ describe('verifyRevealedTiles', () => {
     rejects('nope', 'malformed', null);
     rejects([null], 'malformed', null);
     rejects([{ ...honest()[0], leaf: '1' }], 'malformed', null);
+  });
+
+  it('rejects aliased bytes: fields packing to the true tile word (same leaf) but naming another tile', () => {
+    // terrain + 256 with feature − 1 (or feature + 256 with resource − 1, …) hashes to the same leaf.
+    const s = honest();
+    const t = s[0]!;
+    const k = (['feature', 'resource', 'rivers'] as const).findIndex((f) => t[f] > 0);
+    assert.ok(k >= 0, 'the tile has a non-zero field after terrain');
+    const fields = ['terrain', 'feature', 'resource', 'rivers'] as const;
+    const word = (x: ServedTile) => fields.reduce((w, f, i) => w + BigInt(x[f]) * 256n ** BigInt(i), 0n);
+    const alias = { ...t, [fields[k]!]: t[fields[k]!] + 256, [fields[k + 1]!]: t[fields[k + 1]!] - 1 };
+    assert.equal(word(alias), word(t));
+    s[0] = alias;
+    rejects(s, 'malformed', requested[0]!);
   });
 
   it('verifies against the root passed in, not one the dealer chose', () => {

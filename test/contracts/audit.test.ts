@@ -12,8 +12,10 @@ import {
   merklePath,
   type Tile,
   tileSalt,
+  treeLeaves,
 } from '../../core/index.ts';
 import {
+  aliasFields,
   as,
   BOND,
   commitAll,
@@ -121,8 +123,14 @@ describe('ShroudGame end, audit, fraud proofs and liveness', () => {
     lie[0] = 6;
     await expectRevert(prove(t.i, lie, t.path), G, 'InvalidPath');
     await expectRevert(prove(t.i, t.fields, t.path.slice(1)), G, 'BadPathLength');
-    await expectRevert(prove(1n << BigInt(s.board.depth), t.fields, t.path), G, 'BadLeafIndex');
+    await expectRevert(prove(treeLeaves(s.board.depth), t.fields, t.path), G, 'BadLeafIndex');
     await expectRevert(prove(t.i, [...t.fields.slice(0, 4), FIELD_MODULUS], t.path), G, 'NotInField');
+    // The same tile word (and leaf) from non-byte fields: not a tile, refused before any fraud is judged.
+    await expectRevert(
+      prove(t.i, [...aliasFields(t.fields.slice(0, 4)), t.fields[4]!], t.path),
+      G,
+      'NotATile',
+    );
     const pathBig = t.path.slice();
     pathBig[0] = FIELD_MODULUS;
     await expectRevert(prove(t.i, t.fields, pathBig), G, 'NotInField');

@@ -63,7 +63,11 @@ describe('ShroudGame ceremony: create, commit, sealed reveal, root', () => {
     assert.equal(cfg[1], BigInt(s.board.depth), 'tree depth as makeBoard');
     assert.deepEqual([...cfg[5]], SEAL_KEY);
     const standard = await createGame(env, { width: 84, height: 54 });
-    assert.equal((await G.getFunction('getGameConfig')(standard.id))[1], 13n);
+    assert.equal(
+      (await G.getFunction('getGameConfig')(standard.id))[1],
+      7n,
+      '3 levels per zone, 4 over 77 zones',
+    );
   });
 
   it('createGame rejects bad parameters', async () => {

@@ -7,10 +7,18 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Contract } from 'ethers';
 import { reasonName } from '../../core/game-phases.ts';
-import { encodeDisputeAnswer, FIELD_MODULUS, generateMap, leafCoord, merklePath } from '../../core/index.ts';
+import {
+  answerStride,
+  encodeDisputeAnswer,
+  FIELD_MODULUS,
+  generateMap,
+  leafCoord,
+  merklePath,
+} from '../../core/index.ts';
 import { signRevealReceipt } from '../../core/reveal-receipt.ts';
 import { revealDomain, type ServedTile } from '../../core/reveal-request.ts';
 import {
+  aliasFields,
   as,
   BOND,
   DURATIONS,
@@ -275,6 +283,30 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
     await (await as(env, env.dealer).getFunction('answerDispute')(s.id, answer, '0x')).wait();
     await (
       await as(env, s.players[0]!).getFunction('challengeDisputeAnswer')(s.id, LEAVES, answer, 0)
+    ).wait();
+    assert.equal(await phaseOf(env, s.id), Phase.ForceOpen);
+  });
+
+  it('P7: an answered tile with non-byte fields (the same leaf word, another tile) is a failed answer', async () => {
+    const s = await spawned();
+    await (await open(s)).wait();
+    const answer = answerOf(s);
+    const stride = answerStride(s.board.depth);
+    const k = LEAVES.findIndex((_, i) => answer.slice(i * stride + 1, i * stride + 4).some((v) => v > 0n));
+    answer.splice(k * stride, 4, ...aliasFields(answer.slice(k * stride, k * stride + 4)));
+    await (await as(env, env.dealer).getFunction('answerDispute')(s.id, answer, '0x')).wait();
+    await expectRevert(
+      as(env, s.players[0]!).getFunction('challengeDisputeAnswer')(
+        s.id,
+        LEAVES,
+        answer,
+        (k + 1) % LEAVES.length,
+      ),
+      G,
+      'NoFraud',
+    );
+    await (
+      await as(env, s.players[0]!).getFunction('challengeDisputeAnswer')(s.id, LEAVES, answer, k)
     ).wait();
     assert.equal(await phaseOf(env, s.id), Phase.ForceOpen);
   });

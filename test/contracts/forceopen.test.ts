@@ -7,7 +7,14 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Contract } from 'ethers';
-import { commitOpenMap, FIELD_MODULUS, generateMap, leafCoord } from '../../core/index.ts';
+import {
+  buildTree,
+  commitOpenMap,
+  FIELD_MODULUS,
+  generateMap,
+  leafCoord,
+  ZONE_DEPTH,
+} from '../../core/index.ts';
 import { zoneRoots } from '../../core/mapproof/witness.ts';
 import { as, DURATIONS, type Env, expectRevert, increaseTime, Phase, phaseOf, setup } from './helpers.ts';
 import { mockPlay, type Playing } from './mock-play.ts';
@@ -66,15 +73,7 @@ describe('ShroudGame force-open: the share window and the open map root', () => 
     void s;
     return { root: 0n, zoneRoots: roots, leaves };
   }
-  function zoneRootOf(leaves: bigint[]): bigint {
-    let level = leaves;
-    while (level.length > 1) {
-      const up: bigint[] = [];
-      for (let i = 0; i < level.length; i += 2) up.push(env.h.hash([level[i]!, level[i + 1]!]));
-      level = up;
-    }
-    return level[0]!;
-  }
+  const zoneRootOf = (leaves: bigint[]): bigint => buildTree(env.h, leaves, ZONE_DEPTH).root;
   const zoneOf = (d: OpenData, zone: number) => d.leaves.slice(zone * 64, zone * 64 + 64);
   const propose = (s: Playing, seat: number, d: OpenData) =>
     as(env, s.players[seat]!).getFunction('proposeOpenRoot')(s.id, d.zoneRoots);

@@ -319,3 +319,19 @@ export async function phaseOf(env: Env, id: bigint): Promise<bigint> {
 }
 
 export { buildTree };
+
+/**
+ * Tile fields [terrain, feature, resource, rivers] that pack to the same tile word (and leaf) as `fields` but are not
+ * bytes, so only the contract's byte check tells them apart: one field raised by 256 and the next lowered by 1, or,
+ * when every field after the first is 0, feature + 2^248 (shifted left by 8 it overflows 256 bits to nothing).
+ */
+export function aliasFields<T extends number | bigint>(fields: readonly T[]): bigint[] {
+  const out = fields.map(BigInt);
+  const i = [1, 2, 3].find((k) => out[k]! > 0n);
+  if (i === undefined) out[1] = out[1]! + (1n << 248n);
+  else {
+    out[i - 1] = out[i - 1]! + 256n;
+    out[i] = out[i]! - 1n;
+  }
+  return out;
+}

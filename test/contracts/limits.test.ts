@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Contract } from 'ethers';
 import { InputError } from '../../core/errors.ts';
 import { GAME_PHASES, GAME_REASONS } from '../../core/game-phases.ts';
-import { ZONE_SIZE } from '../../core/geometry.ts';
+import { ZONE_DEPTH, ZONE_SIZE } from '../../core/geometry.ts';
 import {
   DURATION_CEILINGS,
   DURATION_FIELDS,
@@ -19,6 +19,7 @@ import {
   MAX_BOARD_SIDE,
   MAX_ZONES,
 } from '../../core/limits.ts';
+import { levelsFor } from '../../core/merkle.ts';
 import { shippedRuleset } from '../../core/ruleset/shipped.ts';
 import { type ValidRuleset, validateRuleset } from '../../core/ruleset/validate.ts';
 import { mainSource } from '../../scripts/circuits/generate.ts';
@@ -74,7 +75,7 @@ describe('the contract and the core agree', () => {
     const unchecked = (width: number, height: number): ValidRuleset => {
       const [zonesX, zonesY] = [Math.ceil(width / ZONE_SIZE), Math.ceil(height / ZONE_SIZE)];
       const zoneCount = zonesX * zonesY;
-      const depth = 6 + Math.ceil(Math.log2(zoneCount));
+      const depth = ZONE_DEPTH + levelsFor(zoneCount);
       return {
         ...tinyOn(width, height),
         board: { kind: 'hex', width, height, zonesX, zonesY, zoneCount, depth },

@@ -28,6 +28,7 @@ import {
   stateCommitment,
   type Tile,
   tileSalt,
+  tileWord,
   verifyPath,
 } from '../../core/index.ts';
 import { mapChunkInput, mapRootInput, seedHash } from '../../core/mapproof/witness.ts';
@@ -82,7 +83,7 @@ function cases(): [string, (v: bigint) => unknown][] {
     ['blinding', (v) => attackNullifier(h, v, 0, 1n)],
     ['turn', (v) => attackNullifier(h, 1n, 0, v)],
     ['tiles.0.salt', (v) => encodeDisputeAnswer([served(v.toString(), [])], 0)],
-    ['tiles.0.path.1', (v) => encodeDisputeAnswer([served('1', ['2', v.toString()])], 2)],
+    ['tiles.0.path.1', (v) => encodeDisputeAnswer([served('1', ['2', v.toString(), '3'])], 1)],
   ];
 }
 
@@ -130,6 +131,36 @@ describe('field elements from outside', () => {
       });
     }
     assert.throws(() => attackNullifier(h, 1n, -1, 1n), { name: 'InputError', message: /^slot:/ });
+  });
+
+  test('a leaf hashes the tile word terrain | feature << 8 | resource << 16 | rivers << 24 with the salt', () => {
+    const t: Tile = { terrain: 5, feature: 2, resource: 4, rivers: 0b101001 };
+    assert.equal(tileWord(t), 5n + (2n << 8n) + (4n << 16n) + (41n << 24n));
+    assert.equal(leafHash(h, t, 9n), h.hash([tileWord(t), 9n]));
+    // One word per tile: every generated tile of a map packs to a word that decodes back to it.
+    const seen = new Map<bigint, Tile>();
+    for (const g of tiles) {
+      const w = tileWord(g);
+      const back = { terrain: Number(w & 255n), feature: Number((w >> 8n) & 255n) };
+      assert.deepEqual(back, { terrain: g.terrain, feature: g.feature });
+      assert.equal(Number(w >> 16n), g.resource + (g.rivers << 8));
+      const other = seen.get(w);
+      if (other) assert.deepEqual(other, g);
+      seen.set(w, g);
+    }
+  });
+
+  test('an aliasing tile (terrain 258, feature 0 packs like terrain 2, feature 1) is refused, not hashed', () => {
+    const real: Tile = { terrain: 2, feature: 1, resource: 0, rivers: 0 };
+    assert.equal(258n, tileWord(real), 'the alias would have the same word and leaf');
+    assert.throws(() => leafHash(h, { ...real, terrain: 258 as never, feature: 0 }, 1n), {
+      name: 'InputError',
+      message: /^tile\.terrain: not a byte: 258/,
+    });
+    assert.throws(() => tileWord({ ...real, rivers: 256 }), {
+      name: 'InputError',
+      message: /^tile\.rivers:/,
+    });
   });
 
   test('tileSalt refuses a leaf index that is not a non-negative integer', () => {

@@ -388,12 +388,14 @@ test('zoneTiles partitions the board, row-major, each zone inside its own 8×8 b
 });
 
 test('makeBoard derives the Merkle depth and refuses bad sizes, naming the field', () => {
-  assert.equal(makeBoard('hex', 8, 8).depth, 6);
-  assert.equal(makeBoard('hex', 9, 8).depth, 7);
-  assert.equal(makeBoard('hex', 17, 10).depth, 9);
+  // 4-ary levels: 3 per zone, then ceil(log4(zones)).
+  assert.equal(makeBoard('hex', 8, 8).depth, 3);
+  assert.equal(makeBoard('hex', 9, 8).depth, 4);
+  assert.equal(makeBoard('hex', 33, 8).depth, 5, '5 zones');
+  assert.equal(makeBoard('hex', 17, 10).depth, 5);
   // The limits of core/limits.ts: at most MAX_ZONES zones, sides at most MAX_BOARD_SIDE.
   const max = makeBoard('hex', 184, 88);
-  assert.deepEqual([max.zonesX, max.zonesY, max.zoneCount, max.depth], [23, 11, MAX_ZONES, 14]);
+  assert.deepEqual([max.zonesX, max.zonesY, max.zoneCount, max.depth], [23, 11, MAX_ZONES, 7]);
   throwsField(() => makeBoard('hex', 1016, 16), 'grid'); // 127 × 2 = 254 zones
   throwsField(() => makeBoard('square', 256, 256), 'grid');
   assert.equal(makeBoard('square', MAX_BOARD_SIDE, 8).zoneCount, 128);

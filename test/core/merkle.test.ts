@@ -11,8 +11,10 @@ import {
   leafHash,
   loadHasher,
   merklePath,
+  pathLength,
   rootFromPath,
   shippedRuleset,
+  TREE_ARITY,
   tileSalt,
   verifyPath,
   zeroHashes,
@@ -27,11 +29,11 @@ before(async () => {
   reference = { hash: (xs) => p.F.toObject(p(xs as bigint[])) as bigint };
 });
 
-/** Independent tree: naive recursion over all 2^depth leaves, with circomlibjs' pure-JS reference Poseidon. */
+/** Independent tree: naive recursion over all 4^depth leaves, with circomlibjs' pure-JS reference Poseidon. */
 function naiveRoot(hh: Hasher, leaves: readonly bigint[], depth: number, lo = 0): bigint {
   if (depth === 0) return leaves[lo] ?? 0n;
-  const half = 2 ** (depth - 1);
-  return hh.hash([naiveRoot(hh, leaves, depth - 1, lo), naiveRoot(hh, leaves, depth - 1, lo + half)]);
+  const quarter = 4 ** (depth - 1);
+  return hh.hash([0, 1, 2, 3].map((j) => naiveRoot(hh, leaves, depth - 1, lo + j * quarter)));
 }
 
 describe('merkle tree', () => {
@@ -39,10 +41,11 @@ describe('merkle tree', () => {
     const r = shippedRuleset('tiny');
     const tiles = generateMap(h, r.board, 42n);
     const { tree, salts } = commitMap(h, r.board, tiles, 7n);
-    assert.equal(tree.depth, 8);
+    assert.equal(TREE_ARITY, 4);
+    assert.equal(tree.depth, 4, '4 zones: 3 levels per zone and one above');
     // Rebuild every leaf from scratch with the reference hasher, zone-major, zeros off the board.
     const leaves: bigint[] = [];
-    for (let i = 0; i < 2 ** r.board.depth; i++) {
+    for (let i = 0; i < 4 ** r.board.depth; i++) {
       const c = leafCoord(r.board, i);
       if (c === null) {
         leaves.push(0n);
@@ -57,40 +60,53 @@ describe('merkle tree', () => {
 
   test('paths verify for every leaf, and fail for a wrong leaf, index or sibling', () => {
     const leaves = Array.from({ length: 37 }, (_, i) => BigInt(i * 1000 + 1));
-    const tree = buildTree(h, leaves, 6);
+    const tree = buildTree(h, leaves, 3);
     for (let i = 0; i < 64; i++) {
       const path = merklePath(tree, i);
+      assert.equal(path.length, pathLength(3));
       const leaf = leaves[i] ?? 0n;
       assert.ok(verifyPath(h, tree.root, i, leaf, path), `leaf ${i}`);
       assert.ok(!verifyPath(h, tree.root, i, leaf + 1n, path));
-      assert.ok(!verifyPath(h, tree.root, i ^ 1, leaf, path) || (leaves[i ^ 1] ?? 0n) === leaf);
-      const bad = path.slice();
-      bad[3] = bad[3]! + 1n;
-      assert.ok(!verifyPath(h, tree.root, i, leaf, bad));
+      // Every other slot among its siblings, with the same path: only a sibling of equal value may pass.
+      for (let j = 1; j < 4; j++) {
+        const other = (i & ~3) | ((i + j) & 3);
+        assert.ok(!verifyPath(h, tree.root, other, leaf, path) || (leaves[other] ?? 0n) === leaf);
+      }
+      for (const k of [0, 4, 8]) {
+        const bad = path.slice();
+        bad[k] = bad[k]! + 1n;
+        assert.ok(!verifyPath(h, tree.root, i, leaf, bad), `sibling ${k}`);
+      }
     }
     assert.ok(!verifyPath(h, tree.root, 64, 0n, merklePath(tree, 0)), 'index beyond the tree');
+    assert.ok(!verifyPath(h, tree.root, 0, leaves[0]!, merklePath(tree, 0).slice(1)), 'not whole levels');
   });
 
   test('empty subtrees use precomputed zero hashes: no hashing for absent zones', () => {
     const ch = countingHasher(h);
     zeroHashes(ch, 20);
     const before = ch.total();
-    const t = buildTree(ch, [5n, 6n], 12);
-    assert.equal(ch.total() - before, 12, 'one hash per level on the left spine');
-    assert.equal(t.root, naiveRoot(h, [5n, 6n], 12));
+    const t = buildTree(ch, [5n, 6n], 6);
+    assert.equal(ch.total() - before, 6, 'one hash per level on the left spine');
+    assert.equal(t.root, naiveRoot(h, [5n, 6n], 6));
   });
 
   test('rejects leaves that do not fit and out-of-range path indices', () => {
-    assert.throws(() => buildTree(h, new Array(5).fill(0n), 2), /leaves/);
-    const t = buildTree(h, [1n], 3);
-    assert.throws(() => merklePath(t, 8), /leafIndex/);
+    assert.throws(() => buildTree(h, new Array(17).fill(0n), 2), /leaves/);
+    const t = buildTree(h, [1n], 2);
+    assert.throws(() => merklePath(t, 16), /leafIndex/);
     assert.throws(() => merklePath(t, -1), /leafIndex/);
   });
 
-  test('rootFromPath orders children by the index bits', () => {
-    const a = 11n;
-    const b = 22n;
-    assert.equal(rootFromPath(h, 0, a, [b]), h.hash([a, b]));
-    assert.equal(rootFromPath(h, 1, a, [b]), h.hash([b, a]));
+  test('rootFromPath puts the node at the slot its two index bits name, siblings around it in order', () => {
+    const [n, a, b, c] = [11n, 22n, 33n, 44n];
+    assert.equal(rootFromPath(h, 0, n, [a, b, c]), h.hash([n, a, b, c]));
+    assert.equal(rootFromPath(h, 1, n, [a, b, c]), h.hash([a, n, b, c]));
+    assert.equal(rootFromPath(h, 2, n, [a, b, c]), h.hash([a, b, n, c]));
+    assert.equal(rootFromPath(h, 3, n, [a, b, c]), h.hash([a, b, c, n]));
+    // Level 1 reads bits 2 and 3.
+    const low = h.hash([a, b, n, c]);
+    assert.equal(rootFromPath(h, 2 + 4 * 3, n, [a, b, c, a, b, c]), h.hash([a, b, c, low]));
+    assert.throws(() => rootFromPath(h, 0, n, [a, b]), { name: 'InputError', message: /^path:/ });
   });
 });

@@ -38,14 +38,14 @@ describe('rulesets', () => {
       ['hex', 40, 26, 16, 32],
     );
     assert.equal(d.board.zoneCount, 20);
-    assert.equal(d.board.depth, 11);
+    assert.equal(d.board.depth, 6);
     const s = shippedRuleset('standard');
     assert.deepEqual(
       [s.grid.width, s.grid.height, s.players.max, s.unitSlots, s.maxRevealedTiles],
       [84, 54, 6, 32, 48],
     );
     assert.equal(s.board.zoneCount, 77);
-    assert.equal(s.board.depth, 13);
+    assert.equal(s.board.depth, 7);
     const sq = shippedRuleset('skirmish');
     assert.equal(sq.grid.kind, 'square');
     assert.equal(sq.vision.model, 'chebyshev');

@@ -3,7 +3,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fieldMax, RIDGE_NOISE, RIVER_BIT } from '../../core/generator/params.ts';
-import { commitMap, generateMap, loadHasher, zoneTiles } from '../../core/index.ts';
+import {
+  commitMap,
+  generateMap,
+  leafHash,
+  leafIndex,
+  loadHasher,
+  tileWord,
+  zoneTiles,
+} from '../../core/index.ts';
 import { generatorParamsCircom } from '../../core/mapproof/circom-params.ts';
 import { mapChunkInput, seedHash, zoneRoots } from '../../core/mapproof/witness.ts';
 import { MAP_PARAMS_FILE } from '../../scripts/circuits/map-params.ts';
@@ -103,6 +111,49 @@ describe('mapchunk circuit', () => {
         assert.equal(edited([[next, w[next]! + d]]), false, `(${tx},${ty}): the other river side, sum kept`);
       }
     }
+  });
+
+  test("a leaf hashing another tile's word (the dealer's own witness) breaks the leaf's link to the generator", async () => {
+    const c = await load('tiny', 'mapchunk');
+    const b = c.ruleset.board;
+    const seed = 31n;
+    const tiles = generateMap(c.h, b, seed);
+    const map = commitMap(c.h, b, tiles, 8n);
+    const input = mapChunkInput(c.h, b, seed, map, 0);
+    // Zone 0 is on the board: local tile t is leaf t. Tile u has another word than tile t.
+    const tileAt = (t: number) => tiles[Math.floor(t / 8) * b.width + (t % 8)]!;
+    const t = 9;
+    const u = [...Array(64).keys()].find((i) => tileWord(tileAt(i)) !== tileWord(tileAt(t)))!;
+    assert.equal(leafIndex(b, { col: t % 8, row: Math.floor(t / 8) }), t);
+    // Leaf u's hash computed with t's salt: the hash of u's word as the dealer would put it at t.
+    const honest = await c.witness(input as any);
+    const salts = input.salts.slice();
+    salts[u] = salts[t]!;
+    const donor = await c.witness({ ...input, salts } as any);
+    // Wires by name (.sym): tile t's leaf hash takes donor u's values, then tile t's leaf does.
+    const wires = new Map<string, number>();
+    for (const line of readFileSync(path.join(c.art.dir, 'mapchunk.sym'), 'utf8').split('\n')) {
+      const [, wire, , name] = line.split(',');
+      if (name && Number(wire) > 0) wires.set(name, Number(wire));
+    }
+    const forged = honest.slice();
+    const own = new Set<number>();
+    for (const [name, wire] of wires) {
+      if (!name.startsWith(`main.leafHash[${t}].`)) continue;
+      forged[wire] = donor[wires.get(name.replace(`[${t}]`, `[${u}]`))!]!;
+      own.add(wire);
+    }
+    const leafT = wires.get(`main.leaf[${t}]`)!;
+    forged[leafT] = leafHash(c.h, tileAt(u), BigInt(salts[t]!));
+    assert.equal(forged[wires.get(`main.leafHash[${t}].out`)!], forged[leafT], 'a consistent Poseidon of u');
+    // Caught where the hash reads tile t's fields, not only in the tree above the changed leaf.
+    const tree = new Set([...wires].filter(([n]) => /^main\.(node|level)\[/.test(n)).map(([, w]) => w));
+    const caught = c.violated(forged).filter((ws) => !ws.some((w) => tree.has(w)));
+    assert.ok(caught.length > 0, 'no constraint outside the tree catches the forged leaf');
+    assert.ok(
+      caught.every((ws) => ws.some((w) => own.has(w))),
+      'every constraint caught reads the forged hash',
+    );
   });
 
   test('a swapped zone or a seed hash for another seed is refused', async () => {

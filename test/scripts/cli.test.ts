@@ -41,6 +41,8 @@ const CLIS: Record<string, string> = {
   game: 'scripts/game.ts',
   ceremony: 'scripts/ceremony/main.ts',
   'build:web': 'scripts/build-web.ts',
+  vectors: 'scripts/vectors.ts',
+  'map-params': 'scripts/circuits/map-params.ts',
 };
 
 interface Run {

@@ -37,7 +37,7 @@ struct Knowledge {
     mapping(uint256 gi => mapping(uint256 seat => uint32[])) leavesOf; // each seat's latest reveal list
     mapping(uint256 gi => mapping(uint256 seat => uint256)) blindingOf; // and its blinding
     mapping(uint256 gi => uint256[5]) tileOf; // the served tile at `leaf`
-    mapping(uint256 gi => uint256[8]) pathOf; // and its path to the root
+    mapping(uint256 gi => uint256[12]) pathOf; // and its path to the root
     mapping(uint256 gi => uint32[]) disputeLeavesOf; // the open dispute's leaves
     mapping(uint256 gi => uint256[]) answerOf; // and the dealer's answer
 }
@@ -132,7 +132,8 @@ library HandlerLate {
     using HandlerBase for Knowledge;
 
     uint256 internal constant P = HandlerBase.P;
-    uint256 internal constant DEPTH = 8;
+    /// Siblings of a path: 4 levels of the 4-ary tree, 3 a level.
+    uint256 internal constant PATH = 12;
     uint256 internal constant LEAVES = 256;
     address internal constant STRANGER = HandlerBase.STRANGER;
 
@@ -303,7 +304,7 @@ library HandlerLate {
     /// Anyone proves the served tile wrong (only a forged one may be proven), sometimes with a bad path.
     function proveFraud(Knowledge storage k, uint256 gi, uint256 seed) public {
         Info storage f = k.infos[gi];
-        uint256[] memory path = new uint256[](k.oops(seed, 1, 12) ? DEPTH - 1 : DEPTH); // BadPathLength
+        uint256[] memory path = new uint256[](k.oops(seed, 1, 12) ? PATH - 1 : PATH); // BadPathLength
         for (uint256 i = 0; i < path.length; i++) {
             path[i] = k.pathOf[gi][i];
         }
@@ -336,10 +337,11 @@ contract ShroudHandler {
     using HandlerBase for Knowledge;
 
     uint256 internal constant P = HandlerBase.P;
-    /// The mock rulesets' board: hex 16×12, 2 × 2 zones of 8×8, tree depth 6 + 2, damage 4.
+    /// The mock rulesets' board: hex 16×12, 2 × 2 zones of 8×8, tree depth 3 + 1 (4-ary), damage 4.
     uint16 internal constant WIDTH = 16;
     uint16 internal constant HEIGHT = 12;
-    uint256 internal constant DEPTH = 8;
+    /// Siblings of a path: 4 levels, 3 a level.
+    uint256 internal constant PATH = 12;
     uint256 internal constant LEAVES = 256;
     uint256 internal constant DAMAGE = 4;
     /// Games per run, and live games at once (bounds the invariants' work per call).
@@ -645,8 +647,8 @@ contract ShroudHandler {
     function _postRoot(uint256 gi, uint256 seed) internal {
         Info storage f = k.infos[gi];
         uint256[5] memory tile = model.servedTile(f.ms, f.leaf, f.tileKind, _shares(gi));
-        uint256[8] memory path;
-        for (uint256 i = 0; i < DEPTH; i++) {
+        uint256[12] memory path;
+        for (uint256 i = 0; i < PATH; i++) {
             path[i] = _r(seed, 20 + i) % P;
         }
         uint256 root = model.climb(f.leaf, model.leafHash(tile), path);

@@ -11,13 +11,15 @@ import {vm} from "./Vm.sol";
 ///         would exceed the 24 KB code size limit otherwise): share and reveal commitments, the dealer's served tile
 ///         and its root, open-root proposals, the context word of play proofs, random durations, and what a game
 ///         holds according to the game's public views. Every hash is the FakePoseidon the game uses.
-/// @dev The board is the mock rulesets' hex 16×12: 2 × 2 zones of 8 × 8, zone-major leaves, tree depth 8.
+/// @dev The board is the mock rulesets' hex 16×12: 2 × 2 zones of 8 × 8, zone-major leaves, a 4-ary tree of depth 4.
 contract ShroudModel {
     uint256 internal constant P = 21888242871839275222246405745257275088548364400416034343698204186575808495617;
     uint16 internal constant WIDTH = 16;
     uint16 internal constant HEIGHT = 12;
     uint256 internal constant ZONES = 4;
-    uint256 internal constant DEPTH = 8;
+    uint256 internal constant DEPTH = 4;
+    /// Siblings of a path: 3 a level.
+    uint256 internal constant PATH = 12;
     uint256 internal constant LEAVES = 256;
     uint256 internal constant MAX_PLAYERS = 3;
 
@@ -135,18 +137,18 @@ contract ShroudModel {
     }
 
     /// The dealer's answer to a dispute of `leaves`: per leaf terrain, feature, resource, rivers, salt and the
-    /// `DEPTH` siblings of its path; the served `tile` and `path` where the leaf is `known` and the answer `good`,
+    /// `PATH` siblings of its path; the served `tile` and `path` where the leaf is `known` and the answer `good`,
     /// random words elsewhere; `extra`: one word too many.
     function disputeAnswer(
         uint32[] memory leaves,
         uint256 known,
         uint256[5] memory tile,
-        uint256[8] memory path,
+        uint256[12] memory path,
         bool good,
         bool extra,
         uint256 seed
     ) external pure returns (uint256[] memory answer) {
-        uint256 w = 5 + DEPTH;
+        uint256 w = 5 + PATH;
         answer = new uint256[](leaves.length * w + (extra ? 1 : 0));
         for (uint256 k = 0; k < leaves.length; k++) {
             bool mine = good && leaves[k] == known;
@@ -215,15 +217,22 @@ contract ShroudModel {
         return h.poseidon([x]);
     }
 
-    /// The leaf hash `Poseidon(terrain, feature, resource, rivers, salt)`.
-    function leafHash(uint256[5] memory tile) external view returns (uint256) {
-        return h.poseidon(tile);
+    /// The leaf hash `Poseidon(terrain | feature << 8 | resource << 16 | rivers << 24, salt)`.
+    function leafHash(uint256[5] memory tile) public view returns (uint256) {
+        return h.poseidon([tile[0] | (tile[1] << 8) | (tile[2] << 16) | (tile[3] << 24), tile[4]]);
     }
 
-    /// The root a leaf's hash and its sibling path lead to (index bits choose left or right).
-    function climb(uint256 leaf, uint256 node, uint256[8] memory path) external view returns (uint256) {
+    /// The root a leaf's hash and its path lead to (4-ary: 3 siblings a level in child order, the node's slot the
+    /// index's next two bits).
+    function climb(uint256 leaf, uint256 node, uint256[12] memory path) external view returns (uint256) {
         for (uint256 k = 0; k < DEPTH; k++) {
-            node = (leaf >> k) & 1 == 1 ? h.poseidon([path[k], node]) : h.poseidon([node, path[k]]);
+            uint256 slot = (leaf >> (2 * k)) & 3;
+            uint256[4] memory c;
+            uint256 s = 3 * k;
+            for (uint256 j = 0; j < 4; j++) {
+                c[j] = j == slot ? node : path[s++];
+            }
+            node = h.poseidon(c);
         }
         return node;
     }
@@ -295,15 +304,15 @@ contract ShroudModel {
         (,,,,,,,, uint256 seed,,) = game.getGame(id);
         if (seed >= P) return 0;
         (uint8 t, uint8 f, uint8 r, uint8 rv) = mapGen.generateTile(seed, 0, WIDTH, HEIGHT, 0, col, row);
-        return h.poseidon([uint256(t), f, r, rv, 0]);
+        return leafHash([uint256(t), f, r, rv, 0]);
     }
 
-    /// The root of a zone's depth-6 subtree over its 64 leaves.
+    /// The root of a zone's subtree over its 64 leaves: 3 levels of 4-ary nodes.
     function zoneRoot(uint256[64] memory leaves) public view returns (uint256) {
         uint256[64] memory nodes = leaves;
-        for (uint256 m = 32; m >= 1; m /= 2) {
+        for (uint256 m = 16; m >= 1; m /= 4) {
             for (uint256 i = 0; i < m; i++) {
-                nodes[i] = h.poseidon([nodes[2 * i], nodes[2 * i + 1]]);
+                nodes[i] = h.poseidon([nodes[4 * i], nodes[4 * i + 1], nodes[4 * i + 2], nodes[4 * i + 3]]);
             }
         }
         return nodes[0];
