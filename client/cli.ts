@@ -14,7 +14,7 @@ import { writeFileSync } from 'node:fs';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { loadHasher, shippedRuleset, shippedRulesetNames } from '../core/index.ts';
 import { rulesetHash } from '../core/ruleset/hash.ts';
-import { exitUsage, UsageError } from '../scripts/lib/cli.ts';
+import { exitUsage, UsageError } from '../lib/cli.ts';
 import { BotPlayer } from './bot-player.ts';
 import { proverFromDealer } from './node/artifacts.ts';
 import { defaultStateFile } from './node/file-store.ts';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { loadHasher } from '../core/index.ts';
 import { generateSealKey, sealPublicKey } from '../core/sealed.ts';
-import { cliArgs, inputFile } from '../scripts/lib/cli.ts';
+import { cliArgs, inputFile } from '../lib/cli.ts';
 import { buildApp, REDACT_PATHS } from './app.ts';
 import { openArtifactCatalog } from './artifacts.ts';
 import { cacheLimits } from './cache-limits.ts';

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { artifactFileName } from '../core/artifacts.ts';
 import { ArtifactCatalog, type ArtifactIndexRow, sha256File } from '../dealer/artifacts.ts';
-import { inputDir, outputDir, parseCli, required, runCli } from './lib/cli.ts';
+import { inputDir, outputDir, parseCli, required, runCli } from '../lib/cli.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -19,8 +19,8 @@ import { fileURLToPath } from 'node:url';
 import { Contract, JsonRpcProvider, Wallet } from 'ethers';
 import { readDeployment } from '../contracts/ignition/record.ts';
 import { SHROUD_GAME_ABI } from '../core/abi/shroud-game.ts';
+import { inputFile, parseCli, runCli, UsageError } from '../lib/cli.ts';
 import { type AuditReport, formatReport, parseServedTiles, runAudit } from './audit/audit.ts';
-import { inputFile, parseCli, runCli, UsageError } from './lib/cli.ts';
 
 export interface AuditCliOptions {
   gameId: bigint;

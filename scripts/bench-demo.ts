@@ -11,6 +11,7 @@ import { generateMap, loadHasher } from '../core/index.ts';
 import { shippedRuleset } from '../core/ruleset/shipped.ts';
 import type { ValidRuleset } from '../core/ruleset/validate.ts';
 import { generateSealKey } from '../core/sealed.ts';
+import { UsageError } from '../lib/cli.ts';
 import type { AttackRecord } from './demo/combat-tally.ts';
 import { DEMO_TURNS, playDemoGame } from './demo/game.ts';
 import { installCleanup, stopAll } from './demo/procs.ts';
@@ -22,7 +23,6 @@ import {
   startDealer,
 } from './demo/setup.ts';
 import { simulateGame } from './demo/sim.ts';
-import { UsageError } from './lib/cli.ts';
 import { consoleProgress } from './lib/progress.ts';
 import { median, round } from './lib/stats.ts';
 

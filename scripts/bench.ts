@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { shippedRulesetNames } from '../core/ruleset/shipped.ts';
-import { inputDir, intFlag, outputFile, parseCli, runCli, UsageError } from './lib/cli.ts';
+import { inputDir, intFlag, outputFile, parseCli, runCli, UsageError } from '../lib/cli.ts';
 import { consoleProgress } from './lib/progress.ts';
 
 const USAGE = `usage: npm run bench -- <core|maps|circuits|gas|dealer|mapproof|mapproof-queue|soak|demo|browser> [--ruleset R] [--games N] [--turns N] [--sim] [--seeds N] [--ptau-dir DIR] [--json FILE]

@@ -14,7 +14,7 @@ import { REPO_ROOT } from '../client/viewer/asset.ts';
 import { buildViewer } from '../client/viewer/build.ts';
 import { buildPlayPage, DEFAULT_DEPLOYMENTS_DIR, trustedGamesFrom } from '../client/web/build.ts';
 import type { TrustedGames } from '../client/web/trust.ts';
-import { outputDir, parseCli, runCli } from './lib/cli.ts';
+import { outputDir, parseCli, runCli } from '../lib/cli.ts';
 
 interface WebPage {
   /** Folder under the output folder, and the page's name. */

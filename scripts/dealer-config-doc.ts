@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CONFIG_DOC_FILE, renderConfigDoc } from '../dealer/ops/config-doc.ts';
-import { parseCli, runCli } from './lib/cli.ts';
+import { parseCli, runCli } from '../lib/cli.ts';
 
 const USAGE = `usage: node scripts/dealer-config-doc.ts [--check]
 

@@ -20,6 +20,7 @@ import type { Deployment } from '../contracts/ignition/record.ts';
 import { loadHasher } from '../core/index.ts';
 import { shippedRuleset, shippedRulesetNames } from '../core/ruleset/shipped.ts';
 import { generateSealKey } from '../core/sealed.ts';
+import { inputDir, intFlag, outputDir, parseCli, runCli, UsageError } from '../lib/cli.ts';
 import { circuitsCached } from './circuits/build.ts';
 import { userPtauDir } from './circuits/ptau.ts';
 import { checkPlayers, DEMO_TURNS, MAX_DEMO_PLAYERS, playDemoGame } from './demo/game.ts';
@@ -32,7 +33,6 @@ import {
   startChain,
   startDealer,
 } from './demo/setup.ts';
-import { inputDir, intFlag, outputDir, parseCli, runCli, UsageError } from './lib/cli.ts';
 import { consoleProgress, fmtDuration, type Progress } from './lib/progress.ts';
 
 const playable = shippedRulesetNames.filter((n) => shippedRuleset(n).players.min <= MAX_DEMO_PLAYERS);

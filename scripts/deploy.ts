@@ -23,10 +23,10 @@ import {
 } from '../contracts/ignition/deploy.ts';
 import { recordDeployment } from '../contracts/ignition/record.ts';
 import { shippedRulesetNames } from '../core/ruleset/shipped.ts';
+import { intFlag, outputDir, parseCli, runCli, UsageError } from '../lib/cli.ts';
 import { buildContracts, ensureBuilt, missingVerifiers, verifiersCommand } from './contracts/ensure.ts';
 import { checkDevKeys } from './contracts/keys.ts';
 import { deployPlan } from './contracts/plan.ts';
-import { intFlag, outputDir, parseCli, runCli, UsageError } from './lib/cli.ts';
 import { consoleProgress } from './lib/progress.ts';
 
 export interface DeployCliOptions {

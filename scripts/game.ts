@@ -18,7 +18,7 @@ import { shippedRuleset, shippedRulesetNames } from '../core/ruleset/shipped.ts'
 import { checkSealPublicKey } from '../core/sealed.ts';
 import { createGame, createGameParams } from '../dealer/chain/create-game.ts';
 import { EthersChain } from '../dealer/chain/ethers.ts';
-import { inputFile, parseCli, runCli, UsageError } from './lib/cli.ts';
+import { inputFile, parseCli, runCli, UsageError } from '../lib/cli.ts';
 
 export const GAME_USAGE = `usage: npm run game -- create --ruleset NAME --players 0xA,0xB[,…] [--stake WEI] [--dispute-deposit WEI]
                               [--max-turns N] [--bond WEI] [--deployment FILE] [--seal-key X,Y | --dealer-url URL]

@@ -17,7 +17,7 @@ import {
   type ValidRuleset,
   validateRuleset,
 } from '../core/index.ts';
-import { inputFile, outputFile, parseCli, runCli, UsageError } from './lib/cli.ts';
+import { inputFile, outputFile, parseCli, runCli, UsageError } from '../lib/cli.ts';
 
 const USAGE = `usage: npm run map -- --ruleset <name|file.json> --seed <hex> [--svg FILE] [--json FILE] [--revealed FILE] [--no-color]
 

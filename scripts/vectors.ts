@@ -18,7 +18,7 @@ import {
   shippedRulesetNames,
   type Tile,
 } from '../core/index.ts';
-import { parseCli, runCli } from './lib/cli.ts';
+import { parseCli, runCli } from '../lib/cli.ts';
 
 export interface GeneratorVector {
   ruleset: string;

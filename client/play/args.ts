@@ -1,9 +1,9 @@
 /**
  * The player CLI's flags and environment, checked before anything touches the network: every mistake is a
- * UsageError naming the flag (exit 2, scripts/lib/cli.ts's convention).
+ * UsageError naming the flag (exit 2, lib/cli.ts's convention).
  */
 import { existsSync, statSync } from 'node:fs';
-import { cliArgs, inputDir, inputFile, intFlag, outputFile, UsageError } from '../../scripts/lib/cli.ts';
+import { cliArgs, inputDir, inputFile, intFlag, outputFile, UsageError } from '../../lib/cli.ts';
 import { readDeploymentFile } from './deployment.ts';
 import type { GameTarget } from './game-id.ts';
 

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError } from '../../scripts/lib/cli.ts';
+import { UsageError } from '../../lib/cli.ts';
 import type { ProverArtifacts } from '../sdk/prover.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Deployment } from '../../contracts/ignition/record.ts';
-import { inputFile, UsageError } from '../../scripts/lib/cli.ts';
+import { inputFile, UsageError } from '../../lib/cli.ts';
 
 export type DeploymentRecord = Pick<Deployment, 'chainId' | 'shroudGame'>;
 

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
-import { cliArgs, intFlag, UsageError } from '../../scripts/lib/cli.ts';
+import { cliArgs, intFlag, UsageError } from '../../lib/cli.ts';
 import { buildPlayPage, DEFAULT_PLAY_DIR, PLAY_FILES, PLAY_SECURITY_HEADERS } from './build.ts';
 
 const USAGE = `usage: npm run play:web -- --dealer URL [--rpc URL] [--contract 0x…] [--port N] [--host H] [--build]

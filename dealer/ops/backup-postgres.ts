@@ -7,7 +7,7 @@ import { type SpawnOptions, spawn } from 'node:child_process';
 import { accessSync, closeSync, constants, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { UsageError } from '../../scripts/lib/cli.ts';
+import { UsageError } from '../../lib/cli.ts';
 import { MIGRATIONS, PostgresStore } from '../store/postgres.ts';
 import { describeTarget, postgresTarget, urlPassword } from '../store/postgres-url.ts';
 import type { SecretBox } from '../store/secret-box.ts';

@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { backup, DatabaseSync } from 'node:sqlite';
-import { UsageError } from '../../scripts/lib/cli.ts';
+import { UsageError } from '../../lib/cli.ts';
 import type { SecretBox } from '../store/secret-box.ts';
 import { MIGRATIONS, SqliteStore } from '../store/sqlite.ts';
 import {

@@ -3,7 +3,7 @@
  * configuration names. Secrets stay as they are in the database, encrypted under masterKey: a backup is
  * useless without that key, and the key must not be kept with it.
  */
-import { inputFile, parseCli, required, UsageError } from '../../scripts/lib/cli.ts';
+import { inputFile, parseCli, required, UsageError } from '../../lib/cli.ts';
 import { hexKey } from '../config.ts';
 import { describeStore } from '../store/open.ts';
 import { secretBox } from '../store/secret-box.ts';

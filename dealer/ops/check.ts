@@ -5,7 +5,7 @@
  */
 import { computeAddress } from 'ethers';
 import { sealPublicKey } from '../../core/sealed.ts';
-import { parseCli, UsageError } from '../../scripts/lib/cli.ts';
+import { parseCli, UsageError } from '../../lib/cli.ts';
 import { ConfigError, checkStartupPolicy, type DealerConfig, dealerSealSecret } from '../config.ts';
 import { ENV_SETTINGS } from '../config-env.ts';
 import { describeStore } from '../store/open.ts';

@@ -1,8 +1,8 @@
 /**
  * The dealer's operations subcommands (`npm run dealer -- <command> …`), each a small module of its own.
- * Every one follows the CLI convention (scripts/lib/cli.ts): `--help`, one-line errors, exit 2 on misuse.
+ * Every one follows the CLI convention (lib/cli.ts): `--help`, one-line errors, exit 2 on misuse.
  */
-import { runCli } from '../../scripts/lib/cli.ts';
+import { runCli } from '../../lib/cli.ts';
 import { proverCommand } from '../prover/command.ts';
 import { backupCommand, restoreCommand } from './backup.ts';
 import { checkCommand } from './check.ts';

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { computeAddress } from 'ethers';
 import { generateSealKey } from '../../core/sealed.ts';
-import { parseCli } from '../../scripts/lib/cli.ts';
+import { parseCli } from '../../lib/cli.ts';
 import { writePrivateFile } from './secret-file.ts';
 
 /** The secrets, as 0x-hex in the config's spelling (`keys.*`). */

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { inputFile, UsageError } from '../../scripts/lib/cli.ts';
+import { inputFile, UsageError } from '../../lib/cli.ts';
 import { ConfigError, type DealerConfig, loadConfigSources } from '../config.ts';
 
 /** What the dealer reads without `--config`: the local chain's defaults, every setting open to SHROUD_* variables. */

@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../../scripts/lib/cli.ts';
+import { UsageError } from '../../lib/cli.ts';
 
 /**
  * Creates `file` for the owner only (0600) and never over an existing one: keys and backups are not

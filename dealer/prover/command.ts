@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
-import { intFlag, parseCli, UsageError } from '../../scripts/lib/cli.ts';
+import { intFlag, parseCli, UsageError } from '../../lib/cli.ts';
 import { REDACT_PATHS } from '../app.ts';
 import { hexKey } from '../config.ts';
 import { queuePolicy } from '../mapproof/chunk-job.ts';

@@ -5,7 +5,7 @@
  * chain of files without the signature breaking.
  */
 import { type HDNodeWallet, verifyMessage, Wallet } from 'ethers';
-import { UsageError } from '../lib/cli.ts';
+import { UsageError } from '../../lib/cli.ts';
 import type { ContributionRecord } from './types.ts';
 
 /** The environment variable holding a contributor's private key (0x-hex). */

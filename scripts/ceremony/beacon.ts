@@ -3,8 +3,9 @@
  * applied to every circuit. Anyone can recompute it, so it adds no secret; it closes the ceremony so that
  * no last contributor could have chosen their contribution after seeing the others'.
  */
+
+import { inputDir, intFlag, parseCli, required, UsageError } from '../../lib/cli.ts';
 import { timed } from '../circuits/build.ts';
-import { inputDir, intFlag, parseCli, required, UsageError } from '../lib/cli.ts';
 import { applyStep } from './chain.ts';
 import { logFile, readCeremony } from './record.ts';
 import type { BeaconRecord } from './types.ts';

@@ -3,10 +3,10 @@
  * build/circuits/, no Groth16 setup: the ceremony makes the keys).
  */
 import { shippedRulesetNames } from '../../core/ruleset/shipped.ts';
+import { UsageError } from '../../lib/cli.ts';
 import { buildCircuits, buildSealCircuit, type CircuitArtifacts } from '../circuits/build.ts';
 import type { GlobalCircuitName } from '../circuits/global.ts';
 import { VERIFIED_CIRCUITS, type VerifiedCircuit } from '../contracts/rulesets.ts';
-import { UsageError } from '../lib/cli.ts';
 import type { Progress } from '../lib/progress.ts';
 
 /** Every circuit with an on-chain verifier: each ruleset's verified ones and the ruleset-independent seal. */

@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { HDNodeWallet, Wallet } from 'ethers';
+import { inputDir, parseCli, required, UsageError } from '../../lib/cli.ts';
 import { timed } from '../circuits/build.ts';
-import { inputDir, parseCli, required, UsageError } from '../lib/cli.ts';
 import { attestationText, CONTRIBUTOR_KEY_ENV, contributorWallet } from './attest.ts';
 import { applyStep } from './chain.ts';
 import { logFile, readCeremony } from './record.ts';

@@ -6,6 +6,7 @@
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { inputDir, inputFile, outputDir, parseCli, required } from '../../lib/cli.ts';
 import {
   GENERATED_DIR,
   type GeneratedRuleset,
@@ -19,7 +20,6 @@ import {
   verifierContractName,
 } from '../contracts/rulesets.ts';
 import { publicSignalCount, renameVerifier, writeSealVerifier } from '../contracts/verifiers.ts';
-import { inputDir, inputFile, outputDir, parseCli, required } from '../lib/cli.ts';
 import { compileTargets } from './circuits.ts';
 import { sha256File } from './digest.ts';
 import { inDir, logFile } from './record.ts';

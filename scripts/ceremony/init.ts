@@ -5,9 +5,9 @@
  */
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { inputFile, outputDir, parseCli, required, UsageError } from '../../lib/cli.ts';
 import { timed } from '../circuits/build.ts';
 import { rulesetHash } from '../contracts/rulesets.ts';
-import { inputFile, outputDir, parseCli, required, UsageError } from '../lib/cli.ts';
 import { zkeyName } from './chain.ts';
 import {
   CEREMONY_CIRCUITS,

@@ -1,10 +1,10 @@
 /**
  * The production phase-2 trusted setup: `npm run ceremony -- <init|contribute|verify|beacon|finalize> …`.
- * One module per subcommand; this file only dispatches (the CLI convention of scripts/lib/cli.ts).
+ * One module per subcommand; this file only dispatches (the CLI convention of lib/cli.ts).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCli, runCli, UsageError } from '../lib/cli.ts';
+import { parseCli, runCli, UsageError } from '../../lib/cli.ts';
 import { consoleUi, type Ui } from './ui.ts';
 
 type Subcommand = (argv: string[], ui: Ui) => Promise<void>;

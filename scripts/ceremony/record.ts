@@ -1,7 +1,7 @@
 /** Reading and writing `ceremony.json` (atomically: a half-written record would strand a ceremony). */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../lib/cli.ts';
+import { UsageError } from '../../lib/cli.ts';
 import { CEREMONY_FILE, CEREMONY_LOG, type CeremonyRecord } from './types.ts';
 
 export const recordFile = (dir: string) => path.join(dir, CEREMONY_FILE);

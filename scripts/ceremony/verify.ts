@@ -5,8 +5,8 @@
  * recorded ones (names and hashes, then the beacon). The cheap checks run for every circuit first.
  */
 import path from 'node:path';
+import { inputDir, inputFile, parseCli, required } from '../../lib/cli.ts';
 import { timed } from '../circuits/build.ts';
-import { inputDir, inputFile, parseCli, required } from '../lib/cli.ts';
 import { attestationProblem } from './attest.ts';
 import { checkLatest } from './chain.ts';
 import { sha256File } from './digest.ts';

@@ -29,7 +29,7 @@ import {
   turnWitness,
 } from '../../core/witness/inputs.ts';
 import { mobileSlots } from '../../core/witness/maptop.ts';
-import { inputDir, outputFile, parseCli, runCli, UsageError } from '../lib/cli.ts';
+import { inputDir, outputFile, parseCli, runCli, UsageError } from '../../lib/cli.ts';
 import { consoleProgress } from '../lib/progress.ts';
 import { buildCircuits } from './build.ts';
 import { CIRCUITS, MAP_CIRCUITS } from './generate.ts';

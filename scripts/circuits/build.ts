@@ -23,7 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shippedRuleset, shippedRulesetNames } from '../../core/ruleset/shipped.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
-import { inputDir, inputFile, parseCli, runCli, UsageError } from '../lib/cli.ts';
+import { inputDir, inputFile, parseCli, runCli, UsageError } from '../../lib/cli.ts';
 import { consoleProgress, type Progress, type Step, silentProgress } from '../lib/progress.ts';
 import { ALL_CIRCUITS, CIRCUITS, type CircuitName, mainSource } from './generate.ts';
 import { GLOBAL_CIRCUITS, type GlobalCircuitName, globalMainSource, isGlobalCircuit } from './global.ts';

@@ -308,7 +308,7 @@ build/circuits/ptau/potN.dev.ptau, where the circuit build looks for one). Its s
 public beacon: for local chains and tests only. Prints the time it took.`;
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { intFlag, outputFile, parseCli, runCli, UsageError } = await import('../lib/cli.ts');
+  const { intFlag, outputFile, parseCli, runCli, UsageError } = await import('../../lib/cli.ts');
   await runCli('devptau', async () => {
     const { values } = parseCli({
       name: 'devptau',

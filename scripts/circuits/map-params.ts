@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadHasher } from '../../core/index.ts';
 import { generatorParamsCircom } from '../../core/mapproof/circom-params.ts';
-import { parseCli, runCli } from '../lib/cli.ts';
+import { parseCli, runCli } from '../../lib/cli.ts';
 
 export const MAP_PARAMS_FILE = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),

@@ -3,7 +3,7 @@
  * from the INSECURE development ptau (or of unknown origin), or whose zkey has fewer phase-2 contributions than
  * required, is refused: anyone who knows the setup's secrets can forge proofs against it.
  */
-import { UsageError } from '../lib/cli.ts';
+import { UsageError } from '../../lib/cli.ts';
 import { verifiersCommand } from './ensure.ts';
 import {
   type GeneratedRuleset,

@@ -21,9 +21,9 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shippedRulesetNames } from '../../core/ruleset/shipped.ts';
+import { inputDir, parseCli, runCli, UsageError } from '../../lib/cli.ts';
 import { buildCircuits, buildSealCircuit, type CircuitArtifacts } from '../circuits/build.ts';
 import type { CircuitName } from '../circuits/generate.ts';
-import { inputDir, parseCli, runCli, UsageError } from '../lib/cli.ts';
 import type { Progress } from '../lib/progress.ts';
 import { consoleProgress } from '../lib/progress.ts';
 import {

@@ -1,5 +1,5 @@
 /**
- * One CLI convention (scripts/lib/cli.ts) for every command: `--help` prints the usage and exits 0; a bad
+ * One CLI convention (lib/cli.ts) for every command: `--help` prints the usage and exits 0; a bad
  * flag, a missing file or an unwritable path is one line `<cli>: …` naming the flag, exit 2, no stack trace.
  * Each CLI runs as a real process here.
  */
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { parseErrorLine } from '../../scripts/lib/cli.ts';
+import { parseErrorLine } from '../../lib/cli.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'shroud-cli-'));

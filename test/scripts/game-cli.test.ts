@@ -32,9 +32,9 @@ import { MapCache } from '../../dealer/maps.ts';
 import { createMetrics } from '../../dealer/metrics.ts';
 import { secretBox } from '../../dealer/store/secret-box.ts';
 import { SqliteStore } from '../../dealer/store/sqlite.ts';
+import { UsageError } from '../../lib/cli.ts';
 import { deployPlan } from '../../scripts/contracts/plan.ts';
 import { createFromCli, parseGameArgs } from '../../scripts/game.ts';
-import { UsageError } from '../../scripts/lib/cli.ts';
 import { HTTP } from '../dealer/fixture.ts';
 import { freePort } from '../helpers/free-port.ts';
 

@@ -5,7 +5,8 @@
  *   a user error (unknown or malformed flag, missing value, missing file, unwritable path): one line
  *   `<cli>: <what is wrong>` naming the flag on stderr, exit 2;
  *   any other failure: one line `<cli>: <message>`, exit 1 (the stack only with SHROUD_DEBUG=1).
- * It wraps node:util parseArgs once.
+ * It wraps node:util parseArgs once. It lives in lib/, below the dealer, the client and scripts/, which all
+ * use it (nothing imports upward).
  */
 import { accessSync, closeSync, constants, existsSync, openSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
