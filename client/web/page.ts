@@ -39,7 +39,7 @@ import { knowledgeOf } from '../viewer/recorder.ts';
 import { IndexedDbArtifactCache } from './artifact-cache.ts';
 import type { PageConfig } from './config.ts';
 import { describeError } from './errors.ts';
-import { download, exportText, parseExport } from './export-file.ts';
+import { download, ExportFileError, exportText, openExport } from './export-file.ts';
 import { drawnFog, type OwnTurn } from './history.ts';
 import { type MapUnit, mapHit, mapSvg } from './map-view.ts';
 import { WebPlanner } from './planner.ts';
@@ -357,7 +357,10 @@ export class PlayPage {
    */
   async #restore(text: string): Promise<void> {
     const w = this.state.wallet!;
-    const file = parseExport(text);
+    const file = await openExport(text, this.ui.restorePass.value);
+    this.ui.restorePass.value = '';
+    if (!file.protected)
+      this.log('this export has no passphrase (an older page made it): export it again', 'info');
     const h = sessionHeader(file.session);
     if (h.chainId !== w.chainId)
       throw new SessionRecordError(
@@ -386,9 +389,14 @@ export class PlayPage {
     if (!s || !w) throw new Error('no game to export yet');
     const session = await this.#sessions.blob(w.address, w.chainId, s.key.address);
     if (!session) throw new Error('the session is not saved yet');
+    const pass = this.ui.exportPass.value;
+    if (pass !== this.ui.exportPass2.value) throw new ExportFileError('the two passphrases differ');
     const state = (await this.state.vault?.exportBlob()) ?? null;
-    download(`shroud-game-${this.state.gameId ?? 'lobby'}.json`, exportText({ session, state }));
-    this.log('exported the sealed game state (it opens only with this wallet)', 'info');
+    const text = await exportText({ session, state }, pass);
+    this.ui.exportPass.value = '';
+    this.ui.exportPass2.value = '';
+    download(`shroud-game-${this.state.gameId ?? 'lobby'}.json`, text);
+    this.log('exported the sealed game state (it opens only with this wallet and the passphrase)', 'info');
   }
 
   async #rulesetOf(chain: GameChain, gameId: bigint): Promise<{ name: string; ruleset: ValidRuleset }> {

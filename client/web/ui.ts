@@ -20,8 +20,11 @@ export interface Ui {
   lobbies: HTMLElement;
   restoreBox: HTMLElement;
   restore: HTMLInputElement;
+  restorePass: HTMLInputElement;
   game: HTMLElement;
   exportState: HTMLButtonElement;
+  exportPass: HTMLInputElement;
+  exportPass2: HTMLInputElement;
   map: HTMLElement;
   gameInfo: HTMLElement;
   progress: HTMLElement;
@@ -53,8 +56,11 @@ export function findUi(): Ui {
     lobbies: el('lobbies'),
     restoreBox: el('restore-box'),
     restore: el('restore'),
+    restorePass: el('restore-pass'),
     game: el('game'),
     exportState: el('export'),
+    exportPass: el('export-pass'),
+    exportPass2: el('export-pass2'),
     map: el('map'),
     gameInfo: el('game-info'),
     progress: el('progress'),

@@ -47,6 +47,8 @@ const skip = chromiumSkip;
 const RULESET = shippedRuleset('tiny');
 /** The chain's turn limit, counting every seat's spawn and turns: the page plays its spawn and 3 turns. */
 const MAX_TURNS = 8;
+/** The passphrase the export and restore steps use. */
+const EXPORT_PASS = 'a long export passphrase';
 const LIVE = new Set(['Commit', 'Reveal', 'Deal', 'Play', 'Combat', 'Dispute', 'ForceOpen', 'OpenRoot']);
 const SHOTS = path.join(ROOT, 'build', 'test-output', 'web');
 
@@ -488,6 +490,13 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
        * Restore state from the file: the game resumes there. Then the chain's connection drops and comes back.
        */
       const moveToAnotherDevice = async () => {
+        // Export asks for a passphrase twice; two that differ export nothing.
+        await tid('export-pass').fill(EXPORT_PASS);
+        await tid('export-pass2').fill(`${EXPORT_PASS}?`);
+        await tid('export').click();
+        await errorShown(/the two passphrases differ/, 'play-export-mismatch.png', false);
+        await tid('dismiss').click();
+        await tid('export-pass2').fill(EXPORT_PASS);
         const [dl] = await Promise.all([page.waitForEvent('download'), tid('export').click()]);
         const file = path.join(tmp, 'export.json');
         await dl.saveAs(file);
@@ -500,6 +509,7 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
           `no key in clear in the export: ${hex}`,
         );
         assert.ok(!text.includes('"key"') && !text.includes('share'), 'no record field in clear');
+        assert.ok(!text.includes(EXPORT_PASS) && JSON.parse(text).v === 2, 'sealed under the passphrase');
         earlierProofs.push(...(await snapshot()).proofs);
         await device.context.close();
         wallet.mark();
@@ -509,6 +519,11 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
         await tid('connect').click();
         // No saved game in this browser: the lobbies, and Restore state.
         await tid('restore').waitFor({ state: 'visible' });
+        // A wrong passphrase restores nothing and says so; the right one restores.
+        await tid('restore-pass').fill(`${EXPORT_PASS}!`);
+        await tid('restore').setInputFiles(file);
+        await errorShown(/wrong passphrase/, 'play-restore-wrong-pass.png', false);
+        await tid('restore-pass').fill(EXPORT_PASS);
         await tid('restore').setInputFiles(file);
         await page.locator('[data-testid="game"][data-resumed="true"]').waitFor({ timeout: 120_000 });
         assert.equal(await tid('game').getAttribute('data-address'), address, 'the same seat');

@@ -9,7 +9,6 @@ import { describe, it } from 'node:test';
 import { Wallet } from 'ethers';
 import { MemoryStateStore } from '../../client/sdk/store.ts';
 import { recordHeader, VaultError, VaultKey } from '../../client/sdk/vault.ts';
-import { exportText, parseExport } from '../../client/web/export-file.ts';
 import { drawnFog, type OwnTurn } from '../../client/web/history.ts';
 import {
   type SessionRecord,
@@ -151,15 +150,6 @@ describe('the web session store', () => {
     await VaultKey.derive(thief, scope, { known: elsewhere });
     await idb.put(ownerId, (await elsewhere.get(checkId(thief.address)))!);
     await assert.rejects(VaultKey.derive(owner, scope, { known: idb }), /different signature/);
-  });
-
-  it('parses an export file, refusing anything else with a clear message', () => {
-    const text = exportText({ session: 'S', state: null });
-    assert.deepEqual(parseExport(text), { session: 'S', state: null });
-    assert.throws(() => parseExport('{'), /not a Shroud game export \(not JSON\)/);
-    assert.throws(() => parseExport('{"shroud":"player-state"}'), /not a Shroud game export/);
-    assert.throws(() => parseExport('{"shroud":"shroud-web-game","v":2}'), /version 2/);
-    assert.throws(() => parseExport('{"shroud":"shroud-web-game","v":1,"session":1}'), /damaged/);
   });
 });
 
