@@ -20,6 +20,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { ValidRuleset } from '@shroud/core/ruleset/validate.ts';
 import { verifyMessage } from 'ethers';
+import { base64ToBytes, bytesToBase64 } from './base64.ts';
 import { decodeSnapshot, encodeSnapshot, type PlayerSnapshot, type SnapshotStore } from './snapshot.ts';
 import type { StateStore } from './store.ts';
 
@@ -101,18 +102,10 @@ function bindingBytes(scope: VaultScope, gameId: bigint, player: string): Uint8A
   );
 }
 
-function toBase64(b: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
-  return btoa(s);
-}
-
 function fromBase64(s: string, field: string): Uint8Array {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s)) throw new VaultError('format', `${field}: not base64`);
-  const bin = atob(s);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
+  const b = base64ToBytes(s);
+  if (!b) throw new VaultError('format', `${field}: not base64`);
+  return b;
 }
 
 /** The key material of one account on one deployment (the signature); seals and opens that account's blobs. */
@@ -254,7 +247,7 @@ export class VaultKey {
   #sealBound(ad: Uint8Array, header: Record<string, string | number>, plaintext: Uint8Array): string {
     const nonce = randomBytes(24);
     const sealed = xchacha20poly1305(this.#keyFor(ad), nonce, ad).encrypt(plaintext);
-    return JSON.stringify({ ...header, nonce: toBase64(nonce), sealed: toBase64(sealed) });
+    return JSON.stringify({ ...header, nonce: bytesToBase64(nonce), sealed: bytesToBase64(sealed) });
   }
 
   #openBound(

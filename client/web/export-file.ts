@@ -17,6 +17,7 @@ import { xchacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { randomBytes } from '@noble/ciphers/utils.js';
 import { scryptAsync } from '@noble/hashes/scrypt.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { base64ToBytes, bytesToBase64 } from '@shroud/sdk/base64.ts';
 
 const TYPE = 'shroud-web-game';
 
@@ -50,17 +51,9 @@ interface KdfHeader {
   salt: string;
 }
 
-function toBase64(b: Uint8Array): string {
-  let s = '';
-  for (const x of b) s += String.fromCharCode(x);
-  return btoa(s);
-}
-
 function fromBase64(s: unknown, field: string, bytes?: number): Uint8Array {
-  if (typeof s !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(s))
-    throw new ExportFileError(`this export is damaged (${field} is not base64)`);
-  const bin = atob(s);
-  const out = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  const out = base64ToBytes(s);
+  if (!out) throw new ExportFileError(`this export is damaged (${field} is not base64)`);
   if (bytes !== undefined && out.length !== bytes)
     throw new ExportFileError(`this export is damaged (${field} is not ${bytes} bytes)`);
   return out;
@@ -102,11 +95,11 @@ export async function exportText(e: GameExport, passphrase: string): Promise<str
     throw new ExportFileError(
       `choose a passphrase of at least ${MIN_PASSPHRASE} characters to export the game`,
     );
-  const kdf: KdfHeader = { name: 'scrypt', ...EXPORT_KDF, salt: toBase64(randomBytes(16)) };
+  const kdf: KdfHeader = { name: 'scrypt', ...EXPORT_KDF, salt: bytesToBase64(randomBytes(16)) };
   const nonce = randomBytes(24);
   const plain = utf8ToBytes(JSON.stringify({ session: e.session, state: e.state }));
   const box = xchacha20poly1305(await keyOf(passphrase, kdf), nonce, headerBytes(kdf)).encrypt(plain);
-  const file = { shroud: TYPE, v: 2, kdf, nonce: toBase64(nonce), box: toBase64(box) };
+  const file = { shroud: TYPE, v: 2, kdf, nonce: bytesToBase64(nonce), box: bytesToBase64(box) };
   return `${JSON.stringify(file, null, 1)}\n`;
 }
 
