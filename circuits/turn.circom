@@ -12,14 +12,18 @@ include "vision.circom";
 // Per slot: alive, type and hp unchanged (dead stays dead: the all-zero word), the new tile on
 // the board, and the grid distance (GRID 0 hex, 1 Chebyshev) from old to new tile at most the
 // type's SPEED (0 for structures, so they never move). Public signals (circuits/README.md): the
-// packed words (context: seat, turn, opponent masks; report: zone bitmask + forced lanes), gameId,
+// packed words (context: seat, turn, opponent masks; report: zone bitmask + forced lanes),
 // oldCommit, newCommit, revealCommit.
+//
+// No gameId signal (6.2k gas each): the contract checks oldCommit against the mover's stored
+// commitment in this game, and every stored commitment was made by a proof that knew its opening
+// (spawn, with gameId public; turn; combat, with gameId public), so a proof made for another game
+// verifies only for a seat whose commitment has the same opening: the same player's own state.
 template Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, SC, SP) {
     var NW = (N + 6) \ 7;
     var Z = ZX * ZY;
     var PW = playWords(N, K, Z);
     signal input packed[PW];
-    signal input gameId;
     signal input oldCommit;
     signal input newCommit;
     signal input revealCommit;
@@ -34,10 +38,8 @@ template Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, 
     signal input present[R];
     signal input cover[R][N];
 
-    // gameId is bound by a quadratic constraint, so no optimiser drops it; the packed words are
-    // bound by their bit decomposition (seat and turn are only carried, the masks are used, the
-    // report fields are constrained to the computed ones below).
-    signal gameIdSq <== gameId * gameId;
+    // The packed words are bound by their bit decomposition (seat and turn are only carried, the
+    // masks are used, the report fields are constrained to the computed ones below).
     component context = UnpackPlay(N, K, Z);
     context.packed <== packed;
     _ <== context.seat;

@@ -24,7 +24,6 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
     var PW = playWords(N, K, Z);
     var TM = mapNodesAt(ZX * ZY, DEPTH - TK);
     signal input packed[PW];
-    signal input gameId;
     signal input oldCommit;
     signal input newCommit;
     signal input revealCommit;
@@ -55,7 +54,6 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
     top.root <== mapRoot;
 
     component t = Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, SC, SP);
-    t.gameId <== gameId;
     t.packed <== packed;
     t.oldCommit <== oldCommit;
     t.newCommit <== newCommit;

@@ -295,8 +295,9 @@ interface IShroudGame {
     event Spawned(uint256 indexed gameId, address indexed player, uint256 seat);
     /// @notice `player`'s turn `turn` proof was accepted; `revealCommit` commits to the tiles it may request.
     event TurnSubmitted(uint256 indexed gameId, address indexed player, uint256 turn, uint256 revealCommit);
-    /// @notice A forced reveal: `player` has a unit of `unitType` in `zone`, which an opponent sees.
-    event ZoneReveal(uint256 indexed gameId, address indexed player, uint256 zone, uint256 unitType);
+    /// @notice The forced reveals of one spawn or turn proof: for each `lane`, `player` has a unit of type
+    ///         `lane & 15` in zone `lane >> 4`, which an opponent sees (one event per proof, lanes in proof order).
+    event ZoneReveals(uint256 indexed gameId, address indexed player, uint256[] lanes);
     /// @notice `attacker` attacked tile (`col`, `row`) of `defender`, who must answer by `deadline`.
     event AttackDeclared(
         uint256 indexed gameId,

@@ -115,7 +115,7 @@ contract ShroudGame is IShroudGame {
     /// @dev The caller's first turn: places its spawn units in its start area (hidden) with a spawn proof; public
     ///      signals [packed…, gameId, newCommit, revealCommit]. The packed words are `report` with this contract's
     ///      context ORed in (seat, step, opponents' masks; `_signals`); the report part holds the new zone bitmask
-    ///      (stored) and one forced-reveal lane per unit slot (`ZoneReveal` per non-zero lane).
+    ///      (stored) and one forced-reveal lane per unit slot (`ZoneReveals` lists the non-zero ones).
     function spawn(uint256 gameId, Proof calldata proof, uint256[] calldata report, uint256 newCommit, uint256 revealCommit_)
         external
     {
@@ -124,7 +124,8 @@ contract ShroudGame is IShroudGame {
 
     /// @inheritdoc IShroudGame
     /// @dev Moves the caller's hidden units with a turn proof against its stored commitment; public signals
-    ///      [packed…, gameId, oldCommit, newCommit, revealCommit(, mapRoot for passability rulesets)].
+    ///      [packed…, oldCommit, newCommit, revealCommit(, mapRoot for passability rulesets)]. No gameId: the
+    ///      stored commitment binds the game, since every stored commitment was made by a proof that knew its opening.
     function submitTurn(
         uint256 gameId,
         Proof calldata proof,
@@ -487,7 +488,7 @@ contract ShroudGame is IShroudGame {
         }
     }
 
-    /// Spawn (`isSpawn`) or turn. Signals: [packed…, gameId, (oldCommit,) newCommit, revealCommit(, mapRoot)]; the
+    /// Spawn (`isSpawn`) or turn. Signals: [packed…, gameId or oldCommit, newCommit, revealCommit(, mapRoot)]; the
     /// packed words are the prover's report words (below 2^253, 0 at every context bit) with the context ORed in.
     function _play(
         uint256 gameId,
@@ -543,16 +544,16 @@ contract ShroudGame is IShroudGame {
         bool isSpawn
     ) private view returns (uint256[] memory sig, uint256 at) {
         uint256 rw = report.length;
-        uint256 tail = isSpawn ? 2 : (g.passability ? 4 : 3);
-        sig = new uint256[](rw + 1 + tail);
+        uint256 tail = !isSpawn && g.passability ? 4 : 3;
+        sig = new uint256[](rw + tail);
         for (uint256 k = 0; k < rw; k++) {
             uint256 w = report[k];
             if (w >> PACKED_WORD_BITS != 0) revert NotInField();
             sig[k] = w;
         }
         at = _context(gameId, g, seat, isSpawn ? seat : g.turn, zones, sig, rw);
-        sig[rw] = gameId;
-        if (!isSpawn) sig[rw + 1] = st.stateCommitment;
+        // A turn has no gameId signal: the stored commitment binds the game (circuits/turn.circom).
+        sig[rw] = isSpawn ? gameId : st.stateCommitment;
     }
 
     /// ORs the context into the `rw` packed words of `sig`: the seat, `step` and each opponent seat's stored zone
@@ -619,20 +620,42 @@ contract ShroudGame is IShroudGame {
         return uint256(uint160(msg.sender)) | (turn << 160) | (col << 192) | (row << 202);
     }
 
-    /// One `ZoneReveal` per non-zero forced-reveal lane (lane = zone * 16 + unitType + 1): the lanes follow the
-    /// zone bitmask (at `at` = word << 8 | offset) and fill the later words from bit 0, `bitLength(16 * zones)` bits
-    /// each.
+    /// One `ZoneReveals` with every non-zero forced-reveal lane (lane = zone * 16 + unitType + 1, emitted as lane − 1),
+    /// none when there are none: the lanes follow the zone bitmask (at `at` = word << 8 | offset) and fill the later
+    /// words from bit 0, `bitLength(16 * zones)` bits each. One log per proof rather than one per lane: a log's base
+    /// and topics cost ~1.9k, each further lane 256 gas.
     function _emitForced(uint256 gameId, uint256[] calldata report, uint256 zones, uint256 at) private {
         uint256 lb = 0;
         for (uint256 v = zones << 4; v != 0; v >>= 1) lb++;
-        uint256 laneMask = (uint256(1) << lb) - 1;
         uint256 first = at >> 8;
+        uint256 head = report[first] >> ((at & 0xff) + zones);
+        uint256 rest = 0;
+        for (uint256 k = first + 1; k < report.length; k++) {
+            rest |= report[k];
+        }
+        if (head | rest == 0) return; // no forced reveal (most turns): no array, no log
+        // Two passes over the lane words (at most a few): count the non-zero lanes, then list them.
+        uint256[] memory lanes = new uint256[](_forcedLanes(report, first, head, lb, new uint256[](0)));
+        _forcedLanes(report, first, head, lb, lanes);
+        emit ZoneReveals(gameId, msg.sender, lanes);
+    }
+
+    /// The non-zero lanes (minus 1) of the lane words (`head`, then the report words after `first`), written to `out`
+    /// when it is long enough; returns how many there are.
+    function _forcedLanes(uint256[] calldata report, uint256 first, uint256 head, uint256 lb, uint256[] memory out)
+        private
+        pure
+        returns (uint256 n)
+    {
+        uint256 laneMask = (uint256(1) << lb) - 1;
         for (uint256 k = first; k < report.length; k++) {
-            uint256 w = k == first ? report[k] >> ((at & 0xff) + zones) : report[k];
+            uint256 w = k == first ? head : report[k];
             while (w != 0) {
                 uint256 lane = w & laneMask;
                 w >>= lb;
-                if (lane != 0) emit ZoneReveal(gameId, msg.sender, (lane - 1) >> 4, (lane - 1) & 15);
+                if (lane == 0) continue;
+                if (n < out.length) out[n] = lane - 1;
+                n++;
             }
         }
     }

@@ -412,7 +412,6 @@ async function duelPlay(
     const seen = [...visibleTiles(r.board, r.vision.model, sources)].slice(0, r.maxRevealedTiles);
     const revealed = seen.map((i) => ({ col: i % r.board.width, row: Math.floor(i / r.board.width) }));
     const plan = turnWitness(r, h, {
-      gameId: id,
       player: BigInt(players[k]!.address),
       seat: k,
       turn: t,

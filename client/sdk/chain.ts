@@ -713,14 +713,17 @@ export class GameChain {
             ...at,
           });
           break;
-        case 'ZoneReveal':
-          out.push({
-            kind: 'ZoneReveal',
-            player: lower(a.player),
-            zone: Number(a.zone),
-            unitType: Number(a.unitType),
-            ...at,
-          });
+        case 'ZoneReveals':
+          // One log per proof; one event per forced reveal (lane = zone << 4 | unitType).
+          for (const lane of a.lanes) {
+            out.push({
+              kind: 'ZoneReveal',
+              player: lower(a.player),
+              zone: Number(lane >> 4n),
+              unitType: Number(lane & 15n),
+              ...at,
+            });
+          }
           break;
         case 'AttackDeclared':
           out.push({ kind: 'AttackDeclared', ...fight(a), ...at });

@@ -608,7 +608,6 @@ export class GamePlayer {
     const newBlinding = randomField();
     const revealBlinding = randomField();
     const plan = turnWitness(r, this.h, {
-      gameId: this.gameId,
       player: addressToField(this.address),
       seat: this.seat,
       turn: BigInt(turn),

@@ -95,7 +95,6 @@ function visionOutputs(
 }
 
 export interface TurnArgs {
-  gameId: bigint;
   /** The player's address as a field element. */
   player: bigint;
   /** The player's seat (the packed words carry it; the contract supplies the mover's seat). */
@@ -253,7 +252,6 @@ function assertAddress(player: bigint): void {
 }
 
 export function turnWitness(r: R, h: Hasher, a: TurnArgs): TurnPlan {
-  const gameId = toField(a.gameId, 'gameId');
   assertAddress(toField(a.player, 'player')); // carried by the caller's transaction, not the proof
   const turn = toField(a.turn, 'turn');
   const oldBlinding = toField(a.oldBlinding, 'oldBlinding');
@@ -268,7 +266,6 @@ export function turnWitness(r: R, h: Hasher, a: TurnArgs): TurnPlan {
   const packed = packPlay(r, a.seat, turn, a.oppMasks, v.report);
   const input: CircuitInput = {
     packed: packed.map(s),
-    gameId: s(gameId),
     oldCommit: s(oldCommit),
     newCommit: s(newCommit),
     revealCommit: s(v.revealCommit),
@@ -279,7 +276,8 @@ export function turnWitness(r: R, h: Hasher, a: TurnArgs): TurnPlan {
     revealBlinding: s(revealBlinding),
     ...reveals,
   };
-  const publicSignals = [...packed, gameId, oldCommit, newCommit, v.revealCommit];
+  // No gameId: the stored oldCommit binds the game (circuits/turn.circom).
+  const publicSignals = [...packed, oldCommit, newCommit, v.revealCommit];
   if (r.provePassability) {
     const pass = passabilityInputs(r, h, a);
     Object.assign(input, pass.input, { mapRoot: s(pass.mapRoot) });

@@ -100,6 +100,16 @@ export function packedWordCounts(r: R): { words: number } {
   return { words: nextFit(playWidths(r)).words };
 }
 
+/**
+ * Public signals per play circuit, as `ShroudGame` builds them: spawn [packed…, gameId, newCommit, revealCommit];
+ * turn [packed…, oldCommit, newCommit, revealCommit(, mapRoot)] (no gameId: the stored commitment binds the game);
+ * attack [nullifier, gameId, target, stateCommit]; combat [newCommit, gameId, target, oldCommit].
+ */
+export function playSignalCounts(r: R): { spawn: number; turn: number; attack: number; combat: number } {
+  const { words } = packedWordCounts(r);
+  return { spawn: words + 3, turn: words + 3 + (r.provePassability ? 1 : 0), attack: 4, combat: 4 };
+}
+
 /** A forced zone reveal as the chain sees it: no slot (the lanes are sorted). */
 export interface PublicZoneReveal {
   zone: number;

@@ -145,7 +145,7 @@ export function mainSource(name: CircuitName, r: ValidRuleset): string {
           throw new InputError('ruleset.spawn', 'provePassability needs a spawned unit with speed > 0');
         params.push(r.board.depth, mapTopLevels(r.board, ms.length), ms.length, arr(ms));
       }
-      main = `component main {public [packed, gameId, oldCommit, newCommit, revealCommit${pass ? ', mapRoot' : ''}]} = ${pass ? 'TurnPass' : 'Turn'}(${params.join(', ')});`;
+      main = `component main {public [packed, oldCommit, newCommit, revealCommit${pass ? ', mapRoot' : ''}]} = ${pass ? 'TurnPass' : 'Turn'}(${params.join(', ')});`;
       break;
     }
     case 'spawn': {

@@ -14,7 +14,7 @@ test('every shipped ruleset generates all four main circuits with its parameters
     // provePassability compiles TurnPass, with the map root as one more public input.
     const [tmpl, pub] = r.provePassability ? ['TurnPass', 'revealCommit, mapRoot'] : ['Turn', 'revealCommit'];
     assert.ok(
-      turn.includes(`component main {public [packed, gameId, oldCommit, newCommit, ${pub}]} = ${tmpl}(`),
+      turn.includes(`component main {public [packed, oldCommit, newCommit, ${pub}]} = ${tmpl}(`),
       `${name}: ${turn}`,
     );
     assert.ok(

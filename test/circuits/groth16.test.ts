@@ -93,7 +93,6 @@ describe('Groth16 pipeline on tiny rulesets', () => {
       ]);
       const moved = slots.map((u, i) => (u && i === 1 ? { ...u, col: 6, row: 5 } : u));
       const turn = turnWitness(r, h, {
-        gameId: 77n,
         player: 0xdeadbeefn,
         seat: 0,
         turn: 5n,

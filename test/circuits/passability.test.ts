@@ -121,7 +121,6 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
           r,
           c.h,
           withPass({
-            gameId: h.field(),
             player: 3n,
             seat: 0,
             turn: 4n,
@@ -179,7 +178,6 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
     }
     assert.ok(from && good && twin && badFrom && bad);
     const base = {
-      gameId: 1n,
       player: 2n,
       seat: 0,
       turn: 3n,

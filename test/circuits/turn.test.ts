@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { InputError } from '../../core/errors.ts';
 import { packSlots, type Unit } from '../../core/state.ts';
 import { type CircuitInput, type TurnArgs, turnWitness } from '../../core/witness/inputs.ts';
-import { laneBits, packPlay, packReport } from '../../core/witness/publics.ts';
+import { laneBits, packPlay, packReport, playSignalCounts } from '../../core/witness/publics.ts';
 import { forcedReveals } from '../../core/witness/reference.ts';
 import { visionZones } from '../../core/witness/zones.ts';
 import {
@@ -25,7 +25,6 @@ function randomTurn(c: Loaded, seed: number): TurnArgs {
   const oldSlots = randomSlots(r, g);
   const newSlots = randomMoves(r, g, oldSlots);
   return {
-    gameId: g.field(),
     player: BigInt(`0x${g.int(2 ** 32).toString(16)}${'ab'.repeat(16)}`),
     seat: g.int(r.players.max),
     turn: BigInt(g.int(1000)),
@@ -44,7 +43,6 @@ function baseTurn(c: Loaded, unit: Unit): TurnArgs {
   const slots = new Array<Unit | null>(c.ruleset.unitSlots).fill(null);
   slots[0] = unit;
   return {
-    gameId: 7n,
     player: 0x1234n,
     seat: 1,
     turn: 3n,
@@ -296,14 +294,13 @@ for (const name of ['tiny', 'tiny-square']) {
     test('public inputs at or above the field modulus are rejected before the witness', async () => {
       const c = await load(name, 'turn');
       const args = randomTurn(c, 5);
-      assert.throws(() => turnWitness(c.ruleset, c.h, { ...args, gameId: P }), InputError);
       assert.throws(() => turnWitness(c.ruleset, c.h, { ...args, player: P + 1n }), InputError);
       assert.throws(() => turnWitness(c.ruleset, c.h, { ...args, player: 1n << 160n }), /160-bit/);
       assert.throws(() => turnWitness(c.ruleset, c.h, { ...args, turn: 1n << 32n }), /32-bit/);
       const plan = turnWitness(c.ruleset, c.h, args);
       // circom's witness calculator would reduce p + x to x; the guard refuses it.
       await assert.rejects(
-        c.witness({ ...plan.input, gameId: str(P + BigInt(plan.input.gameId as string)) }),
+        c.witness({ ...plan.input, oldCommit: str(P + BigInt(plan.input.oldCommit as string)) }),
         InputError,
       );
       const packed = plan.input.packed as string[];
@@ -316,11 +313,17 @@ for (const name of ['tiny', 'tiny-square']) {
 }
 
 describe('duel budgets', () => {
-  test('the duel turn, terrain rules on, stays within 2^15 constraints and one packed public word (6 public signals)', async () => {
+  test('the duel turn, terrain rules on, stays within 2^15 constraints and one packed public word (5 public signals)', async () => {
     const c = await load('duel', 'turn');
     assert.ok(c.ruleset.provePassability, 'duel proves passability');
     assert.ok(c.art.constraints <= 2 ** 15, `${c.art.constraints} constraints`);
-    // packed word, gameId, oldCommit, newCommit, revealCommit, mapRoot: the verifier pays one multiplication per signal.
-    assert.equal(c.art.publicSignals, 6);
+    // packed word, oldCommit, newCommit, revealCommit, mapRoot: the verifier pays one multiplication per signal
+    // (no gameId: the stored oldCommit binds the game).
+    assert.equal(c.art.publicSignals, 5);
+    assert.equal(
+      c.art.publicSignals,
+      playSignalCounts(c.ruleset).turn,
+      'what the contract builds (core/witness/publics.ts)',
+    );
   });
 });

@@ -27,7 +27,6 @@ for (const r of [euclid, lit]) {
         const oldSlots = randomSlots(r, g);
         const newSlots = randomMoves(r, g, oldSlots);
         const plan = turnWitness(r, c.h, {
-          gameId: g.field(),
           player: 1n,
           seat: 0,
           turn: 2n,
@@ -48,7 +47,6 @@ for (const r of [euclid, lit]) {
       const u: Unit = { type: 0, hp: 5, col: 3, row: 3 };
       const slots = [u, null, null, null];
       const base = {
-        gameId: 1n,
         player: 1n,
         seat: 0,
         turn: 1n,

@@ -16,7 +16,7 @@ import { commitMap, generateMap, masterCommitment } from '../../core/index.ts';
 import { zoneRoots } from '../../core/mapproof/witness.ts';
 import { shippedRuleset } from '../../core/ruleset/shipped.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
-import { packedWordCounts } from '../../core/witness/publics.ts';
+import { playSignalCounts } from '../../core/witness/publics.ts';
 import { rulesetHash, rulesetInfo } from '../../scripts/contracts/rulesets.ts';
 import { BOND, type Env, gameParams, lastGameId, setup } from '../contracts/helpers.ts';
 import { proofFor } from '../contracts/mock-play.ts';
@@ -186,8 +186,8 @@ export async function registerMock(env: Env, r: ValidRuleset): Promise<void> {
   ).wait();
   await (await reg.getFunction('setStartAreas')(rulesetHash(r.name), BigInt(info.startAreas))).wait();
   const mock = await env.ethers.deployContract('MockVerifier', [], env.deployer);
-  const w = packedWordCounts(r);
-  const counts = [w.words + 3, w.words + 4 + (r.provePassability ? 1 : 0), 4, 4];
+  const n = playSignalCounts(r);
+  const counts = [n.spawn, n.turn, n.attack, n.combat];
   for (const [i, n] of counts.entries()) {
     await (
       await reg.getFunction('setVerifier')(rulesetHash(r.name), i, await mock.getAddress(), '0x12345678', n)

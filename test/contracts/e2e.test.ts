@@ -95,7 +95,7 @@ describe('end to end on tiny with real Groth16 proofs', () => {
     const oppMask = async (k: number) => [(await seatOf(1 - k)).zoneMask as bigint];
     const turnNow = async () => (await G.getFunction('getGame')(id))[4] as bigint;
     const forcedSeen: unknown[] = [];
-    /** Keeps the ZoneReveal events: exactly the plan's forced reveals (zone, type), largest lane first (sorted lanes). */
+    /** Keeps the ZoneReveals lanes: exactly the plan's forced reveals (zone, type), largest lane first (sorted lanes). */
     const record = (
       rc: { logs: { topics: string[]; data: string }[] },
       forced: readonly { zone: number; unitType: number }[],
@@ -103,7 +103,7 @@ describe('end to end on tiny with real Groth16 proofs', () => {
       const seen: bigint[][] = [];
       for (const l of rc.logs) {
         const e = G.interface.parseLog(l);
-        if (e?.name === 'ZoneReveal') seen.push([e.args[2], e.args[3]]);
+        if (e?.name === 'ZoneReveals') for (const lane of e.args[2]) seen.push([lane >> 4n, lane & 15n]);
       }
       const lane = (f: { zone: number; unitType: number }) => f.zone * 16 + f.unitType;
       const want = [...forced].sort((a, b) => lane(b) - lane(a));
@@ -167,7 +167,6 @@ describe('end to end on tiny with real Groth16 proofs', () => {
       const newSlots = cur.slots.map((u, i) => (u && i === 1 ? { ...u, col: u.col + dc } : u));
       const newBlinding = 5000n + t;
       const plan = turnWitness(r, env.h, {
-        gameId: id,
         player: BigInt(players[k]!.address),
         seat: k,
         turn: t,

@@ -40,9 +40,10 @@ export const DAMAGE = 4n;
 export const MAX_REVEALED = 16;
 // 16×12 hex: 4 zones, 7-bit forced lanes. One packed word holds the context (seat 8 bits, step 32, the two opponent
 // masks of 4 bits) and the report (zone mask at bit 48, lanes from bit 52): spawn [packed, gameId, newCommit,
-// revealCommit], turn adds oldCommit; attack [nullifier, gameId, target, stateCommit]; combat [newCommit, gameId,
+// revealCommit], turn [packed, oldCommit, newCommit, revealCommit] (the stored commitment binds the game);
+// attack [nullifier, gameId, target, stateCommit]; combat [newCommit, gameId,
 // target with the outcome, oldCommit].
-export const N = { spawn: 4, turn: 5, attack: 4, combat: 4 };
+export const N = { spawn: 4, turn: 4, attack: 4, combat: 4 };
 const ZONES = 4n;
 const LANE_BITS = 7n;
 const CONTEXT_BITS = 8n + 32n + 2n * ZONES;
@@ -163,7 +164,6 @@ export async function mockPlay(env: Env, name: string, passability = false) {
           over['turn'] ?? (await turnOf(s)),
           await oppMasks(s, seat, over),
         ),
-      over['gameId'] ?? s.id,
       over['oldCommit'] ?? (await commitOf(s, seat)),
       m.newCommit,
       m.revealCommit,

@@ -344,6 +344,8 @@ contract ShroudHandler {
     uint256 internal constant PATH = 12;
     uint256 internal constant LEAVES = 256;
     uint256 internal constant DAMAGE = 4;
+    /// The packed word's context (seat 8 bits, step 32, two opponent masks of 4 zones); the report follows it.
+    uint256 internal constant CONTEXT_BITS = 48;
     /// Games per run, and live games at once (bounds the invariants' work per call).
     uint256 public constant MAX_GAMES = 10;
     uint256 public constant MAX_LIVE = 3;
@@ -693,7 +695,8 @@ contract ShroudHandler {
         }
         m.revealCommit = model.revealCommit(leaves, m.blinding);
         uint256[] memory report = new uint256[](1);
-        report[0] = _r(seed, 9) % (1 << 32); // zone mask (low 4 bits), then 7-bit forced-reveal lanes
+        // After the context bits (seat 8, step 32, two 4-bit opponent masks): zone mask (4 bits), 7-bit forced lanes.
+        report[0] = (_r(seed, 9) % (1 << 32)) << CONTEXT_BITS;
         Info storage f = k.infos[gi];
         bytes memory data = model.playCall(f.id, f.n, f.passability, m, report, !k.oops(seed, 10, 10));
         (bool ok,) = k.act(gi, m.caller, 0, data);
@@ -757,15 +760,14 @@ contract ShroudHandler {
         address caller = k.who(gi, seed, d.player);
         // present, unitType, unitHp, newCommit
         uint256[4] memory a = [_r(seed, 1) % 2, _r(seed, 2) % 16, _r(seed, 3) % 256, _r(seed, 4) % P];
-        // [outcome, newCommit, gameId, target = player | turn << 160 | col << 192 | row << 202 | damage << 212,
-        //  oldCommit]; the player in the target is the caller (the defender)
-        uint256[] memory sig = new uint256[](5);
-        sig[0] = a[0] | (a[1] << 1) | (a[2] << 5);
-        sig[1] = a[3];
-        sig[2] = id;
-        sig[3] = uint256(uint160(caller)) | (k.view_(id).turn << 160) | (uint256(c.col) << 192)
-            | (uint256(c.row) << 202) | (DAMAGE << 212);
-        sig[4] = d.stateCommitment;
+        // [newCommit, gameId, target = player | turn << 160 | col << 192 | row << 202 | damage << 212 | outcome << 220,
+        //  oldCommit] (ShroudGame.respondCombat); the player in the target is the caller (the defender)
+        uint256[] memory sig = new uint256[](4);
+        sig[0] = a[3];
+        sig[1] = id;
+        sig[2] = uint256(uint160(caller)) | (k.view_(id).turn << 160) | (uint256(c.col) << 192)
+            | (uint256(c.row) << 202) | (DAMAGE << 212) | ((a[0] | (a[1] << 1) | (a[2] << 5)) << 220);
+        sig[3] = d.stateCommitment;
         bytes memory data = model.respondCombatCall(id, sig, !k.oops(seed, 5, 8), a);
         k.act(gi, caller, 0, data);
     }

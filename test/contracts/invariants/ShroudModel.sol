@@ -66,22 +66,19 @@ contract ShroudModel {
         return abi.encodeCall(IShroudGame.sealedReveal, (id, ey, c, proof(sig, valid)));
     }
 
-    /// spawn signals [report, gameId, context(step = seat), newCommit, revealCommit]; turn signals [report, gameId,
-    /// context(step = turn), oldCommit, newCommit, revealCommit(, mapRoot if passability)].
+    /// spawn signals [report | context(step = seat), gameId, newCommit, revealCommit]; turn signals [report |
+    /// context(step = turn), oldCommit, newCommit, revealCommit(, mapRoot if passability)] (ShroudGame._signals).
     function playCall(uint256 id, uint256 n, bool passability, Move memory m, uint256[] memory report, bool valid)
         external
         view
         returns (bytes memory)
     {
-        uint256[] memory sig = new uint256[](m.isSpawn ? 5 : (passability ? 7 : 6));
-        sig[0] = report[0];
-        sig[1] = id;
-        sig[2] = this.context(id, n, m.seat, m.caller, m.step);
-        uint256 j = 3;
-        if (!m.isSpawn) sig[j++] = m.oldCommit;
-        sig[j++] = m.newCommit;
-        sig[j++] = m.revealCommit;
-        if (!m.isSpawn && passability) sig[j] = m.root;
+        uint256[] memory sig = new uint256[](!m.isSpawn && passability ? 5 : 4);
+        sig[0] = report[0] | this.context(id, n, m.seat, m.step);
+        sig[1] = m.isSpawn ? id : m.oldCommit;
+        sig[2] = m.newCommit;
+        sig[3] = m.revealCommit;
+        if (!m.isSpawn && passability) sig[4] = m.root;
         IShroudGame.Proof memory p = proof(sig, valid);
         return m.isSpawn
             ? abi.encodeCall(IShroudGame.spawn, (id, p, report, m.newCommit, m.revealCommit))
@@ -320,13 +317,9 @@ contract ShroudModel {
 
     /// The context word of a spawn or turn proof: player | step << 160 | the opponents' stored zone masks (4 bits
     /// each, seats 0..2 skipping `seat`, 0 for seats the game does not have) from bit 192.
-    function context(uint256 id, uint256 n, uint256 seat, address player, uint256 step)
-        external
-        view
-        returns (uint256 word)
-    {
-        word = uint256(uint160(player)) | (step << 160);
-        uint256 off = 192;
+    function context(uint256 id, uint256 n, uint256 seat, uint256 step) external view returns (uint256 word) {
+        word = seat | (step << 8);
+        uint256 off = 40;
         for (uint256 o = 0; o < MAX_PLAYERS; o++) {
             if (o == seat) continue;
             if (o < n) word |= game.getSeat(id, o).zoneMask << off;
