@@ -73,7 +73,7 @@ const SEAT0_KEY = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cda
 const CHAIN_ID = 31337n;
 const RULESET = 'tiny';
 const SPAWN_SIGNALS = 4; // the packed word (seat, step, opponent mask; zone mask + forced lanes), gameId, newCommit, revealCommit
-const TURN_SIGNALS = 5; // … and oldCommit before newCommit
+const TURN_SIGNALS = 4; // the packed word, oldCommit, newCommit, revealCommit (no gameId: the commitment binds the game)
 const STAKE = 1000n;
 const DEPOSIT = 100n;
 
@@ -208,7 +208,7 @@ async function move(t: Scenario, revealCommit: bigint): Promise<{ seat: number; 
       await as(env, player).getFunction('spawn')(t.id, proofFor(sig), report, newCommit, revealCommit)
     ).wait();
   } else {
-    const sig = [...packed, t.id, BigInt(me.stateCommitment), newCommit, revealCommit];
+    const sig = [...packed, BigInt(me.stateCommitment), newCommit, revealCommit];
     await (
       await as(env, player).getFunction('submitTurn')(t.id, proofFor(sig), report, newCommit, revealCommit)
     ).wait();
