@@ -28,6 +28,7 @@ import type {
   TurnPlan,
   WitnessPlan,
 } from '@shroud/core/witness/inputs.ts';
+import { decodeReveal } from '@shroud/core/witness/publics.ts';
 import type { ContractRunner, ContractTransactionReceipt, Log, Signer } from 'ethers';
 import { type RetryOptions, realSleep, withRetries } from './backoff.ts';
 import {
@@ -714,15 +715,9 @@ export class GameChain {
           });
           break;
         case 'ZoneReveals':
-          // One log per proof; one event per forced reveal (lane = zone << 4 | unitType).
-          for (const lane of a.lanes) {
-            out.push({
-              kind: 'ZoneReveal',
-              player: lower(a.player),
-              zone: Number(lane >> 4n),
-              unitType: Number(lane & 15n),
-              ...at,
-            });
+          // One log per proof; one event per forced reveal.
+          for (const code of a.lanes) {
+            out.push({ kind: 'ZoneReveal', player: lower(a.player), ...decodeReveal(code), ...at });
           }
           break;
         case 'AttackDeclared':

@@ -116,6 +116,11 @@ export interface PublicZoneReveal {
   unitType: number;
 }
 
+/** A forced reveal from its code `zone << 4 | unitType` (a lane minus 1; `ZoneReveals` logs the codes). */
+export function decodeReveal(code: bigint): PublicZoneReveal {
+  return { zone: Number(code >> 4n), unitType: Number(code & 15n) };
+}
+
 /**
  * One lane per slot, `zone * 16 + unitType + 1` for a forced reveal, else 0, sorted largest first
  * (as the circuit's sorting network outputs them): the lanes do not tell which slot stands where.
@@ -147,9 +152,7 @@ export function unpackReport(
   const [zoneMask, ...lanes] = unpack(playWidths(r), words, 'report').slice(contextFields(r));
   const forced: PublicZoneReveal[] = [];
   for (const lane of lanes) {
-    if (lane === 0n) continue;
-    const v = Number(lane) - 1;
-    forced.push({ zone: v >> 4, unitType: v & 15 });
+    if (lane !== 0n) forced.push(decodeReveal(lane - 1n));
   }
   return { zoneMask: zoneMask!, forced };
 }

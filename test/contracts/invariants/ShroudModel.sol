@@ -315,8 +315,8 @@ contract ShroudModel {
         return nodes[0];
     }
 
-    /// The context word of a spawn or turn proof: player | step << 160 | the opponents' stored zone masks (4 bits
-    /// each, seats 0..2 skipping `seat`, 0 for seats the game does not have) from bit 192.
+    /// The context bits of a spawn or turn proof's packed word: seat | step << 8 | the opponents' stored zone masks
+    /// (4 bits each, seats 0..2 skipping `seat`, 0 for seats the game does not have) from bit 40.
     function context(uint256 id, uint256 n, uint256 seat, uint256 step) external view returns (uint256 word) {
         word = seat | (step << 8);
         uint256 off = 40;
