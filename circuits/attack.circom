@@ -18,10 +18,11 @@ template Attack(W, H, N, T, GRID, ATK, AB) {
     var NW = (N + 6) \ 7;
     signal input gameId;
     signal input target;
-    signal input stateCommit;
+    signal input commit;
 
     signal input blinding;
     signal input words[NW];
+    signal input revealCommit;
     signal input sel[N];
 
     signal output nullifier;
@@ -41,10 +42,13 @@ template Attack(W, H, N, T, GRID, ATK, AB) {
     }
     for (var i = 0; i < 192; i++) _ <== tw.bits[i];
 
-    component h = Poseidon(NW + 1);
-    h.inputs[0] <== blinding;
-    for (var w = 0; w < NW; w++) h.inputs[w + 1] <== words[w];
-    h.out === stateCommit;
+    // commit is the seat's stored play commitment (lib/state.circom): its reveal commitment is carried.
+    component h = PlayCommit(NW);
+    h.blinding <== blinding;
+    h.words <== words;
+    h.revealCommit <== revealCommit;
+    h.out === commit;
+    _ <== h.stateCommit;
 
     component onb = AssertOnBoard(W, H);
     onb.colBits <== tcBits;

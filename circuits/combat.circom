@@ -13,7 +13,9 @@ include "lib/unit.circom";
 // oldCommit. Presence: the named slot (one-hot `sel`) holds an alive unit on the tile; its type
 // and hp are output, and its hp drops by `damage`; at hp <= damage the slot is emptied (killed).
 // Absence: no alive unit stands on the tile, `sel` is all zero, and present = type = hp = 0.
-// newCommit = Poseidon(blinding, new words) keeps the same blinding, so the attack nullifiers of
+// Both commitments are play commitments (lib/state.circom) with the same reveal commitment: the
+// defender's latest reveal list stays bound (a dispute still opens it). newCommit keeps the state's
+// blinding (new state Poseidon(blinding, new words)), so the attack nullifiers of
 // this turn stay valid (see circuits/README.md). Public `target` packs player (160 bits) | turn
 // (32) | target column (10) | row (10) | damage (8), which the contract builds, and the outcome the
 // defender claims: present (1) | type (4) | hp (8), constrained to the computed ones (233 bits in
@@ -26,6 +28,7 @@ template Combat(W, H, N) {
 
     signal input blinding;
     signal input words[NW];
+    signal input revealCommit;
     signal input sel[N];
 
     signal output newCommit;
@@ -50,10 +53,12 @@ template Combat(W, H, N) {
     signal unitType;
     signal unitHp;
 
-    component h = Poseidon(NW + 1);
-    h.inputs[0] <== blinding;
-    for (var w = 0; w < NW; w++) h.inputs[w + 1] <== words[w];
+    component h = PlayCommit(NW);
+    h.blinding <== blinding;
+    h.words <== words;
+    h.revealCommit <== revealCommit;
     h.out === oldCommit;
+    _ <== h.stateCommit;
 
     component onb = AssertOnBoard(W, H);
     onb.colBits <== tcBits;
@@ -123,9 +128,11 @@ template Combat(W, H, N) {
     }
     component pk = PackState(N);
     pk.word <== newWord;
-    component nh = Poseidon(NW + 1);
-    nh.inputs[0] <== blinding;
-    for (var w = 0; w < NW; w++) nh.inputs[w + 1] <== pk.words[w];
+    component nh = PlayCommit(NW);
+    nh.blinding <== blinding;
+    nh.words <== pk.words;
+    nh.revealCommit <== revealCommit;
+    _ <== nh.stateCommit;
     newCommit <== nh.out;
 
     // The claimed outcome fields (range-checked by the word's bits) are the computed ones.

@@ -18,7 +18,6 @@ template Spawn(W, H, N, T, K, R, P, AREA, S, SPAWN, HP, METRIC, VIS, VB, ZVIS, Z
     signal input packed[PW];
     signal input gameId;
     signal input newCommit;
-    signal input revealCommit;
 
     signal input newBlinding;
     signal input newWords[NW];
@@ -35,10 +34,10 @@ template Spawn(W, H, N, T, K, R, P, AREA, S, SPAWN, HP, METRIC, VIS, VB, ZVIS, Z
     signal seat <== context.seat;
     context.step === seat;
 
-    component nh = Poseidon(NW + 1);
-    nh.inputs[0] <== newBlinding;
-    for (var w = 0; w < NW; w++) nh.inputs[w + 1] <== newWords[w];
-    nh.out === newCommit;
+    // newCommit is the play commitment: the new state bound to this spawn's reveal list (lib/state.circom).
+    component nh = PlayCommit(NW);
+    nh.blinding <== newBlinding;
+    nh.words <== newWords;
 
     component seatOh = OneHot(P);
     seatOh.in <== seat;
@@ -86,7 +85,9 @@ template Spawn(W, H, N, T, K, R, P, AREA, S, SPAWN, HP, METRIC, VIS, VB, ZVIS, Z
     v.tileRow <== tileRow;
     v.present <== present;
     v.cover <== cover;
-    v.revealCommit === revealCommit;
+    nh.revealCommit <== v.revealCommit;
+    nh.out === newCommit;
+    _ <== nh.stateCommit;
     // The report fields of the packed words are the computed ones.
     context.zoneMask === v.zoneMask;
     for (var u = 0; u < N; u++) context.lane[u] === v.lane[u];

@@ -13,7 +13,8 @@ include "vision.circom";
 // the board, and the grid distance (GRID 0 hex, 1 Chebyshev) from old to new tile at most the
 // type's SPEED (0 for structures, so they never move). Public signals (circuits/README.md): the
 // packed words (context: seat, turn, opponent masks; report: zone bitmask + forced lanes),
-// oldCommit, newCommit, revealCommit.
+// oldCommit, newCommit: play commitments (lib/state.circom PlayCommit), each binding a state to the
+// reveal list of the proof that made it, so the reveal commitment needs no signal of its own.
 //
 // No gameId signal (6.2k gas each): the contract checks oldCommit against the mover's stored
 // commitment in this game, and every stored commitment was made by a proof that knew its opening
@@ -26,10 +27,10 @@ template Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, 
     signal input packed[PW];
     signal input oldCommit;
     signal input newCommit;
-    signal input revealCommit;
 
     signal input oldBlinding;
     signal input oldWords[NW];
+    signal input oldRevealCommit;
     signal input newBlinding;
     signal input newWords[NW];
     signal input revealBlinding;
@@ -45,14 +46,15 @@ template Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, 
     _ <== context.seat;
     _ <== context.step;
 
-    component oh = Poseidon(NW + 1);
-    oh.inputs[0] <== oldBlinding;
-    for (var w = 0; w < NW; w++) oh.inputs[w + 1] <== oldWords[w];
+    component oh = PlayCommit(NW);
+    oh.blinding <== oldBlinding;
+    oh.words <== oldWords;
+    oh.revealCommit <== oldRevealCommit;
     oh.out === oldCommit;
-    component nh = Poseidon(NW + 1);
-    nh.inputs[0] <== newBlinding;
-    for (var w = 0; w < NW; w++) nh.inputs[w + 1] <== newWords[w];
-    nh.out === newCommit;
+    _ <== oh.stateCommit;
+    component nh = PlayCommit(NW);
+    nh.blinding <== newBlinding;
+    nh.words <== newWords;
 
     component os = UnpackState(N);
     os.words <== oldWords;
@@ -100,7 +102,9 @@ template Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, 
     v.tileRow <== tileRow;
     v.present <== present;
     v.cover <== cover;
-    v.revealCommit === revealCommit;
+    nh.revealCommit <== v.revealCommit;
+    nh.out === newCommit;
+    _ <== nh.stateCommit;
     // The report fields of the packed words are the computed ones.
     context.zoneMask === v.zoneMask;
     for (var u = 0; u < N; u++) context.lane[u] === v.lane[u];

@@ -26,11 +26,11 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
     signal input packed[PW];
     signal input oldCommit;
     signal input newCommit;
-    signal input revealCommit;
     signal input mapRoot;
 
     signal input oldBlinding;
     signal input oldWords[NW];
+    signal input oldRevealCommit;
     signal input newBlinding;
     signal input newWords[NW];
     signal input revealBlinding;
@@ -57,9 +57,9 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
     t.packed <== packed;
     t.oldCommit <== oldCommit;
     t.newCommit <== newCommit;
-    t.revealCommit <== revealCommit;
     t.oldBlinding <== oldBlinding;
     t.oldWords <== oldWords;
+    t.oldRevealCommit <== oldRevealCommit;
     t.newBlinding <== newBlinding;
     t.newWords <== newWords;
     t.revealBlinding <== revealBlinding;

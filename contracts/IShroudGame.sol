@@ -154,9 +154,10 @@ interface IShroudGame {
         // then
         uint256 commitment; // C_i = Poseidon(gameId, player, r_i)
         uint256 share; // r_i once public
-        uint256 stateCommitment; // the hidden units' commitment (spawn, turn and combat proofs update it)
+        // Poseidon(state commitment, reveal commitment): the hidden units bound to the reveal list of the seat's
+        // latest spawn or turn (`lastTurn`); spawn and turn proofs replace it, a combat answer changes the state part
+        uint256 playCommitment;
         uint256 zoneMask; // bit z: the player has vision in zone z (boards have at most 253 zones)
-        uint256 revealCommit; // the reveal commitment of the seat's latest spawn or turn (`lastTurn`)
     }
 
     /// @notice The pending combat of a game (one at most, during `Phase.Combat`).
@@ -179,6 +180,7 @@ interface IShroudGame {
         uint96 deposit;
         bytes32 leavesHash; // keccak256(abi.encodePacked(uint32[] leaves))
         bytes32 answerHash; // keccak256(abi.encodePacked(uint256[] answer))
+        uint256 revealCommit; // the disputed reveal list's commitment, which a receipt signs
     }
 
     /// @notice The standing open-root proposal of a force-opened passability game (`Phase.OpenRoot`), and its
@@ -243,7 +245,7 @@ interface IShroudGame {
     error WrongSignalCount(uint256 expected, uint256 got);
     /// @notice A spawn or turn report word has a bit set where this contract's context goes (packed word `word`).
     error ContextBitsSet(uint256 word);
-    error RevealCommitInLogs(uint256 latestTurn);
+    error CommitmentInLogs(uint256 latestTurn);
     /// @notice The seat has no spawn or turn whose reveals could be disputed, or it was disputed already.
     error NothingToDispute();
     error WrongDeposit(uint256 expected, uint256 sent);
@@ -293,8 +295,9 @@ interface IShroudGame {
     event Forfeited(uint256 indexed gameId, uint256 seat, bool timedOut);
     /// @notice `player` (seat `seat`) spawned; `TurnSubmitted` follows with the spawn turn's reveal commitment.
     event Spawned(uint256 indexed gameId, address indexed player, uint256 seat);
-    /// @notice `player`'s turn `turn` proof was accepted; `revealCommit` commits to the tiles it may request.
-    event TurnSubmitted(uint256 indexed gameId, address indexed player, uint256 turn, uint256 revealCommit);
+    /// @notice `player`'s turn `turn` proof was accepted; `commitment` is the play commitment it stored,
+    ///         `Poseidon(stateCommit, revealCommit)`: its opening names the tiles the player may request.
+    event TurnSubmitted(uint256 indexed gameId, address indexed player, uint256 turn, uint256 commitment);
     /// @notice The forced reveals of one spawn or turn proof: for each `lane`, `player` has a unit of type
     ///         `lane & 15` in zone `lane >> 4`, which an opponent sees (one event per proof, lanes in proof order).
     event ZoneReveals(uint256 indexed gameId, address indexed player, uint256[] lanes);
@@ -376,19 +379,12 @@ interface IShroudGame {
     // ---------------------------------------------------------------- play
 
     /// @notice The caller's first turn: places its units in its start area, hidden, with a spawn proof, its vision
-    ///         report and the reveal commitment the dealer serves against.
-    function spawn(uint256 gameId, Proof calldata proof, uint256[] calldata report, uint256 newCommit, uint256 revealCommit_)
-        external;
+    ///         report and its play commitment (the units bound to the reveal list the dealer serves against).
+    function spawn(uint256 gameId, Proof calldata proof, uint256[] calldata report, uint256 newCommit) external;
 
-    /// @notice The caller's move: a turn proof from its stored unit commitment to `newCommit`, the vision report it
-    ///         proves and the reveal commitment the dealer serves against.
-    function submitTurn(
-        uint256 gameId,
-        Proof calldata proof,
-        uint256[] calldata report,
-        uint256 newCommit,
-        uint256 revealCommit_
-    ) external;
+    /// @notice The caller's move: a turn proof from its stored play commitment to `newCommit` and the vision report
+    ///         it proves.
+    function submitTurn(uint256 gameId, Proof calldata proof, uint256[] calldata report, uint256 newCommit) external;
 
     /// @notice During the caller's turn, one of its hidden units attacks the tile (`targetCol`, `targetRow`) of
     ///         `defender`, with an attack proof; the nullifier lets each unit attack once a turn.
@@ -425,7 +421,9 @@ interface IShroudGame {
 
     /// @notice The caller's latest turn was not served: it puts the turn's opening on-chain, pays the deposit and
     ///         pauses the game until the dealer answers.
-    function openDispute(uint256 gameId, uint32[] calldata leaves, uint256 blinding) external payable;
+    function openDispute(uint256 gameId, uint32[] calldata leaves, uint256 blinding, uint256 stateCommit)
+        external
+        payable;
 
     /// @notice The dealer's answer to the open dispute: each leaf's tile, salt and Merkle path, and (when it has one)
     ///         the disputer's EIP-712 receipt for that turn, which shows the dispute false: the deposit is then the
@@ -544,8 +542,9 @@ interface IShroudGame {
     /// @notice The game's open-root proposal and challenge, if any.
     function getOpenRoot(uint256 gameId) external view returns (OpenRoot memory);
 
-    /// @notice The reveal commitment `player` posted for `turn` (zero if none).
-    function revealCommit(uint256 gameId, address player, uint256 turn) external view returns (uint256);
+    /// @notice The play commitment `player` stored with its spawn or turn `turn`, while that is its latest one
+    ///         (zero if none; a combat answer since changes its state part).
+    function playCommitment(uint256 gameId, address player, uint256 turn) external view returns (uint256);
 
     /// @notice The id of the `counter`-th game created.
     function gameIdOf(uint256 counter) external view returns (uint256);

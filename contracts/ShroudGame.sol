@@ -113,32 +113,26 @@ contract ShroudGame is IShroudGame {
 
     /// @inheritdoc IShroudGame
     /// @dev The caller's first turn: places its spawn units in its start area (hidden) with a spawn proof; public
-    ///      signals [packed…, gameId, newCommit, revealCommit]. The packed words are `report` with this contract's
+    ///      signals [packed…, gameId, newCommit]. The packed words are `report` with this contract's
     ///      context ORed in (seat, step, opponents' masks; `_signals`); the report part holds the new zone bitmask
     ///      (stored) and one forced-reveal lane per unit slot (`ZoneReveals` lists the non-zero ones).
-    function spawn(uint256 gameId, Proof calldata proof, uint256[] calldata report, uint256 newCommit, uint256 revealCommit_)
-        external
-    {
-        _play(gameId, proof, report, newCommit, revealCommit_, true);
+    function spawn(uint256 gameId, Proof calldata proof, uint256[] calldata report, uint256 newCommit) external {
+        _play(gameId, proof, report, newCommit, true);
     }
 
     /// @inheritdoc IShroudGame
     /// @dev Moves the caller's hidden units with a turn proof against its stored commitment; public signals
-    ///      [packed…, oldCommit, newCommit, revealCommit(, mapRoot for passability rulesets)]. No gameId: the
-    ///      stored commitment binds the game, since every stored commitment was made by a proof that knew its opening.
-    function submitTurn(
-        uint256 gameId,
-        Proof calldata proof,
-        uint256[] calldata report,
-        uint256 newCommit,
-        uint256 revealCommit_
-    ) external {
-        _play(gameId, proof, report, newCommit, revealCommit_, false);
+    ///      [packed…, oldCommit, newCommit(, mapRoot for passability rulesets)]. No gameId: the stored commitment
+    ///      binds the game, since every stored commitment was made by a proof that knew its opening. Both commitments
+    ///      are play commitments: no reveal commitment signal or slot of its own (core/state.ts playCommitment).
+    function submitTurn(uint256 gameId, Proof calldata proof, uint256[] calldata report, uint256 newCommit) external {
+        _play(gameId, proof, report, newCommit, false);
     }
 
     /// @inheritdoc IShroudGame
-    /// @dev Public signals [nullifier, gameId, target, stateCommit], target = player | turn << 160 | col << 192 |
-    ///      row << 202 (built here); `nullifier = Poseidon(stateBlinding, slot, turn)`: each unit attacks once a turn.
+    /// @dev Public signals [nullifier, gameId, target, commit (the stored play commitment)], target = player |
+    ///      turn << 160 | col << 192 | row << 202 (built here); `nullifier = Poseidon(stateBlinding, slot, turn)`: each
+    ///      unit attacks once a turn.
     function attack(
         uint256 gameId,
         Proof calldata proof,
@@ -159,7 +153,7 @@ contract ShroudGame is IShroudGame {
         sig[0] = nullifier;
         sig[1] = gameId;
         sig[2] = _target(g.turn, targetCol, targetRow);
-        sig[3] = st.stateCommitment;
+        sig[3] = st.playCommitment;
         _verify(g, VERIFIER_ATTACK, proof, sig);
         s.nullifierUsed[gameId][nullifier] = true;
         s.combats[gameId] = Combat(
@@ -193,9 +187,9 @@ contract ShroudGame is IShroudGame {
         sig[1] = gameId;
         sig[2] = _target(g.turn, c.col, c.row) | (uint256(g.damage) << 212)
             | ((present | (unitType << 1) | (unitHp << 5)) << 220);
-        sig[3] = d.stateCommitment;
+        sig[3] = d.playCommitment;
         _verify(g, VERIFIER_COMBAT, proof, sig);
-        d.stateCommitment = newCommit;
+        d.playCommitment = newCommit;
         address attacker = s.seats[gameId][c.attacker].player;
         if (present == 1) {
             emit CombatResolved(gameId, attacker, msg.sender, c.col, c.row, unitType, unitHp, unitHp <= g.damage);
@@ -232,8 +226,11 @@ contract ShroudGame is IShroudGame {
     // ---------------------------------------------------------------- reveal disputes (ShroudDisputes)
 
     /// @inheritdoc IShroudGame
-    function openDispute(uint256 gameId, uint32[] calldata leaves, uint256 blinding) external payable {
-        ShroudDisputes.openDispute(s, _deps(), gameId, leaves, blinding, msg.value);
+    function openDispute(uint256 gameId, uint32[] calldata leaves, uint256 blinding, uint256 stateCommit)
+        external
+        payable
+    {
+        ShroudDisputes.openDispute(s, _deps(), gameId, leaves, blinding, stateCommit, msg.value);
     }
 
     /// @inheritdoc IShroudGame
@@ -411,17 +408,18 @@ contract ShroudGame is IShroudGame {
     }
 
     /// @inheritdoc IShroudGame
-    /// @dev Only each seat's latest reveal commitment is stored (a fresh slot per turn cost 22.1k gas). Earlier ones
-    ///      are in the `TurnSubmitted` logs; asking for one here reverts `RevealCommitInLogs(latestTurn)` rather than
-    ///      answering 0. 0 when the player has none at `turn` and no later one either.
-    function revealCommit(uint256 gameId, address player, uint256 turn) external view returns (uint256) {
+    /// @dev Only each seat's latest play commitment is stored (a fresh slot per turn cost 22.1k gas). Earlier ones
+    ///      are in the `TurnSubmitted` logs; asking for one here reverts `CommitmentInLogs(latestTurn)` rather than
+    ///      answering 0. 0 when the player has none at `turn` and no later one either. A combat answer replaces the
+    ///      state part without a turn, so callers must not treat this answer as final (the log's is).
+    function playCommitment(uint256 gameId, address player, uint256 turn) external view returns (uint256) {
         uint256 p = s.seatPlusOne[gameId][player];
         if (p == 0) return 0;
         Seat storage st = s.seats[gameId][p - 1];
-        uint256 rc = st.revealCommit;
-        if (rc == 0 || turn > st.lastTurn) return 0;
-        if (turn < st.lastTurn) revert RevealCommitInLogs(st.lastTurn);
-        return rc;
+        uint256 c = st.playCommitment;
+        if (c == 0 || turn > st.lastTurn) return 0;
+        if (turn < st.lastTurn) revert CommitmentInLogs(st.lastTurn);
+        return c;
     }
 
     /// @inheritdoc IShroudGame
@@ -488,22 +486,17 @@ contract ShroudGame is IShroudGame {
         }
     }
 
-    /// Spawn (`isSpawn`) or turn. Signals: [packed…, gameId or oldCommit, newCommit, revealCommit(, mapRoot)]; the
-    /// packed words are the prover's report words (below 2^253, 0 at every context bit) with the context ORed in.
-    function _play(
-        uint256 gameId,
-        Proof calldata proof,
-        uint256[] calldata report,
-        uint256 newCommit,
-        uint256 revealCommit_,
-        bool isSpawn
-    ) private {
+    /// Spawn (`isSpawn`) or turn. Signals: [packed…, gameId or oldCommit, newCommit(, mapRoot)]; the packed words
+    /// are the prover's report words (below 2^253, 0 at every context bit) with the context ORed in.
+    function _play(uint256 gameId, Proof calldata proof, uint256[] calldata report, uint256 newCommit, bool isSpawn)
+        private
+    {
         (Game storage g, Seat storage st, uint256 seat) = _mover(gameId);
         if (isSpawn == st.spawned) {
             if (isSpawn) revert AlreadySpawned();
             revert NotSpawned();
         }
-        if (newCommit >= Poseidon.FIELD_MODULUS || revealCommit_ >= Poseidon.FIELD_MODULUS) revert NotInField();
+        if (newCommit >= Poseidon.FIELD_MODULUS) revert NotInField();
         uint256 zones = g.zones;
         uint256 at;
         {
@@ -512,23 +505,21 @@ contract ShroudGame is IShroudGame {
             uint256 n = sig.length;
             // Passability: the turn proof's last public input is the map root its destinations open against.
             if (!isSpawn && g.passability) sig[--n] = g.root;
-            sig[n - 2] = newCommit;
-            sig[n - 1] = revealCommit_;
+            sig[n - 1] = newCommit;
             _verify(g, isSpawn ? VERIFIER_SPAWN : VERIFIER_TURN, proof, sig);
         }
         uint32 turn = g.turn;
         if (isSpawn) st.spawned = true;
         st.lastTurn = turn;
-        st.stateCommitment = newCommit;
+        st.playCommitment = newCommit;
         st.zoneMask = (report[at >> 8] >> (at & 0xff)) & ((uint256(1) << zones) - 1);
-        st.revealCommit = revealCommit_;
         if (isSpawn) emit Spawned(gameId, msg.sender, seat);
-        emit TurnSubmitted(gameId, msg.sender, turn, revealCommit_);
+        emit TurnSubmitted(gameId, msg.sender, turn, newCommit);
         _emitForced(gameId, report, zones, at);
         ShroudTurns.advance(s, gameId);
     }
 
-    /// The spawn/turn signals with newCommit and revealCommit (and a passability turn's trailing mapRoot) left for
+    /// The spawn/turn signals with newCommit (and a passability turn's trailing mapRoot) left for
     /// the caller, and where the report part starts (`at` = word << 8 | bit offset of the zone bitmask).
     /// The packed words (core/witness/publics.ts) hold the context (seat 8 bits, step 32 bits: the turn, or the
     /// seat for a spawn; each opponent seat's stored zone mask, seats 0..maxPlayers−1 skipping `seat`, 0 for empty
@@ -544,7 +535,7 @@ contract ShroudGame is IShroudGame {
         bool isSpawn
     ) private view returns (uint256[] memory sig, uint256 at) {
         uint256 rw = report.length;
-        uint256 tail = !isSpawn && g.passability ? 4 : 3;
+        uint256 tail = !isSpawn && g.passability ? 3 : 2;
         sig = new uint256[](rw + tail);
         for (uint256 k = 0; k < rw; k++) {
             uint256 w = report[k];
@@ -553,7 +544,7 @@ contract ShroudGame is IShroudGame {
         }
         at = _context(gameId, g, seat, isSpawn ? seat : g.turn, zones, sig, rw);
         // A turn has no gameId signal: the stored commitment binds the game (circuits/turn.circom).
-        sig[rw] = isSpawn ? gameId : st.stateCommitment;
+        sig[rw] = isSpawn ? gameId : st.playCommitment;
     }
 
     /// ORs the context into the `rw` packed words of `sig`: the seat, `step` and each opponent seat's stored zone

@@ -9,9 +9,10 @@ import {
 import { recoverAddress } from './signature.ts';
 
 /**
- * The EIP-712 request a player signs to fetch a turn's tiles from the dealer: the opening of that
- * turn's on-chain `revealCommit` (leaves + blinding), a client-random nonce the dealer burns, and an
- * expiry. Shared by the dealer (verifies) and the SDK (signs).
+ * The EIP-712 request a player signs to fetch a turn's tiles from the dealer: the opening of that turn's
+ * on-chain play commitment `C = Poseidon(stateCommit, revealCommit)` (core/state.ts `playCommitment`), i.e.
+ * the reveal list (leaves + blinding, whose `revealCommitment` is R) and the state commitment S, plus a
+ * client-random nonce the dealer burns and an expiry. Shared by the dealer (verifies) and the SDK (signs).
  */
 export interface RevealRequestMessage {
   gameId: bigint;
@@ -19,6 +20,11 @@ export interface RevealRequestMessage {
   turn: number;
   leaves: number[];
   blinding: bigint;
+  /**
+   * The state commitment S that, with R = revealCommitment(leaves, blinding), opens the turn's on-chain play
+   * commitment. Hiding (it has its own blinding), so not secret.
+   */
+  stateCommit: bigint;
   nonce: bigint;
   /** Unix seconds after which the dealer refuses the request. */
   expiry: number;
@@ -31,6 +37,7 @@ export const REVEAL_REQUEST_TYPES: TypedDataTypes = {
     { name: 'turn', type: 'uint32' },
     { name: 'leaves', type: 'uint32[]' },
     { name: 'blinding', type: 'uint256' },
+    { name: 'stateCommit', type: 'uint256' },
     { name: 'nonce', type: 'uint256' },
     { name: 'expiry', type: 'uint64' },
   ],

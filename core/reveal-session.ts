@@ -73,6 +73,8 @@ export interface SessionRevealMessage {
   turn: number;
   leaves: readonly number[];
   blinding: bigint;
+  /** With leaves and blinding, opens the turn's on-chain play commitment (core/state.ts playCommitment). */
+  stateCommit: bigint;
   nonce: bigint;
   expiry: number;
 }
@@ -83,12 +85,13 @@ export interface SessionRevealMessage {
  */
 export function sessionRevealMacInput(m: SessionRevealMessage): string {
   return [
-    'shroud-reveal/v1',
+    'shroud-reveal/v2',
     m.sessionId.toLowerCase(),
     m.gameId.toString(),
     String(m.turn),
     m.leaves.join(','),
     m.blinding.toString(),
+    m.stateCommit.toString(),
     m.nonce.toString(),
     String(m.expiry),
   ].join('\n');

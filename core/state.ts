@@ -113,6 +113,15 @@ export function packReveals(leaves: readonly number[], maxRevealed: number): big
   return words;
 }
 
+/**
+ * The play commitment a seat stores on-chain: `Poseidon(stateCommit, revealCommit)`. One public signal and
+ * one storage slot instead of two (the state and the reveal list are bound together); its opening for the
+ * dealer and a dispute is the state commitment (hiding: it has its own blinding) and the reveal list.
+ */
+export function playCommitment(h: Hasher, stateCommit: bigint, revealCommit: bigint): bigint {
+  return h.hash([toField(stateCommit, 'stateCommit'), toField(revealCommit, 'revealCommit')]);
+}
+
 /** `revealCommit = Poseidon(blinding, words…)`: hides which tiles a player explored (P6). */
 export function revealCommitment(
   h: Hasher,

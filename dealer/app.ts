@@ -71,7 +71,8 @@ export interface AppDeps {
   nowMs?: () => number;
   /**
    * The head block the chain watcher publishes each tick (main.ts shares one): the reveal service caches
-   * "no revealCommit yet" refusals until it changes. Without it those refusals are not cached.
+   * "no play commitment yet" refusals and the `playCommitment` view's answers until it changes. Without it
+   * neither is cached.
    */
   head?: ChainHead;
   /** Serves the ZK map proofs when the operator enabled them. */

@@ -17,7 +17,7 @@ export interface CacheLimits {
   /** Live reveal sessions (each with its MAC key and its burned nonces). */
   sessions: number;
   /**
-   * Small per-key memos: on-chain revealCommits and refusals, served and receipted markers per
+   * Small per-key memos: on-chain play commitments and refusals, served and receipted markers per
    * (game, player, turn), per-player rate buckets, the SQLite store's memo of burned nonces.
    */
   entries: number;

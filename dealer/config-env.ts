@@ -181,7 +181,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     env: 'SHROUD_CACHE_ENTRIES',
     kind: 'int',
     meaning:
-      "Entries of each small memo (revealCommits, refusals, served and receipted turns, players' rate buckets, burned nonces; ~150 B each).",
+      "Entries of each small memo (play commitments, refusals, served and receipted turns, players' rate buckets, burned nonces; ~150 B each).",
   },
   {
     path: 'mapProof.enabled',

@@ -9,7 +9,7 @@ export type DisputeOutcome = 'answered' | 'already-answered' | 'none';
 /**
  * The answer entry for one disputed leaf: the served tile (tile, salt, path) from the dealt map. A leaf the
  * map does not serve (off the board) cannot be answered truthfully with a tile; it gets the zero tile and
- * its real path, which a challenge will show wrong. The turn proof keeps such leaves out of a revealCommit.
+ * its real path, which a challenge will show wrong. The turn proof keeps such leaves out of a reveal list.
  */
 function answerTile(map: DealtMap, leaf: number): { tile: ServedTile; onBoard: boolean } {
   const entry = map.entries.get(leaf);
@@ -63,7 +63,9 @@ export async function answerDispute(d: DealingDeps, gameId: bigint): Promise<Dis
     tx = await d.chain.answerDispute(gameId, answer, receipt?.signature ?? '0x');
   } catch (e) {
     if (!receipt || !/BadReceipt/.test((e as Error).message)) throw e;
-    // Checked against the on-chain revealCommit when it was stored, so this should not happen (a re-org?):
+    // Stored only if its revealCommit R, with the player's state commitment, opened the turn's on-chain play
+    // commitment, which binds R: the dispute's opening (checked against it by the contract) has the same R,
+    // so this should not happen (a re-org?):
     // losing the deposit is nothing next to losing the bond, so answer without it now.
     log.error(
       { seat: dispute.seat, player: dispute.player, turn: dispute.turn },

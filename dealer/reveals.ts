@@ -1,6 +1,13 @@
 import { createSecretKey } from 'node:crypto';
 import { recoverAddress, type TypedDataDomain } from 'ethers';
-import { type Hasher, InputError, revealCommitment, toField } from '../core/index.ts';
+import {
+  FIELD_MODULUS,
+  type Hasher,
+  InputError,
+  playCommitment,
+  revealCommitment,
+  toField,
+} from '../core/index.ts';
 import { zoneRoots } from '../core/mapproof/witness.ts';
 import { recoverReceiptSigner } from '../core/reveal-receipt.ts';
 import {
@@ -32,6 +39,8 @@ export interface RevealRequestBody {
   turn: number;
   leaves: number[];
   blinding: string;
+  /** Decimal or 0x-hex field element: the state commitment S that, with the reveal list, opens the turn's C. */
+  stateCommit: string;
   nonce: string;
   expiry: number;
   signature: string;
@@ -53,9 +62,10 @@ export interface RevealDeps {
   onServed?: () => void;
   /**
    * The confirmed head block and turn-index reach as last published by the chain watcher
-   * (dealer/chain/head.ts). A lookup that found no revealCommit (and that the turn index cannot settle) is
-   * cached until its `epoch` changes, so a refused request replayed any number of times reads the chain at
-   * most once per block. Without it, such lookups are not cached.
+   * (dealer/chain/head.ts). What the `playCommitment` view answered (a value a combat answer may replace, or
+   * none at all when the turn index cannot settle it either) is cached until its `epoch` changes, so a request
+   * replayed any number of times reads the chain at most once per block. Without it, view answers are not
+   * cached.
    */
   head?: { readonly epoch: number };
   /** Per-player token buckets, taken after authentication (none: no per-player limit). */
@@ -90,6 +100,8 @@ export interface SessionRevealBody {
   turn: number;
   leaves: number[];
   blinding: string;
+  /** As RevealRequestBody.stateCommit. */
+  stateCommit: string;
   nonce: string;
   expiry: number;
   mac: string;
@@ -99,8 +111,13 @@ export interface SessionRevealBody {
 export interface ReceiptBody {
   player: string;
   turn: number;
-  /** Decimal or 0x-hex uint256: the turn's on-chain revealCommit. */
+  /** Decimal or 0x-hex uint256: the turn's reveal commitment R (what the receipt signs). */
   revealCommit: string;
+  /**
+   * Decimal or 0x-hex field element, not signed: the state commitment S with which R opens the turn's on-chain
+   * play commitment, Poseidon(S, R).
+   */
+  stateCommit: string;
   /** EIP-712 `RevealReceipt` signature, 65 bytes. */
   signature: string;
 }
@@ -141,19 +158,33 @@ function parseField(v: string, field: string): bigint {
  * changes nothing; the answer is only ever the opened leaves, from the cached tree.
  * Returns the response body, already serialized to bytes.
  */
+/** The 404 for a turn with no on-chain play commitment (yet): clients retry. */
+function unknownTurn(turn: number): DealerError {
+  return new DealerError(404, 'unknown-turn', `turn: no play commitment on-chain for turn ${turn}`, 'turn');
+}
+
 export class RevealService {
   readonly #d: RevealDeps;
   // Every cache below is bounded (dealer/lru.ts, sizes from RevealDeps.caches) and only saves work: an
   // evicted entry is read again from the store or the chain, or recomputed. None of them guards a nonce.
-  /** revealCommit per (game, player, turn): immutable once a proof stored it, so safe to cache. */
-  readonly #commits: Lru<string, bigint>;
-  /** (game, player, turn) with no revealCommit on-chain as of head epoch `#missesAt` (see RevealDeps.head). */
+  /**
+   * Play commitment per (game, player, turn) as its `TurnSubmitted` log has it (from the turn index): final
+   * once logged, so safe to cache.
+   */
+  readonly #logged: Lru<string, bigint>;
+  /**
+   * What the `playCommitment` view answered per (game, player, turn) as of head epoch `#epochAt` (null: none,
+   * or an earlier turn than the player's latest). Not final: a combat answer replaces a seat's stored value.
+   */
+  readonly #viewed: Lru<string, bigint | null>;
+  /** (game, player, turn) the turn index did not have as of head epoch `#epochAt` (it grows only with the epoch). */
   readonly #misses: Lru<string, true>;
-  /** (game, player, turn) that never had a revealCommit: the turn index holds a later turn of the player. */
+  /** (game, player, turn) that never had a play commitment: the turn index holds a later turn of the player. */
   readonly #never: Lru<string, true>;
-  #missesAt = Number.NaN;
-  /** revealCommit lookups in flight (deleted when done, so bounded by the requests in flight). */
-  readonly #lookups = new Map<string, Promise<bigint | null>>();
+  #epochAt = Number.NaN;
+  /** Turn-index and view lookups in flight (deleted when done, so bounded by the requests in flight). */
+  readonly #indexLookups = new Map<string, Promise<{ value: bigint | null; later: boolean }>>();
+  readonly #viewLookups = new Map<string, Promise<bigint | null>>();
   /** (game, player, turn) already recorded as served: re-fetches skip the write. */
   readonly #recorded: Lru<string, true>;
   /** (game, player, turn) whose receipt is stored: re-posts skip the write. */
@@ -172,7 +203,8 @@ export class RevealService {
     const c = d.caches ?? cacheLimits();
     this.#signatures = d.signatures ?? new RevealSignatureVerifier(c.signers);
     this.#sessions = d.sessions ?? new SessionTable({ maxSessions: c.sessions, now: d.now });
-    this.#commits = new Lru({ max: c.entries });
+    this.#logged = new Lru({ max: c.entries });
+    this.#viewed = new Lru({ max: c.entries });
     this.#misses = new Lru({ max: c.entries });
     this.#never = new Lru({ max: c.entries });
     this.#recorded = new Lru({ max: c.entries });
@@ -186,12 +218,13 @@ export class RevealService {
   cacheSizes(): Record<string, number> {
     const signers = this.#signatures instanceof RevealSignatureVerifier ? this.#signatures.size : 0;
     return {
-      'reveal-commits': this.#commits.size,
+      'reveal-commitments': this.#logged.size,
+      'reveal-viewed': this.#viewed.size,
       'reveal-misses': this.#misses.size,
       'reveal-never': this.#never.size,
       'reveal-recorded': this.#recorded.size,
       'reveal-receipted': this.#receipted.size,
-      'reveal-lookups': this.#lookups.size,
+      'reveal-lookups': this.#indexLookups.size + this.#viewLookups.size,
       'dealt-games': this.#dealt.size,
       'zone-roots': this.#zoneRoots.size,
       openings: this.#openings.size,
@@ -230,6 +263,7 @@ export class RevealService {
       throw new DealerError(400, 'invalid-request', 'gameId: body and URL name different games', 'gameId');
     }
     const blinding = parseField(body.blinding, 'blinding');
+    const stateCommit = parseField(body.stateCommit, 'stateCommit');
     const nonce = parseUint256(body.nonce, 'nonce');
     const now = d.now();
     this.#checkExpiry(body.expiry, now, now + d.maxExpirySeconds);
@@ -243,6 +277,7 @@ export class RevealService {
       turn: body.turn,
       leaves: body.leaves,
       blinding,
+      stateCommit,
       nonce,
       expiry: body.expiry,
     };
@@ -263,7 +298,7 @@ export class RevealService {
     }
     this.#limit(player);
 
-    const payload = await this.#opening(gameId, player, body.turn, body.leaves, blinding);
+    const payload = await this.#opening(gameId, player, body.turn, body.leaves, blinding, stateCommit);
     if (!(await d.store.burnNonce(player, nonce, body.expiry))) {
       throw new DealerError(409, 'nonce-replayed', 'nonce: already used', 'nonce');
     }
@@ -342,13 +377,16 @@ export class RevealService {
       throw new DealerError(401, 'unknown-session', 'sessionId: not a session of this game', 'sessionId');
     }
     const blinding = parseField(body.blinding, 'blinding');
+    const stateCommit = parseField(body.stateCommit, 'stateCommit');
     const nonce = parseUint256(body.nonce, 'nonce');
+    // The MAC covers stateCommit too (core/reveal-session.ts, shroud-reveal/v2).
     const m = {
       sessionId: session.id,
       gameId,
       turn: body.turn,
       leaves: body.leaves,
       blinding,
+      stateCommit,
       nonce,
       expiry: body.expiry,
     };
@@ -357,7 +395,14 @@ export class RevealService {
     }
     this.#limit(session.player);
     this.#checkExpiry(body.expiry, now, Math.min(now + d.maxExpirySeconds, session.expiry));
-    const payload = await this.#opening(gameId, session.player, body.turn, body.leaves, blinding);
+    const payload = await this.#opening(
+      gameId,
+      session.player,
+      body.turn,
+      body.leaves,
+      blinding,
+      stateCommit,
+    );
     const burned = this.#sessions.burn(session, nonce.toString(), body.expiry);
     if (burned === 'replayed') throw new DealerError(409, 'nonce-replayed', 'nonce: already used', 'nonce');
     if (burned === 'full') {
@@ -378,13 +423,15 @@ export class RevealService {
    * dealer answering a later dispute of that turn shows the dispute false and keeps the deposit. Checked
    * before it is stored: a canonical signature (the form the contract accepts) by `player` under this dealer's
    * domain, `player` a player of the game, the player's per-player budget, and `revealCommit` the turn's
-   * on-chain one (looked up like a reveal's: cached, the turn index, at most one chain read per block). The
-   * first receipt stored stays; a re-post answers 200 again.
+   * reveal commitment R: with the `stateCommit` sent along it must open the turn's on-chain play commitment,
+   * Poseidon(stateCommit, revealCommit) (looked up like a reveal's: cached, the turn index, at most one chain
+   * read per block). The first receipt stored stays; a re-post answers 200 again.
    */
   async receipt(urlGameId: string, body: ReceiptBody): Promise<Buffer> {
     const d = this.#d;
     const gameId = parseField(urlGameId, 'gameId');
     const revealCommit = parseUint256(body.revealCommit, 'revealCommit');
+    const stateCommit = parseField(body.stateCommit, 'stateCommit');
     const game = await this.#game(gameId);
     const player = body.player.toLowerCase();
     const signature = canonicalSignature(body.signature);
@@ -413,20 +460,17 @@ export class RevealService {
       throw new DealerError(403, 'not-a-player', 'player: not a player of this game', 'player');
     }
     this.#limit(player);
-    const onChain = await this.#revealCommit(gameId, player, body.turn);
-    if (onChain === null) {
-      throw new DealerError(
-        404,
-        'unknown-turn',
-        `turn: no revealCommit on-chain for turn ${body.turn}`,
-        'turn',
-      );
-    }
-    if (onChain !== revealCommit) {
+    // An R at or above the field modulus opens nothing (no proof can have committed to it): refused without I/O.
+    const opened =
+      revealCommit < FIELD_MODULUS
+        ? await this.#opens(gameId, player, body.turn, playCommitment(d.h, stateCommit, revealCommit))
+        : 'mismatch';
+    if (opened === 'unknown-turn') throw unknownTurn(body.turn);
+    if (opened === 'mismatch') {
       throw new DealerError(
         409,
         'receipt-mismatch',
-        `revealCommit: not the on-chain revealCommit of turn ${body.turn}`,
+        `revealCommit: with stateCommit, does not open the on-chain play commitment of turn ${body.turn}`,
         'revealCommit',
       );
     }
@@ -492,9 +536,11 @@ export class RevealService {
   }
 
   /**
-   * The serialized answer for a verified opening. Cached per (game, player, turn, leaves, blinding):
-   * a re-fetch skips the Poseidon check and the serialization. Only verified openings are cached
-   * (a wrong guess costs the guesser a Poseidon, never memory here), and the cache is bounded.
+   * The serialized answer for a verified opening. Cached per (game, player, turn, leaves, blinding,
+   * stateCommit): a re-fetch skips the Poseidon checks and the serialization. Only verified openings are
+   * cached (a wrong guess costs the guesser two Poseidons, never memory here), and the cache is bounded. An
+   * opening verified against the seat's stored play commitment stays good after a combat answer replaced it:
+   * the reveal list (R) is the same, and it opened an on-chain commitment of that turn.
    */
   async #opening(
     gameId: bigint,
@@ -502,8 +548,9 @@ export class RevealService {
     turn: number,
     leaves: number[],
     blinding: bigint,
+    stateCommit: bigint,
   ): Promise<Buffer> {
-    const key = `${gameId}:${player}:${turn}:${leaves.join(',')}:${blinding}`;
+    const key = `${gameId}:${player}:${turn}:${leaves.join(',')}:${blinding}:${stateCommit}`;
     const hit = this.#openings.get(key);
     if (hit !== undefined) return hit;
     const d = this.#d;
@@ -526,15 +573,14 @@ export class RevealService {
         );
       }
     });
-    const onChain = await this.#revealCommit(gameId, player, turn);
-    if (onChain === null) {
-      throw new DealerError(404, 'unknown-turn', `turn: no revealCommit on-chain for turn ${turn}`, 'turn');
-    }
-    if (revealCommitment(d.h, leaves, ruleset.maxRevealedTiles, blinding) !== onChain) {
+    const revealCommit = revealCommitment(d.h, leaves, ruleset.maxRevealedTiles, blinding);
+    const opened = await this.#opens(gameId, player, turn, playCommitment(d.h, stateCommit, revealCommit));
+    if (opened === 'unknown-turn') throw unknownTurn(turn);
+    if (opened === 'mismatch') {
       throw new DealerError(
         403,
         'opening-mismatch',
-        'leaves: leaves and blinding do not open revealCommit',
+        "leaves: leaves, blinding and stateCommit do not open the turn's play commitment",
         'leaves',
       );
     }
@@ -555,59 +601,109 @@ export class RevealService {
   }
 
   /**
-   * The on-chain revealCommit, looked up at most once per (game, player, turn) once found or settled, and at
-   * most once per head block while not: a refusal (`unknown-turn`) is remembered until the watcher sees a new
-   * block (RevealDeps.head), and concurrent lookups share one. A lookup asks the store's turn index first
-   * (the watcher's scan of `TurnSubmitted` logs): a past turn is answered there, or refused for good when the
-   * index holds a later turn of the player, without touching the chain. Only a turn at or above the player's
-   * latest indexed one costs a chain read: the contract's `revealCommit` view (one eth_call, never a log scan),
-   * which answers the latest turn; a past turn the index has not caught up with yet is refused until the next
-   * block. Only authenticated players of the game get here, and the miss sets are bounded.
+   * Whether `claimed` (Poseidon(stateCommit, revealCommit) of an opening) is an on-chain play commitment of
+   * the player's `turn`: the one its `TurnSubmitted` log has (final), or the one its seat stores now, which a
+   * combat answer replaces by Poseidon(S', R) without a new turn (so a player may open the turn with the state
+   * commitment of its proof or its current one; both bind the same reveal list R).
+   *
+   * Looked up at most once per (game, player, turn) once logged or settled, and at most once per head block
+   * while not: the store's turn index (the watcher's scan of `TurnSubmitted` logs) first: a past turn is
+   * answered there, or refused for good when the index holds a later turn of the player, without touching the
+   * chain. Only a turn the index lacks (or whose logged value the opening does not match) at or above the
+   * player's latest indexed one costs a chain read: the contract's `playCommitment` view (one eth_call, never
+   * a log scan), which answers the latest turn only. Its answer, a refusal included, is remembered until the
+   * watcher sees a new block (RevealDeps.head); a past turn the index has not caught up with yet is refused
+   * until then. Concurrent lookups share one. Only authenticated players of the game get here, and every
+   * cache is bounded.
    */
-  async #revealCommit(gameId: bigint, player: string, turn: number): Promise<bigint | null> {
-    const key = `${gameId}:${player}:${turn}`;
-    const hit = this.#commits.get(key);
-    if (hit !== undefined) return hit;
-    if (this.#never.has(key)) return null;
-    const head = this.#d.head?.epoch;
-    if (head !== undefined) {
-      if (head !== this.#missesAt) {
-        // A new block or index: every remembered refusal may be stale (an invalidation, not a bound).
-        this.#misses.clear();
-        this.#missesAt = head;
-      }
-      if (this.#misses.has(key)) return null;
-    }
-    const inFlight = this.#lookups.get(key);
-    if (inFlight) return inFlight;
-    const lookup = this.#lookup(gameId, player, turn).then(({ value: v, final }) => {
-      if (v !== null) this.#commits.set(key, v);
-      else if (final) this.#never.set(key, true);
-      // Cached only if no new block or index was seen meanwhile (a read from before it might be stale).
-      else if (head !== undefined && this.#d.head?.epoch === head && this.#missesAt === head) {
-        this.#misses.set(key, true);
-      }
-      return v;
-    });
-    this.#lookups.set(key, lookup);
-    try {
-      return await lookup;
-    } finally {
-      this.#lookups.delete(key);
-    }
-  }
-
-  /** The turn index, then (only if it cannot tell) the chain's view; `final`: a refusal that never changes. */
-  async #lookup(
+  async #opens(
     gameId: bigint,
     player: string,
     turn: number,
-  ): Promise<{ value: bigint | null; final: boolean }> {
-    const indexed = await this.#d.store.indexedTurn(gameId, player, turn);
-    if (indexed.revealCommit !== null) return { value: indexed.revealCommit, final: true };
-    if (indexed.laterTurnIndexed) return { value: null, final: true };
-    const v = await this.#d.chain.revealCommit(gameId, player, turn);
-    // IN_LOGS: a past turn whose log the index has not reached yet (it will within a tick or two).
-    return { value: v === IN_LOGS ? null : v, final: false };
+    claimed: bigint,
+  ): Promise<'ok' | 'unknown-turn' | 'mismatch'> {
+    const key = `${gameId}:${player}:${turn}`;
+    this.#syncEpoch();
+    let logged = this.#logged.get(key) ?? null;
+    if (logged === claimed) return 'ok';
+    if (logged === null) {
+      if (this.#never.has(key)) return 'unknown-turn';
+      if (!this.#misses.has(key)) {
+        const indexed = await this.#indexed(key, gameId, player, turn);
+        // A later turn is indexed and this one is not: it never existed (the view has it in the logs anyway).
+        if (indexed.later) return 'unknown-turn';
+        logged = indexed.value;
+        if (logged === claimed) return 'ok';
+      }
+    }
+    const viewed = await this.#view(key, gameId, player, turn);
+    if (viewed !== null && viewed === claimed) return 'ok';
+    // Before the turn's log is indexed, only the seat's current value can be checked: after a combat answer that
+    // is Poseidon(S', R), so the SDK retries a refused opening with its current state commitment.
+    return logged === null && viewed === null ? 'unknown-turn' : 'mismatch';
+  }
+
+  /** Clears what holds only for one head epoch when it changed; returns the current epoch. */
+  #syncEpoch(): number | undefined {
+    const head = this.#d.head?.epoch;
+    if (head !== undefined && head !== this.#epochAt) {
+      // A new block or index: every view answer and refusal may be stale (an invalidation, not a bound).
+      this.#misses.clear();
+      this.#viewed.clear();
+      this.#epochAt = head;
+    }
+    return head;
+  }
+
+  /**
+   * The turn index's answer: a logged value is cached for good, a turn below a later indexed one as never, and
+   * a turn the index lacks until the head epoch changes (the watcher extends the index only with it).
+   */
+  #indexed(
+    key: string,
+    gameId: bigint,
+    player: string,
+    turn: number,
+  ): Promise<{ value: bigint | null; later: boolean }> {
+    const inFlight = this.#indexLookups.get(key);
+    if (inFlight) return inFlight;
+    const head = this.#d.head?.epoch;
+    const lookup = (async () => {
+      const t = await this.#d.store.indexedTurn(gameId, player, turn);
+      if (t.commitment !== null) this.#logged.set(key, t.commitment);
+      else if (t.laterTurnIndexed) this.#never.set(key, true);
+      // Cached only if no new block or index was seen meanwhile (a read from before it might be stale).
+      else if (head !== undefined && this.#d.head?.epoch === head && this.#epochAt === head) {
+        this.#misses.set(key, true);
+      }
+      return { value: t.commitment, later: t.laterTurnIndexed };
+    })();
+    this.#indexLookups.set(key, lookup);
+    return lookup.finally(() => this.#indexLookups.delete(key));
+  }
+
+  /**
+   * The `playCommitment` view's answer (null: none, or IN_LOGS: a past turn whose log the index has not reached
+   * yet, which it will within a tick or two), cached until the head epoch changes.
+   */
+  #view(key: string, gameId: bigint, player: string, turn: number): Promise<bigint | null> {
+    const head = this.#syncEpoch();
+    if (head !== undefined) {
+      const hit = this.#viewed.get(key);
+      if (hit !== undefined) return Promise.resolve(hit);
+    }
+    const inFlight = this.#viewLookups.get(key);
+    if (inFlight) return inFlight;
+    const lookup = (async () => {
+      const v = await this.#d.chain.playCommitment(gameId, player, turn);
+      const value = v === IN_LOGS ? null : v;
+      // Cached only if no new block or index was seen meanwhile (a read from before it might be stale).
+      if (head !== undefined && this.#d.head?.epoch === head && this.#epochAt === head) {
+        this.#viewed.set(key, value);
+      }
+      return value;
+    })();
+    this.#viewLookups.set(key, lookup);
+    return lookup.finally(() => this.#viewLookups.delete(key));
   }
 }

@@ -20,7 +20,14 @@ import autocannon, { type AutocannonRequest } from 'autocannon';
 import { Wallet } from 'ethers';
 import Fastify from 'fastify';
 import { pino } from 'pino';
-import { leafIndex, loadHasher, revealCommitment, shareCommitment, shippedRuleset } from '../core/index.ts';
+import {
+  leafIndex,
+  loadHasher,
+  playCommitment,
+  revealCommitment,
+  shareCommitment,
+  shippedRuleset,
+} from '../core/index.ts';
 import {
   sessionKeyHash,
   sessionMacKey,
@@ -51,6 +58,8 @@ const OTHER = new Wallet('0x7c852118294e51e653712a81e05800f419141751be58f605c371
 const DURATION_S = 10;
 const CONNECTIONS = 10;
 const SIGNED_DURATION_S = 5;
+/** The bench player's state commitment: with the reveal list it opens the posted play commitment. */
+const STATE_COMMIT = 0x5ea1ed5n;
 
 interface Served {
   url: string;
@@ -101,7 +110,8 @@ async function serveDealer(): Promise<Served> {
   const b = shippedRuleset('duel').board;
   const leaves = Array.from({ length: 8 }, (_, i) => leafIndex(b, { col: 10 + i, row: 10 }));
   const blinding = randomFieldElement();
-  chain.postRevealCommitFor(gameId, PLAYER.address, 1, revealCommitment(h, leaves, 32, blinding));
+  const commitment = playCommitment(h, STATE_COMMIT, revealCommitment(h, leaves, 32, blinding));
+  chain.postCommitmentFor(gameId, PLAYER.address, 1, commitment);
   const app = await buildApp({
     h,
     chain,
@@ -186,6 +196,7 @@ async function signedBody(gameId: bigint, leaves: number[], blinding: bigint): P
     turn: 1,
     leaves,
     blinding,
+    stateCommit: STATE_COMMIT,
     nonce: BigInt(`0x${randomBytes(32).toString('hex')}`),
     expiry: Math.floor(Date.now() / 1000) + 550,
   };
@@ -194,6 +205,7 @@ async function signedBody(gameId: bigint, leaves: number[], blinding: bigint): P
     ...msg,
     gameId: gameId.toString(),
     blinding: blinding.toString(),
+    stateCommit: STATE_COMMIT.toString(),
     nonce: msg.nonce.toString(),
     signature,
   });
@@ -267,7 +279,13 @@ async function signatureMs(s: Served): Promise<{ recover: number; cachedVerify: 
     const b = JSON.parse(text);
     return {
       sig: b.signature as string,
-      msg: { ...b, gameId: BigInt(b.gameId), blinding: BigInt(b.blinding), nonce: BigInt(b.nonce) },
+      msg: {
+        ...b,
+        gameId: BigInt(b.gameId),
+        blinding: BigInt(b.blinding),
+        stateCommit: BigInt(b.stateCommit),
+        nonce: BigInt(b.nonce),
+      },
     };
   });
   const domain = revealDomain(CHAIN_ID, CONTRACT);
@@ -298,6 +316,7 @@ function sessionPool(s: Served, n: number): string[] {
       turn: 1,
       leaves: s.leaves,
       blinding: BigInt(s.blinding),
+      stateCommit: STATE_COMMIT,
       nonce,
       expiry,
     };
@@ -308,6 +327,7 @@ function sessionPool(s: Served, n: number): string[] {
         turn: 1,
         leaves: s.leaves,
         blinding: s.blinding,
+        stateCommit: STATE_COMMIT.toString(),
         nonce: nonce.toString(),
         expiry,
         mac: `0x${mac}`,

@@ -6,7 +6,7 @@
  * (`node scripts/contracts/verifiers.ts --ruleset duel`) before `hardhat build`.
  */
 import type { HardhatEthersSigner } from '@nomicfoundation/hardhat-ethers/types';
-import type { Contract, ContractTransactionResponse } from 'ethers';
+import { AbiCoder, type Contract, type ContractTransactionResponse, concat } from 'ethers';
 import { network } from 'hardhat';
 import * as snarkjs from 'snarkjs';
 import { GameChain } from '../client/sdk/chain.ts';
@@ -14,6 +14,7 @@ import { releaseSnarkjsThreads } from '../client/sdk/snark-threads.ts';
 import { deployShroud } from '../contracts/ignition/deploy.ts';
 import { GAME_LIBRARIES } from '../contracts/ignition/plan.ts';
 import type { Deployment } from '../contracts/ignition/record.ts';
+import { CIRCUIT_ID } from '../contracts/manifest.ts';
 import { tilesInRange } from '../core/geometry.ts';
 import {
   buildTree,
@@ -33,7 +34,7 @@ import {
   type Tile,
   ZONE_DEPTH,
 } from '../core/index.ts';
-import { toSolidityProof } from '../core/mapproof/types.ts';
+import { type SolidityProof, toSolidityProof } from '../core/mapproof/types.ts';
 import { mapRootInput, zoneRoots } from '../core/mapproof/witness.ts';
 import { shippedRuleset } from '../core/ruleset/shipped.ts';
 import { generateSealKey, sealShare } from '../core/sealed.ts';
@@ -94,6 +95,29 @@ async function sealAll(h: Hasher, game: Contract, id: bigint, players: Signer[],
 
 async function gasOf(tx: Promise<ContractTransactionResponse>): Promise<number> {
   const rc = await (await tx).wait();
+  if (!rc) throw new Error('no receipt');
+  return Number(rc.gasUsed);
+}
+
+/**
+ * A bare transaction to the ruleset's verifier of `circuit` with the same proof and public signals: what any
+ * play transaction pays before the game's own work (21k base, the proof's calldata, the Groth16 check). The
+ * difference to the play's gas is the game's share: its storage, events, logic and calldata.
+ */
+async function verifierTxGas(
+  registry: Contract,
+  rsHash: string,
+  circuit: number,
+  proof: SolidityProof,
+  signals: readonly bigint[],
+  from: HardhatEthersSigner,
+): Promise<number> {
+  const v = await registry.getFunction('getVerifier')(rsHash, circuit);
+  const args = AbiCoder.defaultAbiCoder().encode(
+    ['uint256[2]', 'uint256[2][2]', 'uint256[2]', `uint256[${signals.length}]`],
+    [proof.a, proof.b, proof.c, signals],
+  );
+  const rc = await (await from.sendTransaction({ to: v.target, data: concat([v.selector, args]) })).wait();
   if (!rc) throw new Error('no receipt');
   return Number(rc.gasUsed);
 }
@@ -345,7 +369,7 @@ async function duelPlay(
   }
   const opp = async (k: number) => [(await game.getFunction('getSeat')(id, 1 - k)).zoneMask as bigint];
   const turnNow = async () => (await game.getFunction('getGame')(id))[4] as bigint;
-  const state: { slots: Slots; blinding: bigint }[] = [];
+  const state: { slots: Slots; blinding: bigint; revealCommit: bigint }[] = [];
   const spawnGas: number[] = [];
   /** Forced-reveal lanes over the measured spawns and turns (each one is an event the contract emits). */
   let forced = 0;
@@ -377,11 +401,13 @@ async function duelPlay(
     forced += plan.forced.length;
     const proof = await proofOf('spawn', plan);
     spawnGas.push(Number((await chainOf(players[k]!).spawn(id, plan, proof)).gasUsed));
-    state[k] = { slots, blinding: 10n + BigInt(k) };
+    state[k] = { slots, blinding: 10n + BigInt(k), revealCommit: plan.revealCommit };
   }
   out['gas_spawn_duel'] = Math.max(...spawnGas);
   const mapTiles = generateMap(h, r.board, h.hash(shares));
   /** Seat k's turn: slot 1 steps one tile toward the other side onto a passable neighbour, with its opening. */
+  /** The turns' proofs sent bare to the turn verifier. */
+  const verifierGas: number[] = [];
   const playTurn = async (k: number) => {
     const t = await turnNow();
     const cur = state[k]!;
@@ -417,6 +443,7 @@ async function duelPlay(
       turn: t,
       oldSlots: cur.slots,
       oldBlinding: cur.blinding,
+      oldRevealCommit: cur.revealCommit,
       newSlots,
       newBlinding: 100n + t,
       revealed,
@@ -427,23 +454,29 @@ async function duelPlay(
     forced += plan.forced.length;
     const proof = await proofOf('turn', plan);
     const gas = Number((await chainOf(players[k]!).submitTurn(id, plan, proof)).gasUsed);
-    state[k] = { slots: newSlots, blinding: 100n + t };
-    return { gas, leaves: revealed.map((c) => leafIndex(r.board, c)), blinding: 200n + t };
+    verifierGas.push(
+      await verifierTxGas(registry, rsHash, CIRCUIT_ID.turn, proof, plan.publicSignals, players[k]!),
+    );
+    state[k] = { slots: newSlots, blinding: 100n + t, revealCommit: plan.revealCommit };
+    const leaves = revealed.map((c) => leafIndex(r.board, c));
+    return { gas, leaves, blinding: 200n + t, stateCommit: plan.stateCommit };
   };
   const turnGas: number[] = [];
   /** Seat 0's turn-2 opening: every tile in vision up to the ruleset's limit (the largest a dispute puts on-chain). */
-  let opening: { leaves: number[]; blinding: bigint } | null = null;
+  let opening: { leaves: number[]; blinding: bigint; stateCommit: bigint } | null = null;
   for (const k of [0, 1]) {
-    const { gas, leaves, blinding } = await playTurn(k);
+    const { gas, ...o } = await playTurn(k);
     turnGas.push(gas);
-    if (k === 0) opening = { leaves, blinding };
+    if (k === 0) opening = o;
   }
   out['gas_turn_duel'] = Math.max(...turnGas);
+  out['gas_turn_duel_verifier_tx'] = Math.max(...verifierGas);
+  out['gas_turn_duel_game_share'] = out['gas_turn_duel'] - out['gas_turn_duel_verifier_tx'];
   // Seat 0 disputes its turn (a full reveal list); the dealer answers on-chain; seat 0 accepts.
-  const { leaves, blinding } = opening!;
+  const { leaves, blinding, stateCommit } = opening!;
   out['reveal_dispute_leaves_duel'] = leaves.length;
   out['gas_open_dispute_duel'] = await gasOf(
-    as(players[0]!).getFunction('openDispute')(id, leaves, blinding),
+    as(players[0]!).getFunction('openDispute')(id, leaves, blinding, stateCommit),
   );
   const served = leaves.map((leaf) => {
     const c = leafCoord(r.board, leaf)!;
@@ -471,6 +504,7 @@ async function duelPlay(
     turn: t,
     slots: state[0]!.slots,
     blinding: state[0]!.blinding,
+    revealCommit: state[0]!.revealCommit,
     slot: 1,
     target,
   });
@@ -491,6 +525,7 @@ async function duelPlay(
     turn: t,
     slots: state[1]!.slots,
     blinding: state[1]!.blinding,
+    revealCommit: state[1]!.revealCommit,
     target,
     damage,
   });

@@ -24,6 +24,7 @@ import {
   type Hasher,
   leafIndex,
   loadHasher,
+  playCommitment,
   revealCommitment,
   shareCommitment,
   shippedRuleset,
@@ -176,23 +177,25 @@ async function playSeat(
   ).sessionId;
   const macKey = sessionMacKey(sessionKey, sessionId);
   let requests = 1;
-  let last = { leaves: [] as number[], blinding: 0n, commit: 0n };
+  let last = { leaves: [] as number[], blinding: 0n, commit: 0n, stateCommit: 0n };
   for (let turn = 1; turn <= TURNS; turn++) {
     const row = (seat * TURNS + turn) % r.board.height;
     const leaves = Array.from({ length: TILES }, (_, i) =>
       leafIndex(r.board, { col: (turn + i) % r.board.width, row }),
     );
     const blinding = randomFieldElement();
+    const stateCommit = randomFieldElement();
     const commit = revealCommitment(h, leaves, r.maxRevealedTiles, blinding);
-    chain.postRevealCommitFor(gameId, p.address, turn, commit);
+    chain.postCommitmentFor(gameId, p.address, turn, playCommitment(h, stateCommit, commit));
     head.set(await chain.headBlock()); // a new block, as the watcher would publish it
     for (let again = 0; again < 2; again++) {
-      const m = { sessionId, gameId, turn, leaves, blinding, nonce: nonce(), expiry: soon() };
+      const m = { sessionId, gameId, turn, leaves, blinding, stateCommit, nonce: nonce(), expiry: soon() };
       const body = {
         sessionId,
         turn,
         leaves,
         blinding: blinding.toString(),
+        stateCommit: stateCommit.toString(),
         nonce: m.nonce.toString(),
         expiry: m.expiry,
         mac: sessionRevealMac(macKey, m),
@@ -200,7 +203,7 @@ async function playSeat(
       await call(app, 'POST', `${base}/session-reveals`, body, 200);
       requests++;
     }
-    last = { leaves, blinding, commit };
+    last = { leaves, blinding, commit, stateCommit };
   }
   const signed = async (turn: number, want: number) => {
     const msg = {
@@ -209,6 +212,7 @@ async function playSeat(
       turn,
       leaves: last.leaves,
       blinding: last.blinding,
+      stateCommit: last.stateCommit,
       nonce: nonce(),
       expiry: soon(),
     };
@@ -217,6 +221,7 @@ async function playSeat(
       ...msg,
       gameId: gameId.toString(),
       blinding: msg.blinding.toString(),
+      stateCommit: msg.stateCommit.toString(),
       nonce: msg.nonce.toString(),
       signature,
     };
@@ -228,7 +233,13 @@ async function playSeat(
     app,
     'POST',
     `${base}/receipts`,
-    { player: p.address, turn: TURNS, revealCommit: last.commit.toString(), signature: receipt },
+    {
+      player: p.address,
+      turn: TURNS,
+      revealCommit: last.commit.toString(),
+      stateCommit: last.stateCommit.toString(),
+      signature: receipt,
+    },
     200,
   );
   await signed(TURNS + 1, 404); // not on-chain yet: a refusal the dealer remembers until the next block
@@ -246,7 +257,7 @@ async function fakeChainCost(h: Hasher, ruleset: string, seats: number): Promise
     const gameId = ceremony(h, chain, seal.publicKey, ruleset, players);
     await chain.postRoot(gameId, { root: randomFieldElement(), masterCommitment: randomFieldElement() });
     for (const p of players)
-      for (let t = 1; t <= TURNS; t++) chain.postRevealCommitFor(gameId, p.address, t, randomFieldElement());
+      for (let t = 1; t <= TURNS; t++) chain.postCommitmentFor(gameId, p.address, t, randomFieldElement());
   }
   const after = sample();
   if (chain.writes.length === 0) throw new Error('unreachable'); // keeps `chain` alive until the sample

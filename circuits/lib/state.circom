@@ -1,5 +1,6 @@
 pragma circom 2.1.0;
 
+include "poseidon.circom";
 include "unit.circom";
 
 // Unpacks a state's field words into N unit slots (7 per word; the last word holds the rest).
@@ -52,4 +53,20 @@ template AssertCanonical() {
     signal input alive;
     signal input word;
     (1 - alive) * word === 0;
+}
+
+// The play commitment a seat stores on-chain: Poseidon(Poseidon(blinding, words...), revealCommit).
+// State and reveal list share one public signal and one storage slot; the inner state commitment
+// (hiding: it has its own blinding) is what a player shows the dealer to open the reveal list.
+template PlayCommit(NW) {
+    signal input blinding;
+    signal input words[NW];
+    signal input revealCommit;
+    signal output out;
+    signal output stateCommit;
+    component sh = Poseidon(NW + 1);
+    sh.inputs[0] <== blinding;
+    for (var w = 0; w < NW; w++) sh.inputs[w + 1] <== words[w];
+    stateCommit <== sh.out;
+    out <== Poseidon(2)([stateCommit, revealCommit]);
 }

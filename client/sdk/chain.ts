@@ -79,7 +79,7 @@ export interface TxResult {
 }
 
 export type GameEvent =
-  | { kind: 'TurnSubmitted'; player: string; turn: number; revealCommit: bigint; tx: string; block: number }
+  | { kind: 'TurnSubmitted'; player: string; turn: number; commitment: bigint; tx: string; block: number }
   | { kind: 'ZoneReveal'; player: string; zone: number; unitType: number; tx: string; block: number }
   | {
       kind: 'AttackDeclared';
@@ -180,9 +180,9 @@ export interface SeatState {
   /** lastTurn + 1 of the seat's last dispute (0: none). */
   disputedTurn: number;
   commitment: bigint;
-  stateCommitment: bigint;
+  /** Poseidon(stateCommit, revealCommit): the units bound to the reveal list of the seat's latest spawn or turn. */
+  playCommitment: bigint;
   zoneMask: bigint;
-  revealCommit: bigint;
 }
 
 export interface GameConfig {
@@ -354,9 +354,8 @@ export class GameChain {
       lastTurn: Number(s.lastTurn),
       disputedTurn: Number(s.disputedTurn),
       commitment: s.commitment,
-      stateCommitment: s.stateCommitment,
+      playCommitment: s.playCommitment,
       zoneMask: s.zoneMask,
-      revealCommit: s.revealCommit,
     };
   }
 
@@ -486,10 +485,18 @@ export class GameChain {
     return this.#send('sealedReveal', [gameId, sealed.ephemeralY, sealed.ciphertext, proof]);
   }
 
-  /** Puts this player's latest turn's opening on-chain, paying the game's dispute deposit (P6 given up for it). */
-  async openDispute(gameId: bigint, leaves: readonly number[], blinding: bigint): Promise<TxResult> {
+  /**
+   * Puts this player's latest turn's opening on-chain (its reveal list, and the state commitment that with it
+   * opens the seat's stored play commitment), paying the game's dispute deposit (P6 given up for it).
+   */
+  async openDispute(
+    gameId: bigint,
+    leaves: readonly number[],
+    blinding: bigint,
+    stateCommit: bigint,
+  ): Promise<TxResult> {
     const { disputeDeposit } = await this.config(gameId);
-    return this.#send('openDispute', [gameId, leaves, blinding], disputeDeposit);
+    return this.#send('openDispute', [gameId, leaves, blinding, stateCommit], disputeDeposit);
   }
 
   acceptDisputeAnswer(gameId: bigint): Promise<TxResult> {
@@ -620,7 +627,7 @@ export class GameChain {
 
   /** Spawn and turn take the same arguments: the proof and the plan's public outputs. */
   #play(fn: 'spawn' | 'submitTurn', gameId: bigint, plan: SpawnPlan | TurnPlan, proof: SolidityProof) {
-    return this.#send(fn, [gameId, proof, plan.report, plan.newCommit, plan.revealCommit]);
+    return this.#send(fn, [gameId, proof, plan.report, plan.newCommit]);
   }
 
   async attack(
@@ -710,7 +717,7 @@ export class GameChain {
             kind: 'TurnSubmitted',
             player: lower(a.player),
             turn: Number(a.turn),
-            revealCommit: a.revealCommit,
+            commitment: a.commitment,
             ...at,
           });
           break;

@@ -24,13 +24,17 @@ import {
 import { type VerifiedTile, verifyRevealedTiles } from './tiles.ts';
 import { verifyZoneRoots } from './zone-roots.ts';
 
-/** The opening of one turn's on-chain `revealCommit`: what the player asks the dealer to serve. */
+/**
+ * The opening of one turn's on-chain play commitment: what the player asks the dealer to serve. The leaves and
+ * blinding open the reveal commitment; with `stateCommit` it opens the commitment the turn stored.
+ */
 export interface RevealOpening {
   gameId: bigint;
   turn: number;
   /** Zone-major leaf indices, in the order committed. */
   leaves: number[];
   blinding: bigint;
+  stateCommit: bigint;
 }
 
 /** The dealer's 200 body. `root` is informational only: clients verify against the chain's root. */
@@ -268,7 +272,7 @@ export class DealerClient {
    * (`POST /v1/games/:gameId/receipts`, core/reveal-receipt.ts). With it the dealer can show a later dispute of
    * that turn false and keep its deposit; a player that was served has nothing to fear from that.
    */
-  async sendReceipt(gameId: bigint, turn: number, revealCommit: bigint): Promise<void> {
+  async sendReceipt(gameId: bigint, turn: number, revealCommit: bigint, stateCommit: bigint): Promise<void> {
     const o = this.#o;
     const msg = { gameId, turn, revealCommit };
     const signature = await signRevealReceipt(o.signer, revealDomain(o.chainId, o.gameContract), msg);
@@ -276,6 +280,7 @@ export class DealerClient {
       player: await o.signer.getAddress(),
       turn,
       revealCommit: revealCommit.toString(),
+      stateCommit: stateCommit.toString(),
       signature,
     });
     await this.#withRetries(
@@ -357,6 +362,7 @@ export class DealerClient {
       turn: opening.turn,
       leaves: opening.leaves,
       blinding: opening.blinding,
+      stateCommit: opening.stateCommit,
       nonce: randomNonce(),
       expiry: Math.min(session.expiry, Math.floor(o.now() / 1000) + o.expirySeconds),
     };
@@ -365,6 +371,7 @@ export class DealerClient {
       turn: m.turn,
       leaves: m.leaves,
       blinding: m.blinding.toString(),
+      stateCommit: m.stateCommit.toString(),
       nonce: m.nonce.toString(),
       expiry: m.expiry,
       mac: sessionRevealMac(session.macKey, m),
@@ -380,6 +387,7 @@ export class DealerClient {
       turn: opening.turn,
       leaves: opening.leaves,
       blinding: opening.blinding,
+      stateCommit: opening.stateCommit,
       nonce: randomNonce(),
       expiry: Math.floor(o.now() / 1000) + o.expirySeconds,
     };
@@ -390,6 +398,7 @@ export class DealerClient {
       turn: msg.turn,
       leaves: msg.leaves,
       blinding: msg.blinding.toString(),
+      stateCommit: msg.stateCommit.toString(),
       nonce: msg.nonce.toString(),
       expiry: msg.expiry,
       signature,

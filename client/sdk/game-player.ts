@@ -24,7 +24,7 @@ import type { ServedTile } from '@shroud/core/reveal-request.ts';
 import { rulesetHash } from '@shroud/core/ruleset/hash.ts';
 import type { ValidRuleset } from '@shroud/core/ruleset/validate.ts';
 import { addressToField } from '@shroud/core/sealed.ts';
-import { type Slots, stateCommitment, type Unit } from '@shroud/core/state.ts';
+import { playCommitment, type Slots, stateCommitment, type Unit } from '@shroud/core/state.ts';
 import { type Feature, isPassable, type Resource, type Terrain } from '@shroud/core/tile.ts';
 import {
   attackWitness,
@@ -53,6 +53,7 @@ import {
 import type { MapProofClaim } from './mapproof.ts';
 import { PlayerModel } from './player.ts';
 import {
+  type PendingReveal,
   type PendingState,
   type PlayerSnapshot,
   SNAPSHOT_VERSION,
@@ -159,11 +160,7 @@ export interface MapProofCheck {
 }
 
 /** A turn whose tiles the dealer did not serve: the opening a dispute puts on-chain. */
-export interface UnservedTurn {
-  turn: number;
-  leaves: number[];
-  blinding: bigint;
-}
+export type UnservedTurn = PendingReveal;
 
 /** What following a dispute or an open-root proposal did this time. */
 export type FollowUp =
@@ -189,6 +186,8 @@ export class GamePlayer {
   model: PlayerModel | null = null;
   #slots: Slots = [];
   #blinding = 0n;
+  /** The reveal commitment bound with the state in the seat's stored play commitment (its latest spawn or turn). */
+  #revealCommit = 0n;
   #root = 0n;
   #share: bigint | null = null;
   #syncedBlock: number;
@@ -296,6 +295,7 @@ export class GamePlayer {
     if (s.state && s.model) {
       p.#slots = copySlots(s.state.slots);
       p.#blinding = s.state.blinding;
+      p.#revealCommit = s.state.revealCommit;
       p.model = PlayerModel.restore({ ruleset: o.ruleset, seat: joined.seat }, s.model);
     } else if (s.state || s.model) {
       throw new InputError(s.state ? 'snapshot.model' : 'snapshot.state', 'missing while the other is set');
@@ -329,7 +329,9 @@ export class GamePlayer {
       joinedBlock: this.#joinedBlock,
       syncedBlock: this.#syncedBlock,
       share: this.#share,
-      state: this.model ? { slots: copySlots(this.#slots), blinding: this.#blinding } : null,
+      state: this.model
+        ? { slots: copySlots(this.#slots), blinding: this.#blinding, revealCommit: this.#revealCommit }
+        : null,
       pending: this.#pending.map((x) => ({ ...x, slots: copySlots(x.slots) })),
       unserved: this.unserved,
       served: [...this.served],
@@ -366,9 +368,14 @@ export class GamePlayer {
     }
   }
 
-  /** The commitment of the current state (0 before the spawn). */
+  /** The current state's own commitment (what opens the stored play commitment with the reveal commitment). */
+  #stateCommit(): bigint {
+    return stateCommitment(this.h, this.#slots, this.ruleset.unitSlots, this.#blinding);
+  }
+
+  /** The play commitment of the current state, as the seat stores it (0 before the spawn). */
   #commitment(): bigint {
-    return this.model ? stateCommitment(this.h, this.#slots, this.ruleset.unitSlots, this.#blinding) : 0n;
+    return this.model ? playCommitment(this.h, this.#stateCommit(), this.#revealCommit) : 0n;
   }
 
   /**
@@ -378,7 +385,7 @@ export class GamePlayer {
    */
   async #reconcile(always = false): Promise<void> {
     if (!always && this.#pending.length === 0) return;
-    const onChain = (await this.chain.seat(this.gameId, this.seat)).stateCommitment;
+    const onChain = (await this.chain.seat(this.gameId, this.seat)).playCommitment;
     const mine = this.#commitment();
     if (onChain === mine) {
       const live = this.#pending.filter((x) => x.from === mine);
@@ -391,7 +398,7 @@ export class GamePlayer {
     const landed = this.#pending.find((x) => x.newCommit === onChain);
     if (!landed)
       throw new StateLostError(
-        `seat ${this.seat}'s on-chain state commitment opens to neither the saved state nor a pending one (an older copy of the state?)`,
+        `seat ${this.seat}'s on-chain play commitment opens to neither the saved state nor a pending one (an older copy of the state?)`,
       );
     await this.#adopt(landed);
   }
@@ -408,7 +415,7 @@ export class GamePlayer {
    */
   async #adopt(p: PendingState): Promise<VerifiedTile[] | null> {
     const r = p.reveal;
-    const tiles = r ? await this.#tilesOf(r.turn, r.leaves, r.blinding, r.revealCommit) : null;
+    const tiles = r ? await this.#tilesOf(r) : null;
     const model =
       p.kind === 'spawn'
         ? new PlayerModel({ ruleset: this.ruleset, seat: this.seat, units: p.slots })
@@ -416,9 +423,10 @@ export class GamePlayer {
     model.setUnits(p.slots);
     this.#slots = copySlots(p.slots);
     this.#blinding = p.blinding;
+    this.#revealCommit = p.revealCommit;
     this.#pending = [];
     if (r) {
-      this.#unserved = tiles === null ? { turn: r.turn, leaves: [...r.leaves], blinding: r.blinding } : null;
+      this.#unserved = tiles === null ? { ...r, leaves: [...r.leaves] } : null;
       if (tiles) this.#keep(tiles);
       model.applyTurn({ turn: r.turn, visibleTiles: model.visionOf(p.slots), tiles: tiles ?? [] });
     }
@@ -574,7 +582,14 @@ export class GamePlayer {
       newCommit: plan.newCommit,
       slots,
       blinding,
-      reveal: { turn, leaves, blinding: revealBlinding, revealCommit: plan.revealCommit },
+      revealCommit: plan.revealCommit,
+      reveal: {
+        turn,
+        leaves,
+        blinding: revealBlinding,
+        revealCommit: plan.revealCommit,
+        stateCommit: plan.stateCommit,
+      },
     };
     await this.#writeAhead(pending);
     const tx = await this.chain.spawn(this.gameId, plan, proof);
@@ -613,6 +628,7 @@ export class GamePlayer {
       turn: BigInt(turn),
       oldSlots,
       oldBlinding: this.#blinding,
+      oldRevealCommit: this.#revealCommit,
       newSlots,
       newBlinding,
       revealed: intent.reveal.map((l) => {
@@ -634,7 +650,14 @@ export class GamePlayer {
       newCommit: plan.newCommit,
       slots: newSlots,
       blinding: newBlinding,
-      reveal: { turn, leaves: [...intent.reveal], blinding: revealBlinding, revealCommit: plan.revealCommit },
+      revealCommit: plan.revealCommit,
+      reveal: {
+        turn,
+        leaves: [...intent.reveal],
+        blinding: revealBlinding,
+        revealCommit: plan.revealCommit,
+        stateCommit: plan.stateCommit,
+      },
     };
     await this.#writeAhead(pending);
     const tx = await this.chain.submitTurn(this.gameId, plan, proof);
@@ -654,6 +677,7 @@ export class GamePlayer {
       turn: BigInt(turn),
       slots: this.#slots,
       blinding: this.#blinding,
+      revealCommit: this.#revealCommit,
       slot,
       target,
     });
@@ -708,6 +732,7 @@ export class GamePlayer {
       turn: BigInt(turn),
       slots: this.#slots,
       blinding: this.#blinding,
+      revealCommit: this.#revealCommit,
       target,
       damage: await this.chain.damage(this.gameId),
     });
@@ -721,6 +746,7 @@ export class GamePlayer {
       newCommit: plan.newCommit,
       slots: plan.after,
       blinding: this.#blinding,
+      revealCommit: this.#revealCommit,
       reveal: null,
     };
     await this.#writeAhead(pending);
@@ -855,26 +881,44 @@ export class GamePlayer {
    * once the game was forced open. Null when the dealer did not serve them (unreachable, refusing, or serving
    * tiles that fail verification): the caller remembers the turn as unserved, for `disputeUnserved`.
    */
-  async #tilesOf(
-    turn: number,
-    leaves: number[],
-    blinding: bigint,
-    revealCommit: bigint,
-  ): Promise<VerifiedTile[] | null> {
-    if (leaves.length === 0) return [];
+  async #tilesOf(r: PendingReveal): Promise<VerifiedTile[] | null> {
+    if (r.leaves.length === 0) return [];
     const open = await this.#openMap();
-    return open ? this.#openTiles(open, leaves) : await this.#fetch(turn, leaves, blinding, revealCommit);
+    return open ? this.#openTiles(open, r.leaves) : await this.#fetch(r);
   }
 
-  async #fetch(turn: number, leaves: number[], blinding: bigint, revealCommit: bigint) {
+  /**
+   * The turn's opening for the dealer: its reveal list and the state commitment its play commitment binds. A
+   * combat answer since the turn replaced the seat's stored value by Poseidon(current state, the same reveal
+   * commitment); until the dealer has indexed the turn's own log it can only check that one, so a refused opening
+   * is tried again with `current` (the state commitment now, when it differs).
+   */
+  async #fetch(r: PendingReveal, current?: bigint) {
+    const { turn, leaves, blinding, revealCommit } = r;
     const root = await this.#chainRoot();
-    const opening = { gameId: this.gameId, turn, leaves, blinding };
-    try {
-      const tiles = await this.#whileDealerLags(['unknown-turn', 'unknown-game'], () =>
-        this.dealer.fetchVerifiedTiles(this.h, this.ruleset.board, root, opening),
+    let stateCommit = r.stateCommit;
+    const fetch = () =>
+      this.#whileDealerLags(['unknown-turn', 'unknown-game'], () =>
+        this.dealer.fetchVerifiedTiles(this.h, this.ruleset.board, root, {
+          gameId: this.gameId,
+          turn,
+          leaves,
+          blinding,
+          stateCommit,
+        }),
       );
+    try {
+      let tiles: VerifiedTile[];
+      try {
+        tiles = await fetch();
+      } catch (e) {
+        const retry = current !== undefined && current !== stateCommit;
+        if (!(retry && e instanceof DealerRefusedError && e.code === 'opening-mismatch')) throw e;
+        stateCommit = current;
+        tiles = await fetch();
+      }
       // Served and verified: the receipt lets the dealer show a later dispute of this turn false. Best effort.
-      await this.dealer.sendReceipt(this.gameId, turn, revealCommit).catch(() => {});
+      await this.dealer.sendReceipt(this.gameId, turn, revealCommit, stateCommit).catch(() => {});
       return tiles;
     } catch (e) {
       const unserved =
@@ -903,8 +947,7 @@ export class GamePlayer {
   async retryUnserved(): Promise<boolean> {
     const u = this.#unserved;
     if (!u) return true;
-    const revealCommit = (await this.chain.seat(this.gameId, this.seat)).revealCommit;
-    const tiles = await this.#fetch(u.turn, u.leaves, u.blinding, revealCommit);
+    const tiles = await this.#fetch(u, this.#stateCommit());
     if (tiles === null) return false;
     this.#keep(tiles);
     this.model?.addLateTiles(u.turn, tiles);
@@ -920,7 +963,9 @@ export class GamePlayer {
   async disputeUnserved(): Promise<TxResult> {
     const u = this.#unserved;
     if (!u) throw new Error('no unserved turn to dispute');
-    return this.chain.openDispute(this.gameId, u.leaves, u.blinding);
+    // The seat's stored play commitment binds the current state (a combat answer may have changed it since).
+    await this.#reconcile();
+    return this.chain.openDispute(this.gameId, u.leaves, u.blinding, this.#stateCommit());
   }
 
   /**

@@ -19,37 +19,48 @@ import type { Feature, Resource, Terrain } from '@shroud/core/tile.ts';
 import { type ModelSnapshot, PlayerModel } from './player.ts';
 import type { VerifiedTile } from './tiles.ts';
 
-export const SNAPSHOT_VERSION = 1;
+/** 2: play commitments (the state carries its reveal commitment; a reveal, its state commitment). */
+export const SNAPSHOT_VERSION = 2;
 
-/** A spawn or turn's reveal: the opening of its `revealCommit` (hidden: it says where the units look). */
+/**
+ * A spawn or turn's reveal: the opening of its `revealCommit` (hidden: it says where the units look), and the
+ * state commitment that with it opens the play commitment the turn stored (what the dealer checks).
+ */
 export interface PendingReveal {
   turn: number;
   leaves: number[];
   blinding: bigint;
   revealCommit: bigint;
+  stateCommit: bigint;
 }
 
 /**
  * A state change written down before its transaction was sent (write-ahead): it becomes the current state once
- * the chain holds `newCommit` as the seat's state commitment, and is dropped once the chain moved on without it.
+ * the chain holds `newCommit` as the seat's play commitment, and is dropped once the chain moved on without it.
  */
 export interface PendingState {
   kind: 'spawn' | 'turn' | 'combat';
   /** The chain's turn when it was made. */
   turn: number;
-  /** The state commitment it replaces (0 before the spawn). */
+  /** The play commitment it replaces (0 before the spawn). */
   from: bigint;
   newCommit: bigint;
   slots: Slots;
   blinding: bigint;
+  /** The reveal commitment `newCommit` binds (a combat answer keeps the seat's latest one). */
+  revealCommit: bigint;
   /** Spawn and turn: the tiles to fetch once it landed. */
   reveal: PendingReveal | null;
 }
 
-/** The opening of the seat's state commitment: `Poseidon(blinding, packed slots)`. */
+/**
+ * The opening of the seat's play commitment: the state commitment `Poseidon(blinding, packed slots)` and the
+ * reveal commitment of the seat's latest spawn or turn.
+ */
 export interface UnitState {
   slots: Slots;
   blinding: bigint;
+  revealCommit: bigint;
 }
 
 export interface PlayerSnapshot {
@@ -72,7 +83,7 @@ export interface PlayerSnapshot {
   state: UnitState | null;
   pending: PendingState[];
   /** The latest own turn whose tiles the dealer did not serve: the opening a dispute puts on-chain. */
-  unserved: { turn: number; leaves: number[]; blinding: bigint } | null;
+  unserved: PendingReveal | null;
   /** Every tile served and verified (dispute answers too), in order: audit and passability witnesses. */
   served: VerifiedTile[];
   /** Fog, sightings, units and tiles of the player's model (null before the spawn). */
@@ -125,7 +136,13 @@ function tileJson(t: VerifiedTile): Json {
 
 function revealJson(r: PendingReveal | null): Json {
   return (
-    r && { turn: r.turn, leaves: r.leaves, blinding: hex(r.blinding), revealCommit: hex(r.revealCommit) }
+    r && {
+      turn: r.turn,
+      leaves: r.leaves,
+      blinding: hex(r.blinding),
+      revealCommit: hex(r.revealCommit),
+      stateCommit: hex(r.stateCommit),
+    }
   );
 }
 
@@ -177,7 +194,11 @@ export function encodeSnapshot(s: PlayerSnapshot): string {
     joinedBlock: s.joinedBlock,
     syncedBlock: s.syncedBlock,
     share: s.share === null ? null : hex(s.share),
-    state: s.state && { slots: s.state.slots.map(unitJson), blinding: hex(s.state.blinding) },
+    state: s.state && {
+      slots: s.state.slots.map(unitJson),
+      blinding: hex(s.state.blinding),
+      revealCommit: hex(s.state.revealCommit),
+    },
     pending: s.pending.map((p) => ({
       kind: p.kind,
       turn: p.turn,
@@ -185,13 +206,10 @@ export function encodeSnapshot(s: PlayerSnapshot): string {
       newCommit: hex(p.newCommit),
       slots: p.slots.map(unitJson),
       blinding: hex(p.blinding),
+      revealCommit: hex(p.revealCommit),
       reveal: revealJson(p.reveal),
     })),
-    unserved: s.unserved && {
-      turn: s.unserved.turn,
-      leaves: s.unserved.leaves,
-      blinding: hex(s.unserved.blinding),
-    },
+    unserved: revealJson(s.unserved),
     tiles,
     served,
     model,
@@ -294,6 +312,7 @@ function revealOf(r: Reader, ruleset: ValidRuleset): PendingReveal | null {
     leaves: leavesOf(r.get('leaves'), ruleset),
     blinding: r.get('blinding').field(),
     revealCommit: r.get('revealCommit').field(),
+    stateCommit: r.get('stateCommit').field(),
   };
 }
 
@@ -367,7 +386,6 @@ export function decodeSnapshot(text: string, ruleset: ValidRuleset): PlayerSnaps
   const model = m.isNull() ? null : decodeModel(m, ruleset, seat, tileRef);
   const share = r.get('share');
   const state = r.get('state');
-  const unserved = r.get('unserved');
   const attacked = r.get('attacked');
   return {
     version: SNAPSHOT_VERSION,
@@ -382,7 +400,11 @@ export function decodeSnapshot(text: string, ruleset: ValidRuleset): PlayerSnaps
     share: share.isNull() ? null : share.field(),
     state: state.isNull()
       ? null
-      : { slots: slotsOf(state.get('slots'), ruleset), blinding: state.get('blinding').field() },
+      : {
+          slots: slotsOf(state.get('slots'), ruleset),
+          blinding: state.get('blinding').field(),
+          revealCommit: state.get('revealCommit').field(),
+        },
     pending: r
       .get('pending')
       .array(64)
@@ -393,15 +415,10 @@ export function decodeSnapshot(text: string, ruleset: ValidRuleset): PlayerSnaps
         newCommit: p.get('newCommit').field(),
         slots: slotsOf(p.get('slots'), ruleset),
         blinding: p.get('blinding').field(),
+        revealCommit: p.get('revealCommit').field(),
         reveal: revealOf(p.get('reveal'), ruleset),
       })),
-    unserved: unserved.isNull()
-      ? null
-      : {
-          turn: unserved.get('turn').int(),
-          leaves: leavesOf(unserved.get('leaves'), ruleset),
-          blinding: unserved.get('blinding').field(),
-        },
+    unserved: revealOf(r.get('unserved'), ruleset),
     served: r.get('served').array().map(tileRef),
     model,
     attacked: {

@@ -11,7 +11,8 @@ import {Deps, Store} from "./ShroudStore.sol";
 
 /// @title ShroudDisputes
 /// @notice Reveal disputes (P7 after the root). A player whose latest spawn or turn the dealer did not serve puts
-///         that turn's opening on-chain (the leaves and blinding of its stored `revealCommit`), pays the game's
+///         that turn's opening on-chain (the leaves and blinding of its reveal commitment, and the state commitment
+///         that with it opens the seat's stored play commitment), pays the game's
 ///         dispute deposit, and the game pauses. The dealer must answer on-chain before the dispute deadline with
 ///         each leaf's tile, salt and Merkle path; during a challenge window anyone may show that one answered tile
 ///         does not verify against the root. An unanswered or wrongly answered dispute slashes the dealer's bond and
@@ -48,6 +49,7 @@ library ShroudDisputes {
         uint256 gameId,
         uint32[] calldata leaves,
         uint256 blinding,
+        uint256 stateCommit,
         uint256 value
     ) external {
         IShroudGame.Game storage g = s.games[gameId];
@@ -56,14 +58,17 @@ library ShroudDisputes {
         IShroudGame.Seat storage st = s.seats[gameId][seat];
         if (st.forfeited) revert IShroudGame.AlreadyForfeited();
         // An open map has no dealer to serve; a seat disputes its latest spawn or turn, once.
-        if (g.openMap || st.revealCommit == 0 || st.disputedTurn == st.lastTurn + 1) {
+        if (g.openMap || st.playCommitment == 0 || st.disputedTurn == st.lastTurn + 1) {
             revert IShroudGame.NothingToDispute();
         }
         if (value != g.disputeDeposit) revert IShroudGame.WrongDeposit(g.disputeDeposit, value);
-        if (blinding >= Poseidon.FIELD_MODULUS) revert IShroudGame.NotInField();
-        if (_revealCommitment(deps.hashers, g.revealWords, leaves, blinding) != st.revealCommit) {
-            revert IShroudGame.OpeningMismatch();
-        }
+        if (blinding >= Poseidon.FIELD_MODULUS || stateCommit >= Poseidon.FIELD_MODULUS) revert IShroudGame.NotInField();
+        // The stored play commitment binds the reveal list to the seat's state: its opening is both parts.
+        uint256 revealCommit = _revealCommitment(deps.hashers, g.revealWords, leaves, blinding);
+        uint256[] memory pair = new uint256[](2);
+        pair[0] = stateCommit;
+        pair[1] = revealCommit;
+        if (Poseidon.hashN(deps.hashers, pair) != st.playCommitment) revert IShroudGame.OpeningMismatch();
         s.disputes[gameId] = IShroudGame.Dispute({
             seat: uint8(seat),
             nLeaves: uint8(leaves.length),
@@ -73,7 +78,8 @@ library ShroudDisputes {
             pausedLeft: uint40(g.deadline - block.timestamp),
             deposit: uint96(value),
             leavesHash: keccak256(abi.encodePacked(leaves)),
-            answerHash: bytes32(0)
+            answerHash: bytes32(0),
+            revealCommit: revealCommit
         });
         st.disputedTurn = st.lastTurn + 1;
         g.enter(gameId, IShroudGame.Phase.Dispute, g.durations.disputeSeconds);
@@ -97,7 +103,7 @@ library ShroudDisputes {
         d.answerHash = keccak256(abi.encodePacked(answer));
         if (receipt.length != 0) {
             IShroudGame.Seat storage st = s.seats[gameId][d.seat];
-            if (receiptSigner(gameId, d.turn, st.revealCommit, receipt) != st.player) revert IShroudGame.BadReceipt();
+            if (receiptSigner(gameId, d.turn, d.revealCommit, receipt) != st.player) revert IShroudGame.BadReceipt();
             d.receipted = true;
         }
         g.enter(gameId, IShroudGame.Phase.Dispute, g.durations.disputeSeconds);

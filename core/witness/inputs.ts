@@ -12,7 +12,15 @@ import { assertOnBoard, type Board, type Coord, gridDistance, leafIndex, onBoard
 import { pathLength, verifyPath } from '../merkle.ts';
 import type { Hasher } from '../poseidon.ts';
 import type { Ruleset } from '../ruleset/types.ts';
-import { assertSlots, packReveals, packSlots, type Slots, stateCommitment, type Unit } from '../state.ts';
+import {
+  assertSlots,
+  packReveals,
+  packSlots,
+  playCommitment,
+  type Slots,
+  stateCommitment,
+  type Unit,
+} from '../state.ts';
 import { isPassable, type Tile } from '../tile.ts';
 import { mapTop, mapTopLevels, mobileSlots } from './maptop.ts';
 import { packCombatTarget, packPlay, packReport, packTarget } from './publics.ts';
@@ -102,6 +110,8 @@ export interface TurnArgs {
   turn: bigint;
   oldSlots: Slots;
   oldBlinding: bigint;
+  /** The reveal commitment of the seat's previous spawn or turn: its stored play commitment binds it. */
+  oldRevealCommit: bigint;
   newSlots: Slots;
   newBlinding: bigint;
   /** Tiles to reveal this turn (at most maxRevealedTiles), each seen by a new-position unit. */
@@ -212,9 +222,19 @@ function passabilityInputs(r: R, h: Hasher, a: TurnArgs): { input: CircuitInput;
   return { input: { ...cols, destPath: paths, mapTop: top.nodes.map(s) }, mapRoot };
 }
 
-export interface TurnPlan extends WitnessPlan, VisionOutputs {
-  oldCommit: bigint;
+/**
+ * A spawn or turn's commitments: `newCommit` is the play commitment the contract stores
+ * (`Poseidon(stateCommit, revealCommit)`, core/state.ts playCommitment); `stateCommit` is the new
+ * state's own commitment, which the player shows the dealer (and a dispute) to open `revealCommit`.
+ */
+export interface PlayCommits {
   newCommit: bigint;
+  stateCommit: bigint;
+}
+
+export interface TurnPlan extends WitnessPlan, VisionOutputs, PlayCommits {
+  /** The stored play commitment the turn starts from. */
+  oldCommit: bigint;
 }
 
 /** Checks a turn's moves: dead stays dead, nobody vanishes, type and hp fixed, moves within speed. */
@@ -261,29 +281,35 @@ export function turnWitness(r: R, h: Hasher, a: TurnArgs): TurnPlan {
   opponentUnion(r, a.oppMasks);
   const reveals = revealInputs(r, a.newSlots, a.revealed);
   const v = visionOutputs(r, h, a.newSlots, a.revealed, revealBlinding, a.oppMasks);
-  const oldCommit = stateCommitment(h, a.oldSlots, r.unitSlots, oldBlinding);
-  const newCommit = stateCommitment(h, a.newSlots, r.unitSlots, newBlinding);
+  const oldRevealCommit = toField(a.oldRevealCommit, 'oldRevealCommit');
+  const oldCommit = playCommitment(
+    h,
+    stateCommitment(h, a.oldSlots, r.unitSlots, oldBlinding),
+    oldRevealCommit,
+  );
+  const stateCommit = stateCommitment(h, a.newSlots, r.unitSlots, newBlinding);
+  const newCommit = playCommitment(h, stateCommit, v.revealCommit);
   const packed = packPlay(r, a.seat, turn, a.oppMasks, v.report);
   const input: CircuitInput = {
     packed: packed.map(s),
     oldCommit: s(oldCommit),
     newCommit: s(newCommit),
-    revealCommit: s(v.revealCommit),
     oldBlinding: s(oldBlinding),
     oldWords: packSlots(a.oldSlots, r.unitSlots).map(s),
+    oldRevealCommit: s(oldRevealCommit),
     newBlinding: s(newBlinding),
     newWords: packSlots(a.newSlots, r.unitSlots).map(s),
     revealBlinding: s(revealBlinding),
     ...reveals,
   };
   // No gameId: the stored oldCommit binds the game (circuits/turn.circom).
-  const publicSignals = [...packed, oldCommit, newCommit, v.revealCommit];
+  const publicSignals = [...packed, oldCommit, newCommit];
   if (r.provePassability) {
     const pass = passabilityInputs(r, h, a);
     Object.assign(input, pass.input, { mapRoot: s(pass.mapRoot) });
     publicSignals.push(pass.mapRoot);
   }
-  return { input, publicSignals, oldCommit, newCommit, ...v };
+  return { input, publicSignals, oldCommit, newCommit, stateCommit, ...v };
 }
 
 export interface SpawnArgs {
@@ -298,9 +324,7 @@ export interface SpawnArgs {
   oppMasks: readonly bigint[];
 }
 
-export interface SpawnPlan extends WitnessPlan, VisionOutputs {
-  newCommit: bigint;
-}
+export interface SpawnPlan extends WitnessPlan, VisionOutputs, PlayCommits {}
 
 /** The spawn slots: slot i holds ruleset.spawn[i] at full hp on positions[i]; the rest empty. */
 export function spawnSlots(r: R, positions: readonly Coord[]): (Unit | null)[] {
@@ -354,20 +378,20 @@ export function spawnWitness(r: R, h: Hasher, a: SpawnArgs): SpawnPlan {
   opponentUnion(r, a.oppMasks);
   const reveals = revealInputs(r, a.slots, a.revealed);
   const v = visionOutputs(r, h, a.slots, a.revealed, revealBlinding, a.oppMasks);
-  const newCommit = stateCommitment(h, a.slots, r.unitSlots, blinding);
+  const stateCommit = stateCommitment(h, a.slots, r.unitSlots, blinding);
+  const newCommit = playCommitment(h, stateCommit, v.revealCommit);
   const packed = packPlay(r, a.seat, BigInt(a.seat), a.oppMasks, v.report);
   const input: CircuitInput = {
     packed: packed.map(s),
     gameId: s(gameId),
     newCommit: s(newCommit),
-    revealCommit: s(v.revealCommit),
     newBlinding: s(blinding),
     newWords: packSlots(a.slots, r.unitSlots).map(s),
     revealBlinding: s(revealBlinding),
     ...reveals,
   };
-  const publicSignals = [...packed, gameId, newCommit, v.revealCommit];
-  return { input, publicSignals, newCommit, ...v };
+  const publicSignals = [...packed, gameId, newCommit];
+  return { input, publicSignals, newCommit, stateCommit, ...v };
 }
 
 export interface AttackArgs {
@@ -376,13 +400,16 @@ export interface AttackArgs {
   turn: bigint;
   slots: Slots;
   blinding: bigint;
+  /** The reveal commitment bound in the attacker's stored play commitment. */
+  revealCommit: bigint;
   /** The attacking unit's slot. */
   slot: number;
   target: Coord;
 }
 
 export interface AttackPlan extends WitnessPlan {
-  stateCommit: bigint;
+  /** The attacker's stored play commitment the proof opens. */
+  commit: bigint;
   nullifier: bigint;
 }
 
@@ -412,19 +439,21 @@ export function attackWitness(r: R, h: Hasher, a: AttackArgs): AttackPlan {
       `(${a.target.col},${a.target.row}) is ${d} from ${unitLabel(r, a.slot, u)}, range ${range}`,
     );
   }
-  const stateCommit = stateCommitment(h, a.slots, r.unitSlots, blinding);
+  const revealCommit = toField(a.revealCommit, 'revealCommit');
+  const commit = playCommitment(h, stateCommitment(h, a.slots, r.unitSlots, blinding), revealCommit);
   const nullifier = attackNullifier(h, blinding, a.slot, turn);
   const target = packTarget(player, turn, a.target);
   const input: CircuitInput = {
     gameId: s(gameId),
     target: s(target),
-    stateCommit: s(stateCommit),
+    commit: s(commit),
     blinding: s(blinding),
     words: packSlots(a.slots, r.unitSlots).map(s),
+    revealCommit: s(revealCommit),
     sel: Array.from({ length: r.unitSlots }, (_, k) => (k === a.slot ? '1' : '0')),
   };
-  const publicSignals = [nullifier, gameId, target, stateCommit];
-  return { input, publicSignals, stateCommit, nullifier };
+  const publicSignals = [nullifier, gameId, target, commit];
+  return { input, publicSignals, commit, nullifier };
 }
 
 export interface CombatArgs {
@@ -433,6 +462,8 @@ export interface CombatArgs {
   turn: bigint;
   slots: Slots;
   blinding: bigint;
+  /** The reveal commitment bound in the defender's stored play commitment (kept by the answer). */
+  revealCommit: bigint;
   target: Coord;
   /** Damage dealt, 0..255 (the contract's rule decides it). */
   damage: number;
@@ -440,9 +471,8 @@ export interface CombatArgs {
   slot?: number;
 }
 
-export interface CombatPlan extends WitnessPlan {
+export interface CombatPlan extends WitnessPlan, PlayCommits {
   oldCommit: bigint;
-  newCommit: bigint;
   present: boolean;
   unitType: number;
   unitHp: number;
@@ -461,8 +491,10 @@ export function combatWitness(r: R, h: Hasher, a: CombatArgs): CombatPlan {
     throw new InputError('damage', `${a.damage} is outside 0..255`);
   }
   const res = resolveCombat(a.slots, a.target, a.damage, a.slot);
-  const oldCommit = stateCommitment(h, a.slots, r.unitSlots, blinding);
-  const newCommit = stateCommitment(h, res.after, r.unitSlots, blinding);
+  const revealCommit = toField(a.revealCommit, 'revealCommit');
+  const oldCommit = playCommitment(h, stateCommitment(h, a.slots, r.unitSlots, blinding), revealCommit);
+  const stateCommit = stateCommitment(h, res.after, r.unitSlots, blinding);
+  const newCommit = playCommitment(h, stateCommit, revealCommit);
   const target = packCombatTarget(player, turn, a.target, a.damage, res.present, res.unitType, res.unitHp);
   const input: CircuitInput = {
     gameId: s(gameId),
@@ -470,6 +502,7 @@ export function combatWitness(r: R, h: Hasher, a: CombatArgs): CombatPlan {
     oldCommit: s(oldCommit),
     blinding: s(blinding),
     words: packSlots(a.slots, r.unitSlots).map(s),
+    revealCommit: s(revealCommit),
     sel: Array.from({ length: r.unitSlots }, (_, k) => (res.present && k === res.slot ? '1' : '0')),
   };
   const publicSignals = [newCommit, gameId, target, oldCommit];
@@ -478,6 +511,7 @@ export function combatWitness(r: R, h: Hasher, a: CombatArgs): CombatPlan {
     publicSignals,
     oldCommit,
     newCommit,
+    stateCommit,
     present: res.present,
     unitType: res.unitType,
     unitHp: res.unitHp,

@@ -56,7 +56,7 @@ export interface EthersChainOptions {
   mapProofRegistry?: string;
   /** Hex secp256k1 key that sends the dealer's transactions (SHROUD_TX_KEY); its address is the dealer. */
   txKey: string;
-  /** Blocks behind the head treated as final for the game and turn scans and revealCommit reads. */
+  /** Blocks behind the head treated as final for the game and turn scans and playCommitment reads. */
   confirmations?: number;
   /** Blocks re-scanned below the cursor on every scan, so a game or turn re-mined after a short re-org is not missed. */
   reorgDepth?: number;
@@ -175,7 +175,7 @@ export class EthersChain implements ChainView, GameCreator {
           gameId: a.gameId,
           player: a.player.toLowerCase(),
           turn: Number(a.turn),
-          revealCommit: a.revealCommit,
+          commitment: a.commitment,
           block: l.blockNumber,
         },
       ];
@@ -248,20 +248,25 @@ export class EthersChain implements ChainView, GameCreator {
   }
 
   /**
-   * The `revealCommit(gameId, player, turn)` view: it answers for a seat's latest turn (0 = none); an earlier
-   * turn's commitment is only in the `TurnSubmitted` logs (the view reverts `RevealCommitInLogs`), which the
+   * The `playCommitment(gameId, player, turn)` view: it answers for a seat's latest turn (0 = none); an earlier
+   * turn's commitment is only in the `TurnSubmitted` logs (the view reverts `CommitmentInLogs`), which the
    * watcher indexes (`turnsSubmitted`): IN_LOGS then, and no log is read here, so a request for an old turn
-   * costs at most one eth_call. Read at the confirmed block, because callers cache the answer forever: a turn
-   * re-orged away must not have been trusted.
+   * costs at most one eth_call. Read at the confirmed block (the one the watcher publishes as the head, which
+   * callers key their cache of this answer on): a turn re-orged away must not have been trusted. The answer is
+   * not final (a combat answer replaces the stored value), unlike a `TurnSubmitted` log.
    */
-  async revealCommit(gameId: bigint, player: string, turn: number): Promise<bigint | null | typeof IN_LOGS> {
+  async playCommitment(
+    gameId: bigint,
+    player: string,
+    turn: number,
+  ): Promise<bigint | null | typeof IN_LOGS> {
     const blockTag =
       this.#confirmations === 0 ? await this.provider.getBlockNumber() : await this.headBlock();
     try {
-      const v = await this.#read.revealCommit(gameId, player, turn, { blockTag });
+      const v = await this.#read.playCommitment(gameId, player, turn, { blockTag });
       return v === 0n ? null : v;
     } catch (e) {
-      if (revertName(this.#read, e) === 'RevealCommitInLogs') return IN_LOGS;
+      if (revertName(this.#read, e) === 'CommitmentInLogs') return IN_LOGS;
       throw e;
     }
   }

@@ -43,6 +43,12 @@ interface FakeDispute {
   player: string;
   turn: number;
   leaves: number[];
+  /**
+   * The opening's reveal commitment R, which the contract computes from the disputed leaves and blinding at
+   * `openDispute` (after checking Poseidon(stateCommit, R) against the seat's stored play commitment) and keeps
+   * in the dispute: a receipt answering the dispute is over it. Null when the test driver gave none.
+   */
+  revealCommit: bigint | null;
   answered: boolean;
   receipted: boolean;
   answer: bigint[] | null;
@@ -56,8 +62,13 @@ interface FakeGame {
   phase: GamePhaseName;
   seats: SeatShare[];
   root: PostedRoot | null;
-  /** `${player}:${turn}` → revealCommit. */
-  reveals: Record<string, bigint>;
+  /** `${player}:${turn}` → the play commitment its spawn/turn proof stored (what `TurnSubmitted` logged). */
+  commitments: Record<string, bigint>;
+  /**
+   * player → the play commitment its seat stores now: its latest turn's, or what a later combat answer replaced
+   * it with (`respondCombatFor`). What the `playCommitment` view answers for the latest turn.
+   */
+  stored: Record<string, bigint>;
   /** Every `TurnSubmitted` in order: the last of a player is its latest (the only one the view answers for). */
   turnLog: TurnLog[];
   dispute: FakeDispute | null;
@@ -239,7 +250,8 @@ export class FakeChain implements ChainView, GameCreator {
         phase: 'Commit',
         seats: players.map((p) => ({ player: p.toLowerCase(), commitment: 0n, sealed: null })),
         root: null,
-        reveals: {},
+        commitments: {},
+        stored: {},
         turnLog: [],
         dispute: null,
         answers: [],
@@ -271,33 +283,60 @@ export class FakeChain implements ChainView, GameCreator {
     });
   }
 
-  /** Stands for a verified spawn/turn proof storing its revealCommit. */
-  postRevealCommitFor(gameId: bigint, player: string, turn: number, revealCommit: bigint): void {
-    this.#write('postRevealCommitFor', (s) => {
+  /**
+   * Stands for a verified spawn/turn proof storing its play commitment `C = Poseidon(stateCommit, revealCommit)`
+   * (core/state.ts `playCommitment`): the seat's stored value, and a `TurnSubmitted(…, turn, commitment)` log.
+   */
+  postCommitmentFor(gameId: bigint, player: string, turn: number, commitment: bigint): void {
+    this.#write('postCommitmentFor', (s) => {
       const g = this.#game(s, gameId);
       if (g.phase !== 'Play') throw new FakeRevert('not playing');
       const who = player.toLowerCase();
-      g.reveals[`${who}:${turn}`] = revealCommit;
-      g.turnLog.push({ gameId, player: who, turn, revealCommit, block: s.block });
+      g.commitments[`${who}:${turn}`] = commitment;
+      g.stored[who] = commitment;
+      g.turnLog.push({ gameId, player: who, turn, commitment, block: s.block });
     });
   }
 
   /**
-   * `openDispute` by `player` for its `turn` (the contract checks the opening against the stored
-   * revealCommit; the fake only checks one is stored). The game pauses in phase Dispute.
+   * Stands for a verified combat answer (`respondCombat`) of `player` as defender: its seat's stored play
+   * commitment becomes `commitment` (Poseidon(S', R): new state, same reveal list) without a new turn or log.
    */
-  openDispute(gameId: bigint, player: string, turn: number, leaves: number[], deadline = 0): void {
+  respondCombatFor(gameId: bigint, player: string, commitment: bigint): void {
+    this.#write('respondCombatFor', (s) => {
+      const g = this.#game(s, gameId);
+      const who = player.toLowerCase();
+      if (g.phase !== 'Play' || g.stored[who] === undefined) throw new FakeRevert('NotDefender');
+      g.stored[who] = commitment;
+    });
+  }
+
+  /**
+   * `openDispute` by `player` for its `turn`. The contract computes R from the opened leaves and blinding,
+   * checks Poseidon(stateCommit, R) against the seat's stored play commitment and keeps R in the dispute; the
+   * fake checks only that a commitment is stored for the turn, and keeps the R the driver passes
+   * (`revealCommit`: what a receipt answering the dispute must be over). The game pauses in phase Dispute.
+   */
+  openDispute(
+    gameId: bigint,
+    player: string,
+    turn: number,
+    leaves: number[],
+    o: { revealCommit?: bigint; deadline?: number } = {},
+  ): void {
     this.#write('openDispute', (s) => {
       const g = this.#game(s, gameId);
       const who = player.toLowerCase();
       const seat = g.seats.findIndex((x) => x.player === who);
       if (g.phase !== 'Play' || seat < 0) throw new FakeRevert('cannot dispute now');
-      if (g.reveals[`${who}:${turn}`] === undefined) throw new FakeRevert('NothingToDispute');
+      if (g.commitments[`${who}:${turn}`] === undefined) throw new FakeRevert('NothingToDispute');
+      const deadline = o.deadline ?? 0;
       g.dispute = {
         seat,
         player: who,
         turn,
         leaves: [...leaves],
+        revealCommit: o.revealCommit ?? null,
         answered: false,
         receipted: false,
         answer: null,
@@ -482,7 +521,8 @@ export class FakeChain implements ChainView, GameCreator {
         phase: 'Commit',
         seats: players.map((x) => ({ player: x.toLowerCase(), commitment: 0n, sealed: null })),
         root: null,
-        reveals: {},
+        commitments: {},
+        stored: {},
         turnLog: [],
         dispute: null,
         answers: [],
@@ -542,14 +582,20 @@ export class FakeChain implements ChainView, GameCreator {
     return this.#game(this.#read('mapRoot'), gameId).root;
   }
 
-  /** As the contract's view: the player's latest turn only; an earlier one is IN_LOGS. */
-  async revealCommit(gameId: bigint, player: string, turn: number): Promise<bigint | null | typeof IN_LOGS> {
+  /**
+   * As the contract's view: the player's latest turn only, with the seat's stored value (changed by a combat
+   * answer since the turn's log); an earlier one is IN_LOGS.
+   */
+  async playCommitment(
+    gameId: bigint,
+    player: string,
+    turn: number,
+  ): Promise<bigint | null | typeof IN_LOGS> {
     const who = player.toLowerCase();
-    const latest = this.#game(this.#read('revealCommit'), gameId)
-      .turnLog.filter((t) => t.player === who)
-      .at(-1);
+    const g = this.#game(this.#read('playCommitment'), gameId);
+    const latest = g.turnLog.filter((t) => t.player === who).at(-1);
     if (!latest || turn > latest.turn) return null;
-    return turn < latest.turn ? IN_LOGS : latest.revealCommit;
+    return turn < latest.turn ? IN_LOGS : (g.stored[who] ?? latest.commitment);
   }
 
   async secretsPublished(gameId: bigint): Promise<boolean> {
@@ -591,9 +637,9 @@ export class FakeChain implements ChainView, GameCreator {
       if (g.dispute.answered) throw new FakeRevert('AlreadyAnswered');
       const d = g.dispute;
       // As ShroudDisputes: the disputer's signature, exactly 65 bytes with v 27/28 and a low s, over
-      // RevealReceipt(gameId, turn, the seat's stored revealCommit).
+      // RevealReceipt(gameId, turn, the dispute's revealCommit R).
       if (receipt !== '0x') {
-        const revealCommit = g.reveals[`${d.player}:${d.turn}`] ?? 0n;
+        const revealCommit = d.revealCommit ?? 0n;
         let signer = '';
         if (canonicalSignature(receipt) === receipt.toLowerCase()) {
           try {

@@ -67,19 +67,25 @@ export interface CreatedGame {
   block: number;
 }
 
-/** A `TurnSubmitted` log: the revealCommit a verified spawn (turn 0) or turn proof stored, and its block. */
+/**
+ * A `TurnSubmitted` log: the play commitment `C = Poseidon(stateCommit, revealCommit)` (core/state.ts
+ * `playCommitment`) a verified spawn (turn 0) or turn proof stored, and its block. Final: a later combat
+ * answer changes the seat's stored C (new state, same reveal list) but not this log.
+ */
 export interface TurnLog {
   gameId: bigint;
   /** Lowercase 0x address. */
   player: string;
   turn: number;
-  revealCommit: bigint;
+  /** The play commitment C the proof stored (the event's `commitment`). */
+  commitment: bigint;
   block: number;
 }
 
 /**
- * What the `revealCommit` view says of an earlier turn than the player's latest: the contract keeps only the
- * latest one; earlier ones are only in the `TurnSubmitted` logs, which the watcher indexes into the store.
+ * What the `playCommitment` view says of an earlier turn than the player's latest: the contract keeps only the
+ * latest one (it reverts `CommitmentInLogs`); earlier ones are only in the `TurnSubmitted` logs, which the
+ * watcher indexes into the store.
  */
 export const IN_LOGS = 'in-logs';
 
@@ -90,7 +96,8 @@ export interface TxRef {
 
 /**
  * Everything the dealer reads from and writes to the chain. Reads of immutable facts (a posted root, a
- * posted revealCommit) may be cached by callers; writes must be safe to retry after checking state.
+ * `TurnSubmitted` log) may be cached by callers, but not the `playCommitment` view's answer (a combat answer
+ * replaces it); writes must be safe to retry after checking state.
  *
  * Nothing here publishes anything derived from the dealer's seal key: the sealed shares are opened
  * privately (core `openSealedShare`), and the chain verified at sealedReveal that each one opens.
@@ -116,12 +123,13 @@ export interface ChainView {
   seatShares(gameId: bigint, fromBlock?: number): Promise<SeatShare[]>;
   mapRoot(gameId: bigint): Promise<PostedRoot | null>;
   /**
-   * The contract's `revealCommit` view, at the confirmed block: the revealCommit of the player's latest spawn
-   * (turn 0) or turn when `turn` is it; null when the player has none at `turn` (nor later); IN_LOGS when `turn`
-   * is earlier than the player's latest (only its `TurnSubmitted` log has it: see `turnsSubmitted`). Never
-   * scans logs.
+   * The contract's `playCommitment` view, at the confirmed block: the play commitment the player's seat stores
+   * for its latest spawn (turn 0) or turn when `turn` is it; null when the player has none at `turn` (nor
+   * later); IN_LOGS when `turn` is earlier than the player's latest (only its `TurnSubmitted` log has it: see
+   * `turnsSubmitted`). Never scans logs. NOT final: a combat answer (`respondCombat`) replaces the seat's
+   * stored value by Poseidon(S', R) without a new turn, so callers cache it at most until the head changes.
    */
-  revealCommit(gameId: bigint, player: string, turn: number): Promise<bigint | null | typeof IN_LOGS>;
+  playCommitment(gameId: bigint, player: string, turn: number): Promise<bigint | null | typeof IN_LOGS>;
   /** Whether master_secret and the shares are already published (so a retried publish is skipped). */
   secretsPublished(gameId: bigint): Promise<boolean>;
   /**

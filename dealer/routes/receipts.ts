@@ -6,13 +6,19 @@ import { gameParams, PLAYER_LIMIT, revealRequestSchema, uintString } from './rev
 export const receiptSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['player', 'turn', 'revealCommit', 'signature'],
+  required: ['player', 'turn', 'revealCommit', 'stateCommit', 'signature'],
   properties: {
     player: { ...revealRequestSchema.properties.player, description: 'The player, the signer' },
     turn: revealRequestSchema.properties.turn,
     revealCommit: {
       ...uintString,
-      description: "The turn's on-chain revealCommit (decimal or 0x-hex uint256)",
+      description: "The turn's reveal commitment R (decimal or 0x-hex uint256), as signed",
+    },
+    stateCommit: {
+      ...uintString,
+      description:
+        "State commitment S (decimal or 0x-hex field element, not signed): Poseidon(S, R) must be the turn's " +
+        'on-chain play commitment',
     },
     signature: {
       ...revealRequestSchema.properties.signature,
@@ -31,8 +37,9 @@ export function receiptRoutes(service: RevealService) {
           summary: "Hand the dealer a player's receipt for a served turn",
           description:
             'EIP-712 RevealReceipt {gameId, turn, revealCommit} signed by the player under the reveal-request ' +
-            'domain ("Shroud Dealer" v1, chainId, verifyingContract = game contract), for the on-chain ' +
-            'revealCommit of that player and turn. The dealer answers a later dispute of that turn with it ' +
+            'domain ("Shroud Dealer" v1, chainId, verifyingContract = game contract), for the reveal ' +
+            "commitment R of that player and turn: with stateCommit it must open the turn's on-chain play " +
+            'commitment, Poseidon(stateCommit, revealCommit). The dealer answers a later dispute of that turn with it ' +
             '(the dispute was false: the contract keeps the deposit for the dealer). The first receipt per ' +
             '(game, player, turn) is kept; re-posting answers 200 again. ' +
             PLAYER_LIMIT,

@@ -13,7 +13,7 @@ export const uintString = { type: 'string', pattern: '^(0x[0-9a-fA-F]{1,64}|[0-9
 export const revealRequestSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['gameId', 'player', 'turn', 'leaves', 'blinding', 'nonce', 'expiry', 'signature'],
+  required: ['gameId', 'player', 'turn', 'leaves', 'blinding', 'stateCommit', 'nonce', 'expiry', 'signature'],
   properties: {
     gameId: { ...uintString, description: 'Game id (decimal or 0x-hex), equal to the URL parameter' },
     player: {
@@ -26,9 +26,14 @@ export const revealRequestSchema = {
       type: 'array',
       maxItems: 64,
       items: { type: 'integer', minimum: 0, maximum: 4294967295 },
-      description: 'Zone-major leaf indices: the opening of revealCommit',
+      description: 'Zone-major leaf indices: the reveal list, R = revealCommitment(leaves, blinding)',
     },
-    blinding: { ...uintString, description: 'Blinding of revealCommit (field element)' },
+    blinding: { ...uintString, description: 'Blinding of the reveal list (field element)' },
+    stateCommit: {
+      ...uintString,
+      description:
+        "State commitment S (field element) such that Poseidon(S, R) is the turn's on-chain play commitment",
+    },
     nonce: { ...uintString, description: 'Client-random uint256, single use' },
     expiry: {
       type: 'integer',
@@ -79,12 +84,13 @@ export const sessionRequestSchema = {
 export const sessionRevealSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['sessionId', 'turn', 'leaves', 'blinding', 'nonce', 'expiry', 'mac'],
+  required: ['sessionId', 'turn', 'leaves', 'blinding', 'stateCommit', 'nonce', 'expiry', 'mac'],
   properties: {
     sessionId: { ...hex32, description: 'From POST /sessions (the RevealSession EIP-712 digest)' },
     turn: revealRequestSchema.properties.turn,
     leaves: revealRequestSchema.properties.leaves,
     blinding: revealRequestSchema.properties.blinding,
+    stateCommit: revealRequestSchema.properties.stateCommit,
     nonce: revealRequestSchema.properties.nonce,
     expiry: revealRequestSchema.properties.expiry,
     mac: { ...hex32, description: 'HMAC-SHA256 under the session MAC key (core/reveal-session.ts)' },
@@ -120,16 +126,19 @@ const revealResponse = {
   '4xx': errorSchema,
 } as const;
 
-/** `POST /v1/games/:gameId/reveals`: the tiles behind an opened revealCommit. */
+/** `POST /v1/games/:gameId/reveals`: the tiles behind an opened play commitment. */
 export function revealRoutes(service: RevealService) {
   return async (app: FastifyInstance) => {
     app.post<{ Params: { gameId: string }; Body: RevealRequestBody }>(
       '/v1/games/:gameId/reveals',
       {
         schema: {
-          summary: 'Fetch the tiles of an opened revealCommit',
+          summary: "Fetch the tiles of a turn's reveal list (an opened play commitment)",
           description:
             'EIP-712-signed (domain "Shroud Dealer" v1, chainId, verifyingContract = game contract). ' +
+            "Served when Poseidon(stateCommit, revealCommitment(leaves, blinding)) is the turn's play " +
+            'commitment as its TurnSubmitted log has it, or as the seat stores it now (a combat answer ' +
+            'replaces it with the new state). ' +
             'Idempotent per turn: a new nonce returns the same tiles. ' +
             PLAYER_LIMIT,
           params: gameParams,
@@ -180,7 +189,7 @@ export function revealRoutes(service: RevealService) {
       '/v1/games/:gameId/session-reveals',
       {
         schema: {
-          summary: 'Fetch the tiles of an opened revealCommit under a session (HMAC-authenticated)',
+          summary: "Fetch the tiles of a turn's reveal list under a session (HMAC-authenticated)",
           description:
             'mac = HMAC-SHA256(HKDF(sessionKey, sessionId), canonical request bytes); see ' +
             'core/reveal-session.ts. Same answer as /reveals. ' +

@@ -156,6 +156,11 @@ export const MIGRATIONS: readonly Migration[] = [
   POSTGRES_LOBBY_MIGRATION,
   // Lobbies whose games may still wait for their players, found by when their seats were taken.
   POSTGRES_LOBBY_JOINED_AT_MIGRATION,
+  // The play commitment (core/state.ts playCommitment): one stored value per turn instead of the state and
+  // reveal commitments, which is what `TurnSubmitted` now logs. The index keeps the logged value, named for it.
+  // Rows indexed before the change hold the revealCommit of games on the previous contract, which this dealer
+  // cannot serve anyway (their commitment view and logs are the old ones); receipts keep R (reveal_commit).
+  'ALTER TABLE turn_commits RENAME COLUMN reveal_commit TO commitment;',
 ];
 
 /** Serializes migrations across dealer processes starting at once ('SHROUD' in ASCII). */
@@ -454,10 +459,10 @@ export class PostgresStore implements DealerStore {
     await this.#tx(async (c) => {
       for (const t of turns) {
         await c.query(
-          `INSERT INTO turn_commits (game_id, player, turn, reveal_commit, block) VALUES ($1, $2, $3, $4, $5)
+          `INSERT INTO turn_commits (game_id, player, turn, commitment, block) VALUES ($1, $2, $3, $4, $5)
            ON CONFLICT (game_id, player, turn)
-           DO UPDATE SET reveal_commit = excluded.reveal_commit, block = excluded.block`,
-          [t.gameId.toString(), t.player, t.turn, t.revealCommit.toString(), t.block],
+           DO UPDATE SET commitment = excluded.commitment, block = excluded.block`,
+          [t.gameId.toString(), t.player, t.turn, t.commitment.toString(), t.block],
         );
       }
       await c.query(
@@ -469,15 +474,15 @@ export class PostgresStore implements DealerStore {
 
   async indexedTurn(gameId: bigint, player: string, turn: number): Promise<IndexedTurn> {
     // The first indexed turn at or after `turn` (primary-key order): itself, or proof that a later one is in.
-    const { rows } = await this.#pool.query<{ turn: string; reveal_commit: string }>(
-      `SELECT turn, reveal_commit FROM turn_commits WHERE game_id = $1 AND player = $2 AND turn >= $3
+    const { rows } = await this.#pool.query<{ turn: string; commitment: string }>(
+      `SELECT turn, commitment FROM turn_commits WHERE game_id = $1 AND player = $2 AND turn >= $3
        ORDER BY turn LIMIT 1`,
       [gameId.toString(), player, turn],
     );
     const r = rows[0];
-    if (!r) return { revealCommit: null, laterTurnIndexed: false };
-    if (Number(r.turn) === turn) return { revealCommit: BigInt(r.reveal_commit), laterTurnIndexed: false };
-    return { revealCommit: null, laterTurnIndexed: true };
+    if (!r) return { commitment: null, laterTurnIndexed: false };
+    if (Number(r.turn) === turn) return { commitment: BigInt(r.commitment), laterTurnIndexed: false };
+    return { commitment: null, laterTurnIndexed: true };
   }
 
   async getTurnCursor(): Promise<number | null> {

@@ -148,6 +148,11 @@ export const MIGRATIONS: readonly Migration[] = [
   SQLITE_LOBBY_MIGRATION,
   // Lobbies whose games may still wait for their players, found by when their seats were taken.
   SQLITE_LOBBY_JOINED_AT_MIGRATION,
+  // The play commitment (core/state.ts playCommitment): one stored value per turn instead of the state and
+  // reveal commitments, which is what `TurnSubmitted` now logs. The index keeps the logged value, named for it.
+  // Rows indexed before the change hold the revealCommit of games on the previous contract, which this dealer
+  // cannot serve anyway (their commitment view and logs are the old ones); receipts keep R (reveal_commit).
+  'ALTER TABLE turn_commits RENAME COLUMN reveal_commit TO commitment;',
 ];
 
 interface GameRow {
@@ -412,11 +417,11 @@ export class SqliteStore implements DealerStore {
   async putTurnCommits(turns: readonly TurnCommit[], scannedTo: number): Promise<void> {
     this.#tx(() => {
       const stmt = this.#db.prepare(
-        `INSERT INTO turn_commits (game_id, player, turn, reveal_commit, block) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (game_id, player, turn) DO UPDATE SET reveal_commit = excluded.reveal_commit, block = excluded.block`,
+        `INSERT INTO turn_commits (game_id, player, turn, commitment, block) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (game_id, player, turn) DO UPDATE SET commitment = excluded.commitment, block = excluded.block`,
       );
       for (const t of turns) {
-        stmt.run(t.gameId.toString(), t.player, t.turn, t.revealCommit.toString(), t.block);
+        stmt.run(t.gameId.toString(), t.player, t.turn, t.commitment.toString(), t.block);
       }
       this.#db
         .prepare(
@@ -430,13 +435,13 @@ export class SqliteStore implements DealerStore {
     // The first indexed turn at or after `turn` (primary-key order): itself, or proof that a later one is in.
     const r = this.#db
       .prepare(
-        `SELECT turn, reveal_commit FROM turn_commits WHERE game_id = ? AND player = ? AND turn >= ?
+        `SELECT turn, commitment FROM turn_commits WHERE game_id = ? AND player = ? AND turn >= ?
          ORDER BY turn LIMIT 1`,
       )
-      .get(gameId.toString(), player, turn) as { turn: number; reveal_commit: string } | undefined;
-    if (!r) return { revealCommit: null, laterTurnIndexed: false };
-    if (r.turn === turn) return { revealCommit: BigInt(r.reveal_commit), laterTurnIndexed: false };
-    return { revealCommit: null, laterTurnIndexed: true };
+      .get(gameId.toString(), player, turn) as { turn: number; commitment: string } | undefined;
+    if (!r) return { commitment: null, laterTurnIndexed: false };
+    if (r.turn === turn) return { commitment: BigInt(r.commitment), laterTurnIndexed: false };
+    return { commitment: null, laterTurnIndexed: true };
   }
 
   async getTurnCursor(): Promise<number | null> {

@@ -72,14 +72,15 @@ export interface TurnCommit {
   /** Lowercase 0x address. */
   player: string;
   turn: number;
-  revealCommit: bigint;
+  /** The play commitment C = Poseidon(stateCommit, revealCommit) the turn's proof stored (final: from the log). */
+  commitment: bigint;
   block: number;
 }
 
 /** What the turn index knows of one (game, player, turn). */
 export interface IndexedTurn {
-  /** The turn's revealCommit, if its log is indexed. */
-  revealCommit: bigint | null;
+  /** The turn's play commitment as its `TurnSubmitted` log has it, if the log is indexed. */
+  commitment: bigint | null;
   /**
    * (When the turn itself is not indexed.) A later turn of the same player is indexed. The index grows in block order, and a player's turns are
    * logged in turn order, so then every earlier turn of that player that exists is indexed too: a turn
@@ -90,7 +91,8 @@ export interface IndexedTurn {
 
 /**
  * A player's EIP-712 `RevealReceipt` for a turn it was served (core/reveal-receipt.ts), as the dealer checked it:
- * signed by `player` over the turn's on-chain `revealCommit`. Not secret (the player handed it over, and a
+ * signed by `player` over the turn's reveal commitment R, which with the state commitment the player sent opens
+ * the turn's on-chain play commitment (the contract keeps R in a dispute record and checks receipts over it). Not secret (the player handed it over, and a
  * dispute answer puts it on-chain): stored plain, keyed by (game, player, turn).
  */
 export interface RevealReceiptRecord {

@@ -112,6 +112,7 @@ export async function workloads(r: ValidRuleset): Promise<Record<GameCircuit, Ci
       seat: 0,
       oldSlots: full,
       oldBlinding: 1n,
+      oldRevealCommit: 8n,
       newSlots: moved,
       newBlinding: 2n,
       revealed,
@@ -132,11 +133,18 @@ export async function workloads(r: ValidRuleset): Promise<Record<GameCircuit, Ci
       ...common,
       slots: moved,
       blinding: 6n,
+      revealCommit: 8n,
       slot: attacker,
       target: moved[attacker]!,
     }).input,
-    combat: combatWitness(r, h, { ...common, slots: moved, blinding: 7n, target: moved[0]!, damage: 3 })
-      .input,
+    combat: combatWitness(r, h, {
+      ...common,
+      slots: moved,
+      blinding: 7n,
+      revealCommit: 8n,
+      target: moved[0]!,
+      damage: 3,
+    }).input,
   };
 }
 

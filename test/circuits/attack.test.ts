@@ -22,6 +22,7 @@ function randomAttack(c: Loaded, seed: number): AttackArgs | undefined {
     turn: BigInt(g.int(500)),
     slots,
     blinding: g.field(),
+    revealCommit: g.field(),
     slot,
     target,
   };
@@ -54,6 +55,7 @@ for (const name of ['tiny', 'tiny-square']) {
         turn: 4n,
         slots,
         blinding: 99n,
+        revealCommit: 55n,
         slot: 0,
         target: { col: 6, row: 5 },
       };
@@ -85,7 +87,9 @@ for (const name of ['tiny', 'tiny-square']) {
       // An empty slot, two slots at once.
       assert.ok(await rejects(c, { ...plan.input, sel: ['0', '0', '1', '0'], target: at(0, 0) }));
       assert.ok(await rejects(c, { ...plan.input, sel: ['1', '1', '0', '0'] }));
-      assert.ok(await rejects(c, { ...plan.input, stateCommit: str((plan.stateCommit + 1n) % P) }));
+      assert.ok(await rejects(c, { ...plan.input, commit: str((plan.commit + 1n) % P) }));
+      // The stored play commitment binds the reveal commitment too: another one does not open it.
+      assert.ok(await rejects(c, { ...plan.input, revealCommit: '56' }));
       // Target off the board, a target word with bits above its 212-bit layout, or wrapped.
       assert.ok(await rejects(c, { ...plan.input, target: at(r.grid.width, 5) }));
       assert.ok(await rejects(c, { ...plan.input, target: str(BigInt(at(6, 5)) + (1n << 212n)) }));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { InputError } from '../../core/errors.ts';
 import type { Coord } from '../../core/geometry.ts';
-import { stateCommitment, type Unit } from '../../core/state.ts';
+import { playCommitment, stateCommitment, type Unit } from '../../core/state.ts';
 import { type CombatArgs, combatWitness } from '../../core/witness/inputs.ts';
 import { type Loaded, load, P, randomSlots, rawTarget, rejects, rng, str } from './helpers.ts';
 
@@ -22,6 +22,7 @@ function randomCombat(c: Loaded, seed: number): CombatArgs {
     turn: BigInt(g.int(500)),
     slots,
     blinding: g.field(),
+    revealCommit: g.field(),
     target,
     damage: g.int(12),
   };
@@ -38,7 +39,8 @@ for (const name of ['tiny', 'tiny-square']) {
         const plan = combatWitness(c.ruleset, c.h, args);
         const w = await c.witness(plan.input);
         assert.deepEqual(c.publicOf(w), plan.publicSignals, `seed ${seed}`);
-        assert.equal(plan.newCommit, stateCommitment(c.h, plan.after, c.ruleset.unitSlots, args.blinding));
+        const state = stateCommitment(c.h, plan.after, c.ruleset.unitSlots, args.blinding);
+        assert.equal(plan.newCommit, playCommitment(c.h, state, args.revealCommit));
         if (plan.present) present++;
         if (plan.present && plan.after.filter(Boolean).length < args.slots.filter(Boolean).length) killed++;
       }
@@ -55,6 +57,7 @@ for (const name of ['tiny', 'tiny-square']) {
         turn: 3n,
         slots: [null, inf, null, null],
         blinding: 77n,
+        revealCommit: 66n,
         target: { col: 5, row: 5 },
         damage: 2,
       };
@@ -80,6 +83,12 @@ for (const name of ['tiny', 'tiny-square']) {
       const unhurt = w.slice();
       unhurt[1] = plan.oldCommit;
       assert.equal(c.satisfies(unhurt), false, 'new commitment without damage');
+      // The answer keeps the reveal commitment: a new play commitment over another one is refused, and so is an
+      // opening of the stored one with another reveal commitment.
+      const rebound = w.slice();
+      rebound[1] = playCommitment(c.h, plan.stateCommit, 67n);
+      assert.equal(c.satisfies(rebound), false, 'new commitment with another reveal commitment');
+      assert.ok(await rejects(c, { ...plan.input, revealCommit: '67' }));
       // Absent target: claiming presence with any slot fails; the honest answer is absence.
       const away = combatWitness(c.ruleset, c.h, { ...args, target: { col: 6, row: 5 } });
       assert.equal(away.present, false);
@@ -119,6 +128,7 @@ for (const name of ['tiny', 'tiny-square']) {
         turn: 3n,
         slots: [inf, null, null, null],
         blinding: 5n,
+        revealCommit: 6n,
         target: { col: 5, row: 5 },
         damage: 4,
       };

@@ -98,6 +98,7 @@ describe('Groth16 pipeline on tiny rulesets', () => {
         turn: 5n,
         oldSlots: slots,
         oldBlinding: 1n,
+        oldRevealCommit: 2n,
         newSlots: moved,
         newBlinding: 2n,
         revealed: [
@@ -127,6 +128,7 @@ describe('Groth16 pipeline on tiny rulesets', () => {
         turn: 5n,
         slots,
         blinding: 9n,
+        revealCommit: spawn.revealCommit,
         slot: 1,
         target: { col: 5, row: 5 },
       });
@@ -137,6 +139,7 @@ describe('Groth16 pipeline on tiny rulesets', () => {
         turn: 5n,
         slots,
         blinding: 9n,
+        revealCommit: spawn.revealCommit,
         target: { col: 4, row: 5 },
         damage: 3,
       });

@@ -221,6 +221,20 @@ export async function rejects(c: LoadedCircuit, input: CircuitInput): Promise<bo
 export const str = (v: bigint | number): string => v.toString();
 
 /**
+ * The play commitment over state words and a reveal commitment, as a circuit input (lib/state.circom PlayCommit):
+ * what a test that swaps the state or the reveal list behind the builder's back puts in `newCommit`, so only the
+ * rule under test can reject the witness.
+ */
+export function playOf(
+  c: { h: Hasher },
+  blinding: bigint,
+  words: readonly (bigint | string)[],
+  revealCommit: bigint | string,
+): string {
+  return str(c.h.hash([c.h.hash([blinding, ...words.map(BigInt)]), BigInt(revealCommit)]));
+}
+
+/**
  * An attack/combat target word packed WITHOUT the builder's checks (core/witness/publics.ts layout:
  * player | turn << 160 | col << 192 | row << 202 | damage << 212), so tests can forge any field.
  */

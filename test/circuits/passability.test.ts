@@ -19,6 +19,7 @@ import { mainSource } from '../../scripts/circuits/generate.ts';
 import {
   load,
   P,
+  playOf,
   randomMasks,
   randomMoves,
   randomReveals,
@@ -126,6 +127,7 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
             turn: 4n,
             oldSlots,
             oldBlinding: h.field(),
+            oldRevealCommit: h.field(),
             newSlots,
             newBlinding: h.field(),
             revealed: randomReveals(r, h, newSlots),
@@ -182,6 +184,7 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
       seat: 0,
       turn: 3n,
       oldBlinding: 4n,
+      oldRevealCommit: 5n,
       newBlinding: 5n,
       revealed: [],
       revealBlinding: 6n,
@@ -225,7 +228,7 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
         ...(plan.input as Input),
         packed: packedFor(only(unitAt(to))),
         newWords: words.map(str),
-        newCommit: str(c.h.hash([base.newBlinding, ...words])),
+        newCommit: playOf(c, base.newBlinding, words, plan.revealCommit),
         destTerrain: col0(plan.input.destTerrain, op.tile.terrain),
         destFeature: col0(plan.input.destFeature, op.tile.feature),
         destResource: col0(plan.input.destResource, op.tile.resource),
@@ -438,7 +441,7 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
         ...(still.input as Input),
         packed: packedFor(at(good!)),
         newWords: words.map(str),
-        newCommit: str(c.h.hash([base.newBlinding, ...words])),
+        newCommit: playOf(c, base.newBlinding, words, still.revealCommit),
       };
       assert.ok(await rejects(c, forged), `slot ${F} moved to a passable neighbour`);
     });

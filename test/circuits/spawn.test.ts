@@ -4,7 +4,7 @@ import { InputError } from '../../core/errors.ts';
 import type { Coord } from '../../core/geometry.ts';
 import { packSlots, type Unit } from '../../core/state.ts';
 import { type SpawnArgs, spawnSlots, spawnWitness } from '../../core/witness/inputs.ts';
-import { type Loaded, load, P, randomMasks, randomReveals, rejects, rng, str } from './helpers.ts';
+import { type Loaded, load, P, playOf, randomMasks, randomReveals, rejects, rng, str } from './helpers.ts';
 
 function randomSpawn(c: Loaded, seed: number): SpawnArgs {
   const r = c.ruleset;
@@ -31,7 +31,11 @@ function randomSpawn(c: Loaded, seed: number): SpawnArgs {
 function forge(c: Loaded, args: SpawnArgs, slots: (Unit | null)[]) {
   const plan = spawnWitness(c.ruleset, c.h, args);
   const words = packSlots(slots, c.ruleset.unitSlots);
-  return { ...plan.input, newWords: words.map(str), newCommit: str(c.h.hash([args.blinding, ...words])) };
+  return {
+    ...plan.input,
+    newWords: words.map(str),
+    newCommit: playOf(c, args.blinding, words, plan.revealCommit),
+  };
 }
 
 for (const name of ['tiny', 'tiny-square']) {
@@ -94,7 +98,7 @@ for (const name of ['tiny', 'tiny-square']) {
         await rejects(c, {
           ...plan.input,
           newWords: [str(P - 1n)],
-          newCommit: str(c.h.hash([args.blinding, P - 1n])),
+          newCommit: playOf(c, args.blinding, [P - 1n], plan.revealCommit),
         }),
       );
       const w0 = (packSlots(s, c.ruleset.unitSlots)[0]! - (BigInt(s[0]!.col + 1) << 13n) + P) % P;
@@ -102,7 +106,7 @@ for (const name of ['tiny', 'tiny-square']) {
         await rejects(c, {
           ...plan.input,
           newWords: [str(w0)],
-          newCommit: str(c.h.hash([args.blinding, w0])),
+          newCommit: playOf(c, args.blinding, [w0], plan.revealCommit),
         }),
       );
       assert.throws(() => spawnWitness(c.ruleset, c.h, { ...args, gameId: P }), InputError);
@@ -128,7 +132,12 @@ for (const name of ['tiny', 'tiny-square']) {
           cover,
           tileCol: [str(t.col), ...(plan.input.tileCol as string[]).slice(1)],
           tileRow: [str(t.row), ...(plan.input.tileRow as string[]).slice(1)],
-          revealCommit: str(c.h.hash([args.revealBlinding, leaf + 1n])),
+          newCommit: playOf(
+            c,
+            args.blinding,
+            plan.input.newWords as string[],
+            c.h.hash([args.revealBlinding, leaf + 1n]),
+          ),
         };
       };
       // Control: the same hand-built witness for a unit's own tile is accepted.

@@ -10,6 +10,7 @@ import {
   type Loaded,
   load,
   P,
+  playOf,
   randomMasks,
   randomMoves,
   randomReveals,
@@ -30,6 +31,7 @@ function randomTurn(c: Loaded, seed: number): TurnArgs {
     turn: BigInt(g.int(1000)),
     oldSlots,
     oldBlinding: g.field(),
+    oldRevealCommit: g.field(),
     newSlots,
     newBlinding: g.field(),
     revealed: randomReveals(r, g, newSlots),
@@ -48,6 +50,7 @@ function baseTurn(c: Loaded, unit: Unit): TurnArgs {
     turn: 3n,
     oldSlots: slots,
     oldBlinding: 11n,
+    oldRevealCommit: 14n,
     newSlots: slots,
     newBlinding: 12n,
     revealed: [],
@@ -56,7 +59,6 @@ function baseTurn(c: Loaded, unit: Unit): TurnArgs {
   };
 }
 
-/** The builder's input with new units swapped in behind the builder's back (commitment recomputed). */
 /**
  * The honest turn's witness input with other new units: their commitment, and the packed public words with their
  * (reference) zone bitmask and forced lanes, so only the move rules can reject it.
@@ -76,7 +78,7 @@ function forgeNew(c: Loaded, args: TurnArgs, newSlots: (Unit | null)[]) {
     ...plan.input,
     packed,
     newWords: words.map(str),
-    newCommit: str(c.h.hash([args.newBlinding, ...words])),
+    newCommit: playOf(c, args.newBlinding, words, plan.revealCommit),
   };
 }
 
@@ -133,7 +135,11 @@ for (const name of ['tiny', 'tiny-square']) {
       const plan = turnWitness(c.ruleset, c.h, a2);
       const words = packSlots([inf, null, null, null], 4);
       words[0] = words[0]! | (1n << (33n + 13n)); // slot 1: col bit set, alive bit clear
-      const forged = { ...plan.input, newWords: words.map(str), newCommit: str(c.h.hash([12n, ...words])) };
+      const forged = {
+        ...plan.input,
+        newWords: words.map(str),
+        newCommit: playOf(c, 12n, words, plan.revealCommit),
+      };
       assert.ok(await rejects(c, forged));
     });
 
@@ -153,22 +159,27 @@ for (const name of ['tiny', 'tiny-square']) {
       const plan = turnWitness(c.ruleset, c.h, l);
       const w0 = (packSlots([left, null, null, null], 4)[0]! - (1n << 13n) + P) % P;
       assert.ok(
-        await rejects(c, { ...plan.input, newWords: [str(w0)], newCommit: str(c.h.hash([12n, w0])) }),
+        await rejects(c, {
+          ...plan.input,
+          newWords: [str(w0)],
+          newCommit: playOf(c, 12n, [w0], plan.revealCommit),
+        }),
       );
       // A word of p − 1.
       assert.ok(
-        await rejects(c, { ...plan.input, newWords: [str(P - 1n)], newCommit: str(c.h.hash([12n, P - 1n])) }),
+        await rejects(c, {
+          ...plan.input,
+          newWords: [str(P - 1n)],
+          newCommit: playOf(c, 12n, [P - 1n], plan.revealCommit),
+        }),
       );
       // Revealed tile at col = p − 1 (−1 through the field).
       const r2 = turnWitness(c.ruleset, c.h, { ...l, revealed: [{ col: 0, row: 4 }] });
-      const rc = (col: bigint) => {
-        const lane = 0n; // recomputing the commitment is moot: the range check fails first
-        return {
-          ...r2.input,
-          tileCol: [str(col), ...(r2.input.tileCol as string[]).slice(1)],
-          revealCommit: str(c.h.hash([13n, lane])),
-        };
-      };
+      // (recomputing the commitment is moot: the range check fails first)
+      const rc = (col: bigint) => ({
+        ...r2.input,
+        tileCol: [str(col), ...(r2.input.tileCol as string[]).slice(1)],
+      });
       assert.ok(await rejects(c, rc(P - 1n)));
     });
 
@@ -185,7 +196,8 @@ for (const name of ['tiny', 'tiny-square']) {
         tileCol: ['12', ...(near.input.tileCol as string[]).slice(1)],
       };
       const leaf = 1 * 64 + 4 * 8 + 4; // zone 1, local (4,4)
-      farPlan.revealCommit = str(c.h.hash([13n, BigInt(leaf + 1)]));
+      const words = (near.input.newWords as string[]).map(BigInt);
+      farPlan.newCommit = playOf(c, 12n, words, c.h.hash([13n, BigInt(leaf + 1)]));
       for (let k = 0; k < c.ruleset.unitSlots; k++) {
         const cover = (near.input.cover as string[][]).map((row, i) =>
           i === 0 ? row.map((_, j) => (j === k ? '1' : '0')) : row,
@@ -219,11 +231,12 @@ for (const name of ['tiny', 'tiny-square']) {
       assert.ok(await rejects(c, { ...plan.input, tileCol }));
     });
 
-    test('a wrong old commitment, new commitment or reveal commitment', async () => {
+    test('a wrong old commitment, new commitment or old reveal commitment', async () => {
       const c = await load(name, 'turn');
       const plan = turnWitness(c.ruleset, c.h, randomTurn(c, 42));
       await c.witness(plan.input);
-      for (const k of ['oldCommit', 'newCommit', 'revealCommit']) {
+      // The old reveal commitment is private but bound by the stored play commitment: another one does not open it.
+      for (const k of ['oldCommit', 'newCommit', 'oldRevealCommit']) {
         const v = BigInt(plan.input[k] as string);
         assert.ok(await rejects(c, { ...plan.input, [k]: str((v + 1n) % P) }), k);
       }
@@ -313,13 +326,13 @@ for (const name of ['tiny', 'tiny-square']) {
 }
 
 describe('duel budgets', () => {
-  test('the duel turn, terrain rules on, stays within 2^15 constraints and one packed public word (5 public signals)', async () => {
+  test('the duel turn, terrain rules on, stays within 2^15 constraints and one packed public word (4 public signals)', async () => {
     const c = await load('duel', 'turn');
     assert.ok(c.ruleset.provePassability, 'duel proves passability');
     assert.ok(c.art.constraints <= 2 ** 15, `${c.art.constraints} constraints`);
-    // packed word, oldCommit, newCommit, revealCommit, mapRoot: the verifier pays one multiplication per signal
-    // (no gameId: the stored oldCommit binds the game).
-    assert.equal(c.art.publicSignals, 5);
+    // packed word, oldCommit, newCommit, mapRoot: the verifier pays one multiplication per signal (no gameId: the
+    // stored oldCommit binds the game; no revealCommit: the play commitments bind it).
+    assert.equal(c.art.publicSignals, 4);
     assert.equal(
       c.art.publicSignals,
       playSignalCounts(c.ruleset).turn,

@@ -4,6 +4,7 @@ import type { Unit } from '../../core/state.ts';
 import { turnWitness } from '../../core/witness/inputs.ts';
 import {
   load,
+  playOf,
   randomMasks,
   randomMoves,
   randomReveals,
@@ -32,6 +33,7 @@ for (const r of [euclid, lit]) {
           turn: 2n,
           oldSlots,
           oldBlinding: g.field(),
+          oldRevealCommit: g.field(),
           newSlots,
           newBlinding: g.field(),
           revealed: randomReveals(r, g, newSlots),
@@ -52,6 +54,7 @@ for (const r of [euclid, lit]) {
         turn: 1n,
         oldSlots: slots,
         oldBlinding: 1n,
+        oldRevealCommit: 4n,
         newSlots: slots,
         newBlinding: 2n,
         revealBlinding: 3n,
@@ -70,7 +73,8 @@ for (const r of [euclid, lit]) {
         ...plan.input,
         tileCol: [str(outside.col), ...(plan.input.tileCol as string[]).slice(1)],
         tileRow: [str(outside.row), ...(plan.input.tileRow as string[]).slice(1)],
-        revealCommit: str(c.h.hash([3n, leaf + 1n])),
+        // The play commitment over the forged reveal list (lib/state.circom), so only vision can reject it.
+        newCommit: playOf(c, 2n, plan.input.newWords as string[], c.h.hash([3n, leaf + 1n])),
       };
       assert.ok(await rejects(c, forged));
     });

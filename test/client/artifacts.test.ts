@@ -169,6 +169,7 @@ describe('ArtifactStore on a deployed chain and a dealer', () => {
         { col: 4, row: 6 },
       ]),
       blinding: 4242n,
+      revealCommit: 4343n,
       target: { col: 5, row: 5 },
       damage: 4,
     });

@@ -28,6 +28,7 @@ const opening: RevealOpening = {
   turn: 3,
   leaves: [leafOf(m, { col: 3, row: 4 }), leafOf(m, { col: 4, row: 5 })],
   blinding: 99n,
+  stateCommit: 88n,
 };
 
 const servers: Server[] = [];
@@ -101,6 +102,7 @@ async function fakeDealer(o: { sessions: boolean }): Promise<FakeDealer> {
         turn: body.turn,
         leaves: body.leaves,
         blinding: BigInt(body.blinding),
+        stateCommit: BigInt(body.stateCommit),
         nonce: BigInt(body.nonce),
         expiry: body.expiry,
       });

@@ -22,6 +22,7 @@ const opening: RevealOpening = {
   turn: 3,
   leaves: [leafOf(m, { col: 3, row: 4 }), leafOf(m, { col: 4, row: 5 })],
   blinding: 99n,
+  stateCommit: 88n,
 };
 
 type Handler = (req: IncomingMessage, body: Record<string, unknown>, res: ServerResponse) => void;
@@ -112,10 +113,12 @@ describe('DealerClient', () => {
         turn: h.turn as number,
         leaves: h.leaves as number[],
         blinding: BigInt(h.blinding as string),
+        stateCommit: BigInt(h.stateCommit as string),
         nonce: BigInt(h.nonce as string),
         expiry: h.expiry as number,
       };
       assert.equal(msg.blinding, 99n);
+      assert.equal(msg.stateCommit, 88n, 'the opening of the play commitment goes with the reveal list');
       assert.deepEqual(msg.leaves, opening.leaves);
       assert.ok(msg.expiry > Date.now() / 1000 && msg.expiry <= Date.now() / 1000 + 121);
       const signer = recoverRevealSigner(revealDomain(CHAIN_ID, CONTRACT), msg, h.signature as string);

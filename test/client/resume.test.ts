@@ -16,7 +16,7 @@ import {
   StaleSnapshotError,
   StateLostError,
 } from '../../client/sdk/snapshot.ts';
-import { stateCommitment } from '../../core/state.ts';
+import { playCommitment, stateCommitment } from '../../core/state.ts';
 import type { Env } from '../contracts/helpers.ts';
 import { deal, killAndResume, type MockGame, mockEnv, mockGame } from './resume-fixture.ts';
 
@@ -105,11 +105,9 @@ describe('GamePlayer resumes from its vault (mock verifiers, honest dealer)', ()
     assert.equal(g.phase, 'Secrets', 'the game ended normally (no forfeit)');
     for (const [i, seat] of game.seats.entries()) {
       const s = await seat.bot.player.snapshot();
-      const onChain = (await seat.bot.player.chain.seat(game.gameId, i)).stateCommitment;
-      assert.equal(
-        stateCommitment(env.h, s.state!.slots, game.ruleset.unitSlots, s.state!.blinding),
-        onChain,
-      );
+      const onChain = (await seat.bot.player.chain.seat(game.gameId, i)).playCommitment;
+      const state = stateCommitment(env.h, s.state!.slots, game.ruleset.unitSlots, s.state!.blinding);
+      assert.equal(playCommitment(env.h, state, s.state!.revealCommit), onChain);
       assert.deepEqual(s.pending, []);
       // Every tile the player holds is the dealer's, with its salt.
       assert.ok(s.served.length > 0);
@@ -248,11 +246,9 @@ describe('GamePlayer resumes from its vault (mock verifiers, honest dealer)', ()
     await move(b2, 1);
     for (const [i, p] of [a2, b2].entries()) {
       const s = await p.snapshot();
-      const onChain = (await p.chain.seat(game.gameId, i)).stateCommitment;
-      assert.equal(
-        stateCommitment(env.h, s.state!.slots, game.ruleset.unitSlots, s.state!.blinding),
-        onChain,
-      );
+      const onChain = (await p.chain.seat(game.gameId, i)).playCommitment;
+      const state = stateCommitment(env.h, s.state!.slots, game.ruleset.unitSlots, s.state!.blinding);
+      assert.equal(playCommitment(env.h, state, s.state!.revealCommit), onChain);
     }
   });
 

@@ -218,11 +218,11 @@ describe('intel from chain events', () => {
   const at = (tx: string) => ({ tx, block: 1 });
   it('groups each enemy turn with its reveals in watched zones, adds its mask, and records combats', () => {
     const events: GameEvent[] = [
-      { kind: 'TurnSubmitted', player: players[0]!, turn: 4, revealCommit: 1n, ...at('a') },
+      { kind: 'TurnSubmitted', player: players[0]!, turn: 4, commitment: 1n, ...at('a') },
       { kind: 'ZoneReveal', player: players[0]!, zone: 3, unitType: 1, ...at('a') },
       { kind: 'ZoneReveal', player: players[1]!, zone: 7, unitType: 1, ...at('b') },
       { kind: 'ZoneReveal', player: players[1]!, zone: 9, unitType: 0, ...at('b') },
-      { kind: 'TurnSubmitted', player: players[1]!, turn: 5, revealCommit: 1n, ...at('b') },
+      { kind: 'TurnSubmitted', player: players[1]!, turn: 5, commitment: 1n, ...at('b') },
       { kind: 'CombatFizzled', attacker: players[0]!, defender: players[1]!, col: 3, row: 4, ...at('c') },
       {
         kind: 'CombatResolved',

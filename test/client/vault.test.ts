@@ -37,7 +37,7 @@ function sampleSnapshot(): PlayerSnapshot {
     [serve(m, leafOf(m, { col: 0, row: 0 }))],
   );
   return {
-    version: 1,
+    version: 2,
     chainId: 31337n,
     contract: CONTRACT,
     gameId: 123456789n,
@@ -47,7 +47,7 @@ function sampleSnapshot(): PlayerSnapshot {
     joinedBlock: 10,
     syncedBlock: 42,
     share: 987654321n,
-    state: { slots: player.units, blinding: 5n },
+    state: { slots: player.units, blinding: 5n, revealCommit: 6n },
     pending: [
       {
         kind: 'turn',
@@ -56,10 +56,11 @@ function sampleSnapshot(): PlayerSnapshot {
         newCommit: 12n,
         slots: spawnUnits(m),
         blinding: 13n,
-        reveal: { turn: 7, leaves: [1, 2, 3], blinding: 14n, revealCommit: 15n },
+        revealCommit: 15n,
+        reveal: { turn: 7, leaves: [1, 2, 3], blinding: 14n, revealCommit: 15n, stateCommit: 17n },
       },
     ],
-    unserved: { turn: 5, leaves: [4, 5], blinding: 16n },
+    unserved: { turn: 5, leaves: [4, 5], blinding: 16n, revealCommit: 18n, stateCommit: 19n },
     served: [...served, ...extra, served[0]!],
     model: player.snapshot(),
     attacked: { turn: 7, slots: [1] },
@@ -168,7 +169,7 @@ describe('sealed blobs', () => {
   });
 });
 
-describe('PlayerSnapshot v1', () => {
+describe('PlayerSnapshot v2', () => {
   it('round-trips through JSON; tiles are stored once', () => {
     const s = sampleSnapshot();
     const text = encodeSnapshot(s);
@@ -181,17 +182,21 @@ describe('PlayerSnapshot v1', () => {
   it('names every bad field', () => {
     const doc = () => JSON.parse(encodeSnapshot(sampleSnapshot()));
     const cases: [string, (d: Record<string, any>) => void][] = [
-      ['snapshot.version', (d) => (d.version = 2)],
+      ['snapshot.version', (d) => (d.version = 1)],
       ['snapshot.rulesetHash', (d) => (d.rulesetHash = `0x${'00'.repeat(32)}`)],
       [
         'snapshot.share',
         (d) => (d.share = '0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001'),
       ],
       ['snapshot.state.blinding', (d) => (d.state.blinding = 5)],
+      ['snapshot.state.revealCommit', (d) => delete d.state.revealCommit],
+      ['snapshot.pending.0.revealCommit', (d) => (d.pending[0].revealCommit = 'x')],
+      ['snapshot.pending.0.reveal.stateCommit', (d) => delete d.pending[0].reveal.stateCommit],
       ['snapshot.state.slots.0.hp', (d) => (d.state.slots[0][1] = 99)],
       ['snapshot.pending.0.kind', (d) => (d.pending[0].kind = 'move')],
       ['snapshot.pending.0.reveal.leaves.0', (d) => (d.pending[0].reveal.leaves[0] = 1e6)],
       ['snapshot.unserved.turn', (d) => (d.unserved.turn = -1)],
+      ['snapshot.unserved.stateCommit', (d) => delete d.unserved.stateCommit],
       ['snapshot.tiles.0.path.0', (d) => (d.tiles[0].path[0] = 'zz')],
       ['snapshot.served.0', (d) => (d.served[0] = 10_000)],
       ['snapshot.model.fog.tiles', (d) => (d.model.fog.tiles = '3')],

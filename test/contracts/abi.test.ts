@@ -56,7 +56,7 @@ describe('generated ABIs', () => {
   it('the ABI has every contract error and no bad-share path', () => {
     const names = (type: string) =>
       SHROUD_GAME_ABI.flatMap((x) => (x.type === type && 'name' in x ? [x.name as string] : []));
-    assert.ok(names('error').includes('RevealCommitInLogs'));
+    assert.ok(names('error').includes('CommitmentInLogs'));
     assert.ok(names('event').includes('SealedReveal'));
     assert.ok(!names('function').includes('reportBadCiphertext'), 'no bad-share path left on-chain');
   });

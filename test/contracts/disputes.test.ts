@@ -14,6 +14,8 @@ import {
   generateMap,
   leafCoord,
   merklePath,
+  playCommitment,
+  revealCommitment,
 } from '../../core/index.ts';
 import { signRevealReceipt } from '../../core/reveal-receipt.ts';
 import { revealDomain, type ServedTile } from '../../core/reveal-request.ts';
@@ -30,7 +32,16 @@ import {
   phaseOf,
   setup,
 } from './helpers.ts';
-import { mockPlay, type Playing, ZERO_PROOF } from './mock-play.ts';
+import {
+  DAMAGE,
+  MAX_REVEALED,
+  mockPlay,
+  type Playing,
+  proofFor,
+  stateOf,
+  targetWord,
+  ZERO_PROOF,
+} from './mock-play.ts';
 
 const LEAVES = [0, 1, 9, 70, 130];
 const BLINDING = 0xb11dn;
@@ -70,8 +81,15 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
     });
   }
   const answerOf = (s: Playing, tiles = honestTiles(s, LEAVES)) => encodeDisputeAnswer(tiles, s.board.depth);
-  const open = (s: Playing, seat = 0, leaves = LEAVES, blinding = BLINDING, value = DEPOSIT) =>
-    as(env, s.players[seat]!).getFunction('openDispute')(s.id, leaves, blinding, { value });
+  /** Seat `seat` disputes its spawn (`spawned`: move 10 · seat, state commitment `stateOf(10 · seat)`). */
+  const open = (
+    s: Playing,
+    seat = 0,
+    leaves = LEAVES,
+    blinding = BLINDING,
+    value = DEPOSIT,
+    stateCommit = stateOf(10n * BigInt(seat)),
+  ) => as(env, s.players[seat]!).getFunction('openDispute')(s.id, leaves, blinding, stateCommit, { value });
   const credit = async (a: { address: string }) => (await G.getFunction('credit')(a.address)) as bigint;
   const eventsOf = async (tx: Promise<{ wait(): Promise<{ logs: never[] }> }>) =>
     (await (await tx).wait()).logs.map((l) => G.interface.parseLog(l)).filter(Boolean) as {
@@ -124,7 +142,7 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
 
   /** Seat `seat`'s EIP-712 receipt for its latest turn (what the SDK signs once its tiles verified). */
   async function receiptOf(s: Playing, seat: number, turn = 0n, revealCommit?: bigint): Promise<string> {
-    const rc = revealCommit ?? ((await G.getFunction('getSeat')(s.id, seat)).revealCommit as bigint);
+    const rc = revealCommit ?? revealCommitment(env.h, LEAVES, MAX_REVEALED, BLINDING);
     const domain = revealDomain(31337n, await G.getAddress());
     return signRevealReceipt(s.players[seat]!, domain, {
       gameId: s.id,
@@ -188,7 +206,7 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
     const answer = answerOf(s);
     // Receipts that are not the disputer's, for this turn and commitment, are refused.
     const bad = [
-      await receiptOf(s, 1, 0n, (await G.getFunction('getSeat')(s.id, 0)).revealCommit as bigint), // another signer
+      await receiptOf(s, 1, 0n), // another signer
       await receiptOf(s, 0, 1n), // another turn
       await receiptOf(s, 0, 0n, 12345n), // another opening
       '0x1234',
@@ -345,17 +363,48 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
     assert.equal((await credit(s.players[0]!)) - p0, BOND / 2n + STAKE + DEPOSIT);
   });
 
+  it('P7: after a combat answer the dispute opens the stored play commitment with the answer’s state; the reveal list is the turn’s', async () => {
+    const s = await mp.playing({ stake: STAKE, disputeDeposit: DEPOSIT });
+    await mp.spawnBoth(s, [mp.move(0n), mp.revealing(10n, LEAVES, BLINDING)]);
+    const R = revealCommitment(env.h, LEAVES, MAX_REVEALED, BLINDING);
+    // Seat 0 attacks seat 1 at (5, 6); seat 1 answers with a hit: its stored value becomes Poseidon(S', R).
+    const turn = await mp.turnOf(s);
+    const addr = (seat: number) => BigInt(s.players[seat]!.address);
+    const atk = [31n, s.id, targetWord(addr(0), turn, 5n, 6n), await mp.commitOf(s, 0)];
+    await (await as(env, s.players[0]!).getFunction('attack')(s.id, proofFor(atk), 31n, 5n, 6n, 1n)).wait();
+    const answered = playCommitment(env.h, 5555n, R);
+    const outcome = (1n | (2n << 1n) | (3n << 5n)) << 220n;
+    const cmb = [
+      answered,
+      s.id,
+      targetWord(addr(1), turn, 5n, 6n, DAMAGE) | outcome,
+      await mp.commitOf(s, 1),
+    ];
+    await (
+      await as(env, s.players[1]!).getFunction('respondCombat')(s.id, proofFor(cmb), 1n, 2n, 3n, answered)
+    ).wait();
+    assert.equal(await mp.commitOf(s, 1), answered);
+    // The spawn's own state commitment no longer opens the seat's value; the answer's does, with the same list.
+    await expectRevert(open(s, 1, LEAVES, BLINDING, DEPOSIT, stateOf(10n)), G, 'OpeningMismatch');
+    await (await open(s, 1, LEAVES, BLINDING, DEPOSIT, 5555n)).wait();
+    const d = await G.getFunction('getDispute')(s.id);
+    assert.equal(d.revealCommit, R, 'the dispute keeps the reveal commitment its receipt must sign');
+    assert.equal(d.seat, 1n);
+  });
+
   it('openDispute reverts: wrong phase, stranger, nothing to dispute, wrong deposit, a wrong opening', async () => {
     const s = await mp.playing({ stake: STAKE, disputeDeposit: DEPOSIT });
     await expectRevert(open(s), G, 'NothingToDispute'); // not spawned yet
     await mp.spawnBoth(s, [mp.revealing(0n, LEAVES, BLINDING), mp.move(10n)]);
     await expectRevert(
-      as(env, env.other).getFunction('openDispute')(s.id, LEAVES, BLINDING, { value: DEPOSIT }),
+      as(env, env.other).getFunction('openDispute')(s.id, LEAVES, BLINDING, stateOf(0n), { value: DEPOSIT }),
       G,
       'NotPlayer',
     );
     await expectRevert(open(s, 0, LEAVES, BLINDING, DEPOSIT - 1n), G, 'WrongDeposit');
     await expectRevert(open(s, 0, LEAVES, BLINDING + 1n), G, 'OpeningMismatch');
+    // The reveal list is right but the state commitment is not the one the play commitment binds (another seat's).
+    await expectRevert(open(s, 0, LEAVES, BLINDING, DEPOSIT, stateOf(10n)), G, 'OpeningMismatch');
     await expectRevert(open(s, 0, LEAVES.slice(1)), G, 'OpeningMismatch');
     await expectRevert(open(s, 0, [...LEAVES].reverse()), G, 'OpeningMismatch');
     await expectRevert(open(s, 0, []), G, 'OpeningMismatch');
@@ -369,6 +418,7 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
       'OpeningMismatch',
     );
     await expectRevert(open(s, 0, LEAVES, FIELD_MODULUS), G, 'NotInField');
+    await expectRevert(open(s, 0, LEAVES, BLINDING, DEPOSIT, FIELD_MODULUS + stateOf(0n)), G, 'NotInField');
     // Seat 1's spawn committed to other tiles: seat 0's opening does not open it.
     await expectRevert(open(s, 1), G, 'OpeningMismatch');
     const notPlaying = await mp.playing();

@@ -13,6 +13,7 @@ import {
   FIELD_MODULUS,
   generateMap,
   masterCommitment,
+  playCommitment,
   type Slots,
   seedFromShares,
   shareCommitment,
@@ -90,7 +91,7 @@ describe('end to end on tiny with real Groth16 proofs', () => {
       await as(env, env.dealer).getFunction('postRoot')(id, tree.root, masterCommitment(env.h, master))
     ).wait();
 
-    const state: { slots: Slots; blinding: bigint }[] = [];
+    const state: { slots: Slots; blinding: bigint; revealCommit: bigint }[] = [];
     const seatOf = async (k: number) => G.getFunction('getSeat')(id, k);
     const oppMask = async (k: number) => [(await seatOf(1 - k)).zoneMask as bigint];
     const turnNow = async () => (await G.getFunction('getGame')(id))[4] as bigint;
@@ -142,21 +143,15 @@ describe('end to end on tiny with real Groth16 proofs', () => {
       });
       const proof = await prove('spawn', plan);
       const rc = await (
-        await as(env, players[k]!).getFunction('spawn')(
-          id,
-          proof,
-          plan.report,
-          plan.newCommit,
-          plan.revealCommit,
-        )
+        await as(env, players[k]!).getFunction('spawn')(id, proof, plan.report, plan.newCommit)
       ).wait();
       record(rc, plan.forced);
       assert.equal(
-        await G.getFunction('revealCommit')(id, players[k]!.address, BigInt(k)),
-        plan.revealCommit,
+        await G.getFunction('playCommitment')(id, players[k]!.address, BigInt(k)),
+        playCommitment(env.h, plan.stateCommit, plan.revealCommit),
       );
       assert.equal((await seatOf(k)).zoneMask, plan.zoneMask);
-      state[k] = { slots, blinding };
+      state[k] = { slots, blinding, revealCommit: plan.revealCommit };
     }
 
     /** Seat k moves its infantry (slot 1) by `dc` columns along its row. */
@@ -172,6 +167,7 @@ describe('end to end on tiny with real Groth16 proofs', () => {
         turn: t,
         oldSlots: cur.slots,
         oldBlinding: cur.blinding,
+        oldRevealCommit: cur.revealCommit,
         newSlots,
         newBlinding,
         revealed: [newSlots[1]!],
@@ -179,12 +175,12 @@ describe('end to end on tiny with real Groth16 proofs', () => {
         oppMasks: await oppMask(k),
       });
       const proof = await prove('turn', plan);
-      const args = [id, proof, plan.report, plan.newCommit, plan.revealCommit];
+      const args = [id, proof, plan.report, plan.newCommit];
       const rc = await (await as(env, players[k]!).getFunction('submitTurn')(...args)).wait();
       record(rc, plan.forced);
-      assert.equal((await seatOf(k)).stateCommitment, plan.newCommit);
-      assert.equal(await G.getFunction('revealCommit')(id, players[k]!.address, t), plan.revealCommit);
-      state[k] = { slots: newSlots, blinding: newBlinding };
+      assert.equal((await seatOf(k)).playCommitment, plan.newCommit);
+      assert.equal(await G.getFunction('playCommitment')(id, players[k]!.address, t), plan.newCommit);
+      state[k] = { slots: newSlots, blinding: newBlinding, revealCommit: plan.revealCommit };
       if (t === 2n) turnProofOf2 = { proof, args };
     };
     await moveTurn(0, 2); // turn 2: seat 0 infantry (5,5) → (7,5)
@@ -205,6 +201,7 @@ describe('end to end on tiny with real Groth16 proofs', () => {
       turn: t6,
       slots: state[0]!.slots,
       blinding: state[0]!.blinding,
+      revealCommit: state[0]!.revealCommit,
       slot: 1,
       target,
     });
@@ -226,6 +223,7 @@ describe('end to end on tiny with real Groth16 proofs', () => {
       turn: t6,
       slots: state[1]!.slots,
       blinding: state[1]!.blinding,
+      revealCommit: state[1]!.revealCommit,
       target,
       damage,
     });
@@ -262,7 +260,9 @@ describe('end to end on tiny with real Groth16 proofs', () => {
       [id, p0.address, p1.address, 9n, 5n, BigInt(cmb.unitType), BigInt(cmb.unitHp), cmb.unitHp <= damage],
     );
     assert.equal(cmb.unitHp, 10, 'infantry at full hp before the hit');
-    state[1] = { slots: cmb.after, blinding: state[1]!.blinding };
+    // The answer keeps the defender's reveal commitment in its new play commitment.
+    assert.equal((await seatOf(1)).playCommitment, cmb.newCommit);
+    state[1] = { ...state[1]!, slots: cmb.after };
     // The attacker's nullifier is spent; it finishes its turn, and the defender moves on with its hurt unit.
     await expectRevert(
       as(env, p0).getFunction('attack')(id, atkProof, atk.nullifier, target.col, target.row, 1n),

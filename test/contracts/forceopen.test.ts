@@ -17,7 +17,7 @@ import {
 } from '../../core/index.ts';
 import { zoneRoots } from '../../core/mapproof/witness.ts';
 import { as, DURATIONS, type Env, expectRevert, increaseTime, Phase, phaseOf, setup } from './helpers.ts';
-import { mockPlay, type Playing } from './mock-play.ts';
+import { mockPlay, type Playing, stateOf } from './mock-play.ts';
 
 const LEAVES = [0, 1, 9];
 const BLINDING = 77n;
@@ -52,7 +52,9 @@ describe('ShroudGame force-open: the share window and the open map root', () => 
   async function forcedOpen(o: { stake?: bigint } = {}): Promise<Playing> {
     const s = await mp.playing({ stake: o.stake ?? 0n });
     await mp.spawnBoth(s, [mp.revealing(0n, LEAVES, BLINDING), mp.move(10n)]);
-    await (await as(env, s.players[0]!).getFunction('openDispute')(s.id, LEAVES, BLINDING)).wait();
+    await (
+      await as(env, s.players[0]!).getFunction('openDispute')(s.id, LEAVES, BLINDING, stateOf(0n))
+    ).wait();
     await increaseTime(env, DURATIONS.disputeSeconds + 1);
     await (await as(env, env.other).getFunction('claimDisputeTimeout')(s.id)).wait();
     return s;
@@ -213,7 +215,9 @@ describe('ShroudGame force-open: the share window and the open map root', () => 
     await plain.spawnBoth(s, [plain.revealing(0n, LEAVES, BLINDING)]);
     // Seat 2 leaves the game by choice (not at fault), then seat 0 disputes and the dealer stays silent.
     await (await as(env, s.players[2]!).getFunction('forfeit')(s.id)).wait();
-    await (await as(env, s.players[0]!).getFunction('openDispute')(s.id, LEAVES, BLINDING)).wait();
+    await (
+      await as(env, s.players[0]!).getFunction('openDispute')(s.id, LEAVES, BLINDING, stateOf(0n))
+    ).wait();
     await increaseTime(env, DURATIONS.disputeSeconds + 1);
     await (await as(env, env.other).getFunction('claimDisputeTimeout')(s.id)).wait();
     const g = await G.getFunction('getGame')(s.id);

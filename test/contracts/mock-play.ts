@@ -5,7 +5,7 @@
  * games brought to play.
  */
 import { type Contract, concat, keccak256, toBeHex } from 'ethers';
-import { revealCommitment } from '../../core/index.ts';
+import { playCommitment, revealCommitment } from '../../core/index.ts';
 import {
   as,
   commitAll,
@@ -39,11 +39,11 @@ export const DAMAGE = 4n;
 /** Reveal lists of up to 16 leaves: two packed words (a dispute recomputes Poseidon(blinding, w0, w1)). */
 export const MAX_REVEALED = 16;
 // 16×12 hex: 4 zones, 7-bit forced lanes. One packed word holds the context (seat 8 bits, step 32, the two opponent
-// masks of 4 bits) and the report (zone mask at bit 48, lanes from bit 52): spawn [packed, gameId, newCommit,
-// revealCommit], turn [packed, oldCommit, newCommit, revealCommit] (the stored commitment binds the game);
-// attack [nullifier, gameId, target, stateCommit]; combat [newCommit, gameId,
-// target with the outcome, oldCommit].
-export const N = { spawn: 4, turn: 4, attack: 4, combat: 4 };
+// masks of 4 bits) and the report (zone mask at bit 48, lanes from bit 52): spawn [packed, gameId, newCommit],
+// turn [packed, oldCommit, newCommit] (the stored commitment binds the game); attack [nullifier, gameId, target,
+// commit]; combat [newCommit, gameId, target with the outcome, oldCommit]. Every commitment is a play commitment
+// Poseidon(stateCommit, revealCommit).
+export const N = { spawn: 3, turn: 3, attack: 4, combat: 4 };
 const ZONES = 4n;
 const LANE_BITS = 7n;
 const CONTEXT_BITS = 8n + 32n + 2n * ZONES;
@@ -66,9 +66,14 @@ export const targetWord = (player: bigint, turn: bigint, col: bigint, row: bigin
 export interface Move {
   zoneMask: bigint;
   report: bigint[];
+  /** The play commitment Poseidon(stateCommit, revealCommit) the proof outputs. */
   newCommit: bigint;
+  stateCommit: bigint;
   revealCommit: bigint;
 }
+
+/** The state commitment of the mock's move `k` (in its play commitment with the move's reveal commitment). */
+export const stateOf = (k: bigint) => 1000n + k;
 
 /** A game in play on the mock ruleset, with the honest dealer's map. */
 export type Playing = Scenario & { dealt: Dealt };
@@ -101,7 +106,7 @@ export async function mockPlay(env: Env, name: string, passability = false) {
   const addr = (s: Scenario, seat: number) => BigInt(s.players[seat]!.address);
   const seatOf = (s: Scenario, seat: number) => G.getFunction('getSeat')(s.id, seat);
   const mask = async (s: Scenario, seat: number) => (await seatOf(s, seat)).zoneMask as bigint;
-  const commitOf = async (s: Scenario, seat: number) => (await seatOf(s, seat)).stateCommitment as bigint;
+  const commitOf = async (s: Scenario, seat: number) => (await seatOf(s, seat)).playCommitment as bigint;
   const turnOf = async (s: Scenario) => (await G.getFunction('getGame')(s.id))[4] as bigint;
 
   /** A game in Play (turn 0, seat 0 to move). */
@@ -116,7 +121,9 @@ export async function mockPlay(env: Env, name: string, passability = false) {
 
   const move = (k: bigint, lanes: bigint[] = [], revealCommit = 2000n + k): Move => {
     const zoneMask = (0b0101n + k) & 15n;
-    return { zoneMask, report: [reportWord(zoneMask, lanes)], newCommit: 1000n + k, revealCommit };
+    const stateCommit = stateOf(k);
+    const newCommit = playCommitment(env.h, stateCommit, revealCommit);
+    return { zoneMask, report: [reportWord(zoneMask, lanes)], newCommit, stateCommit, revealCommit };
   };
   /** A move whose reveal commitment opens to `leaves` with `blinding` (what a dispute puts on-chain). */
   const revealing = (k: bigint, leaves: readonly number[], blinding: bigint): Move =>
@@ -153,7 +160,6 @@ export async function mockPlay(env: Env, name: string, passability = false) {
         ),
       over['gameId'] ?? s.id,
       m.newCommit,
-      m.revealCommit,
     ];
   }
   async function turnSignals(s: Scenario, seat: number, m: Move, over: Partial<Record<string, bigint>> = {}) {
@@ -166,13 +172,12 @@ export async function mockPlay(env: Env, name: string, passability = false) {
         ),
       over['oldCommit'] ?? (await commitOf(s, seat)),
       m.newCommit,
-      m.revealCommit,
     ];
   }
   const callSpawn = (s: Scenario, seat: number, proof: unknown, m: Move) =>
-    as(env, s.players[seat]!).getFunction('spawn')(s.id, proof, m.report, m.newCommit, m.revealCommit);
+    as(env, s.players[seat]!).getFunction('spawn')(s.id, proof, m.report, m.newCommit);
   const callTurn = (s: Scenario, seat: number, proof: unknown, m: Move) =>
-    as(env, s.players[seat]!).getFunction('submitTurn')(s.id, proof, m.report, m.newCommit, m.revealCommit);
+    as(env, s.players[seat]!).getFunction('submitTurn')(s.id, proof, m.report, m.newCommit);
 
   /** Every seat spawns in order (seat i with `moves[i]`, default `move(10 i)`). */
   async function spawnBoth(s: Scenario, moves: Move[] = []): Promise<void> {

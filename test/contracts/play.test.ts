@@ -91,14 +91,14 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     assert.equal(reveals.length, 1);
     assert.deepEqual([...reveals[0].args[2]], [(3n << 4n) | 2n, 0n]);
     const ts = events.find((e: { name: string }) => e.name === 'TurnSubmitted');
-    assert.deepEqual([...ts.args], [s.id, s.players[0]!.address, 0n, m0.revealCommit]);
+    assert.deepEqual([...ts.args], [s.id, s.players[0]!.address, 0n, m0.newCommit]);
     assert.ok(names.includes('TurnStarted'));
     const seat0 = await G.getFunction('getSeat')(s.id, 0);
     assert.equal(seat0.spawned, true);
-    assert.equal(seat0.stateCommitment, m0.newCommit);
+    assert.equal(seat0.playCommitment, m0.newCommit);
     assert.equal(seat0.zoneMask, m0.zoneMask);
-    assert.equal(await G.getFunction('revealCommit')(s.id, s.players[0]!.address, 0n), m0.revealCommit);
-    assert.equal(await G.getFunction('revealCommit')(s.id, s.players[1]!.address, 0n), 0n);
+    assert.equal(await G.getFunction('playCommitment')(s.id, s.players[0]!.address, 0n), m0.newCommit);
+    assert.equal(await G.getFunction('playCommitment')(s.id, s.players[1]!.address, 0n), 0n);
     const g = await G.getFunction('getGame')(s.id);
     assert.equal(g[4], 1n, 'turn 1');
     assert.equal(g[5], 1n, 'seat 1 to move');
@@ -112,14 +112,13 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     );
     const t2 = await turn(s, 0, 20n);
     assert.equal(await commitOf(s, 0), t2.newCommit);
-    assert.equal(await G.getFunction('revealCommit')(s.id, s.players[0]!.address, 2n), t2.revealCommit);
+    assert.equal(await G.getFunction('playCommitment')(s.id, s.players[0]!.address, 2n), t2.newCommit);
     assert.equal((await G.getFunction('getSeat')(s.id, 0)).lastTurn, 2n);
-    assert.equal((await G.getFunction('getSeat')(s.id, 0)).revealCommit, t2.revealCommit);
-    // Only the latest reveal commitment is stored: an earlier turn's is read from the TurnSubmitted logs.
+    // Only the latest play commitment is stored: an earlier turn's is read from the TurnSubmitted logs.
     const superseded = await expectRevert(
-      G.getFunction('revealCommit')(s.id, s.players[0]!.address, 0n),
+      G.getFunction('playCommitment')(s.id, s.players[0]!.address, 0n),
       G,
-      'RevealCommitInLogs',
+      'CommitmentInLogs',
     );
     assert.deepEqual(superseded, [2n]);
     const logged = await G.queryFilter(G.filters['TurnSubmitted']!(s.id, s.players[0]!.address));
@@ -129,16 +128,16 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
         (l as never as { args: bigint[] }).args[3],
       ]),
       [
-        [0n, m0.revealCommit],
-        [2n, t2.revealCommit],
+        [0n, m0.newCommit],
+        [2n, t2.newCommit],
       ],
     );
     assert.equal(
-      await G.getFunction('revealCommit')(s.id, s.players[0]!.address, 3n),
+      await G.getFunction('playCommitment')(s.id, s.players[0]!.address, 3n),
       0n,
       'no such turn yet',
     );
-    assert.equal(await G.getFunction('revealCommit')(s.id, env.other.address, 0n), 0n, 'not a player');
+    assert.equal(await G.getFunction('playCommitment')(s.id, env.other.address, 0n), 0n, 'not a player');
     await turn(s, 1, 30n);
     assert.equal(await turnOf(s), 4n);
   });
@@ -151,11 +150,7 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     await revealAll(env, s);
     await postRoot(env, s, dealMap(env, s));
     await expectRevert(callSpawn(s, 1, proofFor(await spawnSignals(s, 1, m)), m), G, 'NotYourTurn');
-    await expectRevert(
-      as(env, env.other).getFunction('spawn')(s.id, ZERO_PROOF, [0n], 1n, 1n),
-      G,
-      'NotPlayer',
-    );
+    await expectRevert(as(env, env.other).getFunction('spawn')(s.id, ZERO_PROOF, [0n], 1n), G, 'NotPlayer');
     await expectRevert(callTurn(s, 0, proofFor(await turnSignals(s, 0, m)), m), G, 'NotSpawned');
     await spawnBoth(s);
     await expectRevert(callSpawn(s, 0, proofFor(await spawnSignals(s, 0, m)), m), G, 'AlreadySpawned');
@@ -253,7 +248,7 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
       { ...ok, report: [P] },
       { ...ok, report: [1n, P] },
       { ...ok, newCommit: P },
-      { ...ok, revealCommit: P + 5n },
+      { ...ok, newCommit: P + 5n },
     ]) {
       await expectRevert(callSpawn(s, 0, ZERO_PROOF, bad), G, 'NotInField');
     }

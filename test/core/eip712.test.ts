@@ -93,6 +93,7 @@ const CASES: Case[] = [
       turn: Number(u(32)),
       leaves: [Number(u(32)), 0, 2 ** 32 - 1],
       blinding: u(256),
+      stateCommit: u(256),
       nonce: u(256),
       expiry: Number(u(32)),
     }),
@@ -102,6 +103,7 @@ const CASES: Case[] = [
       turn: bump,
       leaves: (l: number[]) => [...l.slice(0, -1), l.at(-1)! - 1],
       blinding: bump,
+      stateCommit: bump,
       nonce: bump,
       expiry: bump,
     },
@@ -206,6 +208,14 @@ describe('EIP-712 messages: the core equals ethers', () => {
       }
     });
   }
+
+  test('RevealRequest signs the play-commitment opening: stateCommit right after blinding', () => {
+    assert.equal(
+      structEncoder(REVEAL_REQUEST_TYPES).encodeType,
+      'RevealRequest(uint256 gameId,address player,uint32 turn,uint32[] leaves,uint256 blinding,' +
+        'uint256 stateCommit,uint256 nonce,uint64 expiry)',
+    );
+  });
 
   test('a join signature is never a reveal signature (domain names differ)', () => {
     assert.notEqual(hashDomain(lobbyDomain(1n, CONTRACT)), hashDomain(revealDomain(1n, CONTRACT)));
@@ -366,6 +376,7 @@ describe('signature recovery: the policy ethers applied', () => {
     turn: 1,
     leaves: [0],
     blinding: 2n,
+    stateCommit: 5n,
     nonce: 3n,
     expiry: 4,
   });

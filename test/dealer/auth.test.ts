@@ -20,6 +20,7 @@ const msg = (nonce: bigint): RevealRequestMessage => ({
   turn: 2,
   leaves: [5, 70, 1000],
   blinding: 99n,
+  stateCommit: 1234n,
   nonce,
   expiry: 2_000_000_000,
 });

@@ -288,7 +288,7 @@ describe('reveal disputes (P7 after the root)', () => {
   async function disputed(dealer: Dealer) {
     const g = await dealer.dealtGame();
     const blinding = postTurn(dealer.h, dealer.chain, g.gameId, ALICE, 1, leaves);
-    dealer.chain.openDispute(g.gameId, ALICE.address, 1, leaves, 1_000_000);
+    dealer.chain.openDispute(g.gameId, ALICE.address, 1, leaves, { deadline: 1_000_000 });
     return { ...g, blinding };
   }
 

@@ -1,8 +1,8 @@
 /**
  * The ethers ChainView against the real ShroudGame on Hardhat's in-process chain: the real dealer
  * (watcher + dealing over EthersChain) finds its game (its tx key as dealer AND its seal key), opens the
- * sealed shares from `SealedReveal` events, posts the root, serves a reveal once a spawn stored a
- * revealCommit, answers a reveal dispute on-chain (the answer verifies against the root; with the
+ * sealed shares from `SealedReveal` events, posts the root, serves a reveal once a spawn stored a play
+ * commitment (Poseidon(stateCommit, revealCommit)), answers a reveal dispute on-chain (the answer verifies against the root; with the
  * disputer's receipt when it holds one), indexes `TurnSubmitted` logs so old turns cost no RPC call, and
  * publishes the secrets at the end. Set-up reuses the contract tests' helpers: the shares are really sealed
  * to the test seal key `SEAL`; only the seal, spawn and turn proofs are MockVerifier "proofs" bound to their
@@ -21,6 +21,7 @@ import {
   leafIndex,
   packPlay,
   packReport,
+  playCommitment,
   revealCommitment,
   shippedRuleset,
 } from '../../core/index.ts';
@@ -64,6 +65,7 @@ import {
   signedReceipt,
   signedReveal,
   tempDir,
+  testStateCommit,
 } from './fixture.ts';
 
 /** Hardhat account #1 (`env.dealer` in the contract helpers): the dealer's transaction key on the local chain only. */
@@ -72,8 +74,8 @@ const TX_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b7869
 const SEAT0_KEY = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
 const CHAIN_ID = 31337n;
 const RULESET = 'tiny';
-const SPAWN_SIGNALS = 4; // the packed word (seat, step, opponent mask; zone mask + forced lanes), gameId, newCommit, revealCommit
-const TURN_SIGNALS = 4; // the packed word, oldCommit, newCommit, revealCommit (no gameId: the commitment binds the game)
+const SPAWN_SIGNALS = 3; // the packed word (seat, step, opponent mask; zone mask + forced lanes), gameId, newCommit
+const TURN_SIGNALS = 3; // the packed word, oldCommit, newCommit (no gameId: the commitment binds the game)
 const STAKE = 1000n;
 const DEPOSIT = 100n;
 
@@ -189,31 +191,30 @@ function countingProvider(inner: Provider) {
 
 /**
  * The next move of game `t` on the mock verifiers: the seat to move spawns (if it has not) or plays a turn,
- * storing `revealCommit`. Returns the seat and the on-chain turn number.
+ * storing the play commitment Poseidon(S, `revealCommit`) with S = `testStateCommit` of the game, seat and turn
+ * (what the fixture's requests send by default). Returns the seat, the on-chain turn number and the commitment.
  */
-let commits = 0n;
-async function move(t: Scenario, revealCommit: bigint): Promise<{ seat: number; turn: number }> {
+async function move(
+  t: Scenario,
+  revealCommit: bigint,
+): Promise<{ seat: number; turn: number; commitment: bigint }> {
   const g = await G.getFunction('getGame')(t.id);
   const seat = Number(g.toMove);
   const turn = Number(g.turn);
   const player = t.players[seat]!;
   const me = await G.getFunction('getSeat')(t.id, seat);
   const them = await G.getFunction('getSeat')(t.id, 1 - seat);
-  const newCommit = 5000n + commits++;
+  const newCommit = playCommitment(env.h, testStateCommit(t.id, player.address, turn), revealCommit);
   const report = packReport(r, 5n, []);
   const packed = packPlay(r, seat, BigInt(me.spawned ? turn : seat), [BigInt(them.zoneMask)], report);
   if (!me.spawned) {
-    const sig = [...packed, t.id, newCommit, revealCommit];
-    await (
-      await as(env, player).getFunction('spawn')(t.id, proofFor(sig), report, newCommit, revealCommit)
-    ).wait();
+    const sig = [...packed, t.id, newCommit];
+    await (await as(env, player).getFunction('spawn')(t.id, proofFor(sig), report, newCommit)).wait();
   } else {
-    const sig = [...packed, BigInt(me.stateCommitment), newCommit, revealCommit];
-    await (
-      await as(env, player).getFunction('submitTurn')(t.id, proofFor(sig), report, newCommit, revealCommit)
-    ).wait();
+    const sig = [...packed, BigInt(me.playCommitment), newCommit];
+    await (await as(env, player).getFunction('submitTurn')(t.id, proofFor(sig), report, newCommit)).wait();
   }
-  return { seat, turn };
+  return { seat, turn, commitment: newCommit };
 }
 
 describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
@@ -273,16 +274,23 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     );
   });
 
-  it('serves a reveal once a spawn stored a confirmed revealCommit, with paths verifying against the on-chain root', async () => {
+  it('serves a reveal once a spawn stored a confirmed play commitment, with paths verifying against the on-chain root', async () => {
     const rc = revealCommitment(env.h, leaves, r.maxRevealedTiles, blinding);
     const p0 = s.players[0]!;
+    const c = playCommitment(env.h, testStateCommit(s.id, p0.address, 0), rc);
     const report = packReport(r, 5n, []);
-    const sig = [...packPlay(r, 0, 0n, [0n], report), s.id, 777n, rc];
-    await (await as(env, p0).getFunction('spawn')(s.id, proofFor(sig), report, 777n, rc)).wait();
-    assert.equal(await chain.revealCommit(s.id, p0.address, 0), null, 'not trusted before confirmations');
+    const sig = [...packPlay(r, 0, 0n, [0n], report), s.id, c];
+    await (await as(env, p0).getFunction('spawn')(s.id, proofFor(sig), report, c)).wait();
+    assert.equal(await chain.playCommitment(s.id, p0.address, 0), null, 'not trusted before confirmations');
     await mine(2);
-    assert.equal(await chain.revealCommit(s.id, p0.address, 0), rc);
-    assert.equal(await chain.revealCommit(s.id, s.players[1]!.address, 0), null);
+    assert.equal(await chain.playCommitment(s.id, p0.address, 0), c);
+    assert.equal(await chain.playCommitment(s.id, s.players[1]!.address, 0), null);
+    const logged = await chain.turnsSubmitted(0, await chain.headBlock());
+    assert.deepEqual(
+      logged.filter((t) => t.gameId === s.id).map((t) => [t.player, t.turn, t.commitment]),
+      [[p0.address.toLowerCase(), 0, c]],
+      'TurnSubmitted carries the play commitment',
+    );
 
     const app = await buildApp({
       h: env.h,
@@ -330,6 +338,23 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
         payload: JSON.stringify(wrong),
       });
       assert.equal(bad.statusCode, 403, bad.body);
+      // The right leaves and blinding with another state commitment (seat 1's): refused too.
+      const otherState = await signedReveal(wallet, {
+        gameId: s.id,
+        turn: 0,
+        leaves,
+        blinding,
+        stateCommit: testStateCommit(s.id, s.players[1]!.address, 0),
+        contract: await G.getAddress(),
+      });
+      const bad2 = await app.inject({
+        method: 'POST',
+        url: `/v1/games/${s.id}/reveals`,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(otherState),
+      });
+      assert.equal(bad2.statusCode, 403, bad2.body);
+      assert.equal(bad2.json().error, 'opening-mismatch');
     } finally {
       await app.close();
     }
@@ -338,7 +363,15 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
   it('P7: answers a reveal dispute opened on the real contract; the answer verifies against the root', async () => {
     const p0 = s.players[0]!;
     const opened = await (
-      await as(env, p0).getFunction('openDispute')(s.id, leaves, blinding, { value: DEPOSIT })
+      await as(env, p0).getFunction('openDispute')(
+        s.id,
+        leaves,
+        blinding,
+        testStateCommit(s.id, p0.address, 0),
+        {
+          value: DEPOSIT,
+        },
+      )
     ).wait();
     assert.equal(await phaseOf(env, s.id), Phase.Dispute);
     assert.equal(await chain.phase(s.id), 'dispute');
@@ -476,7 +509,10 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
 
   /** Game u: both seats spawn and play; every move's opening by turn (the leaves and blinding behind it). */
   let u: Scenario;
-  const moves = new Map<number, { seat: number; leaves: number[]; blinding: bigint; revealCommit: bigint }>();
+  const moves = new Map<
+    number,
+    { seat: number; leaves: number[]; blinding: bigint; revealCommit: bigint; commitment: bigint }
+  >();
   const wallet0 = new Wallet(SEAT0_KEY);
   const post = (app: Awaited<ReturnType<typeof buildApp>>, url: string, body: unknown) =>
     app.inject({
@@ -501,10 +537,10 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
       const ls = [leafIndex(board, { col: k % board.width, row: (3 * k) % board.height })];
       const blinding = 7000n + BigInt(k);
       const revealCommit = revealCommitment(env.h, ls, r.maxRevealedTiles, blinding);
-      const { seat, turn } = await move(u, revealCommit);
+      const { seat, turn, commitment } = await move(u, revealCommit);
       assert.equal(turn, k);
       assert.equal(seat, k % 2);
-      moves.set(turn, { seat, leaves: ls, blinding, revealCommit });
+      moves.set(turn, { seat, leaves: ls, blinding, revealCommit, commitment });
     }
     await mine(2);
     await watcher.tick();
@@ -512,13 +548,9 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     const p0 = u.players[0]!.address.toLowerCase();
     for (const [turn, m] of moves) {
       const player = u.players[m.seat]!.address.toLowerCase();
-      assert.equal(
-        (await store.indexedTurn(u.id, player, turn)).revealCommit,
-        m.revealCommit,
-        `turn ${turn}`,
-      );
+      assert.equal((await store.indexedTurn(u.id, player, turn)).commitment, m.commitment, `turn ${turn}`);
     }
-    assert.deepEqual(await store.indexedTurn(u.id, p0, 3), { revealCommit: null, laterTurnIndexed: true });
+    assert.deepEqual(await store.indexedTurn(u.id, p0, 3), { commitment: null, laterTurnIndexed: true });
 
     // A view over a provider that counts every call; the dealer's own store and index.
     const counted = countingProvider(env.ethers.provider);
@@ -578,9 +610,9 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
       verifyRevealedTiles(env.h, board, root, m.leaves, (res.json() as { tiles: RevealEntry[] }).tiles);
       assert.equal(counted.count('getLogs'), 0);
       // The view itself never scans logs for a past turn: it says where it is.
-      assert.equal(await view.revealCommit(u.id, wallet0.address, 4), 'in-logs');
-      assert.equal(await view.revealCommit(u.id, wallet0.address, 10), moves.get(10)!.revealCommit);
-      assert.equal(await view.revealCommit(u.id, wallet0.address, 12), null);
+      assert.equal(await view.playCommitment(u.id, wallet0.address, 4), 'in-logs');
+      assert.equal(await view.playCommitment(u.id, wallet0.address, 10), moves.get(10)!.commitment);
+      assert.equal(await view.playCommitment(u.id, wallet0.address, 12), null);
       assert.equal(counted.count('getLogs'), 0);
       assert.equal(counted.count('call'), 3, 'the counter sees the calls made through it');
     } finally {
@@ -713,10 +745,17 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     const p0 = u.players[0]!;
     const m10 = moves.get(10)!;
     await (
-      await as(env, p0).getFunction('openDispute')(u.id, m10.leaves, m10.blinding, { value: DEPOSIT })
+      await as(env, p0).getFunction('openDispute')(
+        u.id,
+        m10.leaves,
+        m10.blinding,
+        testStateCommit(u.id, p0.address, 10),
+        { value: DEPOSIT },
+      )
     ).wait();
     await watcher.tick();
     const d0 = await G.getFunction('getDispute')(u.id);
+    assert.equal(d0.revealCommit, m10.revealCommit, 'the dispute keeps R, which the receipt signs');
     assert.equal(d0.answered, true);
     assert.equal(d0.receipted, true, 'the contract accepted the receipt: the deposit is the dealer’s');
     assert.equal((await chain.dispute(u.id))?.receipted, true);
@@ -731,7 +770,13 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     const p1 = u.players[1]!;
     const m11 = moves.get(11)!;
     await (
-      await as(env, p1).getFunction('openDispute')(u.id, m11.leaves, m11.blinding, { value: DEPOSIT })
+      await as(env, p1).getFunction('openDispute')(
+        u.id,
+        m11.leaves,
+        m11.blinding,
+        testStateCommit(u.id, p1.address, 11),
+        { value: DEPOSIT },
+      )
     ).wait();
     await watcher.tick();
     const d1 = await G.getFunction('getDispute')(u.id);

@@ -4,13 +4,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { Wallet } from 'ethers';
+import { keccak256, toUtf8Bytes, Wallet } from 'ethers';
 import { pino } from 'pino';
 import type { Point } from '../../core/babyjub.ts';
 import {
+  FIELD_MODULUS,
   type Hasher,
   leafIndex,
   loadHasher,
+  playCommitment,
   revealCommitment,
   shareCommitment,
   shippedRuleset,
@@ -210,7 +212,7 @@ export async function startDealer(
   };
 }
 
-/** A few on-board leaves of the duel map, and a turn whose revealCommit opens to them. */
+/** A few on-board leaves of the duel map. */
 export function duelLeaves(): number[] {
   const b = shippedRuleset('duel').board;
   return [
@@ -221,6 +223,26 @@ export function duelLeaves(): number[] {
   ].map((c) => leafIndex(b, c));
 }
 
+/**
+ * The state commitment S the tests' players bind into their play commitment for (game, player, turn): any field
+ * element does (the dealer never opens it), so a fixed one per turn, which requests and receipts send by
+ * default. Tests of a wrong S pass another explicitly.
+ */
+export function testStateCommit(gameId: bigint, player: string, turn: number): bigint {
+  return (
+    BigInt(keccak256(toUtf8Bytes(`test-state:${gameId}:${player.toLowerCase()}:${turn}`))) % FIELD_MODULUS
+  );
+}
+
+/** R of a reveal list on `ruleset`: `revealCommitment(leaves, blinding)`. */
+export function revealCommitOf(h: Hasher, leaves: number[], blinding: bigint, ruleset = 'duel'): bigint {
+  return revealCommitment(h, leaves, shippedRuleset(ruleset).maxRevealedTiles, blinding);
+}
+
+/**
+ * A verified spawn/turn proof of `player` storing its play commitment C = Poseidon(S, R) for `leaves` under a
+ * fresh reveal blinding, with S = `stateCommit` (default `testStateCommit`). Returns the blinding.
+ */
 export function postTurn(
   h: Hasher,
   chain: FakeChain,
@@ -229,14 +251,11 @@ export function postTurn(
   turn: number,
   leaves: number[],
   ruleset = 'duel',
+  stateCommit = testStateCommit(gameId, player.address, turn),
 ): bigint {
   const blinding = randomFieldElement();
-  chain.postRevealCommitFor(
-    gameId,
-    player.address,
-    turn,
-    revealCommitment(h, leaves, shippedRuleset(ruleset).maxRevealedTiles, blinding),
-  );
+  const revealCommit = revealCommitOf(h, leaves, blinding, ruleset);
+  chain.postCommitmentFor(gameId, player.address, turn, playCommitment(h, stateCommit, revealCommit));
   return blinding;
 }
 
@@ -247,6 +266,8 @@ export async function signedReveal(
     turn: number;
     leaves: number[];
     blinding: bigint;
+    /** Default: `testStateCommit` of the game, `player` and turn. */
+    stateCommit?: bigint;
     player?: string;
     nonce?: bigint;
     expiry?: number;
@@ -254,12 +275,14 @@ export async function signedReveal(
     chainId?: bigint;
   },
 ): Promise<RevealRequestBody> {
+  const player = o.player ?? signer.address;
   const msg = {
     gameId: o.gameId,
-    player: o.player ?? signer.address,
+    player,
     turn: o.turn,
     leaves: o.leaves,
     blinding: o.blinding,
+    stateCommit: o.stateCommit ?? testStateCommit(o.gameId, player, o.turn),
     nonce: o.nonce ?? BigInt(`0x${randomBytes(32).toString('hex')}`),
     expiry: o.expiry ?? Math.floor(Date.now() / 1000) + 300,
   };
@@ -274,19 +297,25 @@ export async function signedReveal(
     turn: msg.turn,
     leaves: msg.leaves,
     blinding: msg.blinding.toString(),
+    stateCommit: msg.stateCommit.toString(),
     nonce: msg.nonce.toString(),
     expiry: msg.expiry,
     signature,
   };
 }
 
-/** A `POST /receipts` body: `signer`'s EIP-712 RevealReceipt (as the SDK's sendReceipt signs it). */
+/**
+ * A `POST /receipts` body: `signer`'s EIP-712 RevealReceipt over `revealCommit` (R, as the SDK's sendReceipt
+ * signs it) and the state commitment that opens the turn's play commitment with it (unsigned).
+ */
 export async function signedReceipt(
   signer: Wallet,
   o: {
     gameId: bigint;
     turn: number;
     revealCommit: bigint;
+    /** Default: `testStateCommit` of the game, `player` and turn. */
+    stateCommit?: bigint;
     player?: string;
     contract?: string;
     chainId?: bigint;
@@ -301,10 +330,12 @@ export async function signedReceipt(
       revealCommit: o.revealCommit,
     },
   );
+  const player = o.player ?? signer.address;
   return {
-    player: o.player ?? signer.address,
+    player,
     turn: o.turn,
     revealCommit: o.revealCommit.toString(),
+    stateCommit: (o.stateCommit ?? testStateCommit(o.gameId, player, o.turn)).toString(),
     signature,
   };
 }
@@ -358,15 +389,27 @@ export async function openSession(
   return {
     res,
     body,
+    player: body.player,
     sessionId,
     macKey: sessionId ? sessionMacKey(sessionKey, sessionId) : new Uint8Array(),
   };
 }
 
-/** A session reveal body MACed with the SDK-side (noble) HMAC. */
+/**
+ * A session reveal body MACed with the SDK-side (noble) HMAC. The state commitment defaults to
+ * `testStateCommit` of the session's player (`s.player`, else Alice).
+ */
 export function sessionReveal(
-  s: { sessionId: string; macKey: Uint8Array },
-  o: { gameId: bigint; turn: number; leaves: number[]; blinding: bigint; nonce?: bigint; expiry?: number },
+  s: { sessionId: string; macKey: Uint8Array; player?: string },
+  o: {
+    gameId: bigint;
+    turn: number;
+    leaves: number[];
+    blinding: bigint;
+    stateCommit?: bigint;
+    nonce?: bigint;
+    expiry?: number;
+  },
 ): SessionRevealBody {
   const m = {
     sessionId: s.sessionId,
@@ -374,6 +417,7 @@ export function sessionReveal(
     turn: o.turn,
     leaves: o.leaves,
     blinding: o.blinding,
+    stateCommit: o.stateCommit ?? testStateCommit(o.gameId, s.player ?? ALICE.address, o.turn),
     nonce: o.nonce ?? BigInt(`0x${randomBytes(32).toString('hex')}`),
     expiry: o.expiry ?? Math.floor(Date.now() / 1000) + 300,
   };
@@ -382,6 +426,7 @@ export function sessionReveal(
     turn: m.turn,
     leaves: m.leaves,
     blinding: m.blinding.toString(),
+    stateCommit: m.stateCommit.toString(),
     nonce: m.nonce.toString(),
     expiry: m.expiry,
     mac: sessionRevealMac(s.macKey, m),

@@ -67,7 +67,7 @@ describe('refused reveal requests are cached until a new block', () => {
     const url = `/v1/games/${gameId}/reveals`;
     const blinding = 42n;
     const body = await signedReveal(ALICE, { gameId, turn: 3, leaves, blinding });
-    const reads = () => d!.chain.count('revealCommit');
+    const reads = () => d!.chain.count('playCommitment');
     const before = reads();
     assert.deepEqual(await replay(d, url, body, 1000), { '404 unknown-turn': 1000 });
     assert.equal(reads() - before, 1, 'one read for 1,000 replays');
@@ -87,19 +87,19 @@ describe('refused reveal requests are cached until a new block', () => {
     assert.equal(reads() - before, 2);
   });
 
-  it('opening-mismatch replayed 1,000 times: the found revealCommit is read once, and the right opening still works', async () => {
+  it('opening-mismatch replayed 1,000 times: the found play commitment is read once, and the right opening still works', async () => {
     d = await startDealer();
     const { gameId } = await d.dealtGame();
     await d.syncHead();
     const blinding = postTurn(d.h, d.chain, gameId, ALICE, 1, leaves);
     const url = `/v1/games/${gameId}/reveals`;
     const wrong = await signedReveal(ALICE, { gameId, turn: 1, leaves, blinding: blinding + 1n });
-    const before = d.chain.count('revealCommit');
+    const before = d.chain.count('playCommitment');
     assert.deepEqual(await replay(d, url, wrong, 1000), { '403 opening-mismatch': 1000 });
-    assert.equal(d.chain.count('revealCommit') - before, 1);
+    assert.equal(d.chain.count('playCommitment') - before, 1);
     const right = await post(d, url, await signedReveal(ALICE, { gameId, turn: 1, leaves, blinding }));
     assert.equal(right.statusCode, 200, right.body);
-    assert.equal(d.chain.count('revealCommit') - before, 1);
+    assert.equal(d.chain.count('playCommitment') - before, 1);
   });
 
   it('the session route shares the cache; players and turns are cached apart', async () => {
@@ -108,19 +108,19 @@ describe('refused reveal requests are cached until a new block', () => {
     await d.syncHead();
     const s = await openSession(d.app, ALICE, { gameId });
     assert.equal(s.res.statusCode, 200);
-    const before = d.chain.count('revealCommit');
+    const before = d.chain.count('playCommitment');
     const url = `/v1/games/${gameId}/session-reveals`;
     // Refused bodies are not burned, so the same nonce replays.
     const body = sessionReveal(s, { gameId, turn: 9, leaves, blinding: 5n });
     assert.deepEqual(await replay(d, url, body, 300), { '404 unknown-turn': 300 });
-    assert.equal(d.chain.count('revealCommit') - before, 1);
+    assert.equal(d.chain.count('playCommitment') - before, 1);
     const signed = await signedReveal(ALICE, { gameId, turn: 9, leaves, blinding: 5n });
     assert.equal((await post(d, `/v1/games/${gameId}/reveals`, signed)).statusCode, 404);
-    assert.equal(d.chain.count('revealCommit') - before, 1, 'same (game, player, turn) on the other route');
+    assert.equal(d.chain.count('playCommitment') - before, 1, 'same (game, player, turn) on the other route');
     await post(d, url, sessionReveal(s, { gameId, turn: 10, leaves, blinding: 5n }));
     const bob = await signedReveal(BOB, { gameId, turn: 9, leaves, blinding: 5n });
     assert.equal((await post(d, `/v1/games/${gameId}/reveals`, bob)).statusCode, 404);
-    assert.equal(d.chain.count('revealCommit') - before, 3, 'another turn, another player: one read each');
+    assert.equal(d.chain.count('playCommitment') - before, 3, 'another turn, another player: one read each');
   });
 
   it('any change of the published head re-reads, a re-org stepping back included', async () => {
@@ -128,12 +128,12 @@ describe('refused reveal requests are cached until a new block', () => {
     const { gameId } = await d.dealtGame();
     const url = `/v1/games/${gameId}/reveals`;
     const body = await signedReveal(ALICE, { gameId, turn: 4, leaves, blinding: 1n });
-    const before = d.chain.count('revealCommit');
+    const before = d.chain.count('playCommitment');
     await replay(d, url, body, 10);
-    assert.equal(d.chain.count('revealCommit') - before, 1);
+    assert.equal(d.chain.count('playCommitment') - before, 1);
     d.head.set(d.head.block - 1); // a re-org stepping back also counts as a change
     await replay(d, url, body, 10);
-    assert.equal(d.chain.count('revealCommit') - before, 2);
+    assert.equal(d.chain.count('playCommitment') - before, 2);
   });
 });
 

@@ -1,12 +1,13 @@
 /**
  * Reveal receipts: `POST /v1/games/:gameId/receipts` keeps a player's EIP-712 receipt for a turn it was
- * served (only a canonical signature by that player over the turn's on-chain revealCommit; every bad input
+ * served (only a canonical signature by that player over the turn's reveal commitment R, which with the
+ * state commitment S sent along must open the turn's on-chain play commitment Poseidon(S, R); every bad input
  * is a clear 4xx that stores nothing), and the dealer answers a dispute of a receipted turn with it (a false
  * dispute: the deposit is the dealer's), of any other turn with `0x`.
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { revealCommitment, shippedRuleset } from '../../core/index.ts';
+import { FIELD_MODULUS } from '../../core/index.ts';
 import { ChainWatcher } from '../../dealer/watcher.ts';
 import {
   ALICE,
@@ -16,15 +17,16 @@ import {
   duelLeaves,
   MALLORY,
   postTurn,
+  revealCommitOf,
   runCeremony,
   signedReceipt,
   signedReveal,
   startDealer,
+  testStateCommit,
 } from './fixture.ts';
 
 /** secp256k1 order: `n − s` with the other recovery id is the same signature's high-s twin. */
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
-const MAX_REVEALED = shippedRuleset('duel').maxRevealedTiles;
 const leaves = duelLeaves();
 
 function post(dealer: Dealer, gameId: bigint | string, body: unknown, raw?: string) {
@@ -36,7 +38,7 @@ function post(dealer: Dealer, gameId: bigint | string, body: unknown, raw?: stri
   });
 }
 
-/** Alice's turn 1 and Bob's turn 1 on a dealt duel, with their revealCommits. */
+/** Alice's turn 1 and Bob's turn 1 on a dealt duel, with their reveal commitments R. */
 async function playing(dealer: Dealer) {
   const g = await dealer.dealtGame();
   const aliceBlinding = postTurn(dealer.h, dealer.chain, g.gameId, ALICE, 1, leaves);
@@ -45,8 +47,8 @@ async function playing(dealer: Dealer) {
   return {
     ...g,
     aliceBlinding,
-    alice: revealCommitment(dealer.h, leaves, MAX_REVEALED, aliceBlinding),
-    bob: revealCommitment(dealer.h, [leaves[0]!], MAX_REVEALED, bobBlinding),
+    alice: revealCommitOf(dealer.h, leaves, aliceBlinding),
+    bob: revealCommitOf(dealer.h, [leaves[0]!], bobBlinding),
   };
 }
 
@@ -103,6 +105,17 @@ describe('POST /v1/games/:gameId/receipts', () => {
       await refused({ ...b, revealCommit: (1n << 256n).toString() }, 400, 'invalid-request', 'revealCommit');
     });
 
+    it('a missing or malformed stateCommit: 400 naming it', async () => {
+      const b = await good();
+      const { stateCommit: _sc, ...without } = b;
+      const j = await refused(without, 400, 'invalid-request', 'body.stateCommit');
+      assert.match(j.message, /^body\.stateCommit: /);
+      assert.ok(!j.message.includes('\n'), 'one line');
+      await refused({ ...b, stateCommit: 12 }, 400, 'invalid-request', 'body.stateCommit');
+      await refused({ ...b, stateCommit: '0xzz' }, 400, 'invalid-request', 'body.stateCommit');
+      await refused({ ...b, stateCommit: FIELD_MODULUS.toString() }, 400, 'invalid-request', 'stateCommit');
+    });
+
     it('bad signatures: garbage, a field changed after signing, a high s', async () => {
       const b = await good();
       await refused({ ...b, signature: `0x${'11'.repeat(65)}` }, 401, 'bad-signature', 'signature');
@@ -157,14 +170,14 @@ describe('POST /v1/games/:gameId/receipts', () => {
       await refused(body, 409, 'root-not-posted', 'gameId', g2.gameId);
     });
 
-    it('a wrong turn (no revealCommit on-chain) or a wrong commit (not the turn’s on-chain one)', async () => {
+    it('a wrong turn (no play commitment on-chain) or a wrong R (not the one the turn’s play commitment binds)', async () => {
       await refused(
         await signedReceipt(ALICE, { gameId: g.gameId, turn: 7, revealCommit: g.alice }),
         404,
         'unknown-turn',
         'turn',
       );
-      // Alice signs Bob's commitment for her own turn: validly signed, but not her turn's revealCommit.
+      // Alice signs Bob's R for her own turn: validly signed, but it does not open her turn's play commitment.
       await refused(
         await signedReceipt(ALICE, { gameId: g.gameId, turn: 1, revealCommit: g.bob }),
         409,
@@ -177,13 +190,39 @@ describe('POST /v1/games/:gameId/receipts', () => {
         'receipt-mismatch',
         'revealCommit',
       );
+      // An R at or above the field modulus opens nothing.
+      await refused(
+        await signedReceipt(ALICE, { gameId: g.gameId, turn: 1, revealCommit: FIELD_MODULUS }),
+        409,
+        'receipt-mismatch',
+        'revealCommit',
+      );
+    });
+
+    it('attack: the right R with a state commitment that does not open the turn’s play commitment (another player’s, another turn’s, a random one) is refused and not stored', async () => {
+      for (const stateCommit of [
+        testStateCommit(g.gameId, BOB.address, 1),
+        testStateCommit(g.gameId, ALICE.address, 2),
+        testStateCommit(g.gameId + 1n, ALICE.address, 1),
+        12345n,
+      ]) {
+        const body = await signedReceipt(ALICE, {
+          gameId: g.gameId,
+          turn: 1,
+          revealCommit: g.alice,
+          stateCommit,
+        });
+        const j = await refused(body, 409, 'receipt-mismatch', 'revealCommit');
+        assert.match(j.message, /stateCommit/);
+      }
+      // Nothing was remembered: the honest receipt below is still stored as new.
     });
   });
 
   describe('honest receipts', () => {
     it('stores the first, canonical; re-posts answer 200 and keep it, with no further chain read', async () => {
       const body = await signedReceipt(ALICE, { gameId: g.gameId, turn: 1, revealCommit: g.alice });
-      const reads = d.chain.count('revealCommit');
+      const reads = d.chain.count('playCommitment');
       const res = await post(d, g.gameId, body);
       assert.equal(res.statusCode, 200, res.body);
       assert.deepEqual(res.json(), {
@@ -213,7 +252,7 @@ describe('POST /v1/games/:gameId/receipts', () => {
       });
       assert.equal(other.statusCode, 200, other.body);
       assert.equal((await stored())?.signature, body.signature.toLowerCase());
-      assert.equal(d.chain.count('revealCommit'), reads, 'the turn’s revealCommit is cached');
+      assert.equal(d.chain.count('playCommitment'), reads, 'the turn’s play commitment is cached');
     });
 
     it('a signature with v 0/1 is stored as the contract takes it (v 27/28)', async () => {
@@ -270,13 +309,13 @@ describe('receipts: costs', () => {
     d = await startDealer();
     const g = await playing(d);
     const body = await signedReceipt(ALICE, { gameId: g.gameId, turn: 9, revealCommit: g.alice });
-    const before = d.chain.count('revealCommit');
+    const before = d.chain.count('playCommitment');
     for (let i = 0; i < 200; i++) assert.equal((await post(d, g.gameId, body)).statusCode, 404);
-    assert.equal(d.chain.count('revealCommit') - before, 1);
+    assert.equal(d.chain.count('playCommitment') - before, 1);
     d.chain.mine();
     await d.syncHead();
     assert.equal((await post(d, g.gameId, body)).statusCode, 404);
-    assert.equal(d.chain.count('revealCommit') - before, 2);
+    assert.equal(d.chain.count('playCommitment') - before, 2);
   });
 });
 
@@ -313,7 +352,7 @@ describe('disputes answered with the stored receipt', () => {
     assert.equal(served.statusCode, 200);
     const receipt = await signedReceipt(ALICE, { gameId: g.gameId, turn: 1, revealCommit: g.alice });
     assert.equal((await post(d, g.gameId, receipt)).statusCode, 200);
-    d.chain.openDispute(g.gameId, ALICE.address, 1, leaves);
+    d.chain.openDispute(g.gameId, ALICE.address, 1, leaves, { revealCommit: g.alice });
     await watcher(d).tick();
     assert.deepEqual(d.chain.answerReceiptsFor(g.gameId), [receipt.signature.toLowerCase()]);
     assert.equal((await d.chain.dispute(g.gameId))?.receipted, true);
@@ -327,7 +366,7 @@ describe('disputes answered with the stored receipt', () => {
     const g = await playing(d);
     const bobs = await signedReceipt(BOB, { gameId: g.gameId, turn: 1, revealCommit: g.bob });
     assert.equal((await post(d, g.gameId, bobs)).statusCode, 200);
-    d.chain.openDispute(g.gameId, ALICE.address, 1, leaves);
+    d.chain.openDispute(g.gameId, ALICE.address, 1, leaves, { revealCommit: g.alice });
     await watcher(d).tick();
     assert.deepEqual(d.chain.answerReceiptsFor(g.gameId), ['0x']);
     assert.equal((await d.chain.dispute(g.gameId))?.receipted, false);
@@ -346,7 +385,7 @@ describe('disputes answered with the stored receipt', () => {
       revealCommit: g.alice,
       signature: wrong.signature.toLowerCase(),
     });
-    d.chain.openDispute(g.gameId, ALICE.address, 1, leaves);
+    d.chain.openDispute(g.gameId, ALICE.address, 1, leaves, { revealCommit: g.alice });
     await watcher(d).tick();
     assert.deepEqual(d.chain.answerReceiptsFor(g.gameId), ['0x']);
     assert.equal(d.chain.writes.filter((w) => w === 'answerDispute').length, 1);

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { generateMap, leafHash, leafIndex, shippedRuleset, verifyPath } from '../../core/index.ts';
+import {
+  FIELD_MODULUS,
+  generateMap,
+  leafHash,
+  leafIndex,
+  shippedRuleset,
+  verifyPath,
+} from '../../core/index.ts';
 import type { RevealEntry } from '../../dealer/maps.ts';
 import {
   ALICE,
@@ -8,10 +15,13 @@ import {
   type Dealer,
   duelLeaves,
   MALLORY,
+  openSession,
   postTurn,
   runCeremony,
+  sessionReveal,
   signedReveal,
   startDealer,
+  testStateCommit,
 } from './fixture.ts';
 
 let d: Dealer;
@@ -143,6 +153,22 @@ describe('POST /v1/games/:gameId/reveals: every bad input is a clear 4xx and ser
     await refused(rest, 400, 'invalid-request', 'body.nonce');
   });
 
+  it('a missing or malformed stateCommit: 400 naming it, in one line', async () => {
+    const { stateCommit: _s, ...rest } = await good();
+    const j = await refused(rest, 400, 'invalid-request', 'body.stateCommit');
+    assert.match(j.message, /^body\.stateCommit: .*stateCommit/);
+    assert.ok(!j.message.includes('\n'));
+    const g = await good();
+    await refused({ ...g, stateCommit: 12 }, 400, 'invalid-request', 'body.stateCommit');
+    await refused({ ...g, stateCommit: '-1' }, 400, 'invalid-request', 'body.stateCommit');
+    await refused({ ...g, stateCommit: FIELD_MODULUS.toString() }, 400, 'invalid-request', 'stateCommit');
+  });
+
+  it('stateCommit is signed: changing it after signing breaks the signature', async () => {
+    const g = await good();
+    await refused({ ...g, stateCommit: (BigInt(g.stateCommit) + 1n).toString() }, 401, 'bad-signature');
+  });
+
   it('a blinding at or above the field modulus', async () => {
     const g = await good();
     await refused({ ...g, blinding: (1n << 254n).toString() }, 400, 'invalid-request', 'blinding');
@@ -197,8 +223,8 @@ describe('POST /v1/games/:gameId/reveals: every bad input is a clear 4xx and ser
     );
   });
 
-  it("another player's turn: Alice opening Bob's revealCommit", async () => {
-    // Alice signs as herself for Bob's opening: no revealCommit of Alice matches it.
+  it("another player's turn: Alice opening Bob's play commitment", async () => {
+    // Alice signs as herself for Bob's opening: no play commitment of Alice matches it, with her S or Bob's.
     const asAlice = await signedReveal(ALICE, {
       gameId,
       turn: 1,
@@ -206,6 +232,14 @@ describe('POST /v1/games/:gameId/reveals: every bad input is a clear 4xx and ser
       blinding: bobBlinding,
     });
     await refused(asAlice, 403, 'opening-mismatch', 'leaves');
+    const bobsWhole = await signedReveal(ALICE, {
+      gameId,
+      turn: 1,
+      leaves: [leaves[0]!],
+      blinding: bobBlinding,
+      stateCommit: testStateCommit(gameId, BOB.address, 1),
+    });
+    await refused(bobsWhole, 403, 'opening-mismatch', 'leaves');
     // Alice names Bob as the player: the signature is not Bob's.
     const asBob = await signedReveal(ALICE, {
       gameId,
@@ -242,7 +276,52 @@ describe('POST /v1/games/:gameId/reveals: every bad input is a clear 4xx and ser
     );
   });
 
-  it('a turn with no revealCommit on-chain', async () => {
+  it('attack: a stateCommit that does not open the on-chain play commitment with the given leaves and blinding', async () => {
+    for (const stateCommit of [0n, 1n, FIELD_MODULUS - 1n, testStateCommit(gameId, ALICE.address, 1) + 1n]) {
+      await refused(
+        await signedReveal(ALICE, { gameId, turn: 1, leaves, blinding, stateCommit }),
+        403,
+        'opening-mismatch',
+        'leaves',
+      );
+    }
+  });
+
+  it("attack: the right leaves and blinding with another player's, another turn's or another game's state commitment", async () => {
+    for (const stateCommit of [
+      testStateCommit(gameId, BOB.address, 1),
+      testStateCommit(gameId, ALICE.address, 2),
+      testStateCommit(gameId, ALICE.address, 0),
+      testStateCommit(gameId + 1n, ALICE.address, 1),
+    ]) {
+      await refused(
+        await signedReveal(ALICE, { gameId, turn: 1, leaves, blinding, stateCommit }),
+        403,
+        'opening-mismatch',
+        'leaves',
+      );
+    }
+    // The session route checks the same opening (its MAC covers stateCommit as well).
+    const s = await openSession(d.app, ALICE, { gameId });
+    assert.equal(s.res.statusCode, 200, s.res.body);
+    const url = `/v1/games/${gameId}/session-reveals`;
+    const wrong = sessionReveal(s, {
+      gameId,
+      turn: 1,
+      leaves,
+      blinding,
+      stateCommit: testStateCommit(gameId, BOB.address, 1),
+    });
+    await refused(wrong, 403, 'opening-mismatch', 'leaves', { url });
+    const { stateCommit: _s, ...missing } = sessionReveal(s, { gameId, turn: 1, leaves, blinding });
+    await refused(missing, 400, 'invalid-request', 'body.stateCommit', { url });
+    const good = sessionReveal(s, { gameId, turn: 1, leaves, blinding });
+    await refused({ ...good, stateCommit: '7' }, 401, 'bad-mac', 'mac', { url });
+    const ok = await post(good, { url });
+    assert.equal(ok.statusCode, 200, ok.body);
+  });
+
+  it('a turn with no play commitment on-chain', async () => {
     await refused(
       await signedReveal(ALICE, { gameId, turn: 7, leaves, blinding }),
       404,

@@ -362,47 +362,47 @@ export function storeContract(backend: () => StoreBackend): void {
     const gameId = 2n ** 255n + 1n;
     const a = '0x00000000000000000000000000000000000000aa';
     const b = '0x00000000000000000000000000000000000000bb';
-    const t = (player: string, turn: number, block: number, revealCommit = 1000n + BigInt(turn)) => ({
+    const t = (player: string, turn: number, block: number, commitment = 1000n + BigInt(turn)) => ({
       gameId,
       player,
       turn,
-      revealCommit,
+      commitment,
       block,
     });
     assert.equal(await s.store.getTurnCursor(), null);
     assert.deepEqual(await s.store.indexedTurn(gameId, a, 0), {
-      revealCommit: null,
+      commitment: null,
       laterTurnIndexed: false,
     });
     await s.store.putTurnCommits([t(a, 0, 10), t(b, 0, 11), t(a, 2, 12)], 20);
     assert.equal(await s.store.getTurnCursor(), 20);
     assert.deepEqual(await s.store.indexedTurn(gameId, a, 0), {
-      revealCommit: 1000n,
+      commitment: 1000n,
       laterTurnIndexed: false,
     });
     assert.deepEqual(await s.store.indexedTurn(gameId, a, 2), {
-      revealCommit: 1002n,
+      commitment: 1002n,
       laterTurnIndexed: false,
     });
-    assert.deepEqual(await s.store.indexedTurn(gameId, a, 1), { revealCommit: null, laterTurnIndexed: true });
+    assert.deepEqual(await s.store.indexedTurn(gameId, a, 1), { commitment: null, laterTurnIndexed: true });
     assert.deepEqual(await s.store.indexedTurn(gameId, a, 3), {
-      revealCommit: null,
+      commitment: null,
       laterTurnIndexed: false,
     });
     assert.deepEqual(await s.store.indexedTurn(gameId, b, 1), {
-      revealCommit: null,
+      commitment: null,
       laterTurnIndexed: false,
     });
     assert.deepEqual(
       await s.store.indexedTurn(gameId + 1n, a, 0),
-      { revealCommit: null, laterTurnIndexed: false },
+      { commitment: null, laterTurnIndexed: false },
       'other games apart',
     );
     // Turn numbers order as numbers (10 > 9), up to uint32.
     await s.store.putTurnCommits([t(b, 10, 21), t(b, 4294967295, 22, 2n ** 253n)], 30);
-    assert.deepEqual(await s.store.indexedTurn(gameId, b, 9), { revealCommit: null, laterTurnIndexed: true });
+    assert.deepEqual(await s.store.indexedTurn(gameId, b, 9), { commitment: null, laterTurnIndexed: true });
     assert.deepEqual(await s.store.indexedTurn(gameId, b, 4294967295), {
-      revealCommit: 2n ** 253n,
+      commitment: 2n ** 253n,
       laterTurnIndexed: false,
     });
     // A re-scanned block (or a re-org) gives the last log seen; an empty scan still moves the cursor.
@@ -411,8 +411,32 @@ export function storeContract(backend: () => StoreBackend): void {
     await s.store.close();
     const again = await s.open();
     assert.equal(await again.getTurnCursor(), 40, 'survives a reopen');
-    assert.deepEqual(await again.indexedTurn(gameId, a, 2), { revealCommit: 77n, laterTurnIndexed: false });
+    assert.deepEqual(await again.indexedTurn(gameId, a, 2), { commitment: 77n, laterTurnIndexed: false });
     assert.equal(await s.count('turn_commits'), 5);
+    // The column holds the logged play commitment (named for it since the play-commitment migration).
+    const turnRows = await s.rows('turn_commits');
+    assert.ok(turnRows.some((row) => String(row.commitment) === '77' && !('reveal_commit' in row)));
+  });
+
+  it('an index from before the play commitment (column reveal_commit) is migrated: its rows kept under commitment', async () => {
+    const s = await fresh();
+    const gameId = 9n;
+    const a = '0x00000000000000000000000000000000000000aa';
+    await s.store.putTurnCommits([{ gameId, player: a, turn: 1, commitment: 1234n, block: 5 }], 6);
+    await s.store.close();
+    // The database as the dealer before the change left it: the old column name, the last migration not run.
+    await s.exec('ALTER TABLE turn_commits RENAME COLUMN commitment TO reveal_commit');
+    await s.exec(
+      'DELETE FROM schema_migrations WHERE version = (SELECT MAX(version) FROM schema_migrations)',
+    );
+    const upgraded = await s.open();
+    assert.deepEqual(await upgraded.indexedTurn(gameId, a, 1), {
+      commitment: 1234n,
+      laterTurnIndexed: false,
+    });
+    await upgraded.putTurnCommits([{ gameId, player: a, turn: 2, commitment: 99n, block: 7 }], 8);
+    assert.deepEqual(await upgraded.indexedTurn(gameId, a, 2), { commitment: 99n, laterTurnIndexed: false });
+    assert.equal(await upgraded.getTurnCursor(), 8);
   });
 
   it('stores creation blocks: given with the game, patched later, kept through a reopen', async () => {

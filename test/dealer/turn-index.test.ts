@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, it } from 'node:test';
 import type { Wallet } from 'ethers';
-import { revealCommitment, shippedRuleset } from '../../core/index.ts';
+import { playCommitment } from '../../core/index.ts';
 import { generateSealKey } from '../../core/sealed.ts';
 import { FakeChain } from '../../dealer/chain/fake.ts';
 import { ChainWatcher } from '../../dealer/watcher.ts';
@@ -22,15 +22,17 @@ import {
   duelLeaves,
   openSession,
   postTurn,
+  revealCommitOf,
   runCeremony,
   sessionReveal,
+  signedReceipt,
   signedReveal,
   startDealer,
   tempDir,
+  testStateCommit,
 } from './fixture.ts';
 
 const leaves = duelLeaves();
-const MAX_REVEALED = shippedRuleset('duel').maxRevealedTiles;
 
 const open: Dealer[] = [];
 const dirs: (() => void)[] = [];
@@ -73,9 +75,9 @@ function post(d: Dealer, url: string, body: unknown) {
   });
 }
 
-/** What the chain was asked for reads of reveal commitments and logs. */
+/** What the chain was asked for reads of play commitments and logs. */
 const reads = (d: Dealer) => ({
-  revealCommit: d.chain.count('revealCommit'),
+  playCommitment: d.chain.count('playCommitment'),
   turnsSubmitted: d.chain.count('turnsSubmitted'),
   gamesCreated: d.chain.count('gamesCreated'),
 });
@@ -102,14 +104,18 @@ describe('turn index', () => {
     assert.equal(turnScans[1]!.from, turnScans[0]!.to + 1, 'contiguous: each block scanned once');
     assert.equal(turnScans[1]!.to, head);
     const alice = ALICE.address.toLowerCase();
-    assert.notEqual((await d.store.indexedTurn(a.gameId, alice, 1)).revealCommit, null);
+    assert.notEqual((await d.store.indexedTurn(a.gameId, alice, 1)).commitment, null);
     const o = pa.get(0)!;
     assert.deepEqual(await d.store.indexedTurn(a.gameId, alice, 0), {
-      revealCommit: revealCommitment(d.h, o.leaves, MAX_REVEALED, o.blinding),
+      commitment: playCommitment(
+        d.h,
+        testStateCommit(a.gameId, alice, 0),
+        revealCommitOf(d.h, o.leaves, o.blinding),
+      ),
       laterTurnIndexed: false,
     });
-    assert.notEqual((await d.store.indexedTurn(b.gameId, BOB.address.toLowerCase(), 0)).revealCommit, null);
-    assert.equal((await d.store.indexedTurn(other.gameId, alice, 0)).revealCommit, null);
+    assert.notEqual((await d.store.indexedTurn(b.gameId, BOB.address.toLowerCase(), 0)).commitment, null);
+    assert.equal((await d.store.indexedTurn(other.gameId, alice, 0)).commitment, null);
     // An idle tick (no new block) scans nothing.
     await w.tick();
     assert.equal(d.chain.scans.filter((s) => s.method === 'turnsSubmitted').length, 2);
@@ -143,7 +149,7 @@ describe('turn index', () => {
       seen.set(k, (seen.get(k) ?? 0) + 1);
     }
     assert.deepEqual(Object.fromEntries(seen), { '200 ok': 508, '404 unknown-turn': 492 });
-    assert.deepEqual(reads(d), before, 'no revealCommit read, no log scan');
+    assert.deepEqual(reads(d), before, 'no play commitment read, no log scan');
     // The signed route shares the index; a new block changes nothing for settled turns.
     d.chain.mine();
     await w.tick();
@@ -173,17 +179,21 @@ describe('turn index', () => {
     await d.syncHead(); // a new head, but the watcher has not indexed it
     const t = played.get(1)!;
     const url = `/v1/games/${gameId}/reveals`;
-    const before = d.chain.count('revealCommit');
+    const before = d.chain.count('playCommitment');
     for (let i = 0; i < 20; i++) {
       const res = await post(d, url, await signedReveal(ALICE, { gameId, turn: 1, ...t }));
       assert.equal(res.statusCode, 404);
     }
-    assert.equal(d.chain.count('revealCommit') - before, 1, 'the view once: it says the turn is in the logs');
+    assert.equal(
+      d.chain.count('playCommitment') - before,
+      1,
+      'the view once: it says the turn is in the logs',
+    );
     assert.equal(d.chain.count('turnsSubmitted'), 1, 'no log scan on behalf of a request');
     await w.tick();
     const res = await post(d, url, await signedReveal(ALICE, { gameId, turn: 1, ...t }));
     assert.equal(res.statusCode, 200, res.body);
-    assert.equal(d.chain.count('revealCommit') - before, 1);
+    assert.equal(d.chain.count('playCommitment') - before, 1);
     // The latest turn is still read from the view, as before.
     const latest = played.get(2)!;
     const res2 = await post(d, url, await signedReveal(ALICE, { gameId, turn: 2, ...latest }));
@@ -241,7 +251,7 @@ describe('turn index', () => {
       await signedReveal(ALICE, { gameId, turn: 2, leaves: o.leaves, blinding: o.blinding }),
     );
     assert.equal(res.statusCode, 200, res.body);
-    assert.equal(third.chain.count('revealCommit'), 0);
+    assert.equal(third.chain.count('playCommitment'), 0);
     assert.equal(third.chain.count('turnsSubmitted'), 0);
   });
 
@@ -321,7 +331,7 @@ describe('turn index', () => {
     playTurns(d, gameId, ALICE, [2, 5]);
     await w.tick();
     const url = `/v1/games/${gameId}/reveals`;
-    const before = d.chain.count('revealCommit');
+    const before = d.chain.count('playCommitment');
     for (let round = 0; round < 3; round++) {
       for (const turn of [0, 1, 3, 4]) {
         const res = await post(d, url, await signedReveal(ALICE, { gameId, turn, leaves, blinding: 1n }));
@@ -331,6 +341,77 @@ describe('turn index', () => {
       d.chain.mine();
       await w.tick();
     }
-    assert.equal(d.chain.count('revealCommit'), before);
+    assert.equal(d.chain.count('playCommitment'), before);
+  });
+
+  it('a combat answer replaces the stored play commitment: a view answer is never served from a stale cache once the head moved, the logged one stays good', async () => {
+    const d = await dealer();
+    const w = watcherOf(d);
+    const { gameId } = await d.dealtGame();
+    await w.tick();
+    const s1 = testStateCommit(gameId, ALICE.address, 1);
+    const blinding = postTurn(d.h, d.chain, gameId, ALICE, 1, leaves, 'duel', s1);
+    const R = revealCommitOf(d.h, leaves, blinding);
+    await d.syncHead(); // the dealer sees the block; its index does not have the turn yet: the view answers
+    const reveal = async (stateCommit: bigint) =>
+      post(
+        d,
+        `/v1/games/${gameId}/reveals`,
+        await signedReveal(ALICE, { gameId, turn: 1, leaves, blinding, stateCommit }),
+      );
+    const receipt = async (stateCommit: bigint) =>
+      post(
+        d,
+        `/v1/games/${gameId}/receipts`,
+        await signedReceipt(ALICE, { gameId, turn: 1, revealCommit: R, stateCommit }),
+      );
+    const views = () => d.chain.count('playCommitment');
+    const v0 = views();
+    assert.equal((await reveal(s1)).statusCode, 200);
+    assert.equal(views() - v0, 1);
+    // Alice answers a combat as defender: her seat now stores Poseidon(S2, R), same reveal list, no new turn.
+    const s2 = 777n;
+    d.chain.respondCombatFor(gameId, ALICE.address, playCommitment(d.h, s2, R));
+    // Until the dealer has seen that block, the view answer of this block stands (one read per block)…
+    const early = await reveal(s2);
+    assert.equal(early.statusCode, 403, early.body);
+    assert.equal(early.json().error, 'opening-mismatch');
+    assert.equal(views() - v0, 1);
+    // …once it has, the view is read again: the new state commitment opens the turn, the proof's no longer
+    // (its TurnSubmitted log is not indexed yet, and the seat no longer stores it).
+    await d.syncHead();
+    const after = await reveal(s2);
+    assert.equal(after.statusCode, 200, after.body);
+    assert.equal(views() - v0, 2);
+    // The proof's own state commitment, after the combat answer and before the log is indexed, is refused (the
+    // SDK then retries with its current one, test/client/dispute-flow.test.ts).
+    const r1 = await receipt(s1);
+    assert.equal(r1.statusCode, 409, r1.body);
+    assert.equal(r1.json().error, 'receipt-mismatch');
+    assert.equal(await d.store.getReceipt(gameId, ALICE.address.toLowerCase(), 1), null, 'not stored');
+    assert.equal(views() - v0, 2, 'the refusal came from the cached view answer of this block');
+    // The watcher indexes the turn's log (final): the proof's state commitment opens it for good, and the
+    // current one still does (the seat's stored value, read from the view once per block).
+    await w.tick();
+    const ok1 = await receipt(s1);
+    assert.equal(ok1.statusCode, 200, ok1.body);
+    assert.equal(ok1.json().stored, 'new');
+    const ok2 = await receipt(s2);
+    assert.equal(ok2.statusCode, 200, ok2.body);
+    assert.equal(ok2.json().stored, 'already-stored');
+    const bad = await receipt(5n);
+    assert.equal(bad.statusCode, 409, bad.body);
+    // Blocks go by: the logged value needs no chain read at all.
+    d.chain.mine();
+    await w.tick();
+    const v1 = views();
+    assert.equal((await receipt(s1)).statusCode, 200);
+    assert.equal(views(), v1, 'answered from the index');
+    // A second combat answer: the view follows it after the next block the dealer sees; S2 is stale then.
+    d.chain.respondCombatFor(gameId, ALICE.address, playCommitment(d.h, 888n, R));
+    await w.tick();
+    assert.equal((await receipt(888n)).statusCode, 200);
+    assert.equal((await receipt(s2)).statusCode, 409);
+    assert.equal((await receipt(s1)).statusCode, 200, 'the logged one stays good');
   });
 });

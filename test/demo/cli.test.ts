@@ -191,7 +191,7 @@ describe('live chain + dealer (tiny)', () => {
       assert.equal(r.unitTypes[hit.unitType]!.name, 'infantry');
       assert.equal(hit.hpBefore, r.unitTypes[hit.unitType]!.hp);
       assert.equal(b.units[1]!.hp, hit.hpBefore - (await b.chain.damage(gameId)), 'the defender lost hp');
-      assert.equal((await b.chain.seat(gameId, 1)).stateCommitment !== 0n, true);
+      assert.equal((await b.chain.seat(gameId, 1)).playCommitment !== 0n, true);
       await a.syncEvents();
       const seen = a.model!.lastSeen().find((s) => s.col === 9 && s.row === 5);
       assert.ok(seen, 'the attacker remembers the exact tile of the revealed unit');

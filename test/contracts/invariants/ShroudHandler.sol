@@ -36,6 +36,8 @@ struct Knowledge {
     mapping(uint256 gi => mapping(uint256 seat => uint256)) shareOf;
     mapping(uint256 gi => mapping(uint256 seat => uint32[])) leavesOf; // each seat's latest reveal list
     mapping(uint256 gi => mapping(uint256 seat => uint256)) blindingOf; // and its blinding
+    mapping(uint256 gi => mapping(uint256 seat => uint256)) stateOf; // the state commitment in its play commitment
+    mapping(uint256 gi => mapping(uint256 seat => uint256)) revealOf; // and the reveal commitment
     mapping(uint256 gi => uint256[5]) tileOf; // the served tile at `leaf`
     mapping(uint256 gi => uint256[12]) pathOf; // and its path to the root
     mapping(uint256 gi => uint32[]) disputeLeavesOf; // the open dispute's leaves
@@ -142,21 +144,17 @@ library HandlerLate {
     /// Seat `seat` disputes its latest move with the opening the handler kept (sometimes a wrong one), paying the
     /// deposit (sometimes a wrong amount).
     function openDispute(Knowledge storage k, uint256 gi, uint256 seed, uint256 seat) public {
-        Info storage f = k.infos[gi];
         uint32[] memory leaves = k.leavesOf[gi][seat];
-        uint256 blinding = k.blindingOf[gi][seat];
         if (leaves.length == 0 || k.oops(seed, 2, 10)) {
             leaves = new uint32[](1);
             leaves[0] = uint32(_r(seed, 3) % LEAVES); // OpeningMismatch (or NothingToDispute)
         }
-        (,,,,,, uint256 deposit) = k.game.getGameConfig(f.id);
-        uint256 value = k.oops(seed, 4, 10) ? deposit + 1 : deposit;
-        (bool ok,) = k.act(
-            gi,
-            k.who(gi, seed, k.playersOf[gi][seat]),
-            value,
-            abi.encodeCall(IShroudGame.openDispute, (f.id, leaves, blinding))
-        );
+        uint256 id = k.infos[gi].id;
+        bytes memory data =
+            abi.encodeCall(IShroudGame.openDispute, (id, leaves, k.blindingOf[gi][seat], k.stateOf[gi][seat]));
+        (,,,,,, uint256 deposit) = k.game.getGameConfig(id);
+        (bool ok,) =
+            k.act(gi, k.who(gi, seed, k.playersOf[gi][seat]), k.oops(seed, 4, 10) ? deposit + 1 : deposit, data);
         if (ok) {
             k.disputeLeavesOf[gi] = leaves;
             delete k.answerOf[gi];
@@ -212,7 +210,7 @@ library HandlerLate {
         IShroudGame.Dispute memory d = k.game.getDispute(id);
         IShroudGame.Seat memory st = k.game.getSeat(id, d.seat < k.infos[gi].n ? d.seat : 0);
         uint256 pk = k.oops(seed, 0xb1, 6) ? k.pkOf[k.infos[gi].dealer] : k.pkOf[st.player];
-        return k.model.receipt(pk, id, d.turn, st.revealCommit);
+        return k.model.receipt(pk, id, d.turn, d.revealCommit);
     }
 
     // ================================================================ force-open
@@ -693,7 +691,9 @@ contract ShroudHandler {
         for (uint256 i = 0; i < leaves.length; i++) {
             leaves[i] = _r(seed, 3 + i) % 2 == 0 ? k.infos[gi].leaf : uint32(_r(seed, 5 + i) % LEAVES);
         }
-        m.revealCommit = model.revealCommit(leaves, m.blinding);
+        uint256 revealCommit = model.revealCommit(leaves, m.blinding);
+        uint256 stateCommit = _r(seed, 8) % P;
+        m.newCommit = model.play(stateCommit, revealCommit);
         uint256[] memory report = new uint256[](1);
         // After the context bits (seat 8, step 32, two 4-bit opponent masks): zone mask (4 bits), 7-bit forced lanes.
         report[0] = (_r(seed, 9) % (1 << 32)) << CONTEXT_BITS;
@@ -703,6 +703,8 @@ contract ShroudHandler {
         if (ok) {
             k.leavesOf[gi][m.seat] = leaves;
             k.blindingOf[gi][m.seat] = m.blinding;
+            k.stateOf[gi][m.seat] = stateCommit;
+            k.revealOf[gi][m.seat] = revealCommit;
         }
     }
 
@@ -714,8 +716,7 @@ contract ShroudHandler {
         m.seat = v.toMove;
         m.isSpawn = st.spawned == k.oops(seed, 1, 10);
         m.step = m.isSpawn ? v.toMove : v.turn;
-        m.oldCommit = st.stateCommitment;
-        m.newCommit = _r(seed, 8) % P;
+        m.oldCommit = st.playCommitment;
         m.root = v.root;
         m.blinding = _r(seed, 7) % P;
     }
@@ -729,12 +730,12 @@ contract ShroudHandler {
         a[1] = _r(seed, 3) % (k.oops(seed, 4, 10) ? 1024 : WIDTH); // OffBoard
         a[2] = _r(seed, 5) % HEIGHT;
         a[3] = _defender(gi, seed, v.toMove);
-        // [nullifier, gameId, target = player | turn << 160 | col << 192 | row << 202, stateCommit]
+        // [nullifier, gameId, target = player | turn << 160 | col << 192 | row << 202, the stored play commitment]
         uint256[] memory sig = new uint256[](4);
         sig[0] = a[0];
         sig[1] = f.id;
         sig[2] = uint256(uint160(caller)) | (v.turn << 160) | (a[1] << 192) | (a[2] << 202);
-        sig[3] = game.getSeat(f.id, v.toMove).stateCommitment;
+        sig[3] = game.getSeat(f.id, v.toMove).playCommitment;
         bytes memory data = model.attackCall(f.id, sig, !k.oops(seed, 8, 8), a);
         (bool ok,) = k.act(gi, caller, 0, data);
         if (ok) f.lastNullifier = a[0];
@@ -758,8 +759,12 @@ contract ShroudHandler {
         IShroudGame.Combat memory c = game.getCombat(id);
         IShroudGame.Seat memory d = game.getSeat(id, c.defender < k.infos[gi].n ? c.defender : 0);
         address caller = k.who(gi, seed, d.player);
-        // present, unitType, unitHp, newCommit
-        uint256[4] memory a = [_r(seed, 1) % 2, _r(seed, 2) % 16, _r(seed, 3) % 256, _r(seed, 4) % P];
+        // present, unitType, unitHp, newCommit (a new state, the same reveal commitment: still disputable)
+        uint256 defender = c.defender < k.infos[gi].n ? c.defender : 0;
+        uint256 stateCommit = _r(seed, 4) % P;
+        uint256[4] memory a = [
+            _r(seed, 1) % 2, _r(seed, 2) % 16, _r(seed, 3) % 256, model.play(stateCommit, k.revealOf[gi][defender])
+        ];
         // [newCommit, gameId, target = player | turn << 160 | col << 192 | row << 202 | damage << 212 | outcome << 220,
         //  oldCommit] (ShroudGame.respondCombat); the player in the target is the caller (the defender)
         uint256[] memory sig = new uint256[](4);
@@ -767,9 +772,10 @@ contract ShroudHandler {
         sig[1] = id;
         sig[2] = uint256(uint160(caller)) | (k.view_(id).turn << 160) | (uint256(c.col) << 192)
             | (uint256(c.row) << 202) | (DAMAGE << 212) | ((a[0] | (a[1] << 1) | (a[2] << 5)) << 220);
-        sig[3] = d.stateCommitment;
+        sig[3] = d.playCommitment;
         bytes memory data = model.respondCombatCall(id, sig, !k.oops(seed, 5, 8), a);
-        k.act(gi, caller, 0, data);
+        (bool ok,) = k.act(gi, caller, 0, data);
+        if (ok) k.stateOf[gi][defender] = stateCommit;
     }
 
     // ================================================================ internals

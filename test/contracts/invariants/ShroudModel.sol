@@ -34,8 +34,7 @@ contract ShroudModel {
         bool isSpawn;
         uint256 step; // the seat for a spawn, the turn for a turn
         uint256 oldCommit;
-        uint256 newCommit;
-        uint256 revealCommit;
+        uint256 newCommit; // the play commitment Poseidon(stateCommit, revealCommit) (`play`)
         uint256 root;
         uint256 blinding;
     }
@@ -66,23 +65,27 @@ contract ShroudModel {
         return abi.encodeCall(IShroudGame.sealedReveal, (id, ey, c, proof(sig, valid)));
     }
 
-    /// spawn signals [report | context(step = seat), gameId, newCommit, revealCommit]; turn signals [report |
-    /// context(step = turn), oldCommit, newCommit, revealCommit(, mapRoot if passability)] (ShroudGame._signals).
+    /// spawn signals [report | context(step = seat), gameId, newCommit]; turn signals [report | context(step = turn),
+    /// oldCommit, newCommit(, mapRoot if passability)] (ShroudGame._signals).
     function playCall(uint256 id, uint256 n, bool passability, Move memory m, uint256[] memory report, bool valid)
         external
         view
         returns (bytes memory)
     {
-        uint256[] memory sig = new uint256[](!m.isSpawn && passability ? 5 : 4);
+        uint256[] memory sig = new uint256[](!m.isSpawn && passability ? 4 : 3);
         sig[0] = report[0] | this.context(id, n, m.seat, m.step);
         sig[1] = m.isSpawn ? id : m.oldCommit;
         sig[2] = m.newCommit;
-        sig[3] = m.revealCommit;
-        if (!m.isSpawn && passability) sig[4] = m.root;
+        if (!m.isSpawn && passability) sig[3] = m.root;
         IShroudGame.Proof memory p = proof(sig, valid);
         return m.isSpawn
-            ? abi.encodeCall(IShroudGame.spawn, (id, p, report, m.newCommit, m.revealCommit))
-            : abi.encodeCall(IShroudGame.submitTurn, (id, p, report, m.newCommit, m.revealCommit));
+            ? abi.encodeCall(IShroudGame.spawn, (id, p, report, m.newCommit))
+            : abi.encodeCall(IShroudGame.submitTurn, (id, p, report, m.newCommit));
+    }
+
+    /// The play commitment Poseidon(stateCommit, revealCommit) a seat stores (core/state.ts playCommitment).
+    function play(uint256 stateCommit, uint256 revealCommit_) external view returns (uint256) {
+        return h.poseidon([stateCommit, revealCommit_]);
     }
 
     /// `a`: nullifier, col, row, defender.
