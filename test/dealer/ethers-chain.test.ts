@@ -306,6 +306,13 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     try {
       const wallet = new Wallet(SEAT0_KEY);
       assert.equal(wallet.address, p0.address, 'Hardhat account #2 is seat 0');
+      const post = (b: unknown) =>
+        app.inject({
+          method: 'POST',
+          url: `/v1/games/${s.id}/reveals`,
+          headers: { 'content-type': 'application/json' },
+          payload: JSON.stringify(b),
+        });
       const body = await signedReveal(wallet, {
         gameId: s.id,
         turn: 0,
@@ -313,12 +320,7 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
         blinding,
         contract: await G.getAddress(),
       });
-      const res = await app.inject({
-        method: 'POST',
-        url: `/v1/games/${s.id}/reveals`,
-        headers: { 'content-type': 'application/json' },
-        payload: JSON.stringify(body),
-      });
+      const res = await post(body);
       assert.equal(res.statusCode, 200, res.body);
       const j = res.json() as { root: string; tiles: RevealEntry[] };
       const root = BigInt((await G.getFunction('getGame')(s.id)).root);
@@ -331,12 +333,7 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
         blinding: blinding + 1n,
         contract: await G.getAddress(),
       });
-      const bad = await app.inject({
-        method: 'POST',
-        url: `/v1/games/${s.id}/reveals`,
-        headers: { 'content-type': 'application/json' },
-        payload: JSON.stringify(wrong),
-      });
+      const bad = await post(wrong);
       assert.equal(bad.statusCode, 403, bad.body);
       // The right leaves and blinding with another state commitment (seat 1's): refused too.
       const otherState = await signedReveal(wallet, {
@@ -347,12 +344,7 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
         stateCommit: testStateCommit(s.id, s.players[1]!.address, 0),
         contract: await G.getAddress(),
       });
-      const bad2 = await app.inject({
-        method: 'POST',
-        url: `/v1/games/${s.id}/reveals`,
-        headers: { 'content-type': 'application/json' },
-        payload: JSON.stringify(otherState),
-      });
+      const bad2 = await post(otherState);
       assert.equal(bad2.statusCode, 403, bad2.body);
       assert.equal(bad2.json().error, 'opening-mismatch');
     } finally {
