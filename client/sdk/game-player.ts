@@ -423,9 +423,10 @@ export class GamePlayer {
     model.setUnits(p.slots);
     this.#slots = copySlots(p.slots);
     this.#blinding = p.blinding;
-    this.#revealCommit = p.revealCommit;
     this.#pending = [];
     if (r) {
+      // A spawn or turn binds its own reveal list into the play commitment; a combat answer keeps the seat's.
+      this.#revealCommit = r.revealCommit;
       this.#unserved = tiles === null ? { ...r, leaves: [...r.leaves] } : null;
       if (tiles) this.#keep(tiles);
       model.applyTurn({ turn: r.turn, visibleTiles: model.visionOf(p.slots), tiles: tiles ?? [] });
@@ -582,7 +583,6 @@ export class GamePlayer {
       newCommit: plan.newCommit,
       slots,
       blinding,
-      revealCommit: plan.revealCommit,
       reveal: {
         turn,
         leaves,
@@ -650,7 +650,6 @@ export class GamePlayer {
       newCommit: plan.newCommit,
       slots: newSlots,
       blinding: newBlinding,
-      revealCommit: plan.revealCommit,
       reveal: {
         turn,
         leaves: [...intent.reveal],
@@ -746,7 +745,6 @@ export class GamePlayer {
       newCommit: plan.newCommit,
       slots: plan.after,
       blinding: this.#blinding,
-      revealCommit: this.#revealCommit,
       reveal: null,
     };
     await this.#writeAhead(pending);

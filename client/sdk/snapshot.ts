@@ -47,8 +47,6 @@ export interface PendingState {
   newCommit: bigint;
   slots: Slots;
   blinding: bigint;
-  /** The reveal commitment `newCommit` binds (a combat answer keeps the seat's latest one). */
-  revealCommit: bigint;
   /** Spawn and turn: the tiles to fetch once it landed. */
   reveal: PendingReveal | null;
 }
@@ -206,7 +204,6 @@ export function encodeSnapshot(s: PlayerSnapshot): string {
       newCommit: hex(p.newCommit),
       slots: p.slots.map(unitJson),
       blinding: hex(p.blinding),
-      revealCommit: hex(p.revealCommit),
       reveal: revealJson(p.reveal),
     })),
     unserved: revealJson(s.unserved),
@@ -415,7 +412,6 @@ export function decodeSnapshot(text: string, ruleset: ValidRuleset): PlayerSnaps
         newCommit: p.get('newCommit').field(),
         slots: slotsOf(p.get('slots'), ruleset),
         blinding: p.get('blinding').field(),
-        revealCommit: p.get('revealCommit').field(),
         reveal: revealOf(p.get('reveal'), ruleset),
       })),
     unserved: revealOf(r.get('unserved'), ruleset),

@@ -65,10 +65,9 @@ library ShroudDisputes {
         if (blinding >= Poseidon.FIELD_MODULUS || stateCommit >= Poseidon.FIELD_MODULUS) revert IShroudGame.NotInField();
         // The stored play commitment binds the reveal list to the seat's state: its opening is both parts.
         uint256 revealCommit = _revealCommitment(deps.hashers, g.revealWords, leaves, blinding);
-        uint256[] memory pair = new uint256[](2);
-        pair[0] = stateCommit;
-        pair[1] = revealCommit;
-        if (Poseidon.hashN(deps.hashers, pair) != st.playCommitment) revert IShroudGame.OpeningMismatch();
+        if (Poseidon.hash2(deps.hashers[1], stateCommit, revealCommit) != st.playCommitment) {
+            revert IShroudGame.OpeningMismatch();
+        }
         s.disputes[gameId] = IShroudGame.Dispute({
             seat: uint8(seat),
             nLeaves: uint8(leaves.length),

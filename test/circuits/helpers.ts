@@ -6,7 +6,7 @@ import { type Coord, tilesInRange, zoneOf, zoneTiles } from '../../core/geometry
 import { type Hasher, loadHasher } from '../../core/poseidon.ts';
 import { shippedRuleset } from '../../core/ruleset/shipped.ts';
 import { type ValidRuleset, validateRuleset } from '../../core/ruleset/validate.ts';
-import type { Slots, Unit } from '../../core/state.ts';
+import { playCommitment, type Slots, type Unit } from '../../core/state.ts';
 import { assertCanonicalInput, type CircuitInput } from '../../core/witness/inputs.ts';
 import { buildCircuits, buildSealCircuit, type CircuitArtifacts } from '../../scripts/circuits/build.ts';
 import type { CircuitName } from '../../scripts/circuits/generate.ts';
@@ -231,7 +231,7 @@ export function playOf(
   words: readonly (bigint | string)[],
   revealCommit: bigint | string,
 ): string {
-  return str(c.h.hash([c.h.hash([blinding, ...words.map(BigInt)]), BigInt(revealCommit)]));
+  return str(playCommitment(c.h, c.h.hash([blinding, ...words.map(BigInt)]), BigInt(revealCommit)));
 }
 
 /**

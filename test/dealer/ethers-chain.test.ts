@@ -733,18 +733,17 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     } finally {
       await app.close();
     }
+    /** `player` disputes its `turn` with the opening the test played (the state commitment of that turn). */
+    const openDispute = async (player: (typeof u.players)[number], turn: number) => {
+      const m = moves.get(turn)!;
+      const stateCommit = testStateCommit(u.id, player.address, turn);
+      const call = as(env, player).getFunction('openDispute');
+      await (await call(u.id, m.leaves, m.blinding, stateCommit, { value: DEPOSIT })).wait();
+    };
     // Seat 0 disputes it anyway (a false dispute): the answer carries the receipt.
     const p0 = u.players[0]!;
     const m10 = moves.get(10)!;
-    await (
-      await as(env, p0).getFunction('openDispute')(
-        u.id,
-        m10.leaves,
-        m10.blinding,
-        testStateCommit(u.id, p0.address, 10),
-        { value: DEPOSIT },
-      )
-    ).wait();
+    await openDispute(p0, 10);
     await watcher.tick();
     const d0 = await G.getFunction('getDispute')(u.id);
     assert.equal(d0.revealCommit, m10.revealCommit, 'the dispute keeps R, which the receipt signs');
@@ -760,16 +759,7 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
 
     // Seat 1 disputes its latest turn (11), for which the dealer holds no receipt: answered with 0x.
     const p1 = u.players[1]!;
-    const m11 = moves.get(11)!;
-    await (
-      await as(env, p1).getFunction('openDispute')(
-        u.id,
-        m11.leaves,
-        m11.blinding,
-        testStateCommit(u.id, p1.address, 11),
-        { value: DEPOSIT },
-      )
-    ).wait();
+    await openDispute(p1, 11);
     await watcher.tick();
     const d1 = await G.getFunction('getDispute')(u.id);
     assert.equal(d1.answered, true);

@@ -259,21 +259,21 @@ export function postTurn(
   return blinding;
 }
 
+/** A turn's opening as a test sends it; nonce and expiry default to fresh ones. */
+export interface TestOpening {
+  gameId: bigint;
+  turn: number;
+  leaves: number[];
+  blinding: bigint;
+  /** Default: `testStateCommit` of the game, the player and the turn. */
+  stateCommit?: bigint;
+  nonce?: bigint;
+  expiry?: number;
+}
+
 export async function signedReveal(
   signer: Wallet,
-  o: {
-    gameId: bigint;
-    turn: number;
-    leaves: number[];
-    blinding: bigint;
-    /** Default: `testStateCommit` of the game, `player` and turn. */
-    stateCommit?: bigint;
-    player?: string;
-    nonce?: bigint;
-    expiry?: number;
-    contract?: string;
-    chainId?: bigint;
-  },
+  o: TestOpening & { player?: string; contract?: string; chainId?: bigint },
 ): Promise<RevealRequestBody> {
   const player = o.player ?? signer.address;
   const msg = {
@@ -401,15 +401,7 @@ export async function openSession(
  */
 export function sessionReveal(
   s: { sessionId: string; macKey: Uint8Array; player?: string },
-  o: {
-    gameId: bigint;
-    turn: number;
-    leaves: number[];
-    blinding: bigint;
-    stateCommit?: bigint;
-    nonce?: bigint;
-    expiry?: number;
-  },
+  o: TestOpening,
 ): SessionRevealBody {
   const m = {
     sessionId: s.sessionId,
