@@ -243,6 +243,8 @@ interface IShroudGame {
     error OffBoard();
     error NullifierUsed();
     error WrongSignalCount(uint256 expected, uint256 got);
+    /// @notice The verifier registry was filled for another version of the play circuits (0: none, or unversioned).
+    error RegistryVersion(uint256 expected, uint256 got);
     /// @notice A spawn or turn report word has a bit set where this contract's context goes (packed word `word`).
     error ContextBitsSet(uint256 word);
     error CommitmentInLogs(uint256 latestTurn);

@@ -3,7 +3,7 @@ pragma solidity 0.8.28;
 
 import {IShroudGame} from "./IShroudGame.sol";
 import {Poseidon} from "./Poseidon.sol";
-import {VerifierRegistry} from "./VerifierRegistry.sol";
+import {PLAY_CIRCUITS_VERSION, VerifierRegistry} from "./VerifierRegistry.sol";
 import {ShroudCeremony} from "./game/ShroudCeremony.sol";
 import {ShroudDisputes} from "./game/ShroudDisputes.sol";
 import {ShroudForceOpen} from "./game/ShroudForceOpen.sol";
@@ -71,6 +71,16 @@ contract ShroudGame is IShroudGame {
     /// @param registry_ The verifier registry.
     /// @param sealVerifier_ The sealed-share verifier.
     constructor(address[6] memory hashers, address mapGen_, VerifierRegistry registry_, address sealVerifier_) {
+        // A registry filled for other circuits would check their proofs against this contract's signals.
+        uint16 version = 0; // no code there: no registry
+        if (address(registry_).code.length != 0) {
+            try registry_.CIRCUITS_VERSION() returns (uint16 v) {
+                version = v;
+            } catch {
+                version = 0; // a contract without the view: a registry from before versions
+            }
+        }
+        if (version != PLAY_CIRCUITS_VERSION) revert RegistryVersion(PLAY_CIRCUITS_VERSION, version);
         poseidon1 = hashers[0];
         poseidon2 = hashers[1];
         poseidon3 = hashers[2];

@@ -3,6 +3,11 @@ pragma solidity 0.8.28;
 
 import {ShroudLimits} from "./game/ShroudLimits.sol";
 
+// The play circuits' public interface (core `CIRCUITS_VERSION`). Ruleset hashes name no circuit version, so a
+// ShroudGame takes only a registry compiled with its own. Bumped whenever a circuit's public signals change meaning:
+// 1 separate state and reveal commitments, 2 play commitments.
+uint16 constant PLAY_CIRCUITS_VERSION = 2;
+
 /// @title VerifierRegistry
 /// @notice Maps a ruleset (by `rulesetHash`) to its board, seat count, combat damage and the Groth16 verifier of
 ///         each circuit. Entries are write-once: a registered ruleset or verifier can never be replaced, so a running
@@ -29,6 +34,8 @@ contract VerifierRegistry {
     uint8 public constant CIRCUITS = 5;
     /// @notice A dispute recomputes `Poseidon(blinding, words…)` with at most 5 words of 14 leaves.
     uint8 public constant MAX_REVEALED_TILES = 70;
+    /// @notice The play circuits' public interface this registry's verifiers are registered for (`PLAY_CIRCUITS_VERSION`).
+    uint16 public constant CIRCUITS_VERSION = PLAY_CIRCUITS_VERSION;
 
     /// @notice What a game must match to play a ruleset: the board its circuits were built for, the seat count
     ///         its proofs carry opponent masks for, the damage of one hit (the combat proof's public input), and

@@ -17,13 +17,7 @@ export type PlayCircuit = (typeof PLAY_CIRCUITS)[number];
 /** Every circuit with an on-chain verifier: the play circuits plus `maproot` (id 4, checked by MapProofRegistry). */
 export const VERIFIED_CIRCUITS = [...PLAY_CIRCUITS, 'maproot'] as const;
 export type VerifiedCircuit = (typeof VERIFIED_CIRCUITS)[number];
-export const CIRCUIT_ID: Record<VerifiedCircuit, number> = {
-  spawn: 0,
-  turn: 1,
-  attack: 2,
-  combat: 3,
-  maproot: 4,
-};
+export { CIRCUIT_ID } from '../core/circuits.ts';
 
 /** A shipped ruleset as the registry takes it (the shape is the deploy plan's: one definition). */
 export interface RulesetInfo extends RulesetShape {

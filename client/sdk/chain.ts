@@ -8,6 +8,7 @@ import { MAP_PROOF_REGISTRY_ABI } from '@shroud/core/abi/map-proof-registry.ts';
 import { SHROUD_GAME_ABI } from '@shroud/core/abi/shroud-game.ts';
 import { VERIFIER_REGISTRY_ABI } from '@shroud/core/abi/verifier-registry.ts';
 import type { Point } from '@shroud/core/babyjub.ts';
+import { CIRCUIT_ID } from '@shroud/core/circuits.ts';
 import { shareCommitment } from '@shroud/core/commitments.ts';
 import { FIELD_MODULUS } from '@shroud/core/field.ts';
 import {
@@ -54,8 +55,8 @@ export type GameContract = TypedContract<typeof SHROUD_GAME_ABI>;
 type GameAbi = typeof SHROUD_GAME_ABI;
 type RegistryAbi = typeof VERIFIER_REGISTRY_ABI;
 
-/** The registry's circuit ids (VerifierRegistry.sol): the seal circuit has none, ShroudGame holds its verifier. */
-export const CIRCUIT_IDS = { spawn: 0, turn: 1, attack: 2, combat: 3, maproot: 4 } as const;
+/** The registry's circuit ids (core `CIRCUIT_ID`): the seal circuit has none, ShroudGame holds its verifier. */
+export const CIRCUIT_IDS = CIRCUIT_ID;
 export type RegistryCircuit = keyof typeof CIRCUIT_IDS;
 
 export { GAME_PHASES, type GamePhaseName };
@@ -416,6 +417,19 @@ export class GameChain {
    */
   async startAreas(rulesetHash: string): Promise<bigint> {
     return this.#registryCall('startAreasOf', rulesetHash);
+  }
+
+  /**
+   * The play circuits' interface version of the game's registry (core `CIRCUITS_VERSION`); 0 for a registry from
+   * before versions (it has no such view).
+   */
+  async circuitsVersion(): Promise<number> {
+    try {
+      return Number(await this.#registryCall('CIRCUITS_VERSION'));
+    } catch (e) {
+      if (e instanceof ChainError) return 0;
+      throw e;
+    }
   }
 
   /** The VerifierRegistry the game checks proofs with. */

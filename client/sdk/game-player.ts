@@ -9,6 +9,7 @@
  * is saved as pending before the transaction that makes it is sent (write-ahead). `join` resumes from a saved
  * snapshot; the chain decides which pending state is current (the one whose commitment the seat holds).
  */
+import { CIRCUITS_VERSION } from '@shroud/core/circuits.ts';
 import { leafHash, shareCommitment } from '@shroud/core/commitments.ts';
 import { answerStride, decodeDisputeAnswer } from '@shroud/core/dispute.ts';
 import { InputError } from '@shroud/core/errors.ts';
@@ -504,6 +505,14 @@ export class GamePlayer {
   async commitShare(): Promise<TxResult> {
     const config = await this.chain.config(this.gameId);
     checkGameTerms(config, this.#terms);
+    // A game whose registry holds other circuits' verifiers would refuse every proof this client makes.
+    const version = await this.chain.circuitsVersion();
+    if (version !== CIRCUITS_VERSION) {
+      throw new GameTermsRejectedError(
+        'circuitsVersion',
+        `the game's verifiers are for circuits version ${version}; this client proves version ${CIRCUITS_VERSION}`,
+      );
+    }
     // The chain regenerates tiles (fraud proofs, a force-open) with the registry's start areas: a game whose
     // registry lacks them, or holds others, could not convict a lying dealer (or would convict an honest one).
     const starts = await this.chain.startAreas(config.rulesetHash);

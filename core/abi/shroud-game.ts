@@ -48,6 +48,7 @@ export const SHROUD_GAME_ABI = [
   {"inputs":[],"name":"OffBoard","type":"error"},
   {"inputs":[],"name":"OpeningMismatch","type":"error"},
   {"inputs":[],"name":"ProposalMismatch","type":"error"},
+  {"inputs":[{"internalType":"uint256","name":"expected","type":"uint256"},{"internalType":"uint256","name":"got","type":"uint256"}],"name":"RegistryVersion","type":"error"},
   {"inputs":[],"name":"RulesetMismatch","type":"error"},
   {"inputs":[{"internalType":"uint256","name":"seat","type":"uint256"}],"name":"ShareMismatch","type":"error"},
   {"inputs":[],"name":"TransferFailed","type":"error"},

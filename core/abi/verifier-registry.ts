@@ -19,6 +19,7 @@ export const VERIFIER_REGISTRY_ABI = [
   {"anonymous":false,"inputs":[{"indexed":true,"internalType":"bytes32","name":"rulesetHash","type":"bytes32"},{"indexed":true,"internalType":"uint8","name":"circuit","type":"uint8"},{"indexed":false,"internalType":"address","name":"target","type":"address"},{"indexed":false,"internalType":"bytes4","name":"selector","type":"bytes4"},{"indexed":false,"internalType":"uint16","name":"nPublic","type":"uint16"}],"name":"VerifierRegistered","type":"event"},
   {"inputs":[],"name":"ATTACK","outputs":[{"internalType":"uint8","name":"","type":"uint8"}],"stateMutability":"view","type":"function"},
   {"inputs":[],"name":"CIRCUITS","outputs":[{"internalType":"uint8","name":"","type":"uint8"}],"stateMutability":"view","type":"function"},
+  {"inputs":[],"name":"CIRCUITS_VERSION","outputs":[{"internalType":"uint16","name":"","type":"uint16"}],"stateMutability":"view","type":"function"},
   {"inputs":[],"name":"COMBAT","outputs":[{"internalType":"uint8","name":"","type":"uint8"}],"stateMutability":"view","type":"function"},
   {"inputs":[],"name":"MAPROOT","outputs":[{"internalType":"uint8","name":"","type":"uint8"}],"stateMutability":"view","type":"function"},
   {"inputs":[],"name":"MAX_REVEALED_TILES","outputs":[{"internalType":"uint8","name":"","type":"uint8"}],"stateMutability":"view","type":"function"},

@@ -12,10 +12,13 @@ import type { DealerClient } from '../../client/sdk/dealer-client.ts';
 import { GameTermsRejectedError } from '../../client/sdk/errors.ts';
 import { GamePlayer } from '../../client/sdk/game-player.ts';
 import { checkGameTerms } from '../../client/sdk/terms.ts';
+import { CIRCUITS_VERSION } from '../../core/circuits.ts';
 import { FIELD_MODULUS } from '../../core/field.ts';
 import { DURATION_CEILINGS, DURATION_FIELDS, DURATION_FLOORS } from '../../core/limits.ts';
 import { shippedRuleset } from '../../core/ruleset/shipped.ts';
+import { rulesetHash } from '../../scripts/contracts/rulesets.ts';
 import { BOND, DURATIONS, type Env, gameParams, lastGameId, SEAL_KEY, setup } from '../contracts/helpers.ts';
+import { registerMock } from './resume-fixture.ts';
 
 const good: GameConfig = {
   kind: 0,
@@ -71,7 +74,7 @@ describe("SDK: a game's terms are checked before staking", () => {
   });
 });
 
-describe('SDK on-chain: GamePlayer refuses to stake in a game whose seal key it cannot trust', () => {
+describe('SDK on-chain: GamePlayer refuses to stake in a game it cannot trust (seal key, circuits)', () => {
   let env: Env;
   before(async () => {
     env = await setup();
@@ -99,6 +102,45 @@ describe('SDK on-chain: GamePlayer refuses to stake in a game whose seal key it 
     await assert.rejects(
       player.commitShare(),
       (e) => e instanceof GameTermsRejectedError && e.field === 'sealKey',
+    );
+    assert.equal((await env.game.getFunction('getSeat')(gameId, 0)).committed, false, 'nothing was staked');
+  });
+
+  it("a game whose registry verifies other circuits' proofs: the SDK refuses to commit and sends nothing", async () => {
+    const players = env.players.slice(0, 2);
+    const game = env.game.connect(env.dealer) as Contract;
+    const tiny = shippedRuleset('tiny');
+    await registerMock(env, tiny);
+    const params = gameParams(
+      env,
+      players.map((p) => p.address),
+      {
+        stake: 1000n,
+        rulesetHash: rulesetHash('tiny'),
+        board: { kind: 0, width: tiny.board.width, height: tiny.board.height, maxTurns: 8 },
+      },
+    );
+    await (await game.getFunction('createGame')(params, { value: BOND })).wait();
+    const gameId = await lastGameId(env);
+    const address = await env.game.getAddress();
+    assert.equal(await new GameChain(address, players[0]!).circuitsVersion(), CIRCUITS_VERSION);
+    /** What a game deployed before this version reads as (ShroudGame itself refuses such a registry now). */
+    class OlderGame extends GameChain {
+      override async circuitsVersion() {
+        return CIRCUITS_VERSION - 1;
+      }
+    }
+    const player = await GamePlayer.join({
+      chain: new OlderGame(address, players[0]!),
+      dealer: {} as DealerClient,
+      prover: {} as Prover,
+      h: env.h,
+      ruleset: tiny,
+      gameId,
+    });
+    await assert.rejects(
+      player.commitShare(),
+      (e) => e instanceof GameTermsRejectedError && e.field === 'circuitsVersion',
     );
     assert.equal((await env.game.getFunction('getSeat')(gameId, 0)).committed, false, 'nothing was staked');
   });

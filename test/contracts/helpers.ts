@@ -4,6 +4,7 @@ import type { HardhatEthers, HardhatEthersSigner } from '@nomicfoundation/hardha
 import { type Contract, keccak256 } from 'ethers';
 import { network } from 'hardhat';
 import { deployShroud } from '../../contracts/ignition/deploy.ts';
+import type { Deployment } from '../../contracts/ignition/record.ts';
 import { GAME_PHASES } from '../../core/game-phases.ts';
 import {
   type Board,
@@ -51,6 +52,8 @@ export interface Env {
   ethers: HardhatEthers;
   h: Hasher;
   game: Contract;
+  /** Every address of the deployment (libraries, hashers, registries). */
+  deployment: Deployment;
   /** MapProofRegistry (maproot proofs). */
   mapProofs: Contract;
   mapGen: Contract;
@@ -81,7 +84,7 @@ export async function setup(
   const { ethers } = conn;
   const [deployer, dealer, p1, p2, p3, p4, p5, p6, other] = await ethers.getSigners();
   const plan = await deployPlan(rulesets, opts.sealVerifier ? { seal: opts.sealVerifier } : {});
-  const { game, mapProofs, mapGen, registry, poseidon } = await deployShroud(conn, plan);
+  const { game, mapProofs, mapGen, registry, poseidon, deployment } = await deployShroud(conn, plan);
   // RULESET_HASH: a 6-seat hex 16×12 test ruleset without verifiers (ceremony and audit tests).
   await (
     await (registry.connect(deployer!) as Contract).getFunction('registerRuleset')(
@@ -99,6 +102,7 @@ export async function setup(
     ethers,
     h: await loadHasher(),
     game,
+    deployment,
     mapProofs,
     mapGen,
     registry,

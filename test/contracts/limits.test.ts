@@ -9,6 +9,7 @@ import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Contract } from 'ethers';
+import { CIRCUIT_ID, CIRCUITS_VERSION } from '../../core/circuits.ts';
 import { InputError } from '../../core/errors.ts';
 import { GAME_PHASES, GAME_REASONS } from '../../core/game-phases.ts';
 import { ZONE_DEPTH, ZONE_SIZE } from '../../core/geometry.ts';
@@ -130,5 +131,37 @@ describe('the contract and the core agree', () => {
   it('phases and reasons: core/game-phases.ts = IShroudGame.Phase and IShroudGame.Reason', () => {
     assert.deepEqual(solidityEnum('Phase'), [...GAME_PHASES]);
     assert.deepEqual(solidityEnum('Reason'), [...GAME_REASONS]);
+  });
+
+  it('circuit ids and the circuits version: core/circuits.ts = VerifierRegistry', async () => {
+    for (const [name, id] of Object.entries(CIRCUIT_ID)) {
+      assert.equal(Number(await env.registry.getFunction(name.toUpperCase())()), id, name);
+    }
+    assert.equal(Number(await env.registry.getFunction('CIRCUITS_VERSION')()), CIRCUITS_VERSION);
+  });
+
+  it('a ShroudGame refuses a registry of other circuits: RegistryVersion (an older one, none, no code)', async () => {
+    const d = env.deployment;
+    const factory = await env.ethers.getContractFactory('ShroudGame', { libraries: d.libraries });
+    const deployWith = (registry: string) =>
+      factory.deploy(
+        [1, 2, 3, 4, 5, 6].map((n) => d.poseidon[`poseidon${n}`]!),
+        d.mapGen,
+        registry,
+        d.sealVerifier,
+      );
+    const stale = await (await env.ethers.deployContract('StaleRegistry')).getAddress();
+    // A contract without the view (an unversioned registry), and an address without code.
+    const unversioned = await (await env.ethers.deployContract('MockVerifier')).getAddress();
+    for (const [registry, got] of [
+      [stale, 1],
+      [unversioned, 0],
+      [env.other.address, 0],
+    ] as const) {
+      const args = await expectRevert(deployWith(registry), env.game, 'RegistryVersion');
+      assert.deepEqual(args.map(Number), [CIRCUITS_VERSION, got], registry);
+    }
+    // The deployment's own registry is taken.
+    await (await deployWith(d.registry)).waitForDeployment();
   });
 });
