@@ -94,7 +94,12 @@ export interface MockGame {
 export async function mockGame(
   env: Env,
   name: string,
-  o: { maxTurns?: number; chain?: (seat: number, c: GameChain) => GameChain } = {},
+  o: {
+    maxTurns?: number;
+    chain?: (seat: number, c: GameChain) => GameChain;
+    /** Seat `seat`'s dealer, given the honest one (default: the honest one). */
+    dealer?: (seat: number, honest: DealerClient) => DealerClient;
+  } = {},
 ): Promise<MockGame> {
   const r = shippedRuleset(name);
   const G = env.game;
@@ -116,7 +121,7 @@ export async function mockGame(
     const real = new GameChain(await G.getAddress(), p);
     const options = {
       chain: o.chain ? o.chain(i, real) : real,
-      dealer,
+      dealer: o.dealer ? o.dealer(i, dealer) : dealer,
       prover: mockProver,
       h: env.h,
       ruleset: r,
