@@ -291,15 +291,25 @@ interface IShroudGame {
     event GameCancelled(uint256 indexed gameId, Reason reason, uint256 faultMask);
     /// @notice The dealer posted the map root and `Poseidon(master_secret)`.
     event RootPosted(uint256 indexed gameId, uint256 root, uint256 masterCommitment);
-    /// @notice It is `seat`'s turn `turn` until `deadline`.
+    /// @notice It is `seat`'s turn `turn` until `deadline`: when play starts or resumes, and when a turn passes
+    ///         without a proof (the seat to move forfeited). After an accepted spawn or turn, `TurnSubmitted` says it.
     event TurnStarted(uint256 indexed gameId, uint256 turn, uint256 seat, uint256 deadline);
     /// @notice Seat `seat` left the game (`timedOut`: it missed a deadline or cheated, and is at fault).
     event Forfeited(uint256 indexed gameId, uint256 seat, bool timedOut);
-    /// @notice `player` (seat `seat`) spawned; `TurnSubmitted` follows with the spawn turn's reveal commitment.
+    /// @notice `player` (seat `seat`) spawned; `TurnSubmitted` follows with the spawn turn's play commitment.
     event Spawned(uint256 indexed gameId, address indexed player, uint256 seat);
     /// @notice `player`'s turn `turn` proof was accepted; `commitment` is the play commitment it stored,
-    ///         `Poseidon(stateCommit, revealCommit)`: its opening names the tiles the player may request.
-    event TurnSubmitted(uint256 indexed gameId, address indexed player, uint256 turn, uint256 commitment);
+    ///         `Poseidon(stateCommit, revealCommit)`: its opening names the tiles the player may request. Turn
+    ///         `turn + 1` is then seat `nextSeat`'s until `deadline` (one log rather than a `TurnStarted` beside it);
+    ///         both 0 when this turn was the last (`GameEnded` follows).
+    event TurnSubmitted(
+        uint256 indexed gameId,
+        address indexed player,
+        uint256 turn,
+        uint256 commitment,
+        uint256 nextSeat,
+        uint256 deadline
+    );
     /// @notice The forced reveals of one spawn or turn proof: for each `lane`, `player` has a unit of type
     ///         `lane & 15` in zone `lane >> 4`, which an opponent sees (one event per proof, lanes in proof order).
     event ZoneReveals(uint256 indexed gameId, address indexed player, uint256[] lanes);

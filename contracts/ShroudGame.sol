@@ -524,9 +524,17 @@ contract ShroudGame is IShroudGame {
         st.playCommitment = newCommit;
         st.zoneMask = (report[at >> 8] >> (at & 0xff)) & ((uint256(1) << zones) - 1);
         if (isSpawn) emit Spawned(gameId, msg.sender, seat);
-        emit TurnSubmitted(gameId, msg.sender, turn, newCommit);
+        bool ended = _submitted(gameId, turn, newCommit);
         _emitForced(gameId, report, zones, at);
-        ShroudTurns.advance(s, gameId);
+        if (ended) ShroudTurns.endGame(s, gameId);
+    }
+
+    /// Moves to the next turn and logs the accepted one with it (`TurnSubmitted`); true at the turn limit.
+    function _submitted(uint256 gameId, uint256 turn, uint256 newCommit) private returns (bool ended) {
+        uint256 nextSeat;
+        uint256 deadline;
+        (ended, nextSeat, deadline) = ShroudTurns.next(s, gameId);
+        emit TurnSubmitted(gameId, msg.sender, turn, newCommit, nextSeat, deadline);
     }
 
     /// The spawn/turn signals with newCommit (and a passability turn's trailing mapRoot) left for

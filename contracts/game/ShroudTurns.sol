@@ -24,24 +24,29 @@ library ShroudTurns {
         else if (seat == g.toMove && g.phase == IShroudGame.Phase.Play) advance(s, gameId);
     }
 
-    /// @notice After a verified turn: the next unforfeited seat with a fresh deadline, or the end at the turn limit.
+    /// @notice The turn passes without a proof (the seat to move forfeited): the next unforfeited seat with a fresh
+    ///         deadline, or the end at the turn limit.
     function advance(Store storage s, uint256 gameId) internal {
+        (bool ended, uint256 seat, uint256 deadline) = next(s, gameId);
+        if (ended) endGame(s, gameId);
+        else emit IShroudGame.TurnStarted(gameId, s.games[gameId].turn, seat, deadline);
+    }
+
+    /// @notice Moves to the next turn: its unforfeited seat and fresh deadline, or `ended` at the turn limit (the
+    ///         caller then logs and calls `endGame`). After a verified turn the caller's `TurnSubmitted` carries them.
+    function next(Store storage s, uint256 gameId) internal returns (bool ended, uint256 seat, uint256 deadline) {
         IShroudGame.Game storage g = s.games[gameId];
         uint32 turn = g.turn + 1;
         g.turn = turn;
-        if (turn >= g.maxTurns) {
-            endGame(s, gameId);
-            return;
-        }
+        if (turn >= g.maxTurns) return (true, 0, 0);
         uint256 n = g.nPlayers;
-        uint256 seat = g.toMove;
+        seat = g.toMove;
         do {
             seat = (seat + 1) % n;
         } while ((g.forfeitMask >> seat) & 1 != 0);
         g.toMove = uint8(seat);
-        uint256 deadline = block.timestamp + g.turnSeconds;
+        deadline = block.timestamp + g.turnSeconds;
         g.deadline = uint40(deadline);
-        emit IShroudGame.TurnStarted(gameId, turn, seat, deadline);
     }
 
     /// @notice (Re)starts play at the current turn with a full turn's time: after force-open, or after an open

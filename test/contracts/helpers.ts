@@ -124,12 +124,17 @@ export async function expectRevert(p: Promise<unknown>, c: Contract, name: strin
   try {
     await p;
   } catch (e) {
-    const err = e as { data?: string; revert?: { name: string; args: unknown[] }; message?: string };
+    const err = e as {
+      data?: string | { data?: string };
+      revert?: { name: string; args: unknown[] };
+      message?: string;
+    };
     if (err.revert) {
       assert.equal(err.revert.name, name, `expected ${name}, got ${err.revert.name}`);
       return [...err.revert.args];
     }
-    const data = err.data;
+    // The node's error as is (EDR's shape when it cannot name the error itself): `data: { reason, data }`.
+    const data = typeof err.data === 'object' ? err.data.data : err.data;
     assert.ok(typeof data === 'string' && data.length >= 10, `no revert data: ${err.message}`);
     const parsed = c.interface.parseError(data);
     assert.ok(parsed, `undecodable revert ${data}`);

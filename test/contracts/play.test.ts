@@ -90,9 +90,11 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     const reveals = events.filter((e: { name: string }) => e.name === 'ZoneReveals');
     assert.equal(reveals.length, 1);
     assert.deepEqual([...reveals[0].args[2]], [(3n << 4n) | 2n, 0n]);
+    // The log names the next turn's seat and deadline: no TurnStarted beside it.
     const ts = events.find((e: { name: string }) => e.name === 'TurnSubmitted');
-    assert.deepEqual([...ts.args], [s.id, s.players[0]!.address, 0n, m0.newCommit]);
-    assert.ok(names.includes('TurnStarted'));
+    const deadline = (await G.getFunction('getGame')(s.id))[3] as bigint;
+    assert.deepEqual([...ts.args], [s.id, s.players[0]!.address, 0n, m0.newCommit, 1n, deadline]);
+    assert.ok(!names.includes('TurnStarted'));
     const seat0 = await G.getFunction('getSeat')(s.id, 0);
     assert.equal(seat0.spawned, true);
     assert.equal(seat0.playCommitment, m0.newCommit);
@@ -140,6 +142,25 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     assert.equal(await G.getFunction('playCommitment')(s.id, env.other.address, 0n), 0n, 'not a player');
     await turn(s, 1, 30n);
     assert.equal(await turnOf(s), 4n);
+  });
+
+  it("the game's last turn logs no next seat or deadline (0, 0); GameEnded follows it", async () => {
+    const s = await playing({ maxTurns: 3 });
+    await spawnBoth(s);
+    const m = move(5n);
+    const rc = await (await callTurn(s, 0, proofFor(await turnSignals(s, 0, m)), m)).wait();
+    const names: string[] = [];
+    let submitted: unknown[] = [];
+    for (const l of rc.logs) {
+      const e = G.interface.parseLog(l);
+      if (!e) continue;
+      names.push(e.name);
+      if (e.name === 'TurnSubmitted') submitted = [...e.args];
+    }
+    assert.deepEqual(submitted, [s.id, s.players[0]!.address, 2n, m.newCommit, 0n, 0n]);
+    assert.ok(names.indexOf('GameEnded') > names.indexOf('TurnSubmitted'), names.join(' '));
+    assert.ok(!names.includes('TurnStarted'));
+    assert.equal(await phaseOf(env, s.id), Phase.Secrets);
   });
 
   it('rejects the wrong caller, the wrong phase, a double spawn and a turn before the spawn', async () => {
