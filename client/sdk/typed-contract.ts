@@ -192,15 +192,27 @@ export function parseEvent<A extends Abi>(contract: TypedContract<A>, log: Log):
 }
 
 /**
- * The custom error a call reverted with, decoded by `contract`'s ABI: from ethers' own decoding (`revert`),
- * or from the revert data, which ethers' JSON-RPC errors and Hardhat's in-process SolidityError carry as
- * `data` (ethers also nests it under `info.error`). Undefined when the data names none of its errors.
+ * The revert data an error carries, wherever the provider put it: ethers' JSON-RPC errors and Hardhat's
+ * in-process SolidityError as `data`, ethers nested under `info.error`, and a node's raw error as
+ * `data: { reason, data }` (EDR's shape when it cannot name the contract's error itself). Undefined when none.
+ */
+export function revertData(e: unknown): string | undefined {
+  const err = e as { data?: unknown; info?: { error?: { data?: unknown } } } | null | undefined;
+  const raw = err?.data;
+  const nested = typeof raw === 'object' && raw !== null ? (raw as { data?: unknown }).data : undefined;
+  const data = typeof raw === 'string' ? raw : (nested ?? err?.info?.error?.data);
+  return typeof data === 'string' && /^0x[0-9a-fA-F]{8}/.test(data) ? data : undefined;
+}
+
+/**
+ * The custom error a call reverted with, decoded by `contract`'s ABI: from ethers' own decoding (`revert`), or
+ * from the revert data (`revertData`). Undefined when the data names none of its errors.
  */
 export function revertName<A extends Abi>(contract: TypedContract<A>, e: unknown): RevertName<A> | undefined {
-  const err = e as { revert?: { name?: string }; data?: unknown; info?: { error?: { data?: unknown } } };
+  const err = e as { revert?: { name?: string } } | null | undefined;
   if (err?.revert?.name) return err.revert.name as RevertName<A>;
-  const data = typeof err?.data === 'string' ? err.data : err?.info?.error?.data;
-  if (typeof data !== 'string' || !/^0x[0-9a-fA-F]{8}/.test(data)) return undefined;
+  const data = revertData(e);
+  if (data === undefined) return undefined;
   try {
     return contract.interface.parseError(data)?.name as RevertName<A> | undefined;
   } catch {

@@ -52,6 +52,8 @@ describe('typed contracts', () => {
     const data = game.interface.encodeErrorResult('WrongPhase', [4, 1]);
     assert.equal(revertName(game, { data }), 'WrongPhase');
     assert.equal(revertName(game, { info: { error: { data } } }), 'WrongPhase');
+    // A node's raw error (EDR's shape when it cannot name the contract's error): `data: { reason, data }`.
+    assert.equal(revertName(game, { code: -32000, data: { reason: { Revert: data }, data } }), 'WrongPhase');
     assert.equal(revertName(game, { revert: { name: 'UnknownGame' } }), 'UnknownGame');
     assert.equal(revertName(game, { data: '0xdeadbeef' }), undefined);
     assert.equal(revertName(game, new Error('no data')), undefined);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { HardhatEthers, HardhatEthersSigner } from '@nomicfoundation/hardhat-ethers/types';
 import { type Contract, keccak256 } from 'ethers';
 import { network } from 'hardhat';
+import { revertData } from '../../client/sdk/typed-contract.ts';
 import { deployShroud } from '../../contracts/ignition/deploy.ts';
 import type { Deployment } from '../../contracts/ignition/record.ts';
 import { GAME_PHASES } from '../../core/game-phases.ts';
@@ -124,17 +125,12 @@ export async function expectRevert(p: Promise<unknown>, c: Contract, name: strin
   try {
     await p;
   } catch (e) {
-    const err = e as {
-      data?: string | { data?: string };
-      revert?: { name: string; args: unknown[] };
-      message?: string;
-    };
+    const err = e as { revert?: { name: string; args: unknown[] }; message?: string };
     if (err.revert) {
       assert.equal(err.revert.name, name, `expected ${name}, got ${err.revert.name}`);
       return [...err.revert.args];
     }
-    // The node's error as is (EDR's shape when it cannot name the error itself): `data: { reason, data }`.
-    const data = typeof err.data === 'object' ? err.data.data : err.data;
+    const data = revertData(e);
     assert.ok(typeof data === 'string' && data.length >= 10, `no revert data: ${err.message}`);
     const parsed = c.interface.parseError(data);
     assert.ok(parsed, `undecodable revert ${data}`);
