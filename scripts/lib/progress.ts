@@ -52,25 +52,24 @@ export function consoleProgress(o: ConsoleProgressOptions = {}): Progress {
   const out = o.out ?? process.stdout;
   const live = !o.plain && out.isTTY === true;
   const prefix = o.prefix ?? '· ';
-  let current:
-    | { label: string; start: number; fraction?: number; expected?: number; told: number }
-    | undefined;
+  type Active = { label: string; start: number; fraction?: number; expected?: number; told: number };
+  // Steps in flight, oldest first: parallel builds run several at once.
+  const active: Active[] = [];
   const heartbeat = o.heartbeatMs ?? 30_000;
   let drawn = false;
 
-  const timing = () => {
-    if (!current) return '';
-    const el = Date.now() - current.start;
-    return `${fmtDuration(el)} elapsed, ${remaining(el, current.fraction, current.expected)}`;
+  const timing = (a: Active) => {
+    const el = Date.now() - a.start;
+    return `${fmtDuration(el)} elapsed, ${remaining(el, a.fraction, a.expected)}`;
   };
-  const status = () => (current ? `${prefix}${current.label}: ${timing()}` : '');
-  /** The live line fits the terminal by shortening the label, never the timing. */
+  const status = (a: Active) => `${prefix}${a.label}: ${timing(a)}`;
+  /** The live line (the newest step, and how many others run) fits the terminal by shortening the label. */
   const liveStatus = () => {
-    if (!current) return '';
-    const t = timing();
+    const a = active.at(-1);
+    if (!a) return '';
+    const t = `${timing(a)}${active.length > 1 ? ` (+${active.length - 1} more)` : ''}`;
     const room = (out.columns ?? 120) - 1 - prefix.length - t.length - 2;
-    const label =
-      current.label.length <= room ? current.label : `${current.label.slice(0, Math.max(0, room - 1))}…`;
+    const label = a.label.length <= room ? a.label : `${a.label.slice(0, Math.max(0, room - 1))}…`;
     return `${prefix}${label}: ${t}`;
   };
   const clear = () => {
@@ -78,19 +77,21 @@ export function consoleProgress(o: ConsoleProgressOptions = {}): Progress {
     drawn = false;
   };
   const draw = () => {
-    if (!live || !current) return;
+    if (!live || active.length === 0) return;
     clear();
     out.write(liveStatus());
     drawn = true;
   };
-  // Live: redraw twice a second. Plain: a line every `heartbeat` of the step's own time.
+  // Live: redraw twice a second. Plain: a line every `heartbeat` of each step's own time.
   const timer = setInterval(
     () => {
       if (live) draw();
-      else if (current && Date.now() - current.told >= heartbeat) {
-        current.told = Date.now();
-        out.write(`${status()}\n`);
-      }
+      else
+        for (const a of active)
+          if (Date.now() - a.told >= heartbeat) {
+            a.told = Date.now();
+            out.write(`${status(a)}\n`);
+          }
     },
     live ? 500 : 1000,
   );
@@ -104,8 +105,8 @@ export function consoleProgress(o: ConsoleProgressOptions = {}): Progress {
     },
     step(label, expectedMs) {
       const now = Date.now();
-      const s: NonNullable<typeof current> = { label, start: now, expected: expectedMs, told: now };
-      current = s;
+      const s: Active = { label, start: now, expected: expectedMs, told: now };
+      active.push(s);
       if (live) draw();
       else
         out.write(
@@ -113,9 +114,11 @@ export function consoleProgress(o: ConsoleProgressOptions = {}): Progress {
         );
       const end = (word: string, note?: string) => {
         const ms = Date.now() - s.start;
-        if (current === s) current = undefined;
+        const i = active.indexOf(s);
+        if (i >= 0) active.splice(i, 1);
         clear();
         out.write(`${prefix}${label}: ${word} in ${fmtDuration(ms)}${note ? ` (${note})` : ''}\n`);
+        draw();
         return ms;
       };
       return {
