@@ -41,6 +41,7 @@ const CLIS: Record<string, string> = {
   game: 'scripts/game.ts',
   ceremony: 'scripts/ceremony/main.ts',
   'build:web': 'scripts/build-web.ts',
+  'build:packages': 'scripts/packages/build.ts',
   vectors: 'scripts/vectors.ts',
   'map-params': 'scripts/circuits/map-params.ts',
 };
