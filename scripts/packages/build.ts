@@ -64,18 +64,18 @@ function isBuild(dir: string): boolean {
     };
     return (
       m.exports?.['./*.ts'] !== undefined &&
-      !files(dir).some((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+      !packageFiles(dir).some((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
     );
   } catch {
     return false;
   }
 }
 
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = path.join(dir, f);
-    return statSync(p).isDirectory() ? files(p) : [p];
-  });
+/** The files under `dir`, as paths relative to it (no node_modules). */
+export function packageFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(
+    (f) => !f.split(path.sep).includes('node_modules') && statSync(path.join(dir, f)).isFile(),
+  );
 }
 
 /** Builds both packages into `outDir/<name>/` (e.g. build/packages/sdk); returns their folders (and tarballs). */
@@ -128,13 +128,10 @@ function assemble(outDir: string, emitted: string, pack: boolean): { dirs: strin
     rmSync(dir, { recursive: true, force: true });
     cpSync(path.join(emitted, pkg), dir, { recursive: true });
     // Data files the modules read (tsc copies imported JSON; the rest are copied here).
-    for (const f of files(path.join(ROOT, pkg)).filter(
-      (x) => !x.includes(`${path.sep}node_modules${path.sep}`),
-    )) {
-      const rel = path.relative(path.join(ROOT, pkg), f);
-      if (!f.endsWith('.ts') && rel !== 'package.json' && !existsSync(path.join(dir, rel))) {
+    for (const rel of packageFiles(path.join(ROOT, pkg))) {
+      if (!rel.endsWith('.ts') && rel !== 'package.json' && !existsSync(path.join(dir, rel))) {
         mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-        cpSync(f, path.join(dir, rel));
+        cpSync(path.join(ROOT, pkg, rel), path.join(dir, rel));
       }
     }
     writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(builtManifest(source), null, 2)}\n`);

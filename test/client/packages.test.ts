@@ -6,21 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { buildPackages, builtManifest } from '../../scripts/packages/build.ts';
+import { buildPackages, builtManifest, packageFiles as files } from '../../scripts/packages/build.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'shroud-packages-'));
@@ -28,13 +19,6 @@ const out = path.join(tmp, 'packages');
 const app = path.join(tmp, 'app');
 let built: { dirs: string[]; tarballs: string[] };
 after(() => rmSync(tmp, { recursive: true, force: true }));
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = path.join(dir, f);
-    return statSync(p).isDirectory() ? files(p) : [path.relative(dir, p)];
-  });
-}
 
 // The app: plain JavaScript, by the names the README shows. It deals a map with the core, has the SDK verify a
 // served tile against the root, and a tampered one rejected; it prints what it saw.
