@@ -116,6 +116,40 @@ export function writeSealVerifier(art: CircuitArtifacts, dir = GENERATED_DIR): S
   return entry;
 }
 
+/** Writes one circuit's renamed verifier into `outDir` and copies its zkey, wasm and vkey under `outDir/<ruleset>/`. */
+function writeCircuitVerifier(
+  name: string,
+  c: VerifiedCircuit,
+  art: CircuitArtifacts | undefined,
+  outDir: string,
+  log: (m: string) => void,
+): GeneratedRuleset['verifiers'][VerifiedCircuit] & object {
+  if (!art?.verifier) throw new Error(`${name}/${c}: no verifier (setup skipped?)`);
+  const src = readFileSync(art.verifier, 'utf8');
+  const n = publicSignalCount(src);
+  if (n !== art.publicSignals)
+    throw new Error(`${name}/${c}: verifier has ${n} signals, r1cs ${art.publicSignals}`);
+  const contract = verifierContractName(name, c);
+  writeFileSync(path.join(outDir, `${contract}.sol`), renameVerifier(src, contract));
+  const dir = path.join(outDir, name);
+  mkdirSync(dir, { recursive: true });
+  const copy = (from: string, ext: string) => {
+    const to = path.join(dir, `${c}${ext}`);
+    copyFileSync(from, to);
+    return to;
+  };
+  log(`${contract}: ${n} public signals${art.devSetup ? ' (development keys: local chain only)' : ''}`);
+  return {
+    contract,
+    nPublic: n,
+    selector: selectorFor(n),
+    devKeys: art.devSetup === true,
+    vkey: copy(art.vkey!, '.vkey.json'),
+    zkey: copy(art.zkey!, '.zkey'),
+    wasm: copy(art.wasm, '.wasm'),
+  };
+}
+
 /**
  * Builds (or reuses) the seal circuit and the circuits of each ruleset, and writes their renamed verifiers,
  * the manifest and seal.json.
@@ -140,52 +174,27 @@ export async function generateVerifiers(o: GenerateOptions): Promise<Record<stri
     log,
     ...(o.progress ? { progress: o.progress } : {}),
   };
+  // Each build's verifier and its zkey, wasm and vkey are copied as soon as it is done, not after the others: the
+  // shared build cache may be rebuilt (with a new random contribution) by other work meanwhile, and proofs must
+  // come from the zkey this verifier was exported from.
   const done = await mapPool(order, o.jobs ?? defaultJobs(), async (i) => {
     const { ruleset, circuit } = builds[i]!;
-    if (ruleset === undefined) return buildSealCircuit(common);
-    return (await buildCircuits({ ruleset, circuits: [circuit as CircuitName], ...common }))[circuit]!;
+    if (ruleset === undefined) {
+      writeSealVerifier(await buildSealCircuit(common), outDir);
+      log(`${SEAL_CONTRACT}: ${SEAL_PUBLIC_SIGNALS} public signals`);
+      return undefined;
+    }
+    const art = (await buildCircuits({ ruleset, circuits: [circuit as CircuitName], ...common }))[circuit];
+    return writeCircuitVerifier(ruleset, circuit as VerifiedCircuit, art, outDir, log);
   });
-  const art = new Map(order.map((i, k) => [i, done[k]!]));
-  if (o.seal !== false) {
-    writeSealVerifier(art.get(0)!, outDir);
-    log(`${SEAL_CONTRACT}: ${SEAL_PUBLIC_SIGNALS} public signals`);
-  }
-  const artOf = (ruleset: string, c: VerifiedCircuit) =>
-    art.get(builds.findIndex((b) => b.ruleset === ruleset && b.circuit === c));
+  const written = new Map(order.map((i, k) => [i, done[k]]));
   const manifest = readManifest(outDir);
   for (const name of o.rulesets) {
     const hash = rulesetHash(name);
     const kept = manifest[name]?.hash === hash ? manifest[name].verifiers : {};
     const entry: GeneratedRuleset = { ...rulesetInfo(name), hash, verifiers: { ...kept } };
-    for (const c of circuits) {
-      const art = artOf(name, c);
-      if (!art?.verifier) throw new Error(`${name}/${c}: no verifier (setup skipped?)`);
-      const src = readFileSync(art.verifier, 'utf8');
-      const n = publicSignalCount(src);
-      if (n !== art.publicSignals)
-        throw new Error(`${name}/${c}: verifier has ${n} signals, r1cs ${art.publicSignals}`);
-      const contract = verifierContractName(name, c);
-      writeFileSync(path.join(outDir, `${contract}.sol`), renameVerifier(src, contract));
-      // The zkey, wasm and vkey are copied next to the verifier: the shared build cache may be rebuilt (with a
-      // new random contribution) by other work, and proofs must come from the zkey this verifier was exported from.
-      const dir = path.join(outDir, name);
-      mkdirSync(dir, { recursive: true });
-      const copy = (from: string, ext: string) => {
-        const to = path.join(dir, `${c}${ext}`);
-        copyFileSync(from, to);
-        return to;
-      };
-      entry.verifiers[c] = {
-        contract,
-        nPublic: n,
-        selector: selectorFor(n),
-        devKeys: art.devSetup === true,
-        vkey: copy(art.vkey!, '.vkey.json'),
-        zkey: copy(art.zkey!, '.zkey'),
-        wasm: copy(art.wasm, '.wasm'),
-      };
-      log(`${contract}: ${n} public signals${art.devSetup ? ' (development keys: local chain only)' : ''}`);
-    }
+    for (const c of circuits)
+      entry.verifiers[c] = written.get(builds.findIndex((b) => b.ruleset === name && b.circuit === c))!;
     manifest[name] = entry;
   }
   writeFileSync(path.join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -86,6 +86,10 @@ export function buildPackages(
   // Each package's folder is replaced: refuse one that holds anything but an earlier build (`--out .` in a
   // clone would otherwise replace the core's sources).
   for (const pkg of PACKAGES) {
+    // Not inside a package's sources either: the build would list its own output as their data files.
+    const rel = path.relative(path.join(ROOT, pkg), path.resolve(outDir));
+    if (!rel.startsWith('..') && !path.isAbsolute(rel))
+      throw new UsageError(`--out ${outDir}: inside the ${pkg} package's sources; choose another folder`);
     const dir = path.join(outDir, path.basename(pkg));
     if (existsSync(dir) && !isBuild(dir))
       throw new UsageError(
@@ -112,8 +116,12 @@ function assemble(outDir: string, emitted: string, pack: boolean): { dirs: strin
   const errors = `${tsc.stdout}${tsc.stderr}`
     .split('\n')
     .filter((l) => /error TS\d+/.test(l) && !/error TS2877:/.test(l));
-  if (tsc.status !== 0 && (errors.length > 0 || tsc.error))
-    throw new Error(`tsc failed:\n${errors.join('\n') || tsc.error?.message}`);
+  // A crash, a signal or a non-zero exit without the expected notes (no `error TS` line at all) fails too.
+  const onlyNotes = /error TS2877:/.test(`${tsc.stdout}${tsc.stderr}`) && errors.length === 0;
+  if (tsc.error || tsc.signal || (tsc.status !== 0 && !onlyNotes))
+    throw new Error(
+      `tsc failed (${tsc.error?.message ?? tsc.signal ?? `exit ${tsc.status}`}):\n${errors.join('\n') || tsc.stderr}`,
+    );
   // Only the two packages' folders: a module outside them would be an import upward (refused).
   const stray = readdirSync(emitted).filter((d) => d !== 'core' && d !== 'client');
   if (stray.length) throw new Error(`the packages import from outside them: ${stray.join(', ')}`);

@@ -97,6 +97,8 @@ describe('the installable packages', () => {
 
   it('refuse to replace a folder that is not an earlier build (the clone itself, whose core is the source)', () => {
     assert.throws(() => buildPackages(ROOT), /--out .*: .*core exists and is not a package build/);
+    for (const inside of ['core', 'client/sdk/out'])
+      assert.throws(() => buildPackages(path.join(ROOT, inside)), /inside the .* package's sources/);
     assert.ok(existsSync(path.join(ROOT, 'core', 'field.ts')));
     // An earlier build is replaced.
     assert.deepEqual(buildPackages(out).dirs, built.dirs);
