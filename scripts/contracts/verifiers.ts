@@ -87,6 +87,28 @@ export function defaultJobs(): number {
   return Math.max(1, Math.min(4, availableParallelism()));
 }
 
+/**
+ * Copies a build's zkey, wasm and vkey to `dir/<stem>.*`, next to the verifier exported from that zkey: the shared
+ * build cache may be rebuilt (with a new random contribution) by other work, and proofs must come from this zkey.
+ */
+function copyKeys(
+  art: CircuitArtifacts,
+  dir: string,
+  stem: string,
+): { vkey: string; zkey: string; wasm: string } {
+  mkdirSync(dir, { recursive: true });
+  const copy = (from: string, ext: string) => {
+    const to = path.join(dir, `${stem}${ext}`);
+    copyFileSync(from, to);
+    return to;
+  };
+  return {
+    vkey: copy(art.vkey!, '.vkey.json'),
+    zkey: copy(art.zkey!, '.zkey'),
+    wasm: copy(art.wasm, '.wasm'),
+  };
+}
+
 /** Writes SealVerifier.sol, the matching zkey/wasm/vkey under seal/, and seal.json into `dir`. */
 export function writeSealVerifier(art: CircuitArtifacts, dir = GENERATED_DIR): SealArtifacts {
   if (!art.verifier || !art.zkey || !art.vkey) throw new Error('seal: no verifier (setup skipped?)');
@@ -96,20 +118,13 @@ export function writeSealVerifier(art: CircuitArtifacts, dir = GENERATED_DIR): S
     throw new Error(
       `seal: verifier has ${n} signals, r1cs ${art.publicSignals}, expected ${SEAL_PUBLIC_SIGNALS}`,
     );
-  mkdirSync(path.join(dir, 'seal'), { recursive: true });
+  const keys = copyKeys(art, path.join(dir, 'seal'), 'seal');
   writeFileSync(path.join(dir, `${SEAL_CONTRACT}.sol`), renameVerifier(src, SEAL_CONTRACT));
-  const copy = (from: string, ext: string) => {
-    const to = path.join(dir, 'seal', `seal${ext}`);
-    copyFileSync(from, to);
-    return to;
-  };
   const entry: SealArtifacts = {
     contract: SEAL_CONTRACT,
     nPublic: SEAL_PUBLIC_SIGNALS,
     selector: selectorFor(n),
-    vkey: copy(art.vkey, '.vkey.json'),
-    zkey: copy(art.zkey, '.zkey'),
-    wasm: copy(art.wasm, '.wasm'),
+    ...keys,
     devKeys: art.devSetup === true,
   };
   writeFileSync(path.join(dir, 'seal.json'), `${JSON.stringify(entry, null, 2)}\n`);
@@ -131,22 +146,13 @@ function writeCircuitVerifier(
     throw new Error(`${name}/${c}: verifier has ${n} signals, r1cs ${art.publicSignals}`);
   const contract = verifierContractName(name, c);
   writeFileSync(path.join(outDir, `${contract}.sol`), renameVerifier(src, contract));
-  const dir = path.join(outDir, name);
-  mkdirSync(dir, { recursive: true });
-  const copy = (from: string, ext: string) => {
-    const to = path.join(dir, `${c}${ext}`);
-    copyFileSync(from, to);
-    return to;
-  };
   log(`${contract}: ${n} public signals${art.devSetup ? ' (development keys: local chain only)' : ''}`);
   return {
     contract,
     nPublic: n,
     selector: selectorFor(n),
     devKeys: art.devSetup === true,
-    vkey: copy(art.vkey!, '.vkey.json'),
-    zkey: copy(art.zkey!, '.zkey'),
-    wasm: copy(art.wasm, '.wasm'),
+    ...copyKeys(art, path.join(outDir, name), c),
   };
 }
 
@@ -161,24 +167,20 @@ export async function generateVerifiers(o: GenerateOptions): Promise<Record<stri
   const circuits = (o.circuits ?? VERIFIED_CIRCUITS) as readonly VerifiedCircuit[];
   // Every (ruleset, circuit) and the seal circuit is its own build, so the builds share the cores (each circuit's
   // cache folder has its own lock, the development ptau one for all); longest expected first, so that no long
-  // setup runs alone at the end. The files are written after, in order.
-  const builds: { ruleset?: string; circuit: VerifiedCircuit | 'seal' }[] = [
+  // setup runs alone at the end. Each build's files are written as soon as it is done (copyKeys); the manifest
+  // after all of them.
+  type Build = { ruleset?: string; circuit: VerifiedCircuit | 'seal' };
+  const expected = (b: Build) => expectedMs(`setup ${b.ruleset ?? GLOBAL_DIR}/${b.circuit}`) ?? 0;
+  const builds: Build[] = [
     ...(o.seal !== false ? [{ circuit: 'seal' as const }] : []),
     ...o.rulesets.flatMap((ruleset) => circuits.map((circuit) => ({ ruleset, circuit }))),
-  ];
-  const expected = (b: (typeof builds)[number]) =>
-    expectedMs(`setup ${b.ruleset ?? GLOBAL_DIR}/${b.circuit}`) ?? 0;
-  const order = builds.map((_, i) => i).sort((x, y) => expected(builds[y]!) - expected(builds[x]!));
+  ].sort((x, y) => expected(y) - expected(x));
   const common = {
     ...(o.ptauDir ? { ptauDir: o.ptauDir } : {}),
     log,
     ...(o.progress ? { progress: o.progress } : {}),
   };
-  // Each build's verifier and its zkey, wasm and vkey are copied as soon as it is done, not after the others: the
-  // shared build cache may be rebuilt (with a new random contribution) by other work meanwhile, and proofs must
-  // come from the zkey this verifier was exported from.
-  const done = await mapPool(order, o.jobs ?? defaultJobs(), async (i) => {
-    const { ruleset, circuit } = builds[i]!;
+  const done = await mapPool(builds, o.jobs ?? defaultJobs(), async ({ ruleset, circuit }) => {
     if (ruleset === undefined) {
       writeSealVerifier(await buildSealCircuit(common), outDir);
       log(`${SEAL_CONTRACT}: ${SEAL_PUBLIC_SIGNALS} public signals`);
@@ -187,14 +189,13 @@ export async function generateVerifiers(o: GenerateOptions): Promise<Record<stri
     const art = (await buildCircuits({ ruleset, circuits: [circuit as CircuitName], ...common }))[circuit];
     return writeCircuitVerifier(ruleset, circuit as VerifiedCircuit, art, outDir, log);
   });
-  const written = new Map(order.map((i, k) => [i, done[k]]));
   const manifest = readManifest(outDir);
   for (const name of o.rulesets) {
     const hash = rulesetHash(name);
     const kept = manifest[name]?.hash === hash ? manifest[name].verifiers : {};
     const entry: GeneratedRuleset = { ...rulesetInfo(name), hash, verifiers: { ...kept } };
     for (const c of circuits)
-      entry.verifiers[c] = written.get(builds.findIndex((b) => b.ruleset === name && b.circuit === c))!;
+      entry.verifiers[c] = done[builds.findIndex((b) => b.ruleset === name && b.circuit === c)]!;
     manifest[name] = entry;
   }
   writeFileSync(path.join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -123,7 +123,8 @@ function assemble(outDir: string, emitted: string, pack: boolean): { dirs: strin
       `tsc failed (${tsc.error?.message ?? tsc.signal ?? `exit ${tsc.status}`}):\n${errors.join('\n') || tsc.stderr}`,
     );
   // Only the two packages' folders: a module outside them would be an import upward (refused).
-  const stray = readdirSync(emitted).filter((d) => d !== 'core' && d !== 'client');
+  const tops = new Set(PACKAGES.map((p) => p.split('/')[0]));
+  const stray = readdirSync(emitted).filter((d) => !tops.has(d));
   if (stray.length) throw new Error(`the packages import from outside them: ${stray.join(', ')}`);
   const dirs: string[] = [];
   const tarballs: string[] = [];
