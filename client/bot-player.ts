@@ -1,7 +1,8 @@
 /**
  * One seat's automaton driving a `GamePlayer`. `act()` looks at the chain and does the one thing this seat
  * must do now (commit, seal, spawn, attack, answer a combat, play a turn; dispute an unserved turn and follow
- * the dispute; reveal its share and settle the open root after a force-open), or nothing. The decisions of a
+ * the dispute; reveal its share and settle the open root after a force-open; past a deadline another seat or
+ * the dealer missed, the call that moves the game on: core/deadlines.ts), or nothing. The decisions of a
  * player (where to spawn, what to do on its turn) come from a `TurnPlanner`: the exploring bot by default, or
  * a human at a terminal. The demo runs two of them in one process; the CLI player runs one against a live game.
  */
@@ -11,6 +12,7 @@ import { BotPlanner, type TurnPlanner } from './planner.ts';
 import type {
   AttackReport,
   CombatReport,
+  ExpiredClaim,
   FollowUp,
   GamePlayer,
   MapProofCheck,
@@ -24,7 +26,8 @@ export type BotAction =
   | { kind: 'spawn' | 'turn'; report: TurnReport }
   | { kind: 'attack'; report: AttackReport; odds?: { p: number; uniform: number } }
   | { kind: 'combat'; report: CombatReport }
-  | { kind: 'map-proof'; seat: number; check: MapProofCheck };
+  | { kind: 'map-proof'; seat: number; check: MapProofCheck }
+  | { kind: 'expired'; seat: number; claim: ExpiredClaim };
 
 /** How often a seat asks the chain whether the map proof was posted (one view call). */
 export const MAP_PROOF_POLL_MS = 1000;
@@ -73,7 +76,7 @@ export class BotPlayer {
       return { kind: 'seal', seat: p.seat, gas: tx.gasUsed };
     }
     if (g.phase === 'Combat') {
-      if (!(await p.mustRespond())) return null;
+      if (!(await p.mustRespond())) return this.#claimExpired();
       await this.#sync();
       const report = await p.respondCombat();
       this.replay.combatAnswered(report, g.turn);
@@ -83,18 +86,19 @@ export class BotPlayer {
       const what = g.phase === 'Dispute' ? await p.followDispute() : await p.followOpenRoot();
       return what ? { kind: 'follow', seat: p.seat, what } : null;
     }
-    if (g.phase === 'ForceOpen') {
-      if (me.shareRevealed || p.share === null) return null;
+    if (g.phase === 'ForceOpen' && !me.shareRevealed && p.share !== null) {
       return { kind: 'share', seat: p.seat, gas: (await p.revealShareOnChain()).gasUsed };
     }
-    if (g.phase !== 'Play') return null;
+    // Our part is done (or the dealer's is due): past the deadline, the game moves on instead of waiting.
+    if (g.phase !== 'Play') return this.#claimExpired();
     // The dealer did not serve our last turn. A dispute gives that turn's opening away (P6), so ask again while
     // others play, and dispute only when our next turn comes (the last moment: only the latest turn is disputable).
     if (p.unserved && me.disputedTurn !== me.lastTurn + 1 && !g.openMap && !(await p.retryUnserved())) {
-      if (g.toMove !== p.seat) return null;
+      // Meanwhile a silent opponent still forfeits: our next turn would never come.
+      if (g.toMove !== p.seat) return this.#claimExpired();
       return { kind: 'dispute', seat: p.seat, gas: (await p.disputeUnserved()).gasUsed };
     }
-    if (g.toMove !== p.seat) return null;
+    if (g.toMove !== p.seat) return this.#claimExpired();
     if (p.root === 0n && !g.openMap) await p.waitForRoot();
     await this.#sync();
     const r = p.ruleset;
@@ -129,6 +133,12 @@ export class BotPlayer {
     const report = await p.playTurn({ moves, reveal: d.reveal });
     this.replay.frame(p.model!);
     return { kind: 'turn', report };
+  }
+
+  /** The deadline exit of the current phase once its deadline passed (another seat or the dealer missed it). */
+  async #claimExpired(): Promise<BotAction | null> {
+    const claim = await this.player.claimExpired();
+    return claim ? { kind: 'expired', seat: this.seat, claim } : null;
   }
 
   /** Feeds the model (the SDK's sync) and this seat's intel log with the events since the last sync. */

@@ -12,6 +12,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { JsonRpcProvider, Wallet } from 'ethers';
+import { isLivePhase } from '../core/game-phases.ts';
 import { loadHasher, shippedRuleset, shippedRulesetNames } from '../core/index.ts';
 import { rulesetHash } from '../core/ruleset/hash.ts';
 import { exitUsage, UsageError } from '../lib/cli.ts';
@@ -21,10 +22,10 @@ import { defaultStateFile } from './node/file-store.ts';
 import { parsePlayArgs } from './play/args.ts';
 import { proverArtifacts } from './play/artifacts.ts';
 import { resolveGameId } from './play/game-id.ts';
-import { playToEnd } from './play/loop.ts';
+import { closeToEnd, playToEnd } from './play/loop.ts';
 import { exportState, joinWithState, openStateFile, restoreState } from './play/state.ts';
 import { servedTilesJson } from './play/tiles.ts';
-import { GameChain } from './sdk/chain.ts';
+import { GameChain, type Prover } from './sdk/chain.ts';
 import { DealerClient } from './sdk/dealer-client.ts';
 import { SnarkjsProver } from './sdk/prover.ts';
 import { type LineTerminal, lineTerminal } from './terminal/io.ts';
@@ -77,8 +78,15 @@ try {
     await restoreState(vault, args.restoreState, ruleset);
     print(`state restored from ${args.restoreState} into ${stateFile}`);
   }
-  const prover =
-    args.artifacts || args.sealArtifacts
+  // A game already over (coming back with --settle) needs no proof: no keys to fetch from a dealer that may be gone.
+  const over = !isLivePhase((await chain.game(gameId)).phase);
+  const prover: Prover = over
+    ? {
+        prove: async () => {
+          throw new Error('the game is over: there is no proof to make');
+        },
+      }
+    : args.artifacts || args.sealArtifacts
       ? new SnarkjsProver(proverArtifacts(name, args.artifacts, args.sealArtifacts))
       : await proverFromDealer({
           chain,
@@ -131,6 +139,8 @@ try {
     writeFileSync(args.tilesOut, servedTilesJson(player.served));
     print(`tiles: ${args.tilesOut} (npm run audit -- --game ${gameId} --tiles ${args.tilesOut})`);
   }
+  const closed = await closeToEnd(seat, { chain, gameId, pollMs: args.pollMs, print, wait: args.settle });
+  if (closed.phase === 'Settled' || closed.phase === 'Cancelled') print(`game closed: ${closed.phase}`);
 } catch (e) {
   if (e instanceof UsageError) exitUsage('player', e.message);
   if (e instanceof QuitRequested) {

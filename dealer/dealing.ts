@@ -24,6 +24,10 @@ export interface DealingDeps {
   onDealt?: (gameId: bigint) => void;
   /** A reveal dispute of a dealt game was answered on-chain (metrics). */
   onDisputeAnswered?: (gameId: bigint) => void;
+  /** This dealer closed a game on-chain (dealer/closing.ts; metrics). */
+  onClosed?: (gameId: bigint, call: 'cancelMissed' | 'settle') => void;
+  /** This dealer withdrew its credit, `wei` (metrics). */
+  onWithdrawn?: (wei: bigint) => void;
   /** Attempts at posting the root before giving up until the next tick. */
   postAttempts?: number;
 }
@@ -47,7 +51,7 @@ export async function markStopped(
 export async function dealGame(d: DealingDeps, gameId: bigint): Promise<DealOutcome> {
   const game = await d.store.getGame(gameId);
   if (!game) throw new Error(`game ${gameId} is not tracked`);
-  if (game.status === 'dealt' || game.status === 'published') return 'dealt';
+  if (game.status === 'dealt' || game.status === 'published' || game.status === 'settled') return 'dealt';
   if (game.status === 'cancelled' || game.status === 'forced-open') return game.status;
   const log = d.log.child({ gameId: gameId.toString() });
 

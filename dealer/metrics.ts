@@ -7,6 +7,10 @@ export interface DealerMetrics {
   gamesDealt: Counter;
   /** Reveal disputes answered on-chain (each one a player saying it was not served). */
   disputesAnswered: Counter;
+  /** Games this dealer closed on-chain, by call: `cancelMissed` (a ceremony missed) or `settle` (audit over). */
+  gamesClosed: Counter<'call'>;
+  /** Wei this dealer withdrew from the game contract (its bonds and deposits back). */
+  creditWithdrawn: Counter;
   /** Map-proof parts finished per game (zones + 1 root proof when complete). */
   mapProofDone: Gauge<'game'>;
   /** Chunk jobs this dealer queued (`mapProof.queue`) and what became of them: completed, failed, rejected. */
@@ -61,6 +65,17 @@ export function createMetrics(): DealerMetrics {
     disputesAnswered: new Counter({
       name: 'shroud_dealer_disputes_answered_total',
       help: 'Reveal disputes this dealer answered on-chain',
+      registers: [registry],
+    }),
+    gamesClosed: new Counter({
+      name: 'shroud_dealer_games_closed_total',
+      help: 'Games this dealer closed on-chain after a deadline (cancelMissed, settle)',
+      labelNames: ['call'],
+      registers: [registry],
+    }),
+    creditWithdrawn: new Counter({
+      name: 'shroud_dealer_credit_withdrawn_wei_total',
+      help: 'Wei this dealer withdrew from the game contract: bonds and dispute deposits of closed games',
       registers: [registry],
     }),
     mapProofDone: new Gauge({

@@ -248,7 +248,8 @@ export class RevealService {
         'gameId',
       );
     }
-    if (game.status !== 'dealt' && game.status !== 'published') {
+    // A settled game's map is public (its secrets were published): its tiles are still served, as after play.
+    if (game.status !== 'dealt' && game.status !== 'published' && game.status !== 'settled') {
       throw new DealerError(409, 'root-not-posted', 'gameId: the map root is not posted yet', 'gameId');
     }
     this.#dealt.set(gameId.toString(), game);

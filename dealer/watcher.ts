@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { eqPoint, type Point } from '../core/babyjub.ts';
 import type { ChainHead } from './chain/head.ts';
 import type { GamePhase } from './chain/types.ts';
+import { GameCloser } from './closing.ts';
 import { type DealingDeps, dealGame, markStopped } from './dealing.ts';
 import { answerDispute } from './disputes.ts';
 import type { DealStatus, TurnCommit } from './store/types.ts';
@@ -21,16 +22,20 @@ export interface WatcherOptions {
   maxScanBlocks?: number;
 }
 
-/** Games whose turns are indexed: every tracked game that is not stopped (reveals are served until the end). */
-const INDEXED: readonly DealStatus[] = ['watching', 'root-computed', 'dealt', 'published'];
+/**
+ * Games whose turns are indexed: every tracked game that is not stopped (reveals are served until the end; a
+ * settled game has no new turns, but a dealer backfilling its index after an upgrade still needs its old ones).
+ */
+const INDEXED: readonly DealStatus[] = ['watching', 'root-computed', 'dealt', 'published', 'settled'];
 
 /**
  * Polls the chain: answers reveal disputes of dealt games (first: the one on-chain duty during play, with
  * a deadline), records new games for this dealer with their creation blocks (cursor persisted), indexes the
  * `TurnSubmitted` logs of tracked games (one scan per block range for all of them, cursor persisted: the
  * reveal service answers past turns from this index, never from a log scan of its own), deals games whose
- * sealed shares are all in, publishes secrets of ended games, and notes games the chain stopped. Ticks never
- * overlap; a failure in one game does not hold up the others.
+ * sealed shares are all in, publishes secrets of ended games, notes games the chain stopped, and closes games
+ * whose deadlines allow it, withdrawing the bonds (closing.ts). Ticks never overlap; a failure in one game does
+ * not hold up the others.
  */
 export class ChainWatcher {
   readonly #d: DealingDeps;
@@ -39,6 +44,7 @@ export class ChainWatcher {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #stopped = false;
+  readonly #closer: GameCloser;
   /** Set once every tracked game has its creation block (after the one-time backfill of older rows). */
   #createdBlocksKnown = false;
 
@@ -46,6 +52,7 @@ export class ChainWatcher {
     this.#d = d;
     this.#o = o;
     this.#log = d.log.child({ component: 'watcher' });
+    this.#closer = new GameCloser(d);
   }
 
   async tick(): Promise<void> {
@@ -99,6 +106,11 @@ export class ChainWatcher {
           'dealing failed; will retry',
         );
       }
+    }
+    try {
+      await this.#closer.tick();
+    } catch (e) {
+      this.#log.warn({ err: (e as Error).message }, 'closing games failed; will retry next tick');
     }
   }
 

@@ -134,6 +134,7 @@ export async function benchDemo(o: DemoBenchOptions = {}): Promise<Record<string
         outDir,
         seed: `bench-${k}`,
         viewers: false,
+        settle: false,
         log: () => {},
         print: () => {},
       });

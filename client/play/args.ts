@@ -16,6 +16,8 @@ export interface PlayArgs {
   dealerUrl: string;
   target: GameTarget;
   interactive: boolean;
+  /** `--settle`: after play, stay until the game is closed and the credit withdrawn. */
+  settle: boolean;
   /** Local proving keys instead of downloads (`--artifacts`, `--seal-artifacts`). */
   artifacts?: string;
   sealArtifacts?: string;
@@ -52,6 +54,9 @@ options:
                      with --game default any (the game's own stake, read on-chain)
   --interactive      play the turns yourself from the terminal
   --tiles-out FILE   at the end, write the tiles the dealer served you, verified (npm run audit -- --tiles FILE)
+  --settle           after play, stay until the game is closed: past the dealer's secrets deadline (it is
+                     slashed) and past the audit window (the game settles), then withdraw your credit. Without
+                     it the player withdraws what is already due and says when to come back with --settle
   --artifacts-url URL  a static host of the proving keys, tried before the dealer (repeatable). By default
                      the keys come from the dealer's /v1/artifacts; either way each file is checked against
                      the SHA-256 the chain registered beside its verifier before the first proof
@@ -82,6 +87,7 @@ const OPTIONS = {
   'max-stake': { type: 'string' },
   'tiles-out': { type: 'string' },
   interactive: { type: 'boolean' },
+  settle: { type: 'boolean' },
   artifacts: { type: 'string' },
   'seal-artifacts': { type: 'string' },
   'artifacts-url': { type: 'string', multiple: true },
@@ -153,6 +159,7 @@ export function parsePlayArgs(argv = process.argv.slice(2), env: NodeJS.ProcessE
         target,
         ...(tilesOut ? { tilesOut } : {}),
         interactive: values.interactive ?? false,
+        settle: values.settle ?? false,
         ...(values.artifacts ? { artifacts: values.artifacts } : {}),
         ...(values['seal-artifacts'] ? { sealArtifacts: values['seal-artifacts'] } : {}),
         artifactUrls,

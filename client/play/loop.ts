@@ -2,6 +2,7 @@
  * One seat's loop against a live game: `act()` until the game leaves play, one progress line per action.
  * The same for the bot and the terminal player (only the planner differs).
  */
+import { isFinalPhase } from '../../core/deadlines.ts';
 import { isLivePhase } from '../../core/game-phases.ts';
 import type { BotAction, BotPlayer } from '../bot-player.ts';
 import type { GameChain } from '../sdk/chain.ts';
@@ -27,6 +28,8 @@ export function describeAction(a: BotAction): string {
       return `combat answered: ${a.report.present ? `hit (hp ${a.report.hpBefore})` : 'fizzled'}`;
     case 'map-proof':
       return `map proof verified at turn ${a.check.turn} (every zone's proof and the root proof, ${Math.round(a.check.verifyMs)} ms)`;
+    case 'expired':
+      return `deadline passed: ${a.claim.kind}: gas ${a.claim.gas}`;
   }
 }
 
@@ -62,5 +65,48 @@ export async function playToEnd(seat: BotPlayer, o: LoopOptions): Promise<{ phas
       waitingFor = who;
     }
     await new Promise((r) => setTimeout(r, o.pollMs));
+  }
+}
+
+export interface CloseOptions {
+  chain: GameChain;
+  gameId: bigint;
+  pollMs: number;
+  print: (line: string) => void;
+  /** Stay until the game is closed (the secrets and audit windows may be long); otherwise only what is due now. */
+  wait: boolean;
+}
+
+/**
+ * After play: past the dealer's secrets deadline slashes it, past the audit window settles, and once the game is
+ * settled or cancelled withdraws this seat's credit (its stake back, its share of a slashed bond). Without
+ * `wait` it does what is due now and says when the rest will be. Returns the last phase and what was withdrawn.
+ */
+export async function closeToEnd(
+  seat: BotPlayer,
+  o: CloseOptions,
+): Promise<{ phase: string; withdrawn: bigint }> {
+  const p = seat.player;
+  let withdrawn = 0n;
+  for (;;) {
+    const claim = await p.claimExpired();
+    if (claim) o.print(`deadline passed: ${claim.kind}: gas ${claim.gas}`);
+    const paid = await p.withdrawCredit();
+    if (paid) {
+      withdrawn += paid.wei;
+      o.print(`withdrew ${paid.wei} wei (stake and payouts): gas ${paid.gas}`);
+    }
+    const g = await o.chain.game(o.gameId);
+    if (isFinalPhase(g.phase)) return { phase: g.phase, withdrawn };
+    if (!o.wait) {
+      const when = new Date(g.deadline * 1000).toISOString();
+      o.print(
+        `the ${g.phase} phase ends at ${when}: then run again with --settle to close the game and withdraw your credit`,
+      );
+      return { phase: g.phase, withdrawn };
+    }
+    // Windows last hours or days: sleep towards the deadline (a minute at most between looks), not a poll.
+    const ms = claim ? 0 : Math.max(o.pollMs, Math.min(60_000, g.deadline * 1000 - Date.now()));
+    await new Promise((r) => setTimeout(r, ms));
   }
 }

@@ -535,10 +535,23 @@ export class GameChain {
       | 'claimTurnTimeout'
       | 'claimCombatTimeout'
       | 'startForceOpen'
+      | 'cancelMissed'
+      | 'claimSecretsTimeout'
+      | 'settle'
     >,
     gameId: bigint,
   ): Promise<TxResult> {
     return this.#send(fn, [gameId]);
+  }
+
+  /** The withdrawable credit of `account` (stakes, bonds and deposits of closed games), in wei. */
+  async credit(account: string): Promise<bigint> {
+    return this.#call('credit', account);
+  }
+
+  /** Sends the signer's whole credit to it (reverts `NothingToWithdraw` when there is none). */
+  withdraw(): Promise<TxResult> {
+    return this.#send('withdraw', []);
   }
 
   /** Force-open: reveals this player's share on-chain (checked against its `C_i`). */

@@ -11,6 +11,7 @@
  */
 import { CIRCUITS_VERSION } from '@shroud/core/circuits.ts';
 import { leafHash, shareCommitment } from '@shroud/core/commitments.ts';
+import { type DeadlineCall, expiredCall, isFinalPhase } from '@shroud/core/deadlines.ts';
 import { answerStride, decodeDisputeAnswer } from '@shroud/core/dispute.ts';
 import { InputError } from '@shroud/core/errors.ts';
 import { FIELD_MODULUS } from '@shroud/core/field.ts';
@@ -170,6 +171,12 @@ export type FollowUp =
   | { kind: 'claimed' }
   | { kind: 'proposed' }
   | null;
+
+/** A deadline exit this player sent (`claimExpired`). */
+export interface ExpiredClaim {
+  kind: DeadlineCall;
+  gas: bigint;
+}
 
 const now = () => performance.now();
 
@@ -1028,6 +1035,49 @@ export class GamePlayer {
     );
     if (ev?.kind !== 'DisputeAnswered') throw new Error(`no DisputeAnswered event for turn ${turn}`);
     return ev.answer;
+  }
+
+  /**
+   * Moves the game on past a missed deadline, so that nothing is ever stuck (P7): when the current phase's
+   * deadline has passed, sends the call the contract allows (core/deadlines.ts): cancels a ceremony another seat
+   * missed, forces the map open when the dealer posted no root, makes a silent seat to move or defender forfeit,
+   * slashes a dealer that did not publish its secrets, settles after the audit. Never against this seat's own
+   * duty (its turn, its combat answer). Null while there is nothing to do, or when another party's call got
+   * there first (the call failed and the game has moved on since it was read: not an error).
+   */
+  async claimExpired(): Promise<ExpiredClaim | null> {
+    const g = await this.chain.game(this.gameId);
+    const call = expiredCall({ phase: g.phase, deadline: g.deadline, now: await this.#chainTime() });
+    if (!call) return null;
+    if (call === 'claimTurnTimeout' && g.toMove === this.seat) return null;
+    if (call === 'claimCombatTimeout' && (await this.chain.combat(this.gameId)).defender === this.seat)
+      return null;
+    try {
+      return { kind: call, gas: (await this.chain.claim(call, this.gameId)).gasUsed };
+    } catch (e) {
+      // Refused at the estimate, or mined after another party's claim in the same block and reverted: when the
+      // game moved on meanwhile, that party did it. Otherwise the failure is ours to report.
+      if (!(e instanceof ChainError)) throw e;
+      const now = await this.chain.game(this.gameId);
+      if (now.phase !== g.phase || now.deadline !== g.deadline || now.turn !== g.turn) return null;
+      throw e;
+    }
+  }
+
+  /** Once the game is settled or cancelled, withdraws this player's credit (stake, share of a slashed bond). */
+  async withdrawCredit(): Promise<{ wei: bigint; gas: bigint } | null> {
+    const g = await this.chain.game(this.gameId);
+    if (!isFinalPhase(g.phase)) return null;
+    const me = this.players[this.seat]!;
+    const wei = await this.chain.credit(me);
+    if (wei === 0n) return null;
+    try {
+      return { wei, gas: (await this.chain.withdraw()).gasUsed };
+    } catch (e) {
+      // Another session of the same key withdrew it first (a second tab, a resumed CLI): nothing is lost.
+      if (e instanceof ChainError && (await this.chain.credit(me)) === 0n) return null;
+      throw e;
+    }
   }
 
   /** Force-open: reveals this player's share on-chain (phase ForceOpen), once. */

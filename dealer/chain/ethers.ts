@@ -22,6 +22,7 @@ import {
 import { MAP_PROOF_REGISTRY_ABI } from '../../core/abi/map-proof-registry.ts';
 import { SHROUD_GAME_ABI } from '../../core/abi/shroud-game.ts';
 import { VERIFIER_REGISTRY_ABI } from '../../core/abi/verifier-registry.ts';
+import { expiredCall, type PhaseDeadline } from '../../core/deadlines.ts';
 import { type GamePhaseName, phaseName } from '../../core/game-phases.ts';
 import { shippedRuleset, shippedRulesetNames } from '../../core/index.ts';
 import { type Groth16Proof, toSolidityProof } from '../../core/mapproof/types.ts';
@@ -347,6 +348,36 @@ export class EthersChain implements ChainView, GameCreator {
   async publishSecrets(gameId: bigint, masterSecret: bigint, shares: readonly bigint[]): Promise<TxRef> {
     if (await this.secretsPublished(gameId)) return { hash: 'already-published' };
     return this.#send(this.#write, 'publishSecrets', [gameId, masterSecret, shares]);
+  }
+
+  async chainTime(): Promise<number> {
+    const block = await this.provider.getBlock('latest');
+    if (!block) throw new Error('no latest block');
+    return block.timestamp;
+  }
+
+  /** Read at the head: a closing call is sent against the latest state and time. */
+  async closingState(gameId: bigint): Promise<PhaseDeadline> {
+    const now = await this.chainTime();
+    const g = await this.#game(gameId);
+    if (!g) throw new Error(`game ${gameId} is not on-chain`);
+    return { phase: g.phase, deadline: Number(g.deadline), now };
+  }
+
+  /** Reads first: nothing is sent unless `expiredCall` gives `call` now (a retry, or someone else closed it). */
+  async close(gameId: bigint, call: 'cancelMissed' | 'settle'): Promise<TxRef | null> {
+    if (expiredCall(await this.closingState(gameId)) !== call) return null;
+    return this.#send(this.#write, call, [gameId]);
+  }
+
+  async credit(): Promise<bigint> {
+    return this.#read.credit(this.dealer);
+  }
+
+  /** Reads first: no transaction for a zero credit (it would revert `NothingToWithdraw`). */
+  async withdraw(): Promise<TxRef | null> {
+    if ((await this.credit()) === 0n) return null;
+    return this.#send(this.#write, 'withdraw', []);
   }
 
   async submitMapProof(

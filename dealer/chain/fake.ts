@@ -1,6 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { keccak256, toUtf8Bytes } from 'ethers';
 import type { Point } from '../../core/babyjub.ts';
+import { expiredCall, type PhaseDeadline } from '../../core/deadlines.ts';
 import { InputError } from '../../core/errors.ts';
 import type { GamePhaseName } from '../../core/game-phases.ts';
 import { packStartAreas } from '../../core/generator/index.ts';
@@ -77,6 +78,10 @@ interface FakeGame {
   /** The receipt passed with each answer (`0x`: none), in order. */
   answerReceipts: string[];
   secrets: { masterSecret: bigint; shares: bigint[] } | null;
+  /** The dealer's bond still held (wei): credited to the dealer when the game closes, 0 once slashed. */
+  bond?: bigint;
+  /** The phase's deadline in fake chain time: FAKE_PHASE_SECONDS after the phase began. */
+  deadline?: number;
   /** What `createGame` was called with, for games the dealer created through `submitCreateGame`. */
   created?: Omit<CreateGameParams, 'players'> & { hash: string };
 }
@@ -90,7 +95,23 @@ interface FakeState {
   nonces?: Record<string, number>;
   /** Mined createGame transactions: hash → the game. */
   txs?: Record<string, { gameId: bigint; block: number }>;
+  /** The fake chain's time (unix seconds): it stands still until `passDeadline` moves it past a deadline. */
+  time?: number;
+  /** Withdrawable credit per lowercase address (`credit`), and what each withdrew in all. */
+  credit?: Record<string, bigint>;
+  withdrawn?: Record<string, bigint>;
 }
+
+/** The fake chain's clock when no test moved it. */
+const FAKE_TIME = 1_700_000_000;
+/** Every phase's duration on the fake chain. */
+const FAKE_PHASE_SECONDS = 3600;
+
+/** A fake game's closing state at the fake chain's time. */
+const closingOf = (s: FakeState, g: FakeGame): PhaseDeadline => {
+  const now = s.time ?? FAKE_TIME;
+  return { phase: g.phase, deadline: g.deadline ?? now + FAKE_PHASE_SECONDS, now };
+};
 
 /** The shipped rulesets by hash: the fake registry (all of them, unless `registered` narrows it). */
 let shippedByHash: Map<string, string> | undefined;
@@ -201,8 +222,13 @@ export class FakeChain implements ChainView, GameCreator {
     const s = this.#read(method);
     s.block++;
     let out: T;
+    const phases = new Map([...s.games].map(([id, g]) => [id, g.phase]));
     try {
       out = fn(s);
+      // As the contract: every phase a game enters comes with its own deadline, never the last phase's.
+      for (const [id, g] of s.games) {
+        if (phases.get(id) !== g.phase) g.deadline = (s.time ?? FAKE_TIME) + FAKE_PHASE_SECONDS;
+      }
     } catch (e) {
       s.block--; // reverted: nothing mined
       throw e;
@@ -233,7 +259,7 @@ export class FakeChain implements ChainView, GameCreator {
     players: string[],
     sealKey: Point,
     contract: string,
-    opts: { dealer?: string } = {},
+    opts: { dealer?: string; bond?: bigint } = {},
   ): bigint {
     return this.#write('createGame', (s) => {
       const gameId = s.nextGameId++;
@@ -257,6 +283,7 @@ export class FakeChain implements ChainView, GameCreator {
         answers: [],
         answerReceipts: [],
         secrets: null,
+        bond: opts.bond ?? 0n,
       });
       return gameId;
     });
@@ -361,6 +388,7 @@ export class FakeChain implements ChainView, GameCreator {
     this.#write('forceOpen', (s) => {
       const g = this.#game(s, gameId);
       g.dispute = null;
+      g.bond = 0n; // slashed: to the players
       g.phase = 'ForceOpen';
     });
   }
@@ -371,11 +399,41 @@ export class FakeChain implements ChainView, GameCreator {
     });
   }
 
-  /** Anyone cancels (e.g. a missed ceremony deadline). */
+  /** Anyone cancels (e.g. a missed ceremony deadline): the bond is credited to the dealer. */
   cancelGame(gameId: bigint): void {
     this.#write('cancelGame', (s) => {
-      this.#game(s, gameId).phase = 'Cancelled';
+      this.#close(s, this.#game(s, gameId), 'Cancelled');
     });
+  }
+
+  /** Someone else settles the game after its audit: the bond is credited to the dealer. */
+  settleGame(gameId: bigint): void {
+    this.#write('settleGame', (s) => {
+      this.#close(s, this.#game(s, gameId), 'Settled');
+    });
+  }
+
+  /** Time passes: the chain's clock moves past the game's current phase deadline (and any earlier one). */
+  passDeadline(gameId: bigint): void {
+    this.#write('passDeadline', (s) => {
+      const g = this.#game(s, gameId);
+      s.time = closingOf(s, g).deadline + 1;
+    });
+  }
+
+  /** What `account` withdrew from the game contract in all (wei). */
+  withdrawnBy(account: string): bigint {
+    return this.#read('withdrawnBy').withdrawn?.[account.toLowerCase()] ?? 0n;
+  }
+
+  /** As ShroudFunds: the game closes in `phase`, and the bond still held becomes the dealer's credit. */
+  #close(s: FakeState, g: FakeGame, phase: 'Settled' | 'Cancelled'): void {
+    g.phase = phase;
+    const bond = g.bond ?? 0n;
+    g.bond = 0n;
+    if (bond === 0n) return;
+    s.credit ??= {};
+    s.credit[g.info.dealer] = (s.credit[g.info.dealer] ?? 0n) + bond;
   }
 
   /** Another transaction of the dealer's takes its next nonce (e.g. one sent by hand). */
@@ -528,6 +586,7 @@ export class FakeChain implements ChainView, GameCreator {
         answers: [],
         answerReceipts: [],
         secrets: null,
+        bond: p.bond,
         created: { ...rest, hash: tx.hash },
       });
       s.nonces[from] = nonce + 1;
@@ -669,6 +728,42 @@ export class FakeChain implements ChainView, GameCreator {
       g.secrets = { masterSecret, shares: [...shares] };
       g.phase = 'Audit';
       return { hash: `0xfake-secrets-${gameId}-${s.block}` };
+    });
+  }
+
+  async chainTime(): Promise<number> {
+    return this.#read('chainTime').time ?? FAKE_TIME;
+  }
+
+  async closingState(gameId: bigint): Promise<PhaseDeadline> {
+    const s = this.#read('closingState');
+    return closingOf(s, this.#game(s, gameId));
+  }
+
+  /** As the contract: the call reverts unless its phase's deadline passed. */
+  async close(gameId: bigint, call: 'cancelMissed' | 'settle'): Promise<TxRef | null> {
+    if (expiredCall(await this.closingState(gameId)) !== call) return null;
+    return this.#write(call, (s) => {
+      const g = this.#game(s, gameId);
+      if (expiredCall(closingOf(s, g)) !== call) throw new FakeRevert(`cannot ${call} in phase ${g.phase}`);
+      this.#close(s, g, call === 'settle' ? 'Settled' : 'Cancelled');
+      return { hash: `0xfake-${call}-${gameId}-${s.block}` };
+    });
+  }
+
+  async credit(): Promise<bigint> {
+    return this.#read('credit').credit?.[this.dealer] ?? 0n;
+  }
+
+  async withdraw(): Promise<TxRef | null> {
+    if ((await this.credit()) === 0n) return null;
+    return this.#write('withdraw', (s) => {
+      const amount = s.credit?.[this.dealer] ?? 0n;
+      if (amount === 0n) throw new FakeRevert('NothingToWithdraw');
+      s.credit![this.dealer] = 0n;
+      s.withdrawn ??= {};
+      s.withdrawn[this.dealer] = (s.withdrawn[this.dealer] ?? 0n) + amount;
+      return { hash: `0xfake-withdraw-${s.block}` };
     });
   }
 }

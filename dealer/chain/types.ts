@@ -1,4 +1,5 @@
 import type { Point } from '../../core/babyjub.ts';
+import type { PhaseDeadline } from '../../core/deadlines.ts';
 import type { Durations } from '../../core/limits.ts';
 import type { Groth16Proof } from '../../core/mapproof/types.ts';
 import type { SealedShare } from '../../core/sealed.ts';
@@ -147,6 +148,20 @@ export interface ChainView {
    */
   answerDispute(gameId: bigint, answer: readonly bigint[], receipt: string): Promise<TxRef | null>;
   publishSecrets(gameId: bigint, masterSecret: bigint, shares: readonly bigint[]): Promise<TxRef>;
+  /** The chain's time: the latest block's timestamp (unix seconds). */
+  chainTime(): Promise<number>;
+  /** The game's contract phase and deadline, and the chain's time: what closing it needs (core/deadlines.ts). */
+  closingState(gameId: bigint): Promise<PhaseDeadline>;
+  /**
+   * Sends the dealer's closing call for the game: `cancelMissed` (a player missed a ceremony step: the bond
+   * comes back) or `settle` (the audit window closed without fraud). Reads first: null, and nothing sent, when
+   * `expiredCall` no longer gives that call (someone else closed the game, or its deadline is still ahead).
+   */
+  close(gameId: bigint, call: 'cancelMissed' | 'settle'): Promise<TxRef | null>;
+  /** This dealer's withdrawable credit in the game contract (bonds of closed games, deposits of disputes). */
+  credit(): Promise<bigint>;
+  /** Withdraws the credit to the dealer's address. Reads first: null, and nothing sent, when there is none. */
+  withdraw(): Promise<TxRef | null>;
   /**
    * Posts the map root proof to the MapProofRegistry (the chain verifies the aggregate; clients verify
    * each zone). Null when no registry is configured; safe to retry (reads first).

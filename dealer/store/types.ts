@@ -9,6 +9,7 @@ export type DealStatus =
   | 'root-computed' // secrets stored and tree built, root not yet confirmed on-chain
   | 'dealt' // root confirmed on-chain: reveals may be served, disputes answered
   | 'published' // game ended and master_secret plus every r_i published for the audit
+  | 'settled' // settled on-chain after its audit (the bond credited, or slashed by a fraud proof): nothing left to do
   | 'cancelled' // the game was cancelled on-chain (a player missed a ceremony step)
   | 'forced-open'; // force-opened on-chain (this dealer was slashed): the map is public, nothing left to do
 

@@ -32,6 +32,7 @@ import { type GeneratedRuleset, readSealArtifacts } from '../contracts/rulesets.
 import type { Progress } from '../lib/progress.ts';
 import { CombatTally } from './combat-tally.ts';
 import { awaitMapProof, mapProofSummary, verifiedLine } from './map-proof.ts';
+import { settleDemoGame } from './settle.ts';
 import { DEV_KEYS, type Log } from './setup.ts';
 
 /** Turns per player after the spawns, by default (`npm run demo`, and the benchmark of its combat). */
@@ -62,6 +63,8 @@ export interface GameOptions {
   seed?: string;
   /** Write the viewers (default true; the benchmark skips them). */
   viewers?: boolean;
+  /** After the audit, fast-forward the local chain past the audit window and settle (default true). */
+  settle?: boolean;
   /**
    * The map proof: every seat checks it through its GamePlayer as soon as `registry` records it, and the game
    * waits for all of them before the audit (map-proof.ts). Off when omitted.
@@ -273,6 +276,8 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
       }
       case 'map-proof':
         return `${' '.repeat(bar(done, maxTurns).length)}  ${verifiedLine(a.seat, a.check)}`;
+      case 'expired':
+        return `${' '.repeat(bar(done, maxTurns).length)}  seat ${a.seat}: a deadline passed: ${a.claim.kind}  gas ${fmtGas(a.claim.gas)}`;
       default:
         return null;
     }
@@ -377,6 +382,9 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
   o.log(`reveals: ${sessions} over sessions, ${signed} per-request signed`);
 
   for (const l of combat.lines(nPlayers)) o.print(l);
+  if (o.settle !== false) {
+    o.print(await settleDemoGame({ provider, bots, gameId, dealer: dealerTx.address }));
+  }
 
   const viewers: string[] = [];
   // The replay's board is the geometry alone (the viewer format refuses the generator's start areas).

@@ -96,6 +96,8 @@ export async function mockGame(
   name: string,
   o: {
     maxTurns?: number;
+    /** Each seat's stake, paid with its commit (default none). */
+    stake?: bigint;
     chain?: (seat: number, c: GameChain) => GameChain;
     /** Seat `seat`'s dealer, given the honest one (default: the honest one). */
     dealer?: (seat: number, honest: DealerClient) => DealerClient;
@@ -111,6 +113,7 @@ export async function mockGame(
       rulesetHash: rulesetHash(name),
       durations: r.deadlines,
       board: { kind: 0, width: r.board.width, height: r.board.height, maxTurns: o.maxTurns ?? 6 },
+      stake: o.stake ?? 0n,
     },
   );
   await (await (G.connect(env.dealer) as Contract).getFunction('createGame')(params, { value: BOND })).wait();

@@ -16,7 +16,6 @@ import { addressToField, generateSealKey } from '../../core/sealed.ts';
 import { FAKE_DEALER, FakeChain } from '../../dealer/chain/fake.ts';
 import { dealGame } from '../../dealer/dealing.ts';
 import { MapCache } from '../../dealer/maps.ts';
-import { ChainWatcher } from '../../dealer/watcher.ts';
 import {
   ALICE,
   BOB,
@@ -30,6 +29,7 @@ import {
   signedReveal,
   startDealer,
   tempDir,
+  watcherOf,
 } from './fixture.ts';
 
 let d: Dealer | undefined;
@@ -46,14 +46,6 @@ async function track(dealer: Dealer, gameId: bigint, players = [ALICE, BOB]) {
     players: players.map((p) => p.address.toLowerCase()),
   });
 }
-
-const watcherOf = (dealer: Dealer) =>
-  new ChainWatcher(dealer.dealing, {
-    pollMs: 10,
-    startBlock: 0,
-    sealPublicKey: dealer.seal.publicKey,
-    head: dealer.head,
-  });
 
 /** Parsed log lines written since `from`. */
 const linesSince = (dealer: Dealer, from: number) =>

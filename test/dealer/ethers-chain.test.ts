@@ -40,6 +40,7 @@ import { SqliteStore } from '../../dealer/store/sqlite.ts';
 import { ChainWatcher } from '../../dealer/watcher.ts';
 import {
   as,
+  BOND,
   commitAll,
   createGame,
   DURATIONS,
@@ -422,6 +423,43 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     assert.deepEqual(await chain.publishSecrets(s.id, 1n, s.shares), { hash: 'already-published' });
     const secret = (await store.getSecrets(s.id))!.masterSecret.toString();
     assert.ok(!logs.lines.some((l) => l.includes(secret)), 'master secret never logged');
+  });
+
+  it('settles the game once its audit window closed (not before) and withdraws the bond and deposits to its wallet', async () => {
+    await watcher.tick();
+    assert.equal((await store.getGame(s.id))?.status, 'published', 'the audit window is open');
+    assert.equal(await chain.close(s.id, 'settle'), null, 'nothing sent before the deadline');
+    await increaseTime(env, DURATIONS.auditSeconds + 1);
+    const before = await env.ethers.provider.getBalance(env.dealer.address);
+    await watcher.tick();
+    assert.equal(await phaseOf(env, s.id), Phase.Settled);
+    assert.equal((await store.getGame(s.id))?.status, 'settled');
+    assert.equal(await chain.credit(), 0n, 'withdrawn');
+    const gained = (await env.ethers.provider.getBalance(env.dealer.address)) - before;
+    assert.ok(gained > BOND - 10n ** 16n, `the bond came back (less gas): ${gained}`);
+    assert.equal(await chain.close(s.id, 'settle'), null, 'settled: nothing more to send');
+    assert.equal(await chain.withdraw(), null, 'no credit: no transaction');
+  });
+
+  it('cancels its game whose ceremony a player missed once the commit deadline passed, and withdraws the bond', async () => {
+    const c = await newGame();
+    await (
+      await as(env, c.players[0]!).getFunction('commit')(c.id, c.commitments[0], { value: STAKE })
+    ).wait();
+    await mine(2);
+    await watcher.tick();
+    assert.equal((await store.getGame(c.id))?.status, 'watching', 'tracked, the deadline ahead');
+    assert.equal(await phaseOf(env, c.id), Phase.Commit);
+    await increaseTime(env, DURATIONS.commitSeconds + 1);
+    const before = await env.ethers.provider.getBalance(env.dealer.address);
+    const creditBefore: bigint = await G.getFunction('credit')(c.players[0]!.address);
+    await watcher.tick();
+    assert.equal(await phaseOf(env, c.id), Phase.Cancelled);
+    assert.equal((await store.getGame(c.id))?.status, 'cancelled');
+    const gained = (await env.ethers.provider.getBalance(env.dealer.address)) - before;
+    assert.ok(gained > BOND - 10n ** 16n, `the bond came back (less gas): ${gained}`);
+    // The seat that committed is not at fault: its stake is its credit, for its own withdrawal.
+    assert.equal((await G.getFunction('credit')(c.players[0]!.address)) - creditBefore, STAKE);
   });
 
   it('skips a game of this dealer sealed to another seal key', async () => {

@@ -38,6 +38,7 @@ import { randomFieldElement } from '../../dealer/random.ts';
 import type { ReceiptBody, RevealRequestBody, SessionRevealBody } from '../../dealer/reveals.ts';
 import { secretBox } from '../../dealer/store/secret-box.ts';
 import { SqliteStore } from '../../dealer/store/sqlite.ts';
+import { ChainWatcher } from '../../dealer/watcher.ts';
 
 export const CHAIN_ID = 31337n;
 export const CONTRACT = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
@@ -70,6 +71,8 @@ export function runCeremony(
     sealed?: Record<number, { ephemeralY: bigint; ciphertext: bigint }>;
     /** The game contract the game is created on (default CONTRACT). */
     contract?: string;
+    /** The dealer's bond (default none). */
+    bond?: bigint;
   } = {},
 ): Ceremony {
   const players = opts.players ?? [ALICE, BOB];
@@ -78,6 +81,7 @@ export function runCeremony(
     players.map((p) => p.address),
     sealKey,
     opts.contract ?? CONTRACT,
+    { bond: opts.bond ?? 0n },
   );
   const shares = players.map(() => randomFieldElement());
   players.forEach((p, i) => {
@@ -159,6 +163,8 @@ export async function startDealer(
     log: logger,
     onDealt: () => metrics.gamesDealt.inc(),
     onDisputeAnswered: () => metrics.disputesAnswered.inc(),
+    onClosed: (_gameId, call) => metrics.gamesClosed.inc({ call }),
+    onWithdrawn: (wei) => metrics.creditWithdrawn.inc(Number(wei)),
   };
   const app = await buildApp({
     h,
@@ -211,6 +217,15 @@ export async function startDealer(
     },
   };
 }
+
+/** The dealer's chain watcher on its FakeChain, fast polling, from block 0; tests call `tick()` themselves. */
+export const watcherOf = (dealer: Dealer) =>
+  new ChainWatcher(dealer.dealing, {
+    pollMs: 10,
+    startBlock: 0,
+    sealPublicKey: dealer.seal.publicKey,
+    head: dealer.head,
+  });
 
 /** A few on-board leaves of the duel map. */
 export function duelLeaves(): number[] {

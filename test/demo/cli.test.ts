@@ -111,7 +111,36 @@ describe('live chain + dealer (tiny)', () => {
       assert.match(r.out, new RegExp(`seat ${i} of 2`));
       assert.match(r.out, /turn \d+ spawn: .* tiles verified against the on-chain root/);
       assert.match(r.out, /game over: phase (Secrets|Audit) after turn 6/);
+      assert.match(r.out, /the (Secrets|Audit) phase ends at .*: then run again with --settle/);
     }
+    // A day later (the audit window, fast-forwarded), one player comes back with --settle: with the dealer gone
+    // (no proving keys needed for a game that is over) it closes the game and leaves.
+    const provider = new JsonRpcProvider(env.url, 31337, { staticNetwork: true, cacheTimeout: -1 });
+    try {
+      const game = new GameChain(env.game, provider);
+      for (let i = 0; i < 100 && (await game.game(gameId)).phase !== 'Audit'; i++)
+        await new Promise((r) => setTimeout(r, 200));
+      const g = await game.game(gameId);
+      assert.equal(g.phase, 'Audit', 'the dealer published its secrets');
+      const now = (await provider.getBlock('latest'))!.timestamp;
+      await provider.send('evm_increaseTime', [g.deadline - now + 1]);
+      await provider.send('evm_mine', []);
+    } finally {
+      provider.destroy();
+    }
+    const dead = [
+      '--rpc',
+      env.url,
+      '--contract',
+      env.game,
+      '--dealer',
+      'http://127.0.0.1:9',
+      '--game',
+      `${gameId}`,
+    ];
+    const back = await runCli([...dead, '--settle'], keys[0]!).done;
+    assert.equal(back.code, 0, back.out);
+    assert.match(back.out, /game closed: Settled/, back.out);
   });
 
   it('SDK: a scripted attack hits, the defender proves it, both models update', {

@@ -75,6 +75,11 @@ describe('the demo’s map proof (tiny)', () => {
       assert.ok(v >= 0 && v < summary, `seat ${seat}'s verification printed before the summary`);
     }
     assert.equal(result.mapProof, lines[summary]);
+    // Then the game's life ends: settled past the audit window, the dealer's bond withdrawn by its own watcher.
+    const settled = at(
+      /^settlement: the audit window fast-forwarded on the local chain; (seat 0|the dealer) settled it.*; the dealer withdrew its 1000000000000000000 wei bond \d+ ms later/,
+    );
+    assert.ok(settled > audit, lines.join('\n'));
     // What the bots checked is what the chain recorded.
     const provider = new JsonRpcProvider(live.url, 31337, { staticNetwork: true });
     try {
