@@ -60,6 +60,8 @@ const SKIPPED: Record<string, string> = {
     'a template: a live game; test/demo/play.test.ts plays it (bot and interactive)',
   'SHROUD_PLAYER_KEY=0x… npm run play -- --game ID --rpc URL --deployment deployments/31337.json --dealer URL --interactive':
     'a template: a live game; test/demo/play.test.ts plays it with a stdin script',
+  'SHROUD_PLAYER_KEY=0x… npm run play -- --game ID --rpc URL --deployment deployments/31337.json --dealer URL --settle':
+    'a template: a game over; test/demo/cli.test.ts runs it past a fast-forwarded audit window',
   'ls ignition/deployments/chain-11155111/': "a template: a testnet deployment's journal",
   'npx hardhat ignition status chain-11155111': "a template: a testnet deployment's journal",
   'SHROUD_LOBBIES=\'[{"name":"tiny-duel","ruleset":"tiny","seats":2,"stake":"1000","disputeDeposit":"100","maxTurns":40,"bond":"1000000000000000000"}]\' npm run dealer':
