@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import { type Hasher, seedFromShares } from '../core/index.ts';
 import { addressToField, openSealedShare } from '../core/sealed.ts';
-import type { ChainView, GamePhase } from './chain/types.ts';
+import type { ChainView, DealerCloseCall, GamePhase } from './chain/types.ts';
 import type { MapCache } from './maps.ts';
 import { randomFieldElement } from './random.ts';
-import type { DealerStore, SealedShareRecord } from './store/types.ts';
+import { type DealerStore, ROOT_POSTED, type SealedShareRecord } from './store/types.ts';
 
 /** Points between persisted steps; a test hook may pause there to be SIGKILLed. */
 export type DealStep = 'secrets-stored' | 'root-computed' | 'root-posted';
@@ -25,7 +25,7 @@ export interface DealingDeps {
   /** A reveal dispute of a dealt game was answered on-chain (metrics). */
   onDisputeAnswered?: (gameId: bigint) => void;
   /** This dealer closed a game on-chain (dealer/closing.ts; metrics). */
-  onClosed?: (gameId: bigint, call: 'cancelMissed' | 'settle') => void;
+  onClosed?: (gameId: bigint, call: DealerCloseCall) => void;
   /** This dealer withdrew its credit, `wei` (metrics). */
   onWithdrawn?: (wei: bigint) => void;
   /** Attempts at posting the root before giving up until the next tick. */
@@ -51,7 +51,7 @@ export async function markStopped(
 export async function dealGame(d: DealingDeps, gameId: bigint): Promise<DealOutcome> {
   const game = await d.store.getGame(gameId);
   if (!game) throw new Error(`game ${gameId} is not tracked`);
-  if (game.status === 'dealt' || game.status === 'published' || game.status === 'settled') return 'dealt';
+  if (ROOT_POSTED.includes(game.status)) return 'dealt';
   if (game.status === 'cancelled' || game.status === 'forced-open') return game.status;
   const log = d.log.child({ gameId: gameId.toString() });
 

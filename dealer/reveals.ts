@@ -30,7 +30,7 @@ import type { MapCache } from './maps.ts';
 import type { PlayerRateLimiter } from './rate-limit.ts';
 import { canonicalSignature } from './receipts.ts';
 import { macMatches, SessionTable } from './sessions.ts';
-import type { DealerStore, GameRecord } from './store/types.ts';
+import { type DealerStore, type GameRecord, ROOT_POSTED } from './store/types.ts';
 
 /** The request body as it arrives, after the JSON schema checked its shape. */
 export interface RevealRequestBody {
@@ -249,7 +249,7 @@ export class RevealService {
       );
     }
     // A settled game's map is public (its secrets were published): its tiles are still served, as after play.
-    if (game.status !== 'dealt' && game.status !== 'published' && game.status !== 'settled') {
+    if (!ROOT_POSTED.includes(game.status)) {
       throw new DealerError(409, 'root-not-posted', 'gameId: the map root is not posted yet', 'gameId');
     }
     this.#dealt.set(gameId.toString(), game);

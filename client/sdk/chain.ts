@@ -10,6 +10,7 @@ import { VERIFIER_REGISTRY_ABI } from '@shroud/core/abi/verifier-registry.ts';
 import type { Point } from '@shroud/core/babyjub.ts';
 import { CIRCUIT_ID } from '@shroud/core/circuits.ts';
 import { shareCommitment } from '@shroud/core/commitments.ts';
+import type { DeadlineCall } from '@shroud/core/deadlines.ts';
 import { FIELD_MODULUS } from '@shroud/core/field.ts';
 import {
   GAME_PHASES,
@@ -526,21 +527,8 @@ export class GameChain {
     return this.#send('challengeDisputeAnswer', [gameId, leaves, answer, index]);
   }
 
-  /** Anyone, once a deadline passed: the matching permissionless exit. */
-  claim(
-    fn: Extract<
-      WriteName<GameAbi>,
-      | 'claimDisputeTimeout'
-      | 'claimOpenRootTimeout'
-      | 'claimTurnTimeout'
-      | 'claimCombatTimeout'
-      | 'startForceOpen'
-      | 'cancelMissed'
-      | 'claimSecretsTimeout'
-      | 'settle'
-    >,
-    gameId: bigint,
-  ): Promise<TxResult> {
+  /** Anyone, once a deadline passed: the matching permissionless exit (core/deadlines.ts). */
+  claim(fn: DeadlineCall, gameId: bigint): Promise<TxResult> {
     return this.#send(fn, [gameId]);
   }
 

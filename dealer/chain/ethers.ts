@@ -35,6 +35,7 @@ import {
   type CreateGameParams,
   CreateGameRevert,
   type CreateStatus,
+  type DealerCloseCall,
   type DisputeRecord,
   type GameCreator,
   type GameInfo,
@@ -365,7 +366,7 @@ export class EthersChain implements ChainView, GameCreator {
   }
 
   /** Reads first: nothing is sent unless `expiredCall` gives `call` now (a retry, or someone else closed it). */
-  async close(gameId: bigint, call: 'cancelMissed' | 'settle'): Promise<TxRef | null> {
+  async close(gameId: bigint, call: DealerCloseCall): Promise<TxRef | null> {
     if (expiredCall(await this.closingState(gameId)) !== call) return null;
     return this.#send(this.#write, call, [gameId]);
   }

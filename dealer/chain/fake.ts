@@ -20,6 +20,7 @@ import {
   type CreateGameParams,
   CreateGameRevert,
   type CreateStatus,
+  type DealerCloseCall,
   type DisputeRecord,
   type GameCreator,
   type GameInfo,
@@ -741,7 +742,7 @@ export class FakeChain implements ChainView, GameCreator {
   }
 
   /** As the contract: the call reverts unless its phase's deadline passed. */
-  async close(gameId: bigint, call: 'cancelMissed' | 'settle'): Promise<TxRef | null> {
+  async close(gameId: bigint, call: DealerCloseCall): Promise<TxRef | null> {
     if (expiredCall(await this.closingState(gameId)) !== call) return null;
     return this.#write(call, (s) => {
       const g = this.#game(s, gameId);

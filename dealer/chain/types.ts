@@ -1,5 +1,5 @@
 import type { Point } from '../../core/babyjub.ts';
-import type { PhaseDeadline } from '../../core/deadlines.ts';
+import type { DeadlineCall, PhaseDeadline } from '../../core/deadlines.ts';
 import type { Durations } from '../../core/limits.ts';
 import type { Groth16Proof } from '../../core/mapproof/types.ts';
 import type { SealedShare } from '../../core/sealed.ts';
@@ -90,6 +90,9 @@ export interface TurnLog {
  */
 export const IN_LOGS = 'in-logs';
 
+/** The deadline exits a dealer sends for its own games (dealer/closing.ts): the two that give its bond back. */
+export type DealerCloseCall = Extract<DeadlineCall, 'cancelMissed' | 'settle'>;
+
 /** Opaque receipt of a write (a tx hash on a real chain). */
 export interface TxRef {
   hash: string;
@@ -157,7 +160,7 @@ export interface ChainView {
    * comes back) or `settle` (the audit window closed without fraud). Reads first: null, and nothing sent, when
    * `expiredCall` no longer gives that call (someone else closed the game, or its deadline is still ahead).
    */
-  close(gameId: bigint, call: 'cancelMissed' | 'settle'): Promise<TxRef | null>;
+  close(gameId: bigint, call: DealerCloseCall): Promise<TxRef | null>;
   /** This dealer's withdrawable credit in the game contract (bonds of closed games, deposits of disputes). */
   credit(): Promise<bigint>;
   /** Withdraws the credit to the dealer's address. Reads first: null, and nothing sent, when there is none. */

@@ -13,6 +13,9 @@ export type DealStatus =
   | 'cancelled' // the game was cancelled on-chain (a player missed a ceremony step)
   | 'forced-open'; // force-opened on-chain (this dealer was slashed): the map is public, nothing left to do
 
+/** The statuses of a game whose root this dealer posted and that the chain did not stop: its tiles are served. */
+export const ROOT_POSTED: readonly DealStatus[] = ['dealt', 'published', 'settled'];
+
 export interface GameRecord {
   gameId: bigint;
   contract: string;

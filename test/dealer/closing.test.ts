@@ -39,6 +39,15 @@ function aliceCommits(dealer: Dealer, bond: bigint): bigint {
   return gameId;
 }
 
+/** `aliceCommits`, tracked by a watcher's first tick, then its commit deadline passed. */
+async function stalledCeremony(dealer: Dealer, bond: bigint) {
+  const gameId = aliceCommits(dealer, bond);
+  const w = watcherOf(dealer);
+  await w.tick();
+  dealer.chain.passDeadline(gameId);
+  return { gameId, w };
+}
+
 /** A dealt tiny game with `bond` whose play ended; the watcher's first tick published its secrets. */
 async function published(dealer: Dealer, bond: bigint) {
   const g = await dealer.dealtGame({ ruleset: 'tiny', bond });
@@ -144,10 +153,7 @@ describe('closing games: the dealer gets its bonds back', () => {
 
   it('a failed cancel or withdrawal is logged and retried on the next tick; the game is not marked meanwhile', async () => {
     d = await startDealer();
-    const gameId = aliceCommits(d, 6n);
-    const w = watcherOf(d);
-    await w.tick();
-    d.chain.passDeadline(gameId);
+    const { gameId, w } = await stalledCeremony(d, 6n);
     d.chain.failNext.add('cancelMissed');
     await w.tick();
     assert.equal((await d.store.getGame(gameId))?.status, 'watching');
@@ -190,10 +196,7 @@ describe('closing games: the dealer gets its bonds back', () => {
 
   it('a new phase brings a new deadline: a ceremony that went on is not cancelled on the last phase’s', async () => {
     d = await startDealer();
-    const gameId = aliceCommits(d, 2n);
-    const w = watcherOf(d);
-    await w.tick();
-    d.chain.passDeadline(gameId);
+    const { gameId, w } = await stalledCeremony(d, 2n);
     // BOB commits in time after all (the fake takes it): the game is in Reveal, with a fresh deadline.
     d.chain.commitShare(gameId, BOB.address, shareCommitment(d.h, gameId, addressToField(BOB.address), 1n));
     await w.tick();
