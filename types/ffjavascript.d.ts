@@ -24,8 +24,10 @@ declare module 'ffjavascript' {
     batchLEMtoC(buff: Uint8Array): Promise<Uint8Array>;
     batchLEMtoU(buff: Uint8Array): Promise<Uint8Array>;
     toRprLEM(buff: Uint8Array, pos: number, p: Elem): void;
+    toRprUncompressed(buff: Uint8Array, pos: number, p: Elem): void;
     fromRprLEM(buff: Uint8Array, pos?: number): Elem;
     eq(a: Elem, b: Elem): boolean;
+    fromRng(rng: ChaCha): Elem;
   }
   interface WasmField {
     n8: number;

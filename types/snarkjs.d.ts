@@ -52,5 +52,13 @@ declare module 'snarkjs' {
     newZKey(r1cs: string, ptau: string, zkey: string, logger?: unknown): Promise<unknown>;
     verifyFromR1cs(r1cs: string, ptau: string, zkey: string, logger?: unknown): Promise<boolean>;
     exportVerificationKey(zkey: string, logger?: unknown): Promise<object>;
+    beacon(
+      oldZkey: string,
+      newZkey: string,
+      name: string,
+      beaconHashHex: string,
+      numIterationsExp: number,
+      logger?: unknown,
+    ): Promise<unknown>;
   };
 }

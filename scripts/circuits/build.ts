@@ -1,8 +1,8 @@
 /**
  * Circuit build pipeline: generate the per-ruleset main circuits, compile them with circom2
  * (`--O2 --inspect`, which must be clean), then Groth16 phase 2 on a prepared ptau (one random
- * contribution and a beacon), `zkey verify` (for a ptau the user supplied), and export the verification key and the Solidity
- * verifier. Everything is cached by a hash of the sources and the ruleset under
+ * contribution, a beacon and `zkey verify`; on the development ptau the key is computed from its public secrets,
+ * devzkey.ts), and export the verification key and the Solidity verifier. Everything is cached by a hash of the sources and the ruleset under
  * `build/circuits/<ruleset>/` (the ruleset-independent `seal` circuit, `buildSealCircuit`, under
  * `build/circuits/_global/seal/`); circom's and snarkjs's output goes to `<circuit>/build.log` there.
  * The ptau is the user's (`--ptau`, `--ptau-dir`, `SHROUD_PTAU_DIR`) or an INSECURE development one
@@ -29,12 +29,13 @@ import { ALL_CIRCUITS, CIRCUITS, type CircuitName, mainSource } from './generate
 import { GLOBAL_CIRCUITS, type GlobalCircuitName, globalMainSource, isGlobalCircuit } from './global.ts';
 import { withLock } from './lock.ts';
 import { type PtauChoice, type ResolvedPtau, resolvePtau, userPtauDir } from './ptau.ts';
-import { expectedMs, ptauModelMs, recordMs, setupModelMs } from './timings.ts';
+import { devSetupModelMs, expectedMs, ptauModelMs, recordMs, setupModelMs } from './timings.ts';
 
 export { readPtauPower, resolvePtau } from './ptau.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SNARKJS = path.join(ROOT, 'node_modules', 'snarkjs', 'build', 'cli.cjs');
+const DEVZKEY = path.join(ROOT, 'scripts', 'circuits', 'devzkey.ts');
 const CIRCOM = path.join(ROOT, 'node_modules', 'circom2', 'cli.js');
 
 export interface BuildOptions extends PtauChoice {
@@ -122,13 +123,31 @@ export function readR1csInfo(file: string): CircuitInfo {
 
 /**
  * Runs a tool as a child process (asynchronously, so progress keeps ticking). Its output goes to the
- * circuit's log file, never to the terminal; a failure names the log.
+ * circuit's log file, never to the terminal; a failure names the log. `onProgress` takes the tool's
+ * `progress F` lines (devzkey.ts), which stay out of the log.
  */
-function run(cmd: string, args: string[], logFile: string, what: string): Promise<string> {
+function run(
+  cmd: string,
+  args: string[],
+  logFile: string,
+  what: string,
+  onProgress?: (f: number) => void,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const p = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
-    p.stdout.on('data', (d: Buffer) => chunks.push(d));
+    let partial = '';
+    p.stdout.on('data', (d: Buffer) => {
+      if (!onProgress) return void chunks.push(d);
+      const lines = (partial + d.toString('utf8')).split('\n');
+      partial = lines.pop()!;
+      for (const line of lines) {
+        const m = /^progress ([0-9.]+)$/.exec(line);
+        if (m) onProgress(Number(m[1]));
+        else chunks.push(Buffer.from(`${line}\n`));
+      }
+    });
+    p.stdout.on('end', () => partial && chunks.push(Buffer.from(partial)));
     p.stderr.on('data', (d: Buffer) => chunks.push(d));
     p.once('error', reject);
     p.once('close', (code, signal) => {
@@ -256,6 +275,8 @@ export interface SetupRecord {
 
 /** Phase 2 steps with their share of the time (measured on duel/turn), for the progress fraction. */
 const SETUP_STEPS = { setup: 0.38, contribute: 0.07, beacon: 0.07, verify: 0.42, export: 0.06 } as const;
+/** A development key's share of its setup time (the rest: the two exports). */
+const DEV_KEY_SHARE = 0.8;
 
 async function setup(
   name: CircuitName | GlobalCircuitName,
@@ -276,30 +297,47 @@ async function setup(
     onFraction(done);
     return out;
   };
-  await step(
-    SETUP_STEPS.setup,
-    ['groth16', 'setup', r1cs, ptau.file, z0],
-    `groth16 setup (${path.basename(ptau.file)})`,
-  );
-  await step(
-    SETUP_STEPS.contribute,
-    ['zkey', 'contribute', z0, z1, '--name=shroud build', `-e=${randomBytes(32).toString('hex')}`],
-    'zkey contribute',
-  );
   // Development beacon derived from the circuit hash; a production ceremony uses a public random beacon.
   const beacon = createHash('sha256').update(`shroud beacon ${hash}`).digest('hex');
-  await step(
-    SETUP_STEPS.beacon,
-    ['zkey', 'beacon', z1, zkey, beacon, '10', '-n=shroud beacon'],
-    'zkey beacon',
-  );
-  // `zkey verify` re-derives the whole key from the r1cs and ptau (about 40% of the setup time). On the
-  // development ptau this process made every input itself, so it would only check snarkjs against itself
-  // (the circuit tests prove and verify with each key); a ptau the user points at is checked.
   if (ptau.dev) {
-    done += SETUP_STEPS.verify;
-    onFraction(done);
+    // The development ptau's secrets are public, so a random contribution would hide nothing, and `zkey verify`
+    // would only check snarkjs against itself (the circuit tests prove and verify with each key): the key is
+    // computed from those secrets, the same bytes as `groth16 setup` then `zkey beacon` (devzkey.ts).
+    // A process of its own, so that builds side by side (verifiers.ts --jobs) each get a core.
+    await run(
+      process.execPath,
+      [
+        DEVZKEY,
+        '--r1cs',
+        r1cs,
+        '--power',
+        String(ptau.power),
+        '--out',
+        zkey,
+        '--beacon',
+        beacon,
+        '--progress',
+      ],
+      log,
+      `development key (groth16 setup + zkey beacon on ${path.basename(ptau.file)})`,
+      (f) => onFraction(f * DEV_KEY_SHARE),
+    );
   } else {
+    await step(
+      SETUP_STEPS.setup,
+      ['groth16', 'setup', r1cs, ptau.file, z0],
+      `groth16 setup (${path.basename(ptau.file)})`,
+    );
+    await step(
+      SETUP_STEPS.contribute,
+      ['zkey', 'contribute', z0, z1, '--name=shroud build', `-e=${randomBytes(32).toString('hex')}`],
+      'zkey contribute',
+    );
+    await step(
+      SETUP_STEPS.beacon,
+      ['zkey', 'beacon', z1, zkey, beacon, '10', '-n=shroud beacon'],
+      'zkey beacon',
+    );
     const verify = await step(SETUP_STEPS.verify, ['zkey', 'verify', r1cs, ptau.file, zkey], 'zkey verify');
     if (!/ZKey Ok!/.test(verify))
       throw new Error(`zkey verify did not report "ZKey Ok!"; log ${path.relative(ROOT, log)}`);
@@ -459,7 +497,7 @@ async function buildOne(b: OneBuild, opts: GlobalBuildOptions): Promise<CircuitA
         record = await timed(
           progress,
           `setup ${id} (${info.constraints.toLocaleString('en-US')} constraints, ${path.basename(ptau.file)})`,
-          expectedMs(`setup ${id}`, () => setupModelMs(info.constraints)),
+          expectedMs(`setup ${id}`, () => (ptau.dev ? devSetupModelMs : setupModelMs)(info.constraints)),
           (f) => setup(name, dir, hash, ptau, f),
           `setup ${id}`,
         );

@@ -18,7 +18,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Curve } from 'ffjavascript';
 import { FixedBaseMul, type Group, scalarsLE } from './fixedbase.ts';
-import { type Contribution, type SnarkFd, snarkjsInternals } from './snarkjs-internals.ts';
+import {
+  type Contribution,
+  type SnarkFd,
+  type SnarkjsInternals,
+  snarkjsInternals,
+} from './snarkjs-internals.ts';
 
 /** The public beacon: its SHA-256 seeds every secret of the setup. */
 export const DEV_BEACON = 'shroud development powers of tau: INSECURE, the toxic waste is public';
@@ -56,13 +61,7 @@ export async function generateDevPtau(power: number, file: string, o: DevPtauOpt
     return concat(out);
   };
 
-  // The beacon contribution, as `snarkjs powersoftau beacon` derives it from the first challenge.
-  const challenge = snark.calculateFirstChallengeHash(curve, power);
-  const beaconHash = createHash('sha256').update(DEV_BEACON).digest();
-  const key = await snark.keyFromBeacon(curve, challenge, beaconHash, ITERATIONS_EXP);
-  const tau = curve.Fr.toObject(key.tau.prvKey);
-  const alpha = curve.Fr.toObject(key.alpha.prvKey);
-  const beta = curve.Fr.toObject(key.beta.prvKey);
+  const { challenge, beaconHash, key, tau, alpha, beta } = await devSecrets(snark, curve, power);
 
   // Sections 2–6: powers of tau, in G1 (2^(n+1) − 1 of them) and G2, times alpha and beta.
   const n = 2 ** power;
@@ -134,6 +133,23 @@ export async function generateDevPtau(power: number, file: string, o: DevPtauOpt
   await curve.terminate();
 }
 
+/** The public secrets of the development ptau of `power`: its beacon contribution, as `snarkjs powersoftau beacon`
+ *  derives it from the first challenge (which depends on the power). */
+export async function devSecrets(snark: SnarkjsInternals, curve: Curve, power: number) {
+  const challenge = snark.calculateFirstChallengeHash(curve, power);
+  const beaconHash = createHash('sha256').update(DEV_BEACON).digest();
+  const key = await snark.keyFromBeacon(curve, challenge, beaconHash, ITERATIONS_EXP);
+  const secret = (k: { prvKey: Uint8Array }) => curve.Fr.toObject(k.prvKey) as bigint;
+  return {
+    challenge,
+    beaconHash,
+    key,
+    tau: secret(key.tau),
+    alpha: secret(key.alpha),
+    beta: secret(key.beta),
+  };
+}
+
 /** Points per wasm call: bounds the wasm memory (a G2 chunk is ~14 MB) and paces progress. */
 const CHUNK = 1 << 14;
 
@@ -156,7 +172,7 @@ export function lagrangeAt(curve: Curve, tau: bigint, k: number, dropLast = fals
   return omega.map((w, i) => (((c * w) % r) * inv[i]! - w * drop + r * r) % r);
 }
 
-function geometric(first: bigint, ratio: bigint, count: number, r: bigint): bigint[] {
+export function geometric(first: bigint, ratio: bigint, count: number, r: bigint): bigint[] {
   const out = new Array<bigint>(count);
   let t = first;
   for (let i = 0; i < count; i++) {
@@ -168,7 +184,7 @@ function geometric(first: bigint, ratio: bigint, count: number, r: bigint): bigi
 
 const scale = (xs: bigint[], f: bigint, r: bigint) => xs.map((x) => (x * f) % r);
 
-function modPow(b: bigint, e: bigint, m: bigint): bigint {
+export function modPow(b: bigint, e: bigint, m: bigint): bigint {
   let result = 1n;
   let base = b % m;
   for (let x = e; x > 0n; x >>= 1n) {
@@ -178,7 +194,7 @@ function modPow(b: bigint, e: bigint, m: bigint): bigint {
   return result;
 }
 
-const modInverse = (a: bigint, p: bigint) => modPow(a, p - 2n, p);
+export const modInverse = (a: bigint, p: bigint) => modPow(a, p - 2n, p);
 
 /** Montgomery's trick: one inversion for the whole list (no element may be zero). */
 function batchInverse(xs: bigint[], r: bigint): bigint[] {
@@ -221,7 +237,7 @@ function progressOf(power: number, report?: (done: number) => void) {
 }
 
 /** Sequential writes to a file descriptor. */
-class FileOut {
+export class FileOut {
   private readonly fd: number;
   constructor(fd: number) {
     this.fd = fd;

@@ -74,6 +74,39 @@ export class FixedBaseMul {
     return new Uint8Array(this.memory.buffer, pAff, n * sA).slice();
   }
 
+  /** Affine Montgomery little-endian points in snarkjs's uncompressed form (big-endian x, y), as hashes take them. */
+  toUncompressed(group: Group, points: Uint8Array): Uint8Array {
+    const sA = N8[group] * 2;
+    const n = points.length / sA;
+    const pIn = align(this.end);
+    const pOut = align(pIn + n * sA);
+    this.ensure(pOut + n * sA);
+    new Uint8Array(this.memory.buffer).set(points, pIn);
+    this.fn[`${group}m_batchLEMtoU`]!(pIn, n, pOut);
+    return new Uint8Array(this.memory.buffer, pOut, n * sA).slice();
+  }
+
+  /**
+   * `a − b` for two affine points (Montgomery little-endian), computed by the wasm's own affine subtraction and
+   * returned uncompressed: snarkjs hashes H points this way, including one that is not on the curve (devzkey.ts).
+   */
+  subAffineU(group: Group, a: Uint8Array, b: Uint8Array): Uint8Array {
+    const n8 = N8[group];
+    const pA = align(this.end);
+    const pB = align(pA + 2 * n8);
+    const pJ = align(pB + 2 * n8);
+    const pAff = align(pJ + 3 * n8);
+    const pU = align(pAff + 2 * n8);
+    this.ensure(pU + 2 * n8);
+    const mem = new Uint8Array(this.memory.buffer);
+    mem.set(a, pA);
+    mem.set(b, pB);
+    this.fn[`${group}m_subAffine`]!(pA, pB, pJ);
+    this.toAffine(group, pJ, 1, pAff);
+    this.fn[`${group}m_batchLEMtoU`]!(pAff, 1, pU);
+    return new Uint8Array(this.memory.buffer, pU, 2 * n8).slice();
+  }
+
   /** `d·256^w·G` for w < 32, 1 ≤ d ≤ 255, as affine points; returns the end of the table. */
   private buildTable(group: Group, gen: Uint8Array, at: number): number {
     const n8 = N8[group];

@@ -1,12 +1,12 @@
 /**
- * The few snarkjs helpers the development ptau needs that its package does not export (the ptau
+ * The few snarkjs helpers the development ptau and zkeys need that its package does not export (the ptau
  * header and contribution writers, the beacon key, the hasher snapshot), loaded from its sources by
  * path. snarkjs is pinned in package.json; `test/circuits/devptau.test.ts` fails if they move.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Curve } from 'ffjavascript';
+import type { ChaCha, Curve } from 'ffjavascript';
 
 const SRC = path.join(path.dirname(fileURLToPath(import.meta.resolve('snarkjs'))), 'src');
 const load = <T>(file: string): Promise<T> => import(pathToFileURL(path.join(SRC, file)).href) as Promise<T>;
@@ -56,12 +56,17 @@ export interface SnarkjsInternals {
   toPtauPubKeyRpr(buff: Uint8Array, pos: number, curve: Curve, key: PtauKey, montgomery: boolean): void;
   toPartialHash(h: Hasher): Uint8Array;
   blake2b(): Hasher;
+  /** The beacon's random stream: SHA-256 iterated 2^iterExp times, then ChaCha (snarkjs misc.js). */
+  rngFromBeaconParams(beacon: Uint8Array, iterExp: number): Promise<ChaCha>;
+  /** A G2 point from a transcript hash (snarkjs keypair.js). */
+  hashToG2(curve: Curve, hash: Uint8Array): Uint8Array;
 }
 
 export async function snarkjsInternals(): Promise<SnarkjsInternals> {
   const utils =
     await load<Omit<SnarkjsInternals, 'getCurve' | 'toPartialHash' | 'blake2b'>>('powersoftau_utils.js');
-  const misc = await load<{ toPartialHash(h: Hasher): Uint8Array }>('misc.js');
+  const misc = await load<Pick<SnarkjsInternals, 'toPartialHash' | 'rngFromBeaconParams'>>('misc.js');
+  const keypair = await load<Pick<SnarkjsInternals, 'hashToG2'>>('keypair.js');
   const curves = await load<{ getCurveFromName(n: string, o?: { singleThread?: boolean }): Promise<Curve> }>(
     'curves.js',
   );
@@ -78,6 +83,8 @@ export async function snarkjsInternals(): Promise<SnarkjsInternals> {
     keyFromBeacon: utils.keyFromBeacon,
     toPtauPubKeyRpr: utils.toPtauPubKeyRpr,
     toPartialHash: misc.toPartialHash,
+    rngFromBeaconParams: misc.rngFromBeaconParams,
+    hashToG2: keypair.hashToG2,
     blake2b: () => blake2b.create({ dkLen: 64 }),
   };
 }

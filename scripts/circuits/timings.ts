@@ -26,6 +26,8 @@ export function expectedMs(key: string, model?: () => number): number | undefine
 
 /** Groth16 setup (new, contribute, beacon, verify, export) grows about linearly with constraints. */
 export const setupModelMs = (constraints: number) => 4000 + 3.5 * constraints;
+/** A development key (devzkey.ts: one fixed-base multiplication per point) and its exports. */
+export const devSetupModelMs = (constraints: number) => 3000 + 0.7 * constraints;
 /** A development ptau: ~10 s at power 14, twice the points (and time) per power. */
 export const ptauModelMs = (power: number) => 10_400 * 2 ** (power - 14);
 

@@ -37,6 +37,7 @@ const CLIS: Record<string, string> = {
   verifiers: 'scripts/contracts/verifiers.ts',
   abi: 'scripts/contracts/abi.ts',
   devptau: 'scripts/circuits/devptau.ts',
+  devzkey: 'scripts/circuits/devzkey.ts',
   'artifacts:export': 'scripts/artifacts-export.ts',
   game: 'scripts/game.ts',
   ceremony: 'scripts/ceremony/main.ts',
@@ -249,6 +250,23 @@ describe('CLI convention', () => {
       ['circuits bench', ['--ruleset', 'nope'], /--ruleset nope: unknown/],
       ['devptau', ['--power', '99'], /--power must be an integer in 1\.\.20/],
       ['devptau', ['--power', '4', '--out', '/nonexistent/p.ptau'], /--out .*does not exist/],
+      ['devzkey', ['--power', '4', '--out', 'k.zkey'], /--r1cs, --power and --out are required/],
+      [
+        'devzkey',
+        ['--r1cs', '/nonexistent.r1cs', '--power', '4', '--out', 'k.zkey'],
+        /--r1cs .*no such file/,
+      ],
+      [
+        'devzkey',
+        ['--r1cs', aFile, '--power', '4', '--out', 'k.zkey', '--beacon', 'xyz'],
+        /--beacon xyz: 1 to 255/,
+      ],
+      [
+        'devzkey',
+        ['--r1cs', aFile, '--power', '4', '--out', '/nonexistent/k.zkey'],
+        /--out .*does not exist/,
+      ],
+      ['devzkey', ['--r1cs', aFile, '--power', '4', '--out', 'k.zkey'], /--r1cs .*: not an r1cs file/],
       ['artifacts:export', [], /--out is required/],
       ['artifacts:export', ['--out', tmp, '--from', '/nonexistent'], /--from \/nonexistent: no such folder/],
       [
