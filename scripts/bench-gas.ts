@@ -190,6 +190,7 @@ export async function benchGas(o: BenchGasOptions = {}): Promise<Record<string, 
   );
   out['gas_withdraw'] = await gasOf(as(p1).getFunction('withdraw')());
   Object.assign(out, await forceOpenGas(ethers, game, reg, dealer!, [p1!, p2!], h));
+  Object.assign(out, await closingGas(ethers, game, rsHash, dealer!, [p1!, p2!], other!, h));
   if (proofs) Object.assign(out, await duelPlay(game, registry, mapProofs, rsHash, dealer!, [p1!, p2!], h));
   return out;
 }
@@ -222,6 +223,67 @@ async function contractSizes(
 }
 
 /** Passability boards the force-open bench measures: duel, standard, and the largest the contract takes. */
+/**
+ * The deadline exits the honest software sends (core/deadlines.ts), each by a third party after its deadline: a
+ * ceremony a seat never committed to cancelled, a dealer that never published its secrets slashed, and a game
+ * settled after its audit window (each seat's stake and the dealer's bond credited, for `withdraw`).
+ */
+async function closingGas(
+  ethers: Awaited<ReturnType<typeof network.connect>>['ethers'],
+  game: Contract,
+  rsHash: string,
+  dealer: Signer,
+  players: Signer[],
+  other: Signer,
+  h: Hasher,
+): Promise<Record<string, number>> {
+  const as = (s: Signer) => game.connect(s) as Contract;
+  const after = (seconds: number) => ethers.provider.send('evm_increaseTime', [seconds + 1]);
+  const MASTER = 0x99n;
+  const newGame = async (shares: bigint[], commitBy = players) => {
+    await (
+      await as(dealer).getFunction('createGame')(
+        paramsOf(await addresses(players), await dealer.getAddress(), rsHash),
+        {
+          value: 10n ** 18n,
+        },
+      )
+    ).wait();
+    const id = (await game.getFunction('gameIdOf')(await game.getFunction('gameCount')())) as bigint;
+    for (const [i, p] of commitBy.entries())
+      await (
+        await as(p).getFunction('commit')(
+          id,
+          shareCommitment(h, id, BigInt(await p.getAddress()), shares[i]!),
+        )
+      ).wait();
+    return id;
+  };
+  /** A game played to its end (a seat forfeits at once): the dealer's secrets are due. */
+  const ended = async (shares: bigint[]) => {
+    const id = await newGame(shares);
+    await sealAll(h, game, id, players, shares);
+    await (await as(dealer).getFunction('postRoot')(id, 0x77n, masterCommitment(h, MASTER))).wait();
+    await (await as(players[1]!).getFunction('forfeit')(id)).wait();
+    return id;
+  };
+  const out: Record<string, number> = {};
+  const missed = await newGame([0xc1n], players.slice(0, 1));
+  await after(DURATIONS.commitSeconds);
+  out['gas_cancel_missed'] = await gasOf(as(other).getFunction('cancelMissed')(missed));
+  const silent = await ended([0xc2n, 0xc3n]);
+  await after(DURATIONS.secretsSeconds);
+  out['gas_claim_secrets_timeout'] = await gasOf(as(other).getFunction('claimSecretsTimeout')(silent));
+  const shares = [0xc4n, 0xc5n];
+  const audited = await ended(shares);
+  await (await as(dealer).getFunction('publishSecrets')(audited, MASTER, shares)).wait();
+  await after(DURATIONS.auditSeconds);
+  out['gas_settle'] = await gasOf(as(other).getFunction('settle')(audited));
+  return out;
+}
+
+const addresses = (signers: Signer[]) => Promise.all(signers.map((s) => s.getAddress()));
+
 const OPEN_ROOT_BOARDS = [
   { name: 'duel', width: 40, height: 26 },
   { name: 'standard', width: 84, height: 54 },

@@ -297,7 +297,7 @@ describe('deployment and gas', () => {
     assert.deepEqual(offending, []);
   });
 
-  it('meets the gas targets: commit ≤ 80k, sealed reveal with its proof ≤ 300k, root ≤ 100k; every contract < 24,576 bytes', async () => {
+  it('meets the gas targets: commit ≤ 80k, sealed reveal with its proof ≤ 300k, root ≤ 100k, each deadline exit ≤ 150k; every contract < 24,576 bytes', async () => {
     const g = await benchGas({ proofs: false });
     for (const [k, v] of Object.entries(g).filter(([k]) => k.startsWith('size_'))) {
       assert.ok(v > 0 && v < 24_576, `${k} = ${v} bytes (EIP-170)`);
@@ -310,6 +310,9 @@ describe('deployment and gas', () => {
       'gas_create_game',
       'gas_publish_secrets',
       'gas_fraud_proof',
+      'gas_cancel_missed',
+      'gas_claim_secrets_timeout',
+      'gas_settle',
     ]) {
       assert.ok(Number.isInteger(g[k]) && g[k]! > 21000, `${k} = ${g[k]}`);
     }
@@ -317,6 +320,9 @@ describe('deployment and gas', () => {
     assert.ok(g['gas_sealed_reveal']! <= 300_000, `sealed reveal ${g['gas_sealed_reveal']}`);
     assert.ok(g['gas_post_root']! <= 100_000, `root ${g['gas_post_root']}`);
     assert.ok(g['gas_fraud_proof']! <= 3_000_000, `fraud proof ${g['gas_fraud_proof']}`);
+    // P7's exits are sent by whoever is waiting (a player's bot, the dealer): each stays a small transaction.
+    for (const k of ['gas_cancel_missed', 'gas_claim_secrets_timeout', 'gas_settle', 'gas_start_force_open'])
+      assert.ok(g[k]! <= 150_000, `${k} = ${g[k]}`);
     // Force-open of a duel-board passability game: the open root's data fits a transaction with room to spare.
     assert.ok(g['gas_propose_open_root_duel']! <= 5_000_000, `open root ${g['gas_propose_open_root_duel']}`);
     assert.ok(
