@@ -214,7 +214,7 @@ function batchInverse(xs: bigint[], r: bigint): bigint[] {
   return out;
 }
 
-const groupOf = (curve: Curve, g: Group) => (g === 'g1' ? curve.G1 : curve.G2);
+export const groupOf = (curve: Curve, g: Group) => (g === 'g1' ? curve.G1 : curve.G2);
 
 function concat(parts: Uint8Array[]): Uint8Array {
   return parts.length === 1 ? parts[0]! : Buffer.concat(parts);

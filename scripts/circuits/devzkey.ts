@@ -15,7 +15,7 @@ import { closeSync, openSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Curve } from 'ffjavascript';
-import { devSecrets, FileOut, geometric, lagrangeAt, modInverse, modPow } from './devptau.ts';
+import { devSecrets, FileOut, geometric, groupOf, lagrangeAt, modInverse, modPow } from './devptau.ts';
 import { FixedBaseMul, type Group, scalarsLE } from './fixedbase.ts';
 import { type Hasher, snarkjsInternals } from './snarkjs-internals.ts';
 
@@ -335,8 +335,6 @@ function grothHeader(curve: Curve, r1cs: R1cs, domainSize: number, points: Uint8
     ...points,
   ]);
 }
-
-const groupOf = (curve: Curve, g: Group) => (g === 'g1' ? curve.G1 : curve.G2);
 
 /** A point in the files' form: affine, Montgomery, little-endian. */
 function lem(curve: Curve, g: Group, p: Uint8Array): Buffer {
