@@ -28,8 +28,8 @@ export function expectedMs(key: string, model?: () => number): number | undefine
 export const setupModelMs = (constraints: number) => 4000 + 3.5 * constraints;
 /** A development key (devzkey.ts: one fixed-base multiplication per point) and its exports. */
 export const devSetupModelMs = (constraints: number) => 3000 + 0.7 * constraints;
-/** A development ptau: ~10 s at power 14, twice the points (and time) per power. */
-export const ptauModelMs = (power: number) => 10_400 * 2 ** (power - 14);
+/** A development ptau: ~20 s at power 14, twice the points (and time) per power. */
+export const ptauModelMs = (power: number) => 20_000 * 2 ** (power - 14);
 
 /** Records a step's duration for the next estimate (best effort: a read-only build dir is fine). */
 export function recordMs(key: string, ms: number): void {
