@@ -1,12 +1,12 @@
 /**
  * Circuit build pipeline: generate the per-ruleset main circuits, compile them with circom2
  * (`--O2 --inspect`, which must be clean), then Groth16 phase 2 on a prepared ptau (one random
- * contribution, a beacon and `zkey verify`; on the development ptau the key is computed from its public secrets,
- * devzkey.ts), and export the verification key and the Solidity verifier. Everything is cached by a hash of the sources and the ruleset under
- * `build/circuits/<ruleset>/` (the ruleset-independent `seal` circuit, `buildSealCircuit`, under
- * `build/circuits/_global/seal/`); circom's and snarkjs's output goes to `<circuit>/build.log` there.
- * The ptau is the user's (`--ptau`, `--ptau-dir`, `SHROUD_PTAU_DIR`) or an INSECURE development one
- * (ptau.ts); setup.json records which (`devSetup`).
+ * contribution, a beacon and `zkey verify`; on the development ptau the key is computed from its public
+ * secrets, devzkey.ts), and export the verification key and the Solidity verifier. Everything is cached by a
+ * hash of the sources and the ruleset under `build/circuits/<ruleset>/` (the ruleset-independent `seal`
+ * circuit, `buildSealCircuit`, under `build/circuits/_global/seal/`); circom's and snarkjs's output goes to
+ * `<circuit>/build.log` there. The ptau is the user's (`--ptau`, `--ptau-dir`, `SHROUD_PTAU_DIR`) or an
+ * INSECURE development one (ptau.ts); setup.json records which (`devSetup`).
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
