@@ -240,25 +240,19 @@ async function closingGas(
   const as = (s: Signer) => game.connect(s) as Contract;
   const after = (seconds: number) => ethers.provider.send('evm_increaseTime', [seconds + 1]);
   const MASTER = 0x99n;
-  const newGame = async (shares: bigint[], commitBy = players) => {
-    await (
-      await as(dealer).getFunction('createGame')(
-        paramsOf(await addresses(players), await dealer.getAddress(), rsHash),
-        {
-          value: 10n ** 18n,
-        },
-      )
-    ).wait();
-    const id = (await game.getFunction('gameIdOf')(await game.getFunction('gameCount')())) as bigint;
-    for (const [i, p] of commitBy.entries())
-      await (
-        await as(p).getFunction('commit')(
-          id,
-          shareCommitment(h, id, BigInt(await p.getAddress()), shares[i]!),
-        )
-      ).wait();
-    return id;
-  };
+  const newGame = (shares: bigint[], committers = players) =>
+    committedGame(
+      game,
+      dealer,
+      paramsOf(
+        players.map((p) => p.address),
+        dealer.address,
+        rsHash,
+      ),
+      h,
+      shares,
+      committers,
+    );
   /** A game played to its end (a seat forfeits at once): the dealer's secrets are due. */
   const ended = async (shares: bigint[]) => {
     const id = await newGame(shares);
@@ -282,7 +276,24 @@ async function closingGas(
   return out;
 }
 
-const addresses = (signers: Signer[]) => Promise.all(signers.map((s) => s.getAddress()));
+/** A new game of `params` created by the dealer (a 1 ETH bond), with each of `committers`' share commitments. */
+async function committedGame(
+  game: Contract,
+  dealer: Signer,
+  params: object,
+  h: Hasher,
+  shares: bigint[],
+  committers: Signer[],
+): Promise<bigint> {
+  const as = (s: Signer) => game.connect(s) as Contract;
+  await (await as(dealer).getFunction('createGame')(params, { value: 10n ** 18n })).wait();
+  const id = (await game.getFunction('gameIdOf')(await game.getFunction('gameCount')())) as bigint;
+  for (const [i, p] of committers.entries())
+    await (
+      await as(p).getFunction('commit')(id, shareCommitment(h, id, BigInt(p.address), shares[i]!))
+    ).wait();
+  return id;
+}
 
 const OPEN_ROOT_BOARDS = [
   { name: 'duel', width: 40, height: 26 },
@@ -316,14 +327,8 @@ async function forceOpenGas(
       ),
       board: { ...DUEL_BOARD, width: b.width, height: b.height },
     };
-    await (await as(dealer).getFunction('createGame')(params, { value: 10n ** 18n })).wait();
-    const id = (await game.getFunction('gameIdOf')(await game.getFunction('gameCount')())) as bigint;
     const shares = [0xe1n + BigInt(k), 0xe2n];
-    for (const [i, p] of players.entries()) {
-      await (
-        await as(p).getFunction('commit')(id, shareCommitment(h, id, BigInt(p.address), shares[i]!))
-      ).wait();
-    }
+    const id = await committedGame(game, dealer, params, h, shares, players);
     await sealAll(h, game, id, players, shares);
     await ethers.provider.send('evm_increaseTime', [DURATIONS.rootSeconds + 1]);
     const started = await gasOf(as(players[0]!).getFunction('startForceOpen')(id));

@@ -25,13 +25,16 @@ import { shippedRuleset, shippedRulesetNames } from '../../core/ruleset/shipped.
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import { inputDir, inputFile, parseCli, runCli, UsageError } from '../../lib/cli.ts';
 import { consoleProgress, type Progress, type Step, silentProgress } from '../lib/progress.ts';
+import { BUILD_BEACON } from './devzkey.ts';
 import { ALL_CIRCUITS, CIRCUITS, type CircuitName, mainSource } from './generate.ts';
 import { GLOBAL_CIRCUITS, type GlobalCircuitName, globalMainSource, isGlobalCircuit } from './global.ts';
 import { withLock } from './lock.ts';
 import { type PtauChoice, type ResolvedPtau, resolvePtau, userPtauDir } from './ptau.ts';
+import { type CircuitInfo, readR1csInfo } from './r1cs.ts';
 import { devSetupModelMs, expectedMs, ptauModelMs, recordMs, setupModelMs } from './timings.ts';
 
 export { readPtauPower, resolvePtau } from './ptau.ts';
+export { type CircuitInfo, readR1csInfo } from './r1cs.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SNARKJS = path.join(ROOT, 'node_modules', 'snarkjs', 'build', 'cli.cjs');
@@ -49,18 +52,6 @@ export interface BuildOptions extends PtauChoice {
   log?: (msg: string) => void;
   /** The long steps (compile, setup, ptau) with elapsed time and estimates; default silent. */
   progress?: Progress;
-}
-
-export interface CircuitInfo {
-  constraints: number;
-  wires: number;
-  publicInputs: number;
-  publicOutputs: number;
-  /** Public signals in a proof: outputs + public inputs. */
-  publicSignals: number;
-  privateInputs: number;
-  /** Smallest ptau power the Groth16 setup needs. */
-  power: number;
 }
 
 /** Options of a ruleset-independent circuit build. */
@@ -85,40 +76,6 @@ export interface CircuitArtifacts extends CircuitInfo {
   ptau?: string;
   /** The keys come from the INSECURE development ptau (local chains only). */
   devSetup?: boolean;
-}
-
-/** Reads the header of an .r1cs file (iden3 binary format, section 1). */
-export function readR1csInfo(file: string): CircuitInfo {
-  const buf = readFileSync(file);
-  if (buf.toString('latin1', 0, 4) !== 'r1cs') throw new Error(`${file} is not an r1cs file`);
-  const nSections = buf.readUInt32LE(8);
-  let off = 12;
-  for (let i = 0; i < nSections; i++) {
-    const type = buf.readUInt32LE(off);
-    const size = Number(buf.readBigUInt64LE(off + 4));
-    const p = off + 12;
-    if (type === 1) {
-      const n8 = buf.readUInt32LE(p);
-      const h = p + 4 + n8;
-      const wires = buf.readUInt32LE(h);
-      const publicOutputs = buf.readUInt32LE(h + 4);
-      const publicInputs = buf.readUInt32LE(h + 8);
-      const privateInputs = buf.readUInt32LE(h + 12);
-      const constraints = buf.readUInt32LE(h + 24);
-      const m = constraints + publicInputs + publicOutputs + 1;
-      return {
-        constraints,
-        wires,
-        publicInputs,
-        publicOutputs,
-        publicSignals: publicInputs + publicOutputs,
-        privateInputs,
-        power: Math.ceil(Math.log2(m)),
-      };
-    }
-    off = p + size;
-  }
-  throw new Error(`${file}: no header section`);
 }
 
 /**
@@ -335,7 +292,7 @@ async function setup(
     );
     await step(
       SETUP_STEPS.beacon,
-      ['zkey', 'beacon', z1, zkey, beacon, '10', '-n=shroud beacon'],
+      ['zkey', 'beacon', z1, zkey, beacon, String(BUILD_BEACON.iterationsExp), `-n=${BUILD_BEACON.name}`],
       'zkey beacon',
     );
     const verify = await step(SETUP_STEPS.verify, ['zkey', 'verify', r1cs, ptau.file, zkey], 'zkey verify');

@@ -11,12 +11,13 @@
  * `zkey beacon` (its contribution record included, so `zkey verify` accepts it); `test/circuits/devzkey.test.ts`
  * checks both against snarkjs.
  */
-import { closeSync, openSync, readFileSync, renameSync } from 'node:fs';
+import { closeSync, openSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Curve } from 'ffjavascript';
 import { devSecrets, FileOut, geometric, groupOf, lagrangeAt, modInverse, modPow } from './devptau.ts';
 import { FixedBaseMul, type Group, scalarsLE } from './fixedbase.ts';
+import { type CircuitInfo, headerInfo, r1csSections } from './r1cs.ts';
 import { type Hasher, snarkjsInternals } from './snarkjs-internals.ts';
 
 /** A phase-2 beacon as `snarkjs zkey beacon` takes it. */
@@ -26,6 +27,9 @@ export interface ZkeyBeacon {
   iterationsExp: number;
   name: string;
 }
+
+/** The build's beacon parameters (its hash comes from the circuit's): `build.ts` uses them on either path. */
+export const BUILD_BEACON = { iterationsExp: 10, name: 'shroud beacon' } as const;
 
 export interface DevZkeyOptions {
   /** Applied after the setup; without one the key is the bare `groth16 setup` output (delta = 1). */
@@ -37,10 +41,7 @@ export interface DevZkeyOptions {
 /** The parts of an .r1cs file a Groth16 setup reads. */
 interface R1cs {
   prime: bigint;
-  nVars: number;
-  /** Outputs and public inputs (not the constant 1). */
-  nPublic: number;
-  nConstraints: number;
+  info: CircuitInfo;
   /** Section 2: the constraints' linear combinations A, B, C (term count, then signal and 32-byte LE coefficient). */
   constraints: Buffer;
 }
@@ -69,14 +70,14 @@ export async function generateDevZkey(
     const r1cs = readR1cs(r1csFile);
     const r = curve.r;
     if (r1cs.prime !== r) throw new Error(`${r1csFile}: the r1cs is not over BN254's scalar field`);
-    const cirPower = domainPower(r1cs);
+    const { wires: nVars, publicSignals: nPublic, constraints: nConstraints, power: cirPower } = r1cs.info;
     if (cirPower > power)
       throw new Error(`${r1csFile}: circuit too big for power ${power} (needs ${cirPower})`);
     const n = 2 ** cirPower;
     const { tau, alpha, beta } = await devSecrets(snark, curve, power);
     const fb = FixedBaseMul.create(curve.tm.code!, { g1: curve.G1.g, g2: curve.G2.g });
-    const nPriv = r1cs.nVars - r1cs.nPublic - 1;
-    const progress = progressOf(4 * r1cs.nVars + nPriv + 2 * n + (G2_COST - 1) * r1cs.nVars, o.onProgress);
+    const nPriv = nVars - nPublic - 1;
+    const progress = progressOf(4 * nVars + nPriv + 2 * n + (G2_COST - 1) * nVars, o.onProgress);
     const mul = async (g: Group, scalars: bigint[]): Promise<Uint8Array> => {
       const parts: Uint8Array[] = [];
       for (let i = 0; i < scalars.length; i += CHUNK) {
@@ -93,8 +94,8 @@ export async function generateDevZkey(
     const L = lagrangeAt(curve, tau, cirPower);
     const { a, b, c, coefs } = evaluate(r1cs, L, r);
     const lin = (s: number) => (beta * a[s]! + alpha * b[s]! + c[s]!) % r;
-    const ic = Array.from({ length: r1cs.nPublic + 1 }, (_, s) => lin(s));
-    const l = Array.from({ length: nPriv }, (_, j) => lin(r1cs.nPublic + 1 + j));
+    const ic = Array.from({ length: nPublic + 1 }, (_, s) => lin(s));
+    const l = Array.from({ length: nPriv }, (_, j) => lin(nPublic + 1 + j));
     // H: the odd Lagrange points of the double domain (`groth16 setup` copies them from ptau section 12); the
     // circuit hash covers τ^i·(τ^n − 1) instead (section 2's points i + n and i, subtracted).
     const L2 = lagrangeAt(curve, tau, cirPower + 1, cirPower === power);
@@ -204,34 +205,15 @@ function hashOverrun(fb: FixedBaseMul, curve: Curve, tau: bigint, n: number, pow
   return fb.subAffineU('g1', from, last!);
 }
 
-/** The power of the key's evaluation domain (snarkjs: constraints plus public signals, then one more bit). */
-const domainPower = (r1cs: R1cs) => log2(r1cs.nConstraints + r1cs.nPublic) + 1;
-
-/** Reads the header and the constraints of an .r1cs file (iden3's binary format). */
+/** Reads the header and the constraints of an .r1cs file. */
 export function readR1cs(file: string): R1cs {
-  const buf = readFileSync(file);
-  if (buf.length < 12 || buf.toString('latin1', 0, 4) !== 'r1cs')
-    throw new Error(`${file}: not an r1cs file`);
-  const sections = new Map<number, Buffer>();
-  let off = 12;
-  for (let i = 0, count = buf.readUInt32LE(8); i < count; i++) {
-    const size = Number(buf.readBigUInt64LE(off + 4));
-    sections.set(buf.readUInt32LE(off), buf.subarray(off + 12, off + 12 + size));
-    off += 12 + size;
-  }
-  const h = sections.get(1);
+  const sections = r1csSections(file);
+  const h = sections.get(1)!;
   const constraints = sections.get(2);
-  if (!h || !constraints) throw new Error(`${file}: r1cs without a header or constraints`);
+  if (!constraints) throw new Error(`${file}: r1cs without constraints`);
   const n8 = h.readUInt32LE(0);
   if (n8 !== N8) throw new Error(`${file}: ${n8}-byte field elements (BN254 has ${N8})`);
-  const at = 4 + n8;
-  return {
-    prime: leToBigint(h, 4),
-    nVars: h.readUInt32LE(at),
-    nPublic: h.readUInt32LE(at + 4) + h.readUInt32LE(at + 8),
-    nConstraints: h.readUInt32LE(at + 24),
-    constraints,
-  };
+  return { prime: leToBigint(h, 4), info: headerInfo(h), constraints };
 }
 
 /**
@@ -239,7 +221,8 @@ export function readR1cs(file: string): R1cs {
  * (matrix, constraint, signal, coef·R² mod r as snarkjs stores them), A's extra public rows last.
  */
 function evaluate(r1cs: R1cs, L: bigint[], r: bigint) {
-  const polys = [0, 1, 2].map(() => new Array<bigint>(r1cs.nVars).fill(0n));
+  const { wires: nVars, publicSignals: nPublic, constraints: nConstraints } = r1cs.info;
+  const polys = [0, 1, 2].map(() => new Array<bigint>(nVars).fill(0n));
   const R2 = ((1n << 256n) % r) ** 2n % r;
   const records: Buffer[] = [];
   const buf = r1cs.constraints;
@@ -250,11 +233,11 @@ function evaluate(r1cs: R1cs, L: bigint[], r: bigint) {
     rec.writeUInt32LE(m, 0);
     rec.writeUInt32LE(row, 4);
     rec.writeUInt32LE(s, 8);
-    bigintToLE(rec, 12, (v * R2) % r);
+    rec.set(scalarsLE([(v * R2) % r]), 12);
     records.push(rec);
     count++;
   };
-  for (let row = 0; row < r1cs.nConstraints; row++) {
+  for (let row = 0; row < nConstraints; row++) {
     for (let m = 0; m < 3; m++) {
       const terms = buf.readUInt32LE(pos);
       pos += 4;
@@ -269,9 +252,9 @@ function evaluate(r1cs: R1cs, L: bigint[], r: bigint) {
     }
   }
   const [a, b, c] = polys as [bigint[], bigint[], bigint[]];
-  for (let s = 0; s <= r1cs.nPublic; s++) {
-    a[s] = a[s]! + L[r1cs.nConstraints + s]!;
-    record(0, r1cs.nConstraints + s, s, 1n);
+  for (let s = 0; s <= nPublic; s++) {
+    a[s] = a[s]! + L[nConstraints + s]!;
+    record(0, nConstraints + s, s, 1n);
   }
   for (const p of polys) for (let s = 0; s < p.length; s++) p[s] = p[s]! % r;
   const head = Buffer.alloc(4);
@@ -323,14 +306,14 @@ function grothHeader(curve: Curve, r1cs: R1cs, domainSize: number, points: Uint8
   const field = (p: bigint) => {
     const b = Buffer.alloc(4 + N8);
     b.writeUInt32LE(N8);
-    bigintToLE(b, 4, p);
+    b.set(scalarsLE([p]), 4);
     return b;
   };
   return Buffer.concat([
     field(curve.q),
     field(curve.r),
-    u32LE(r1cs.nVars),
-    u32LE(r1cs.nPublic),
+    u32LE(r1cs.info.wires),
+    u32LE(r1cs.info.publicSignals),
     u32LE(domainSize),
     ...points,
   ]);
@@ -367,9 +350,6 @@ function progressOf(total: number, report?: (done: number) => void) {
   };
 }
 
-/** snarkjs misc.js log2: the index of the highest set bit. */
-const log2 = (v: number) => 31 - Math.clz32(v);
-
 function u32LE(v: number): Buffer {
   const b = Buffer.alloc(4);
   b.writeUInt32LE(v);
@@ -388,12 +368,6 @@ function leToBigint(b: Buffer, at: number): bigint {
       .reverse()
       .toString('hex')}`,
   );
-}
-
-function bigintToLE(b: Buffer, at: number, v: bigint): void {
-  Buffer.from(v.toString(16).padStart(2 * N8, '0'), 'hex')
-    .reverse()
-    .copy(b, at);
 }
 
 const USAGE = `usage: node scripts/circuits/devzkey.ts --r1cs FILE --power N --out FILE [--beacon HEX] [--progress]
@@ -428,7 +402,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       throw new UsageError(`--beacon ${hex}: 1 to 255 bytes of hex`);
     let needs: number;
     try {
-      needs = domainPower(readR1cs(r1cs));
+      needs = readR1cs(r1cs).info.power;
     } catch (e) {
       const why = e instanceof Error ? e.message.replace(`${r1cs}: `, '') : String(e);
       throw new UsageError(`--r1cs ${values.r1cs}: ${why}`);
@@ -437,7 +411,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     const t0 = Date.now();
     let shown = -1;
     await generateDevZkey(r1cs, power, out, {
-      ...(hex ? { beacon: { hash: hex, iterationsExp: 10, name: 'shroud beacon' } } : {}),
+      ...(hex ? { beacon: { hash: hex, ...BUILD_BEACON } } : {}),
       ...(values.progress
         ? {
             onProgress: (f: number) => {
