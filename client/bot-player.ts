@@ -9,10 +9,10 @@
 import type { Coord } from '../core/geometry.ts';
 import { type IntelEvent, intelFromEvents } from './intel.ts';
 import { BotPlanner, type TurnPlanner } from './planner.ts';
+import type { ExpiredClaim } from './sdk/closing.ts';
 import type {
   AttackReport,
   CombatReport,
-  ExpiredClaim,
   FollowUp,
   GamePlayer,
   MapProofCheck,

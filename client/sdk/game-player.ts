@@ -11,7 +11,6 @@
  */
 import { CIRCUITS_VERSION } from '@shroud/core/circuits.ts';
 import { leafHash, shareCommitment } from '@shroud/core/commitments.ts';
-import { type DeadlineCall, expiredCall, isFinalPhase } from '@shroud/core/deadlines.ts';
 import { answerStride, decodeDisputeAnswer } from '@shroud/core/dispute.ts';
 import { InputError } from '@shroud/core/errors.ts';
 import { FIELD_MODULUS } from '@shroud/core/field.ts';
@@ -45,6 +44,7 @@ import {
   randomField,
   type TxResult,
 } from './chain.ts';
+import { claimExpired, type ExpiredClaim, withdrawCredit } from './closing.ts';
 import type { DealerClient } from './dealer-client.ts';
 import {
   DealerRefusedError,
@@ -171,12 +171,6 @@ export type FollowUp =
   | { kind: 'claimed' }
   | { kind: 'proposed' }
   | null;
-
-/** A deadline exit this player sent (`claimExpired`). */
-export interface ExpiredClaim {
-  kind: DeadlineCall;
-  gas: bigint;
-}
 
 const now = () => performance.now();
 
@@ -1046,38 +1040,16 @@ export class GamePlayer {
    * there first (the call failed and the game has moved on since it was read: not an error).
    */
   async claimExpired(): Promise<ExpiredClaim | null> {
-    const g = await this.chain.game(this.gameId);
-    const call = expiredCall({ phase: g.phase, deadline: g.deadline, now: await this.#chainTime() });
-    if (!call) return null;
-    if (call === 'claimTurnTimeout' && g.toMove === this.seat) return null;
-    if (call === 'claimCombatTimeout' && (await this.chain.combat(this.gameId)).defender === this.seat)
-      return null;
-    try {
-      return { kind: call, gas: (await this.chain.claim(call, this.gameId)).gasUsed };
-    } catch (e) {
-      // Refused at the estimate, or mined after another party's claim in the same block and reverted: when the
-      // game moved on meanwhile, that party did it. Otherwise the failure is ours to report.
-      if (!(e instanceof ChainError)) throw e;
-      const now = await this.chain.game(this.gameId);
-      if (now.phase !== g.phase || now.deadline !== g.deadline || now.turn !== g.turn) return null;
-      throw e;
-    }
+    return claimExpired(this.chain, this.gameId, async (call, g) =>
+      call === 'claimTurnTimeout'
+        ? g.toMove === this.seat
+        : call === 'claimCombatTimeout' && (await this.chain.combat(this.gameId)).defender === this.seat,
+    );
   }
 
   /** Once the game is settled or cancelled, withdraws this player's credit (stake, share of a slashed bond). */
-  async withdrawCredit(): Promise<{ wei: bigint; gas: bigint } | null> {
-    const g = await this.chain.game(this.gameId);
-    if (!isFinalPhase(g.phase)) return null;
-    const me = this.players[this.seat]!;
-    const wei = await this.chain.credit(me);
-    if (wei === 0n) return null;
-    try {
-      return { wei, gas: (await this.chain.withdraw()).gasUsed };
-    } catch (e) {
-      // Another session of the same key withdrew it first (a second tab, a resumed CLI): nothing is lost.
-      if (e instanceof ChainError && (await this.chain.credit(me)) === 0n) return null;
-      throw e;
-    }
+  withdrawCredit(): Promise<{ wei: bigint; gas: bigint } | null> {
+    return withdrawCredit(this.chain, this.gameId, this.players[this.seat]!);
   }
 
   /** Force-open: reveals this player's share on-chain (phase ForceOpen), once. */

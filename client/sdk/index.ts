@@ -6,6 +6,7 @@
 
 export * from './artifacts.ts';
 export * from './chain.ts';
+export * from './closing.ts';
 export * from './dealer-client.ts';
 export * from './emitter.ts';
 export * from './errors.ts';

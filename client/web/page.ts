@@ -12,6 +12,8 @@
  * wallet signs deterministically) and one transfer per game.
  */
 
+import { isFinalPhase } from '@shroud/core/deadlines.ts';
+import type { GamePhaseName } from '@shroud/core/game-phases.ts';
 import { loadHasher } from '@shroud/core/poseidon.ts';
 import { rulesetHash } from '@shroud/core/ruleset/hash.ts';
 import { shippedRuleset, shippedRulesetNames } from '@shroud/core/ruleset/shipped.ts';
@@ -43,7 +45,7 @@ import { download, ExportFileError, exportText, openExport } from './export-file
 import { drawnFog, type OwnTurn } from './history.ts';
 import { type MapUnit, mapHit, mapSvg } from './map-view.ts';
 import { WebPlanner } from './planner.ts';
-import { fundSession, sessionBudget, sweepSession } from './session.ts';
+import { closeStep, closingReserve, fundSession, sessionBudget, sweepSession } from './session.ts';
 import {
   type SessionEntry,
   type SessionLobby,
@@ -59,8 +61,6 @@ import { ProofFailedError, type ProofProgress, WorkerProver } from './worker-pro
 
 /** Phases in which a seat may still have something to do (client/play/loop.ts's list). */
 const LIVE = new Set(['Commit', 'Reveal', 'Deal', 'Play', 'Combat', 'Dispute', 'ForceOpen', 'OpenRoot']);
-/** Phases after which no more credit comes to a seat: its session key can be forgotten once swept. */
-const FINAL = new Set(['Settled', 'Cancelled']);
 
 export type { OwnTurn } from './history.ts';
 
@@ -81,7 +81,7 @@ export interface PlayState {
   history: OwnTurn[];
   /** Tile batches refused by the page's verification (a lying dealer), by turn. */
   rejected: { turn: number; message: string }[];
-  /** Wei sent back to the wallet when the game ended. */
+  /** Wei sent back to the wallet since play ended (when it ended, then when the game closed). */
   swept: bigint | null;
 }
 
@@ -410,9 +410,9 @@ export class PlayPage {
   }
 
   /**
-   * Finished games of this wallet on `contract` whose session keys are still kept: their credit (the stake's payout
-   * once the game settled) is withdrawn and sent home, and a settled one's key forgotten. Uses the wallet key the
-   * current game derived already: no prompt of its own.
+   * Finished games of this wallet on `contract` whose session keys are still kept: each one's due deadline exit is
+   * sent (session.ts `closeStep`), and a closed one's credit and balance go home and its key is forgotten. Uses the
+   * wallet key the current game derived already: no prompt of its own.
    */
   async #settleFinished(contract: string): Promise<void> {
     const w = this.state.wallet!;
@@ -420,13 +420,22 @@ export class PlayPage {
     if (!key) return;
     for (const e of await this.#sessions.entries(w.address, w.chainId)) {
       if (!e.over || e.contract !== key.scope.contract) continue;
-      const r = await this.#sessions.load(key, e.address);
-      const settled =
-        r.gameId === null ||
-        FINAL.has((await new GameChain(r.gameContract, w.provider).game(r.gameId)).phase);
-      const sent = await sweepSession(new Wallet(r.key, w.provider), r.owner, r.gameContract);
-      if (sent > 0n) this.log(`game ${r.gameId}: returned ${sent} wei from its session key`, 'end');
-      if (settled) await this.#sessions.remove(r.owner, r.chainId, e.address);
+      try {
+        const r = await this.#sessions.load(key, e.address);
+        const session = new Wallet(r.key, w.provider);
+        // A game that never got an id (cancelled in the lobby): nothing to close, the key's balance goes home.
+        const step =
+          r.gameId === null
+            ? { closed: true, claimed: null, returned: await sweepSession(session, r.owner, r.gameContract) }
+            : await closeStep(session, r.owner, r.gameContract, r.gameId);
+        if (step.claimed) this.log(`game ${r.gameId}: deadline passed: ${step.claimed.kind}`, 'end');
+        if (step.returned > 0n)
+          this.log(`game ${r.gameId}: returned ${step.returned} wei from its session key`, 'end');
+        if (step.closed) await this.#sessions.remove(r.owner, r.chainId, e.address);
+      } catch (err) {
+        // One game's failure (a chain error, a key without gas) leaves the others to close.
+        console.warn(`closing the finished game of session key ${e.address}:`, err);
+      }
     }
   }
 
@@ -682,23 +691,59 @@ export class PlayPage {
     this.log(`game over (phase ${this.state.phase}); ${p.served.length} tiles served and verified`, 'end');
     this.render();
     const s = this.state.session!;
+    const { owner, gameContract } = s.record;
+    const closed = isFinalPhase(this.state.phase as GamePhaseName);
+    // Until the game is closed the key keeps the gas to close it itself (session.ts): the rest goes home now.
+    const keep = closed
+      ? 0n
+      : await this.#retrying('Reading the fees', () => closingReserve(s.key.provider!));
     this.state.swept = await this.#retrying('Returning the funds', () =>
-      sweepSession(s.key, s.record.owner, s.record.gameContract),
+      sweepSession(s.key, owner, gameContract, keep),
     );
-    // The key is kept (sealed) until the game settled and its credit went home with it.
-    const settled = FINAL.has(this.state.phase);
-    await this.#retrying('Saving the game', async () => {
-      if (settled) await this.#sessions.remove(s.record.owner, s.record.chainId, s.key.address);
-      else {
-        s.record.over = true;
-        await this.#saveSession();
-      }
-    });
+    if (!closed) {
+      s.record.over = true;
+      await this.#retrying('Saving the game', () => this.#saveSession());
+    }
     this.log(
-      `returned ${this.state.swept} wei to ${s.record.owner}${settled ? '' : "; the stake's credit is withdrawn by the same key once the game settles (the session key stays sealed in this browser until then)"}`,
+      `returned ${this.state.swept} wei to ${owner}${closed ? '' : `; the session key keeps ${keep} wei to close the game: this page closes it when its deadlines pass (or on your next visit), then sends the stake's credit and the rest home`}`,
       'end',
     );
     this.ui.game.dataset.over = 'true';
+    if (!closed) await this.#closeGame(p.gameId);
+    else
+      await this.#retrying('Saving the game', () =>
+        this.#sessions.remove(owner, s.record.chainId, s.key.address),
+      );
+    this.ui.game.dataset.closed = 'true';
+  }
+
+  /**
+   * After play, while the page stays open: looks at the game at each deadline (at least every 15 s), sends the exit
+   * that is due, and once the game is settled or cancelled takes the key's credit and balance home and forgets it.
+   */
+  async #closeGame(gameId: bigint): Promise<void> {
+    const s = this.state.session!;
+    const { owner, gameContract, chainId } = s.record;
+    for (;;) {
+      const step = await this.#retrying('Closing the game', () =>
+        closeStep(s.key, owner, gameContract, gameId),
+      );
+      this.state.phase = step.phase;
+      if (step.claimed) this.log(`deadline passed: ${step.claimed.kind}: gas ${step.claimed.gas}`, 'end');
+      if (step.closed) {
+        this.state.swept = (this.state.swept ?? 0n) + step.returned;
+        this.log(`game closed (${step.phase}): returned ${step.returned} wei to ${owner}`, 'end');
+        await this.#retrying('Saving the game', () => this.#sessions.remove(owner, chainId, s.key.address));
+        this.status(`game closed: ${step.phase}`);
+        this.render();
+        return;
+      }
+      this.status(
+        `game over; ${step.phase} until ${new Date(step.deadline * 1000).toISOString()}: the page closes the game then`,
+      );
+      this.render();
+      await sleep(Math.max(this.state.config.pollMs, Math.min(15_000, step.deadline * 1000 - Date.now())));
+    }
   }
 
   /** New game events since the last look, as log lines (the opponents' reveals and every combat). */

@@ -7,18 +7,41 @@
  * The trade: the key is hot (in the page) and holds the stake and the gas budget for the game's length; and it
  * must outlive a reload, or its funds wait (on-chain, as credit) until the key is found again: it is sealed under
  * the wallet's key in IndexedDB (session-store.ts) before any funds move to it.
+ *
+ * After play the game is not closed yet: the dealer's secrets and the audit window come first, and if the dealer
+ * is gone someone must slash it (P7). So when play ends the key keeps a closing reserve: the gas to send that
+ * exit, withdraw its credit and send it home, whoever else is online (`closeStep`).
  */
+import { isFinalPhase } from '@shroud/core/deadlines.ts';
+import type { GamePhaseName } from '@shroud/core/game-phases.ts';
+import { claimExpired, type ExpiredClaim, GameChain } from '@shroud/sdk';
 import { Contract, type Provider, type Signer, type Wallet } from 'ethers';
 
 /** Gas a whole game may take from one seat: commit, seal, spawn, each turn, and room for attacks and answers. */
 export const GAS_PER_GAME_TURN = 1_500_000n;
 export const GAS_FIXED = 3_000_000n;
 
+/**
+ * Gas a session key keeps when play ends, to close the game itself: one deadline exit (slashing a dealer that
+ * never published its secrets, or settling after the audit: 67k and 56k for two seats, more for six), the
+ * withdrawal of its credit (30k) and the transfer home (21k), with room to spare.
+ */
+export const CLOSING_GAS = 400_000n;
+
+/** The fee per gas a session key budgets with: today's, with no fee data 1 gwei. */
+async function feePerGas(provider: Provider): Promise<bigint> {
+  const fee = await provider.getFeeData();
+  return fee.maxFeePerGas ?? fee.gasPrice ?? 1_000_000_000n;
+}
+
 /** What the wallet sends: the stake and the gas of `maxTurns` turns at today's fee, doubled for headroom. */
 export async function sessionBudget(provider: Provider, stake: bigint, maxTurns: number): Promise<bigint> {
-  const fee = await provider.getFeeData();
-  const price = fee.maxFeePerGas ?? fee.gasPrice ?? 1_000_000_000n;
-  return stake + 2n * price * (GAS_FIXED + GAS_PER_GAME_TURN * BigInt(maxTurns + 1));
+  return stake + 2n * (await feePerGas(provider)) * (GAS_FIXED + GAS_PER_GAME_TURN * BigInt(maxTurns + 1));
+}
+
+/** What a session key keeps after play to close its game (`CLOSING_GAS` at twice today's fee). */
+export async function closingReserve(provider: Provider): Promise<bigint> {
+  return 2n * (await feePerGas(provider)) * CLOSING_GAS;
 }
 
 export class SessionFundingError extends Error {
@@ -43,9 +66,15 @@ const CREDIT_ABI = ['function credit(address account) view returns (uint256)', '
 
 /**
  * Sends the session key's funds back to the wallet: its credit in the game contract (payouts and refunds, once
- * the game settled) withdrawn, then its whole balance minus the transfer's gas. Returns what was sent.
+ * the game settled) withdrawn, then its balance minus the transfer's gas and minus `keep` (the closing reserve
+ * while the game is not closed). Returns what was sent.
  */
-export async function sweepSession(session: Wallet, owner: string, gameContract: string): Promise<bigint> {
+export async function sweepSession(
+  session: Wallet,
+  owner: string,
+  gameContract: string,
+  keep = 0n,
+): Promise<bigint> {
   const provider = session.provider!;
   const game = new Contract(gameContract, CREDIT_ABI, session);
   if ((await game.getFunction('credit')(session.address)) > 0n)
@@ -54,8 +83,8 @@ export async function sweepSession(session: Wallet, owner: string, gameContract:
   const price = fee.maxFeePerGas ?? fee.gasPrice ?? 0n;
   const gas = 21_000n * price;
   const balance = await provider.getBalance(session.address);
-  if (balance <= gas) return 0n;
-  const value = balance - gas;
+  if (balance <= gas + keep) return 0n;
+  const value = balance - gas - keep;
   await (
     await session.sendTransaction({
       to: owner,
@@ -67,4 +96,36 @@ export async function sweepSession(session: Wallet, owner: string, gameContract:
     })
   ).wait();
   return value;
+}
+
+/** One look at a game whose play is over, from its session key (`closeStep`). */
+export interface CloseStep {
+  phase: GamePhaseName;
+  /** Unix seconds: the end of the current phase (the next look is due then). */
+  deadline: number;
+  /** The deadline exit this look sent, if one was due. */
+  claimed: ExpiredClaim | null;
+  /** Wei sent home: the credit and the key's whole balance, once the game is closed. */
+  returned: bigint;
+  /** Settled or cancelled: the key holds nothing more and can be forgotten. */
+  closed: boolean;
+}
+
+/**
+ * Sends the deadline exit that is due (the dealer's missing secrets slash it; an audit window that passed settles
+ * the game), and once the game is settled or cancelled withdraws the key's credit and sends all it holds home.
+ * Safe to repeat: a look with nothing due sends nothing.
+ */
+export async function closeStep(
+  session: Wallet,
+  owner: string,
+  gameContract: string,
+  gameId: bigint,
+): Promise<CloseStep> {
+  const chain = new GameChain(gameContract, session);
+  const claimed = await claimExpired(chain, gameId);
+  const g = await chain.game(gameId);
+  const closed = isFinalPhase(g.phase);
+  const returned = closed ? await sweepSession(session, owner, gameContract) : 0n;
+  return { phase: g.phase, deadline: g.deadline, claimed, returned, closed };
 }

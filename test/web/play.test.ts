@@ -16,7 +16,8 @@
  * that seat; the fog and terrain the page draws equal what the SDK's PlayerModel computes in Node from the same
  * served tiles (verified here against the on-chain root); no tile outside the served set is drawn with its
  * terrain (DOM and screenshot pixels); the wallet approved one transfer for the game and at most one signature per
- * page load (two on a device's first); the session key's funds go back to the wallet.
+ * page load (two on a device's first); the session key's funds go back to the wallet, all but a closing reserve
+ * when play ends, and the rest with the stake's credit once the page has closed the game (P7).
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -34,6 +35,7 @@ import { LobbyClient } from '../../client/sdk/lobby-client.ts';
 import { PlayerModel } from '../../client/sdk/player.ts';
 import { SnarkjsProver } from '../../client/sdk/prover.ts';
 import { type VerifiedTile, verifyRevealedTiles } from '../../client/sdk/tiles.ts';
+import { CLOSING_GAS } from '../../client/web/session.ts';
 import { loadHasher, shippedRuleset } from '../../core/index.ts';
 import { addressToField } from '../../core/sealed.ts';
 import type { Slots } from '../../core/state.ts';
@@ -766,6 +768,32 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
 
       // The session key sent its funds back to the wallet.
       assert.ok(BigInt(s.swept ?? '0') > 0n, 'the unspent budget went back to the wallet');
+
+      // P7 after play: the game is not closed yet (the dealer's secrets, then the audit window), so the key kept
+      // the gas to close it. A day later (fast-forwarded) the page, still open, closes the game (or finds it closed
+      // by the dealer), withdraws the stake's credit and sends everything home.
+      const chain = new GameChain(env.gameContract, provider);
+      const gameId = BigInt(s.gameId);
+      const { stake } = await chain.config(gameId);
+      assert.ok(stake > 0n, 'the lobby stakes');
+      assert.ok(
+        (await provider.getBalance(address)) >= CLOSING_GAS * 10n ** 8n,
+        'the session key kept a closing reserve',
+      );
+      for (let g = await chain.game(gameId); g.phase !== 'Settled'; g = await chain.game(gameId)) {
+        const now = (await provider.getBlock('latest'))!.timestamp;
+        if (now <= g.deadline) await provider.send('evm_increaseTime', [g.deadline - now + 1]);
+        await provider.send('evm_mine', []);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      await page.locator('[data-testid="game"][data-closed="true"]').waitFor({ timeout: 60_000 });
+      const closed = await snapshot();
+      assert.equal(await chain.credit(address), 0n, "the stake's credit was withdrawn");
+      assert.ok(
+        BigInt(closed.swept ?? '0') - BigInt(s.swept ?? '0') >= stake,
+        'the stake came home when the game closed',
+      );
+      assert.ok((await provider.getBalance(address)) < 21_000n * 10n ** 10n, 'the key holds change only');
     } catch (e) {
       // What the page and the proxy saw, for reading a failure.
       console.error(
