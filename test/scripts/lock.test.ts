@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -12,12 +12,19 @@ const settlesWithin = (p: Promise<unknown>, ms: number) =>
 
 describe('build lock (scripts/circuits/lock.ts)', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'shroud-lock-'));
-  const holdBy = (name: string, pid: number) => {
+  /** A lock recorded as held by `holder` (a bare pid: the older format). */
+  const holdBy = (name: string, holder: number | { pid: number; boot?: string; start?: string }) => {
     const lock = path.join(dir, `${name}.lock`);
     mkdirSync(lock);
-    writeFileSync(path.join(lock, 'pid'), String(pid));
+    writeFileSync(path.join(lock, 'pid'), JSON.stringify(holder));
     return lock;
   };
+  const procStat = (pid: number) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
+  };
+  const linux = existsSync('/proc/self/stat') && existsSync('/proc/sys/kernel/random/boot_id');
+  const boot = linux ? readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() : '';
 
   it("takes over a lock whose holder was killed (its pid is gone), without waiting for the lock's age", async () => {
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
@@ -31,7 +38,44 @@ describe('build lock (scripts/circuits/lock.ts)', () => {
     );
   });
 
-  it('waits while the holder lives, then runs', async () => {
+  it('takes over a lock whose pid was handed out again: to the process now waiting, after a restart', {
+    skip: !linux && 'no /proc',
+  }, async () => {
+    // A build killed before the machine (or its container) restarted, whose pid is now this very process's.
+    holdBy('reused', { pid: process.pid, boot, start: String(Number(procStat(process.pid)) - 1) });
+    assert.equal(
+      await settlesWithin(
+        withLock(path.join(dir, 'reused'), async () => 1),
+        2_000,
+      ),
+      true,
+    );
+    holdBy('reboot', { pid: process.pid, boot: '00000000-0000-0000-0000-000000000000' });
+    assert.equal(
+      await settlesWithin(
+        withLock(path.join(dir, 'reboot'), async () => 1),
+        2_000,
+      ),
+      true,
+    );
+  });
+
+  it('waits while the holder recorded with its start time lives, then runs', {
+    skip: !linux && 'no /proc',
+  }, async () => {
+    const lock = holdBy('alive', { pid: process.pid, boot, start: procStat(process.pid) });
+    let ran = false;
+    const p = withLock(path.join(dir, 'alive'), async () => {
+      ran = true;
+    });
+    assert.equal(await settlesWithin(p, 700), false);
+    assert.equal(ran, false);
+    rmSync(lock, { recursive: true });
+    await p;
+    assert.equal(ran, true);
+  });
+
+  it('waits while a holder recorded as a bare pid (an older lock) lives, then runs', async () => {
     const lock = holdBy('live', process.pid);
     let ran = false;
     const p = withLock(path.join(dir, 'live'), async () => {
