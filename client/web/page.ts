@@ -62,6 +62,9 @@ import { ProofFailedError, type ProofProgress, WorkerProver } from './worker-pro
 /** Phases in which a seat may still have something to do (client/play/loop.ts's list). */
 const LIVE = new Set(['Commit', 'Reveal', 'Deal', 'Play', 'Combat', 'Dispute', 'ForceOpen', 'OpenRoot']);
 
+/** How often the page looks at a game after play while waiting for its deadline, ms (#closeGame). */
+const CLOSE_LOOK_MS = { min: 5_000, max: 15_000 };
+
 export type { OwnTurn } from './history.ts';
 
 /** Everything the page knows, in one object: what a saved-and-restored session will hold. */
@@ -423,11 +426,9 @@ export class PlayPage {
       try {
         const r = await this.#sessions.load(key, e.address);
         const session = new Wallet(r.key, w.provider);
-        // A game that never got an id (cancelled in the lobby): nothing to close, the key's balance goes home.
-        const step =
-          r.gameId === null
-            ? { closed: true, claimed: null, returned: await sweepSession(session, r.owner, r.gameContract) }
-            : await closeStep(session, r.owner, r.gameContract, r.gameId);
+        // Only a game played to its end is marked over, so it has an id.
+        if (r.gameId === null) continue;
+        const step = await closeStep(session, r.owner, r.gameContract, r.gameId);
         if (step.claimed) this.log(`game ${r.gameId}: deadline passed: ${step.claimed.kind}`, 'end');
         if (step.returned > 0n)
           this.log(`game ${r.gameId}: returned ${step.returned} wei from its session key`, 'end');
@@ -705,7 +706,7 @@ export class PlayPage {
       await this.#retrying('Saving the game', () => this.#saveSession());
     }
     this.log(
-      `returned ${this.state.swept} wei to ${owner}${closed ? '' : `; the session key keeps ${keep} wei to close the game: this page closes it when its deadlines pass (or on your next visit), then sends the stake's credit and the rest home`}`,
+      `returned ${this.state.swept} wei to ${owner}${closed ? '' : `; the session key keeps ${keep} wei to close the game: this page closes it when its deadlines pass (or when you next join a game of this contract in this browser), then sends the stake's credit and the rest home`}`,
       'end',
     );
     this.ui.game.dataset.over = 'true';
@@ -718,16 +719,27 @@ export class PlayPage {
   }
 
   /**
-   * After play, while the page stays open: looks at the game at each deadline (at least every 15 s), sends the exit
+   * After play, while the page stays open: looks at the game at each deadline (every 5 to 15 s), sends the exit
    * that is due, and once the game is settled or cancelled takes the key's credit and balance home and forgets it.
    */
   async #closeGame(gameId: bigint): Promise<void> {
     const s = this.state.session!;
     const { owner, gameContract, chainId } = s.record;
+    let lastFailure = '';
     for (;;) {
-      const step = await this.#retrying('Closing the game', () =>
-        closeStep(s.key, owner, gameContract, gameId),
-      );
+      let step: Awaited<ReturnType<typeof closeStep>>;
+      try {
+        step = await closeStep(s.key, owner, gameContract, gameId);
+      } catch (e) {
+        // A claim that lost a race, a node behind, a second tab, a fee above the reserve: each look starts over,
+        // so the next one tries again by itself (a Retry button would stop the closing until someone clicks).
+        const m = describeError(e).message;
+        if (m !== lastFailure) this.log(`closing the game: ${m}; trying again at the next look`, 'end');
+        lastFailure = m;
+        await sleep(CLOSE_LOOK_MS.max);
+        continue;
+      }
+      lastFailure = '';
       this.state.phase = step.phase;
       if (step.claimed) this.log(`deadline passed: ${step.claimed.kind}: gas ${step.claimed.gas}`, 'end');
       if (step.closed) {
@@ -742,7 +754,9 @@ export class PlayPage {
         `game over; ${step.phase} until ${new Date(step.deadline * 1000).toISOString()}: the page closes the game then`,
       );
       this.render();
-      await sleep(Math.max(this.state.config.pollMs, Math.min(15_000, step.deadline * 1000 - Date.now())));
+      // Until the deadline by this clock, but never faster than the floor: the chain's clock may lag this one.
+      const untilDeadline = step.deadline * 1000 - Date.now();
+      await sleep(Math.max(CLOSE_LOOK_MS.min, Math.min(CLOSE_LOOK_MS.max, untilDeadline)));
     }
   }
 

@@ -56,7 +56,7 @@ function readHolder(lock: string): Holder | null {
  */
 function isStale(lock: string): boolean {
   const h = readHolder(lock);
-  if (!h || h.pid <= 0) return Date.now() - statSync(lock).mtimeMs > STALE_MS;
+  if (!h || !Number.isInteger(h.pid) || h.pid <= 0) return Date.now() - statSync(lock).mtimeMs > STALE_MS;
   const boot = bootId();
   if (h.boot && boot && h.boot !== boot) return true;
   try {
