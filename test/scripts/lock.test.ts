@@ -23,19 +23,31 @@ describe('build lock (scripts/circuits/lock.ts)', () => {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
   };
+  /** Whether a withLock on the held lock `name` runs within 2 s (takes the lock over). */
+  const takesOver = (name: string) =>
+    settlesWithin(
+      withLock(path.join(dir, name), async () => 1),
+      2_000,
+    );
+  /** A withLock on the held `lock` waits while it is held, then runs once it is released. */
+  const waitsForHolder = async (lock: string) => {
+    let ran = false;
+    const p = withLock(lock.slice(0, -'.lock'.length), async () => {
+      ran = true;
+    });
+    assert.equal(await settlesWithin(p, 700), false);
+    assert.equal(ran, false);
+    rmSync(lock, { recursive: true });
+    await p;
+    assert.equal(ran, true);
+  };
   const linux = existsSync('/proc/self/stat') && existsSync('/proc/sys/kernel/random/boot_id');
   const boot = linux ? readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() : '';
 
   it("takes over a lock whose holder was killed (its pid is gone), without waiting for the lock's age", async () => {
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
     holdBy('dead', dead);
-    assert.equal(
-      await settlesWithin(
-        withLock(path.join(dir, 'dead'), async () => 1),
-        2_000,
-      ),
-      true,
-    );
+    assert.equal(await takesOver('dead'), true);
   });
 
   it('takes over a lock whose pid was handed out again: to the process now waiting, after a restart', {
@@ -43,49 +55,19 @@ describe('build lock (scripts/circuits/lock.ts)', () => {
   }, async () => {
     // A build killed before the machine (or its container) restarted, whose pid is now this very process's.
     holdBy('reused', { pid: process.pid, boot, start: String(Number(procStat(process.pid)) - 1) });
-    assert.equal(
-      await settlesWithin(
-        withLock(path.join(dir, 'reused'), async () => 1),
-        2_000,
-      ),
-      true,
-    );
+    assert.equal(await takesOver('reused'), true);
     holdBy('reboot', { pid: process.pid, boot: '00000000-0000-0000-0000-000000000000' });
-    assert.equal(
-      await settlesWithin(
-        withLock(path.join(dir, 'reboot'), async () => 1),
-        2_000,
-      ),
-      true,
-    );
+    assert.equal(await takesOver('reboot'), true);
   });
 
   it('waits while the holder recorded with its start time lives, then runs', {
     skip: !linux && 'no /proc',
   }, async () => {
-    const lock = holdBy('alive', { pid: process.pid, boot, start: procStat(process.pid) });
-    let ran = false;
-    const p = withLock(path.join(dir, 'alive'), async () => {
-      ran = true;
-    });
-    assert.equal(await settlesWithin(p, 700), false);
-    assert.equal(ran, false);
-    rmSync(lock, { recursive: true });
-    await p;
-    assert.equal(ran, true);
+    await waitsForHolder(holdBy('alive', { pid: process.pid, boot, start: procStat(process.pid) }));
   });
 
   it('waits while a holder recorded as a bare pid (an older lock) lives, then runs', async () => {
-    const lock = holdBy('live', process.pid);
-    let ran = false;
-    const p = withLock(path.join(dir, 'live'), async () => {
-      ran = true;
-    });
-    assert.equal(await settlesWithin(p, 700), false);
-    assert.equal(ran, false);
-    rmSync(lock, { recursive: true });
-    await p;
-    assert.equal(ran, true);
+    await waitsForHolder(holdBy('live', process.pid));
     rmSync(dir, { recursive: true, force: true });
   });
 });
