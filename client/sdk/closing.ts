@@ -49,6 +49,17 @@ export async function withdrawCredit(
   account: string,
 ): Promise<{ wei: bigint; gas: bigint } | null> {
   if (!isFinalPhase((await chain.game(gameId)).phase)) return null;
+  return withdrawAll(chain, account);
+}
+
+/**
+ * Withdraws all of `account`'s credit in the game contract, from every game of it that paid out (the chain's
+ * signer must be `account`). Null when there is none.
+ */
+export async function withdrawAll(
+  chain: GameChain,
+  account: string,
+): Promise<{ wei: bigint; gas: bigint } | null> {
   const wei = await chain.credit(account);
   if (wei === 0n) return null;
   try {

@@ -14,8 +14,8 @@
  */
 import { isFinalPhase } from '@shroud/core/deadlines.ts';
 import type { GamePhaseName } from '@shroud/core/game-phases.ts';
-import { claimExpired, type ExpiredClaim, GameChain } from '@shroud/sdk';
-import { Contract, type Provider, type Signer, type Wallet } from 'ethers';
+import { claimExpired, type ExpiredClaim, GameChain, withdrawAll } from '@shroud/sdk';
+import type { Provider, Signer, Wallet } from 'ethers';
 
 /** Gas a whole game may take from one seat: commit, seal, spawn, each turn, and room for attacks and answers. */
 export const GAS_PER_GAME_TURN = 1_500_000n;
@@ -62,8 +62,6 @@ export async function fundSession(owner: Signer, session: string, amount: bigint
   }
 }
 
-const CREDIT_ABI = ['function credit(address account) view returns (uint256)', 'function withdraw()'];
-
 /**
  * Sends the session key's funds back to the wallet: its credit in the game contract (payouts and refunds, once
  * the game settled) withdrawn, then its balance minus the transfer's gas and minus `keep` (the closing reserve
@@ -76,9 +74,7 @@ export async function sweepSession(
   keep = 0n,
 ): Promise<bigint> {
   const provider = session.provider!;
-  const game = new Contract(gameContract, CREDIT_ABI, session);
-  if ((await game.getFunction('credit')(session.address)) > 0n)
-    await (await game.getFunction('withdraw')()).wait();
+  await withdrawAll(new GameChain(gameContract, session), session.address);
   const fee = await provider.getFeeData();
   const price = fee.maxFeePerGas ?? fee.gasPrice ?? 0n;
   const gas = 21_000n * price;
