@@ -28,11 +28,30 @@ export const GAS_FIXED = 3_000_000n;
  */
 export const CLOSING_GAS = 400_000n;
 
-/** The fee per gas a session key budgets with: today's, with no fee data 1 gwei. */
-async function feePerGas(provider: Provider): Promise<bigint> {
+/**
+ * What a session key pays per gas: today's ceiling (twice the base fee plus the tip, so that it is mined even as the
+ * base fee climbs), the gas price where the chain has no EIP-1559, with no fee data 1 gwei. `fields` price a
+ * transaction at that ceiling; `exact` ones pay all of it (the tip takes what the base fee leaves), so that a
+ * transfer of the balance minus its gas leaves no change behind.
+ */
+async function feeOf(provider: Provider): Promise<{ perGas: bigint; fields: FeeFields; exact: FeeFields }> {
   const fee = await provider.getFeeData();
-  return fee.maxFeePerGas ?? fee.gasPrice ?? 1_000_000_000n;
+  if (fee.maxFeePerGas) {
+    const perGas = fee.maxFeePerGas;
+    const tip = fee.maxPriorityFeePerGas ?? 0n;
+    return {
+      perGas,
+      fields: { maxFeePerGas: perGas, maxPriorityFeePerGas: tip },
+      exact: { maxFeePerGas: perGas, maxPriorityFeePerGas: perGas },
+    };
+  }
+  const perGas = fee.gasPrice ?? 1_000_000_000n;
+  return { perGas, fields: { gasPrice: perGas }, exact: { gasPrice: perGas } };
 }
+
+type FeeFields = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
+
+const feePerGas = async (provider: Provider) => (await feeOf(provider)).perGas;
 
 /** What the wallet sends: the stake and the gas of `maxTurns` turns at today's fee, doubled for headroom. */
 export async function sessionBudget(provider: Provider, stake: bigint, maxTurns: number): Promise<bigint> {
@@ -75,22 +94,15 @@ export async function sweepSession(
 ): Promise<bigint> {
   const provider = session.provider!;
   await withdrawAll(new GameChain(gameContract, session), session.address);
-  const fee = await provider.getFeeData();
-  const price = fee.maxFeePerGas ?? fee.gasPrice ?? 0n;
-  const gas = 21_000n * price;
+  const fee = await feeOf(provider);
+  const gas = 21_000n * fee.perGas;
   const balance = await provider.getBalance(session.address);
   if (balance <= gas + keep) return 0n;
   const value = balance - gas - keep;
-  await (
-    await session.sendTransaction({
-      to: owner,
-      value,
-      gasLimit: 21_000n,
-      ...(fee.maxFeePerGas
-        ? { maxFeePerGas: price, maxPriorityFeePerGas: fee.maxPriorityFeePerGas ?? 0n }
-        : { gasPrice: price }),
-    })
-  ).wait();
+  // Keeping nothing, the key is forgotten next (its game is closed): change left in it would be lost, so the
+  // transfer pays its whole fee ceiling. Keeping the reserve, the change stays with it.
+  const pay = keep === 0n ? fee.exact : fee.fields;
+  await (await session.sendTransaction({ to: owner, value, gasLimit: 21_000n, ...pay })).wait();
   return value;
 }
 

@@ -1,12 +1,14 @@
 /**
  * P7 for the play page's seat after play (client/web/session.ts): when play ends before the game is closed, the
  * session key keeps a closing reserve and sends the rest home; with that reserve alone it slashes a dealer that
- * never published its secrets, withdraws its stake's credit and sends everything home, whoever else is gone. A
- * look with nothing due sends nothing, and a look after another party closed the game is not an error.
+ * never published its secrets, or settles once the audit window passed, withdraws its stake's credit and sends
+ * everything home (nothing left in the key, which is forgotten then), whoever else is gone. A look with nothing
+ * due sends nothing; a look after another party closed the game, or whose exit lost the race to another party's
+ * in the same block, is not an error.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { Wallet } from 'ethers';
+import { before, describe, it } from 'node:test';
+import { type Provider, type TransactionRequest, type TransactionResponse, Wallet } from 'ethers';
 import { CLOSING_GAS, closeStep, closingReserve, sweepSession } from '../../client/web/session.ts';
 import { DEV_KEYS } from '../../scripts/demo/setup.ts';
 import {
@@ -17,6 +19,8 @@ import {
   type Env,
   endByForfeit,
   increaseTime,
+  Phase,
+  phaseOf,
   postRoot,
   revealAll,
   type Scenario,
@@ -70,8 +74,7 @@ describe('P7: a session key closes its game after play', () => {
     assert.equal(step.closed, true);
     assert.ok(step.returned >= stake, `the stake came home (${step.returned} wei)`);
     assert.equal(await env.game.getFunction('credit')(key.address), 0n, 'no credit left behind');
-    const dust = await provider.getBalance(key.address);
-    assert.ok(dust < 21_000n * 10n ** 10n, `the key is left with change only (${dust} wei)`);
+    assert.equal(await provider.getBalance(key.address), 0n, 'the key, forgotten next, is left with nothing');
     assert.equal(await provider.getBalance(owner), sent + step.returned);
 
     // Looking again sends nothing; the other seat looking after the game closed is not an error.
@@ -81,5 +84,68 @@ describe('P7: a session key closes its game after play', () => {
     const otherStep = await closeStep(other, owner, contract, s.id);
     assert.equal(otherStep.claimed, null, 'the game was closed already');
     assert.equal(otherStep.closed, true);
+  });
+});
+
+/** A session key whose first transaction is mined right after `first` ran: another party's, sent in the same block. */
+class Outrun extends Wallet {
+  #first: (() => Promise<unknown>) | null;
+  constructor(key: string, provider: Provider, first: () => Promise<unknown>) {
+    super(key, provider);
+    this.#first = first;
+  }
+  override async sendTransaction(tx: TransactionRequest): Promise<TransactionResponse> {
+    const first = this.#first;
+    this.#first = null;
+    await first?.();
+    return super.sendTransaction(tx);
+  }
+}
+
+describe('P7: a session key settles its game once the audit window passed', () => {
+  let env: Env;
+  let s: Scenario;
+  const stake = 10n ** 17n;
+
+  before(async () => {
+    env = await setup();
+    s = await createGame(env, { stake });
+    await commitAll(env, s);
+    await revealAll(env, s);
+    const d = dealMap(env, s);
+    await postRoot(env, s, d);
+    await endByForfeit(env, s);
+    const publish = env.game.connect(env.other).getFunction('publishSecrets');
+    await (await publish(s.id, d.masterSecret, s.shares)).wait();
+    assert.equal(await phaseOf(env, s.id), Phase.Audit);
+  });
+
+  it('waits out the audit window, then its settle loses the race to the other seat, and the stake still comes home', async () => {
+    const provider = env.ethers.provider;
+    const contract = String(env.game.target);
+    const owner = Wallet.createRandom().address;
+    const other = new Wallet(DEV_KEYS[3]!, provider);
+    // Seat 0's key (#2): its settle is estimated, then the other seat's settle is mined before it.
+    const key = new Outrun(DEV_KEYS[2]!, provider, async () => {
+      await (await env.game.connect(other).getFunction('settle')(s.id)).wait();
+    });
+    assert.equal(key.address, s.players[0]!.address);
+
+    const early = await closeStep(key, owner, contract, s.id);
+    assert.deepEqual([early.phase, early.claimed, early.returned, early.closed], ['Audit', null, 0n, false]);
+
+    await increaseTime(env, DURATIONS.auditSeconds + 1);
+    const spent = await provider.getBalance(key.address);
+    const nonce = await provider.getTransactionCount(key.address);
+    const step = await closeStep(key, owner, contract, s.id);
+    assert.equal(step.claimed, null, 'the other seat settled first: not an error');
+    assert.deepEqual([step.phase, step.closed], ['Settled', true]);
+    // Its own settle was sent and mined after the other one's, and reverted: then its withdrawal and the transfer.
+    assert.equal(await provider.getTransactionCount(key.address), nonce + 3);
+    assert.ok(step.returned > stake, `the stake came home (${step.returned} wei)`);
+    assert.ok(step.returned < spent + stake, 'less the gas of its reverted settle');
+    assert.equal(await env.game.getFunction('credit')(key.address), 0n);
+    assert.equal(await provider.getBalance(key.address), 0n);
+    assert.equal(await provider.getBalance(owner), step.returned);
   });
 });
