@@ -230,6 +230,8 @@ interface IShroudGame {
     error InvalidPath();
     error NoFraud();
     error NothingToWithdraw();
+    error NoPayee();
+    error BadPayee();
     error TransferFailed();
     error UnknownGame();
     error UnknownRuleset(bytes32 rulesetHash);
@@ -370,6 +372,8 @@ interface IShroudGame {
     event Settled(uint256 indexed gameId);
     /// @notice `account` withdrew `amount`.
     event Withdrawn(address indexed account, uint256 amount);
+    /// @notice `account`'s credit accrues to `payee` from now on (zero: to itself again).
+    event PayeeSet(address indexed account, address indexed payee);
 
     // ---------------------------------------------------------------- ceremony
 
@@ -507,6 +511,15 @@ interface IShroudGame {
     /// @notice Sends the caller their credit.
     function withdraw() external;
 
+    /// @notice From now on what the caller is owed (stakes, refunds, shares of a slashed bond) is credited to
+    ///         `payee`, who withdraws it itself; zero undoes it. A session key names the wallet that funded it, so
+    ///         that its stake does not wait on the key: the wallet takes it home from anywhere. Not this contract.
+    function setPayee(address payee) external;
+
+    /// @notice Sends the whole credit of the caller's payee to it (a session key closing its game pays the gas, no
+    ///         wallet signature needed). Only to the payee the caller named: nobody pushes funds on other accounts.
+    function withdrawToPayee() external;
+
     // ---------------------------------------------------------------- views
 
     /// @notice A game's dealer, phase, seats, deadline, turn, seat to move, root, master commitment, seed, bond and
@@ -566,6 +579,9 @@ interface IShroudGame {
 
     /// @notice What `account` can withdraw.
     function credit(address account) external view returns (uint256);
+
+    /// @notice Where `account`'s credit accrues: the payee it named, zero for itself.
+    function payeeOf(address account) external view returns (address);
 
     /// @notice `player`'s seat in the game plus one (zero if not seated).
     function seatPlusOne(uint256 gameId, address player) external view returns (uint256);

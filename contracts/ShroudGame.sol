@@ -333,12 +333,21 @@ contract ShroudGame is IShroudGame {
 
     /// @inheritdoc IShroudGame
     function withdraw() external {
-        uint256 amount = s.credit[msg.sender];
-        if (amount == 0) revert NothingToWithdraw();
-        s.credit[msg.sender] = 0;
-        emit Withdrawn(msg.sender, amount);
-        (bool ok,) = msg.sender.call{value: amount}("");
-        if (!ok) revert TransferFailed();
+        _withdraw(msg.sender);
+    }
+
+    /// @inheritdoc IShroudGame
+    function setPayee(address payee) external {
+        if (payee == address(this)) revert BadPayee();
+        s.payee[msg.sender] = payee;
+        emit PayeeSet(msg.sender, payee);
+    }
+
+    /// @inheritdoc IShroudGame
+    function withdrawToPayee() external {
+        address payee = s.payee[msg.sender];
+        if (payee == address(0)) revert NoPayee();
+        _withdraw(payee);
     }
 
     // ---------------------------------------------------------------- views
@@ -448,6 +457,11 @@ contract ShroudGame is IShroudGame {
     }
 
     /// @inheritdoc IShroudGame
+    function payeeOf(address account) external view returns (address) {
+        return s.payee[account];
+    }
+
+    /// @inheritdoc IShroudGame
     function seatPlusOne(uint256 gameId, address player) external view returns (uint256) {
         return s.seatPlusOne[gameId][player];
     }
@@ -482,6 +496,16 @@ contract ShroudGame is IShroudGame {
     function _known(uint256 gameId) private view returns (Game storage g) {
         g = s.games[gameId];
         if (g.phase == Phase.None) revert UnknownGame();
+    }
+
+    /// Sends `account` all its credit.
+    function _withdraw(address account) private {
+        uint256 amount = s.credit[account];
+        if (amount == 0) revert NothingToWithdraw();
+        s.credit[account] = 0;
+        emit Withdrawn(account, amount);
+        (bool ok,) = account.call{value: amount}("");
+        if (!ok) revert TransferFailed();
     }
 
     /// The caller's seat when it is the seat to move in `Phase.Play`, before the deadline.

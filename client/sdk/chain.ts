@@ -542,6 +542,22 @@ export class GameChain {
     return this.#send('withdraw', []);
   }
 
+  /** From now on the signer's credit accrues to `payee` (the zero address: to the signer again). */
+  setPayee(payee: string): Promise<TxResult> {
+    return this.#send('setPayee', [payee]);
+  }
+
+  /** Where `account`'s credit accrues: the payee it named, or null for itself. */
+  async payeeOf(account: string): Promise<string | null> {
+    const payee = await this.#call('payeeOf', account);
+    return BigInt(payee) === 0n ? null : payee;
+  }
+
+  /** Sends the whole credit of the signer's payee to it (reverts `NoPayee` without one, `NothingToWithdraw`). */
+  withdrawToPayee(): Promise<TxResult> {
+    return this.#send('withdrawToPayee', []);
+  }
+
   /** Force-open: reveals this player's share on-chain (checked against its `C_i`). */
   revealShare(gameId: bigint, share: bigint): Promise<TxResult> {
     return this.#send('revealShare', [gameId, share]);

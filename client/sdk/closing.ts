@@ -47,26 +47,50 @@ export async function withdrawCredit(
   chain: GameChain,
   gameId: bigint,
   account: string,
-): Promise<{ wei: bigint; gas: bigint } | null> {
+): Promise<Withdrawal | null> {
   if (!isFinalPhase((await chain.game(gameId)).phase)) return null;
   return withdrawAll(chain, account);
+}
+
+/** A withdrawal sent: how much, and its gas. */
+export interface Withdrawal {
+  wei: bigint;
+  gas: bigint;
 }
 
 /**
  * Withdraws all of `account`'s credit in the game contract, from every game of it that paid out (the chain's
  * signer must be `account`). Null when there is none.
  */
-export async function withdrawAll(
+export function withdrawAll(chain: GameChain, account: string): Promise<Withdrawal | null> {
+  return sendOwed(chain, account, () => chain.withdraw());
+}
+
+/**
+ * Sends home the whole credit of the payee the chain's signer named (a session key: the wallet that funded it;
+ * `GameChain.setPayee`), paying the gas: the stakes of every game that paid that wallet, whichever key played them.
+ * Null when the signer named no payee or the payee is owed nothing.
+ */
+export async function withdrawToPayee(chain: GameChain): Promise<(Withdrawal & { payee: string }) | null> {
+  const payee = await chain.payeeOf(await chain.signerAddress());
+  if (!payee) return null;
+  const sent = await sendOwed(chain, payee, () => chain.withdrawToPayee());
+  return sent && { ...sent, payee };
+}
+
+/** Sends `owed`'s credit with `send`, unless there is none; a withdrawal another party sent first is not an error. */
+async function sendOwed(
   chain: GameChain,
-  account: string,
-): Promise<{ wei: bigint; gas: bigint } | null> {
-  const wei = await chain.credit(account);
+  owed: string,
+  send: () => Promise<{ gasUsed: bigint }>,
+): Promise<Withdrawal | null> {
+  const wei = await chain.credit(owed);
   if (wei === 0n) return null;
   try {
-    return { wei, gas: (await chain.withdraw()).gasUsed };
+    return { wei, gas: (await send()).gasUsed };
   } catch (e) {
     // Another session of the same key withdrew it first (a second tab, a resumed CLI): nothing is lost.
-    if (e instanceof ChainError && (await chain.credit(account)) === 0n) return null;
+    if (e instanceof ChainError && (await chain.credit(owed)) === 0n) return null;
     throw e;
   }
 }

@@ -45,7 +45,14 @@ import { download, ExportFileError, exportText, openExport } from './export-file
 import { drawnFog, type OwnTurn } from './history.ts';
 import { type MapUnit, mapHit, mapSvg } from './map-view.ts';
 import { WebPlanner } from './planner.ts';
-import { closeStep, closingReserve, fundSession, sessionBudget, sweepSession } from './session.ts';
+import {
+  closeStep,
+  closingReserve,
+  fundSession,
+  payToWallet,
+  sessionBudget,
+  sweepSession,
+} from './session.ts';
 import {
   type SessionEntry,
   type SessionLobby,
@@ -497,6 +504,14 @@ export class PlayPage {
       );
     }
     const chain = new GameChain(lobby.gameContract, key);
+    // Before the key stakes anything: the stake's credit is the wallet's, not the key's (session.ts payToWallet).
+    const paid = await payToWallet(key, record.owner, lobby.gameContract);
+    if (paid.named)
+      this.log(
+        `the game pays ${record.owner}, not the session key: the stake cannot be lost with this browser`,
+      );
+    if (paid.returned > 0n)
+      this.log(`returned ${paid.returned} wei owed to ${record.owner} by earlier games`, 'end');
     if (this.state.gameId === null) {
       this.status(`joined lobby ${lobby.kind}: waiting for the other players…`);
       this.state.gameId = await resolveGameId(

@@ -5,8 +5,9 @@
  * credit and sends everything back to the wallet. No contract change: to the game, the seat is the key.
  *
  * The trade: the key is hot (in the page) and holds the stake and the gas budget for the game's length; and it
- * must outlive a reload, or its funds wait (on-chain, as credit) until the key is found again: it is sealed under
- * the wallet's key in IndexedDB (session-store.ts) before any funds move to it.
+ * must outlive a reload: it is sealed under the wallet's key in IndexedDB (session-store.ts) before any funds move
+ * to it. Its first transaction names the wallet as the payee of its credit (`payToWallet`), so that the stake is
+ * paid to the wallet, not to a key that a cleared browser would lose.
  *
  * After play the game is not closed yet: the dealer's secrets and the audit window come first, and if the dealer
  * is gone someone must slash it (P7). So when play ends the key keeps a closing reserve: the gas to send that
@@ -14,7 +15,7 @@
  */
 import { isFinalPhase } from '@shroud/core/deadlines.ts';
 import type { GamePhaseName } from '@shroud/core/game-phases.ts';
-import { claimExpired, type ExpiredClaim, GameChain, withdrawAll } from '@shroud/sdk';
+import { claimExpired, type ExpiredClaim, GameChain, withdrawAll, withdrawToPayee } from '@shroud/sdk';
 import type { Provider, Signer, Wallet } from 'ethers';
 
 /** Gas a whole game may take from one seat: commit, seal, spawn, each turn, and room for attacks and answers. */
@@ -82,9 +83,25 @@ export async function fundSession(owner: Signer, session: string, amount: bigint
 }
 
 /**
- * Sends the session key's funds back to the wallet: its credit in the game contract (payouts and refunds, once
- * the game settled) withdrawn, then its balance minus the transfer's gas and minus `keep` (the closing reserve
- * while the game is not closed). Returns what was sent.
+ * Names the wallet `owner` as the payee of the session key's credit (once; before the key stakes anything): its
+ * stake is then paid to the wallet, which withdraws it from anywhere, even when this browser lost the key. Then
+ * sends home what the wallet is owed already (games whose keys closed in a tab that was shut, or were lost).
+ */
+export async function payToWallet(
+  session: Wallet,
+  owner: string,
+  gameContract: string,
+): Promise<{ named: boolean; returned: bigint }> {
+  const chain = new GameChain(gameContract, session);
+  const named = (await chain.payeeOf(session.address))?.toLowerCase() !== owner.toLowerCase();
+  if (named) await chain.setPayee(owner);
+  return { named, returned: (await withdrawToPayee(chain))?.wei ?? 0n };
+}
+
+/**
+ * Sends the session key's funds back to the wallet: the credit of the wallet (its payee) and of the key in the game
+ * contract (payouts and refunds, once the game settled) withdrawn, then the key's balance minus the transfer's gas
+ * and minus `keep` (the closing reserve while the game is not closed). Returns what was sent.
  */
 export async function sweepSession(
   session: Wallet,
@@ -93,17 +110,19 @@ export async function sweepSession(
   keep = 0n,
 ): Promise<bigint> {
   const provider = session.provider!;
-  await withdrawAll(new GameChain(gameContract, session), session.address);
+  const chain = new GameChain(gameContract, session);
+  const paid = (await withdrawToPayee(chain))?.wei ?? 0n;
+  await withdrawAll(chain, session.address); // what it was owed before it named the wallet
   const fee = await feeOf(provider);
   const gas = 21_000n * fee.perGas;
   const balance = await provider.getBalance(session.address);
-  if (balance <= gas + keep) return 0n;
+  if (balance <= gas + keep) return paid;
   const value = balance - gas - keep;
   // Keeping nothing, the key is forgotten next (its game is closed): change left in it would be lost, so the
   // transfer pays its whole fee ceiling. Keeping the reserve, the change stays with it.
   const pay = keep === 0n ? fee.exact : fee.fields;
   await (await session.sendTransaction({ to: owner, value, gasLimit: 21_000n, ...pay })).wait();
-  return value;
+  return paid + value;
 }
 
 /** One look at a game whose play is over, from its session key (`closeStep`). */

@@ -4,6 +4,7 @@ pragma solidity 0.8.28;
 import {IShroudGame} from "../IShroudGame.sol";
 import {Poseidon} from "../Poseidon.sol";
 import {ShroudForceOpen} from "./ShroudForceOpen.sol";
+import {ShroudFunds} from "./ShroudFunds.sol";
 import {ShroudLimits} from "./ShroudLimits.sol";
 import {ShroudPhases} from "./ShroudPhases.sol";
 import {ShroudTiles} from "./ShroudTiles.sol";
@@ -181,7 +182,7 @@ library ShroudDisputes {
         delete s.disputes[gameId];
         IShroudGame.Seat storage st = s.seats[gameId][d.seat];
         if (d.receipted) st.escrow += d.deposit;
-        else s.credit[st.player] += d.deposit;
+        else ShroudFunds.pay(s, st.player, d.deposit);
         uint256 left = d.pausedLeft < ShroudLimits.MIN_TURN ? ShroudLimits.MIN_TURN : d.pausedLeft;
         g.enter(gameId, IShroudGame.Phase.Play, left);
         emit IShroudGame.DisputeClosed(gameId, d.seat, d.turn);

@@ -39,7 +39,7 @@ library ShroudForceOpen {
         if (g.phase == IShroudGame.Phase.Dispute) {
             IShroudGame.Dispute memory d = s.disputes[gameId];
             delete s.disputes[gameId];
-            s.credit[s.seats[gameId][d.seat].player] += d.deposit;
+            ShroudFunds.pay(s, s.seats[gameId][d.seat].player, d.deposit);
         }
         // Mid-game, players may be away between their turns: give them a turn's time at least.
         uint256 window = g.durations.revealSeconds;

@@ -6,7 +6,8 @@ import {Store} from "./ShroudStore.sol";
 
 /// @title ShroudFunds
 /// @notice Where a game's money goes: slashing the dealer, and the final payout of bonds, stakes and deposits when
-///         a game settles or is cancelled. Pull payments only (`credit`, then `withdraw`).
+///         a game settles or is cancelled. Pull payments only (`credit`, then `withdraw`), to the account or to the
+///         payee it named.
 /// @dev Rules: the dealer's bond returns to it unless it was slashed; a slashed dealer (`dealerFailed`) is paid
 ///      nothing from the game, not even the deposits of disputes it answered earlier; a faulty seat's stake goes to
 ///      the seats not at fault, and when every seat is at fault each stake returns to its owner (never to the dealer,
@@ -14,6 +15,12 @@ import {Store} from "./ShroudStore.sol";
 library ShroudFunds {
     /// @notice The dealer failed (`reason`): its remaining bond goes to the players (seat 0 takes the rounding
     ///         remainder) and the game remembers that the dealer is owed nothing.
+    /// @notice Credits `amount` to `account`, or to the payee it named (`IShroudGame.setPayee`).
+    function pay(Store storage s, address account, uint256 amount) internal {
+        address payee = s.payee[account];
+        s.credit[payee == address(0) ? account : payee] += amount;
+    }
+
     function slash(Store storage s, uint256 gameId, IShroudGame.Reason reason) internal {
         IShroudGame.Game storage g = s.games[gameId];
         g.dealerFailed = true;
@@ -23,7 +30,7 @@ library ShroudFunds {
         uint256 n = g.nPlayers;
         uint256 each = bond / n;
         for (uint256 i = 0; i < n; i++) {
-            s.credit[s.seats[gameId][i].player] += i == 0 ? bond - each * (n - 1) : each;
+            pay(s, s.seats[gameId][i].player, i == 0 ? bond - each * (n - 1) : each);
         }
         emit IShroudGame.DealerSlashed(gameId, reason, bond);
     }
@@ -56,7 +63,7 @@ library ShroudFunds {
         uint256 bond = g.bond;
         if (bond != 0) {
             g.bond = 0;
-            s.credit[dealer] += bond;
+            pay(s, dealer, bond);
         }
         bool failed = g.dealerFailed;
         uint256 stake = g.stake;
@@ -68,7 +75,7 @@ library ShroudFunds {
             uint256 escrow = st.escrow;
             if (escrow != 0) {
                 st.escrow = 0;
-                s.credit[failed ? st.player : dealer] += escrow;
+                pay(s, failed ? st.player : dealer, escrow);
             }
             bool staked = st.staked;
             st.staked = false;
@@ -76,7 +83,7 @@ library ShroudFunds {
                 if (staked) faultyStaked |= 1 << i;
             } else {
                 honest++;
-                if (staked) s.credit[st.player] += stake;
+                if (staked) pay(s, st.player, stake);
             }
         }
         if (faultyStaked == 0) return;
@@ -84,7 +91,7 @@ library ShroudFunds {
         for (uint256 i = 0; i < n; i++) {
             if ((faultyStaked >> i) & 1 == 0) continue;
             // Nobody to compensate: each faulty stake goes back to its owner, never to the dealer.
-            if (honest == 0) s.credit[s.seats[gameId][i].player] += stake;
+            if (honest == 0) pay(s, s.seats[gameId][i].player, stake);
             else slashed += stake;
         }
         if (slashed == 0) return;
@@ -93,7 +100,7 @@ library ShroudFunds {
         for (uint256 i = 0; i < n; i++) {
             IShroudGame.Seat storage st = s.seats[gameId][i];
             if (st.atFault) continue;
-            s.credit[st.player] += each + rest;
+            pay(s, st.player, each + rest);
             rest = 0;
         }
     }

@@ -26,6 +26,8 @@ struct Store {
     mapping(uint256 rulesetId => mapping(uint256 circuit => VerifierRegistry.Verifier)) verifierCache;
     /// Pull payments: bonds, stakes, deposits and slashed funds owed to each account.
     mapping(address account => uint256) credit;
+    /// Where an account's credit accrues when it named another address (`setPayee`; zero: to itself).
+    mapping(address account => address) payee;
 }
 
 /// @notice ShroudGame's immutable collaborators, passed to the libraries (which cannot read its immutables).

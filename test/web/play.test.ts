@@ -793,12 +793,15 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
       }
       await page.locator('[data-testid="game"][data-closed="true"]').waitFor({ timeout: 60_000 });
       const closed = await snapshot();
-      assert.equal(await chain.credit(address), 0n, "the stake's credit was withdrawn");
+      // The key named the wallet payee before staking: the stake was the wallet's credit, sent home from it.
+      assert.equal((await chain.payeeOf(address))?.toLowerCase(), s.owner.toLowerCase());
+      assert.equal(await chain.credit(s.owner), 0n, "the stake's credit was withdrawn");
+      assert.equal(await chain.credit(address), 0n);
       assert.ok(
         BigInt(closed.swept ?? '0') - BigInt(s.swept ?? '0') >= stake,
         'the stake came home when the game closed',
       );
-      assert.ok((await provider.getBalance(address)) < 21_000n * 10n ** 10n, 'the key holds change only');
+      assert.equal(await provider.getBalance(address), 0n, 'the key, forgotten now, holds nothing');
     } catch (e) {
       // What the page and the proxy saw, for reading a failure.
       console.error(

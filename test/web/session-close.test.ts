@@ -9,7 +9,13 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { type Provider, type TransactionRequest, type TransactionResponse, Wallet } from 'ethers';
-import { CLOSING_GAS, closeStep, closingReserve, sweepSession } from '../../client/web/session.ts';
+import {
+  CLOSING_GAS,
+  closeStep,
+  closingReserve,
+  payToWallet,
+  sweepSession,
+} from '../../client/web/session.ts';
 import { DEV_KEYS } from '../../scripts/demo/setup.ts';
 import {
   commitAll,
@@ -48,6 +54,9 @@ describe('P7: a session key closes its game after play', () => {
     const key = new Wallet(DEV_KEYS[2]!, provider);
     assert.equal(key.address, s.players[0]!.address);
     const owner = Wallet.createRandom().address;
+    // The key's first act names the wallet payee: the stake will be paid to the wallet, not to the key.
+    assert.deepEqual(await payToWallet(key, owner, contract), { named: true, returned: 0n });
+    assert.deepEqual(await payToWallet(key, owner, contract), { named: false, returned: 0n }, 'once');
 
     const reserve = await closingReserve(provider);
     const sent = await sweepSession(key, owner, contract, reserve);
@@ -74,6 +83,7 @@ describe('P7: a session key closes its game after play', () => {
     assert.equal(step.closed, true);
     assert.ok(step.returned >= stake, `the stake came home (${step.returned} wei)`);
     assert.equal(await env.game.getFunction('credit')(key.address), 0n, 'no credit left behind');
+    assert.equal(await env.game.getFunction('credit')(owner), 0n, "the wallet's credit went home too");
     assert.equal(await provider.getBalance(key.address), 0n, 'the key, forgotten next, is left with nothing');
     assert.equal(await provider.getBalance(owner), sent + step.returned);
 
@@ -147,5 +157,35 @@ describe('P7: a session key settles its game once the audit window passed', () =
     assert.equal(await env.game.getFunction('credit')(key.address), 0n);
     assert.equal(await provider.getBalance(key.address), 0n);
     assert.equal(await provider.getBalance(owner), step.returned);
+  });
+});
+
+describe("P7: a session key lost with its browser: the wallet's stake still comes home", () => {
+  it('the stake is paid to the wallet the key named, and the next key of that wallet sends it home', async () => {
+    const env = await setup();
+    const stake = 10n ** 17n;
+    const s = await createGame(env, { stake });
+    const provider = env.ethers.provider;
+    const contract = String(env.game.target);
+    const owner = Wallet.createRandom().address;
+    const lost = new Wallet(DEV_KEYS[2]!, provider);
+    await payToWallet(lost, owner, contract);
+    await commitAll(env, s);
+    await revealAll(env, s);
+    await postRoot(env, s, dealMap(env, s));
+    await endByForfeit(env, s);
+    // The key's tab is gone for good; the dealer never publishes, and another party slashes it.
+    await increaseTime(env, DURATIONS.secretsSeconds + 1);
+    await (await env.game.connect(env.other).getFunction('claimSecretsTimeout')(s.id)).wait();
+    const owed = await env.game.getFunction('credit')(owner);
+    assert.ok(owed >= stake, `the stake is the wallet's credit (${owed} wei), not the lost key's`);
+    assert.equal(await env.game.getFunction('credit')(lost.address), 0n);
+
+    // The wallet's next game, in another browser: its new key names the wallet and sends the credit home.
+    const next = new Wallet(Wallet.createRandom().privateKey, provider);
+    await (await env.other.sendTransaction({ to: next.address, value: 10n ** 16n })).wait();
+    assert.deepEqual(await payToWallet(next, owner, contract), { named: true, returned: owed });
+    assert.equal(await provider.getBalance(owner), owed);
+    assert.equal(await env.game.getFunction('credit')(owner), 0n);
   });
 });
