@@ -693,9 +693,12 @@ contract ShroudGame is IShroudGame {
         }
     }
 
-    /// Ends the pending combat: back to `Phase.Play` with the attacker's remaining turn time.
+    /// Ends the pending combat: back to `Phase.Play` with the attacker's remaining turn time, at least a minimum
+    /// turn's: an attack sent in its turn's last second must not leave the attacker a deadline already due when the
+    /// answer lands (as a dispute's resume, `ShroudDisputes._close`).
     function _resume(uint256 gameId, Game storage g, Combat memory c) private {
         delete s.combats[gameId];
-        ShroudPhases.enter(g, gameId, Phase.Play, c.turnLeft);
+        uint256 left = c.turnLeft < ShroudLimits.MIN_TURN ? ShroudLimits.MIN_TURN : c.turnLeft;
+        ShroudPhases.enter(g, gameId, Phase.Play, left);
     }
 }

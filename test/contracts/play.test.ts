@@ -460,6 +460,31 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     assert.equal(await turnOf(s), 3n);
   });
 
+  it("P7: an attack in its turn's last second still leaves the attacker a minimum turn after the answer", async () => {
+    const s = await playing();
+    await spawnBoth(s);
+    const deadline = (await G.getFunction('getGame')(s.id))[3] as bigint;
+    await env.ethers.provider.send('evm_setNextBlockTimestamp', [Number(deadline)]);
+    await (await attack(s, 31n)).wait();
+    assert.equal((await G.getFunction('getCombat')(s.id)).turnLeft, 0n, 'no time left when it attacked');
+    const oc = await commitOf(s, 1);
+    const rc = await (
+      await as(env, s.players[1]!).getFunction('respondCombat')(
+        s.id,
+        proofFor(await combatSignals(s, 0n, 0n, 0n, oc)),
+        0n,
+        0n,
+        0n,
+        oc,
+      )
+    ).wait();
+    const answered = (await env.ethers.provider.getBlock(rc.blockNumber))!.timestamp;
+    assert.equal(Number((await G.getFunction('getGame')(s.id))[3]), answered + 60, 'MIN_TURN (1 minute)');
+    await expectRevert(as(env, env.other).getFunction('claimTurnTimeout')(s.id), G, 'DeadlineNotPassed');
+    await turn(s, 0, 90n); // the next block: in time
+    assert.equal((await G.getFunction('getSeat')(s.id, 0)).atFault, false);
+  });
+
   it('a silent defender loses: late responses revert, the timeout forfeits it at fault', async () => {
     const s = await playing();
     await spawnBoth(s);
