@@ -33,18 +33,26 @@ import {
   setup,
 } from '../contracts/helpers.ts';
 
+const stake = 10n ** 17n;
+
+/** A fresh chain with one staked game played to its end (seat 1 forfeited): the dealer's secrets are due. */
+async function playedOut() {
+  const env = await setup();
+  const s = await createGame(env, { stake });
+  await commitAll(env, s);
+  await revealAll(env, s);
+  const d = dealMap(env, s);
+  await postRoot(env, s, d);
+  await endByForfeit(env, s);
+  return { env, s, d };
+}
+
 describe('P7: a session key closes its game after play', () => {
   let env: Env;
   let s: Scenario;
-  const stake = 10n ** 17n;
 
   before(async () => {
-    env = await setup();
-    s = await createGame(env, { stake });
-    await commitAll(env, s);
-    await revealAll(env, s);
-    await postRoot(env, s, dealMap(env, s));
-    await endByForfeit(env, s); // play is over: the dealer's secrets are due
+    ({ env, s } = await playedOut());
   });
 
   it('keeps the reserve, slashes the silent dealer with it alone, then sends the credit and all it holds home', async () => {
@@ -115,16 +123,10 @@ class Outrun extends Wallet {
 describe('P7: a session key settles its game once the audit window passed', () => {
   let env: Env;
   let s: Scenario;
-  const stake = 10n ** 17n;
 
   before(async () => {
-    env = await setup();
-    s = await createGame(env, { stake });
-    await commitAll(env, s);
-    await revealAll(env, s);
-    const d = dealMap(env, s);
-    await postRoot(env, s, d);
-    await endByForfeit(env, s);
+    let d: Awaited<ReturnType<typeof playedOut>>['d'];
+    ({ env, s, d } = await playedOut());
     const publish = env.game.connect(env.other).getFunction('publishSecrets');
     await (await publish(s.id, d.masterSecret, s.shares)).wait();
     assert.equal(await phaseOf(env, s.id), Phase.Audit);
@@ -162,18 +164,12 @@ describe('P7: a session key settles its game once the audit window passed', () =
 
 describe("P7: a session key lost with its browser: the wallet's stake still comes home", () => {
   it('the stake is paid to the wallet the key named, and the next key of that wallet sends it home', async () => {
-    const env = await setup();
-    const stake = 10n ** 17n;
-    const s = await createGame(env, { stake });
+    const { env, s } = await playedOut();
     const provider = env.ethers.provider;
     const contract = String(env.game.target);
     const owner = Wallet.createRandom().address;
     const lost = new Wallet(DEV_KEYS[2]!, provider);
-    await payToWallet(lost, owner, contract);
-    await commitAll(env, s);
-    await revealAll(env, s);
-    await postRoot(env, s, dealMap(env, s));
-    await endByForfeit(env, s);
+    await payToWallet(lost, owner, contract); // the page does it before staking; the payee counts at payout
     // The key's tab is gone for good; the dealer never publishes, and another party slashes it.
     await increaseTime(env, DURATIONS.secretsSeconds + 1);
     await (await env.game.connect(env.other).getFunction('claimSecretsTimeout')(s.id)).wait();
