@@ -517,7 +517,9 @@ interface IShroudGame {
     function setPayee(address payee) external;
 
     /// @notice Sends the whole credit of the caller's payee to it (a session key closing its game pays the gas, no
-    ///         wallet signature needed). Only to the payee the caller named: nobody pushes funds on other accounts.
+    ///         wallet signature needed). Funds only ever go to their owner, but any account may name any payee, so
+    ///         any caller can push any account's credit to that account at a time of its choosing: an account
+    ///         (a contract) must not assume its credit leaves only through its own `withdraw`.
     function withdrawToPayee() external;
 
     // ---------------------------------------------------------------- views

@@ -508,7 +508,7 @@ export class PlayPage {
     const paid = await payToWallet(key, record.owner, lobby.gameContract);
     if (paid.named)
       this.log(
-        `the game pays ${record.owner}, not the session key: the stake cannot be lost with this browser`,
+        `the game pays ${record.owner}, not the session key: a stake paid back after the game cannot be lost with this browser`,
       );
     if (paid.returned > 0n)
       this.log(`returned ${paid.returned} wei owed to ${record.owner} by earlier games`, 'end');

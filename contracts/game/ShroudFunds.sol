@@ -13,14 +13,15 @@ import {Store} from "./ShroudStore.sol";
 ///      the seats not at fault, and when every seat is at fault each stake returns to its owner (never to the dealer,
 ///      who could otherwise profit from players it made fail).
 library ShroudFunds {
-    /// @notice The dealer failed (`reason`): its remaining bond goes to the players (seat 0 takes the rounding
-    ///         remainder) and the game remembers that the dealer is owed nothing.
-    /// @notice Credits `amount` to `account`, or to the payee it named (`IShroudGame.setPayee`).
+    /// @notice Credits `amount` to `account`, or to the payee it named (`IShroudGame.setPayee`). The rules above hold
+    ///         per account: a seat that names the dealer as its payee pays the dealer, by its own choice.
     function pay(Store storage s, address account, uint256 amount) internal {
         address payee = s.payee[account];
         s.credit[payee == address(0) ? account : payee] += amount;
     }
 
+    /// @notice The dealer failed (`reason`): its remaining bond goes to the players (seat 0 takes the rounding
+    ///         remainder) and the game remembers that the dealer is owed nothing.
     function slash(Store storage s, uint256 gameId, IShroudGame.Reason reason) internal {
         IShroudGame.Game storage g = s.games[gameId];
         g.dealerFailed = true;

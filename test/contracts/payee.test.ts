@@ -60,7 +60,7 @@ describe('ShroudGame payees', () => {
       'a seat without payee is paid itself',
     );
 
-    // Only the seat that named the payee pushes its credit there; anyone else has no payee to push to.
+    // Without a payee named there is nothing to push to; the seat that named one pushes its payee's credit there.
     await expectRevert(as(env, seat1!).getFunction('withdrawToPayee')(), env.game, 'NoPayee');
     await expectRevert(as(env, env.other).getFunction('withdrawToPayee')(), env.game, 'NoPayee');
     await (await as(env, seat0!).getFunction('withdrawToPayee')()).wait();
