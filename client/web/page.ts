@@ -512,6 +512,8 @@ export class PlayPage {
       );
     if (paid.returned > 0n)
       this.log(`returned ${paid.returned} wei owed to ${record.owner} by earlier games`, 'end');
+    if (paid.pushFailed)
+      this.log(`the wallet's credit from earlier games stays in the contract: ${paid.pushFailed}`, 'end');
     if (this.state.gameId === null) {
       this.status(`joined lobby ${lobby.kind}: waiting for the other players…`);
       this.state.gameId = await resolveGameId(

@@ -2,7 +2,7 @@
  * The game's session key: the wallet approves one transaction per game, not one per turn. The page makes a
  * fresh key; the wallet funds it with ONE transfer (the stake plus a gas budget); the key is the seat: it signs
  * the lobby join, every game transaction and every dealer request; when the game is over it withdraws its
- * credit and sends everything back to the wallet. No contract change: to the game, the seat is the key.
+ * credit and sends everything back to the wallet. To the game, the seat is the key; its payouts go to the wallet.
  *
  * The trade: the key is hot (in the page) and holds the stake and the gas budget for the game's length; and it
  * must outlive a reload: it is sealed under the wallet's key in IndexedDB (session-store.ts) before any funds move
@@ -85,17 +85,22 @@ export async function fundSession(owner: Signer, session: string, amount: bigint
 /**
  * Names the wallet `owner` as the payee of the session key's credit (once; before the key stakes anything): its
  * stake is then paid to the wallet, which withdraws it from anywhere, even when this browser lost the key. Then
- * sends home what the wallet is owed already (games whose keys closed in a tab that was shut, or were lost).
+ * sends home what the wallet is owed already (games whose keys closed in a tab that was shut, or were lost): best
+ * effort, since a wallet that refuses the transfer (a contract) must not stop the game (`pushFailed` says why).
  */
 export async function payToWallet(
   session: Wallet,
   owner: string,
   gameContract: string,
-): Promise<{ named: boolean; returned: bigint }> {
+): Promise<{ named: boolean; returned: bigint; pushFailed?: string }> {
   const chain = new GameChain(gameContract, session);
   const named = (await chain.payeeOf(session.address))?.toLowerCase() !== owner.toLowerCase();
   if (named) await chain.setPayee(owner);
-  return { named, returned: (await withdrawToPayee(chain))?.wei ?? 0n };
+  try {
+    return { named, returned: (await withdrawToPayee(chain))?.wei ?? 0n };
+  } catch (e) {
+    return { named, returned: 0n, pushFailed: (e as Error).message };
+  }
 }
 
 /**

@@ -170,6 +170,9 @@ describe("P7: a session key lost with its browser: the wallet's stake still come
     const owner = Wallet.createRandom().address;
     const lost = new Wallet(DEV_KEYS[2]!, provider);
     await payToWallet(lost, owner, contract); // the page does it before staking; the payee counts at payout
+    // Seat 1's wallet is a contract that refuses transfers (the registry stands for one).
+    const refuser = String(env.registry.target);
+    await payToWallet(new Wallet(DEV_KEYS[3]!, provider), refuser, contract);
     // The key's tab is gone for good; the dealer never publishes, and another party slashes it.
     await increaseTime(env, DURATIONS.secretsSeconds + 1);
     await (await env.game.connect(env.other).getFunction('claimSecretsTimeout')(s.id)).wait();
@@ -183,5 +186,13 @@ describe("P7: a session key lost with its browser: the wallet's stake still come
     assert.deepEqual(await payToWallet(next, owner, contract), { named: true, returned: owed });
     assert.equal(await provider.getBalance(owner), owed);
     assert.equal(await env.game.getFunction('credit')(owner), 0n);
+
+    // A wallet that refuses the transfer does not stop its next key from playing: the credit stays, and why is told.
+    const third = new Wallet(Wallet.createRandom().privateKey, provider);
+    await (await env.other.sendTransaction({ to: third.address, value: 10n ** 16n })).wait();
+    const refused = await payToWallet(third, refuser, contract);
+    assert.deepEqual([refused.named, refused.returned], [true, 0n]);
+    assert.match(refused.pushFailed ?? '', /withdrawToPayee/);
+    assert.ok((await env.game.getFunction('credit')(refuser)) >= stake, 'still owed to it');
   });
 });
