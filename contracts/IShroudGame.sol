@@ -42,7 +42,9 @@ interface IShroudGame {
         Fraud,
         UnansweredDispute,
         BadDisputeAnswer,
-        NoOpenRoot
+        NoOpenRoot,
+        BadZoneRoots,
+        UnansweredAuditChallenge
     }
 
     /// @notice A Groth16 proof as snarkjs' `exportSolidityCallData` gives it (b with swapped coordinates).
@@ -196,6 +198,24 @@ interface IShroudGame {
         bytes32 challengeHash; // keccak256(abi.encodePacked(the challenger's 64 leaves))
     }
 
+    /// @notice The audit of a game whose secrets are out: the dealer's zone roots as published with them, and how
+    ///         many of its seats' zone challenges (`challengeZone`, one per seat) are unanswered.
+    struct Audit {
+        bytes32 zoneRootsHash; // keccak256(abi.encodePacked(zoneRoots)) as published with the secrets
+        uint8 open; // challenges not yet answered
+    }
+
+    /// @notice A seat's zone challenge of the audit: its 64 salted leaves of `zone` (as it computes them from the
+    ///         published secrets) hash to another zone root than the dealer's. Open until answered.
+    struct ZoneChallenge {
+        address challenger;
+        uint16 zone;
+        bool open;
+        uint96 deposit;
+        uint256 zoneRoot; // the dealer's published root of `zone`
+        bytes32 leavesHash; // keccak256(abi.encodePacked(the challenger's 64 leaves))
+    }
+
     // ---------------------------------------------------------------- errors
 
     error BadPlayerCount(uint256 count);
@@ -271,6 +291,12 @@ interface IShroudGame {
     /// @notice The leaves passed do not hash to the zone root they must.
     error ZoneMismatch();
     error WrongLength(uint256 expected, uint256 got);
+    /// @notice The zone roots given are not the ones the dealer published with the secrets.
+    error ZoneRootsMismatch();
+    /// @notice The seat's zone challenge is not open (none, already answered, or refunded).
+    error ChallengeClosed(uint256 seat);
+    /// @notice The zone challenge can be answered only until the audit deadline plus the dispute window.
+    error AnswerWindowClosed(uint256 until);
 
     // ---------------------------------------------------------------- events
 
@@ -350,7 +376,13 @@ interface IShroudGame {
     /// @notice Play is over after `turn` turns.
     event GameEnded(uint256 indexed gameId, uint256 turn);
     /// @notice The dealer's secrets checked out; `seed` is the ceremony's seed.
-    event SecretsPublished(uint256 indexed gameId, uint256 masterSecret, uint256[] shares, uint256 seed);
+    event SecretsPublished(
+        uint256 indexed gameId, uint256 masterSecret, uint256[] shares, uint256 seed, uint256[] zoneRoots
+    );
+    /// @notice A seat says the dealer's leaves of `zone` are not `leaves` (its own computation from the secrets).
+    event ZoneChallenged(uint256 indexed gameId, uint256 seat, uint256 zone, uint256[] leaves);
+    /// @notice A seat's zone challenge answered with the dealer's leaves: the first differing leaf decided it.
+    event ZoneChallengeDecided(uint256 indexed gameId, uint256 seat, uint256 leafIndex, bool dealerStands);
     /// @notice `prover` showed the served tile at `leafIndex` differs from `Gen(seed)` or its salt is wrong.
     event FraudProven(uint256 indexed gameId, uint256 leafIndex, address prover);
     /// @notice The dealer's bond (`amount`) went to the players.
@@ -495,8 +527,14 @@ interface IShroudGame {
     // ---------------------------------------------------------------- secrets, audit, settlement
 
     /// @notice After play, the master secret and every share (checked against their commitments) are published so
-    ///         anyone can audit the map. Anyone may call.
-    function publishSecrets(uint256 gameId, uint256 masterSecret, uint256[] calldata shares) external;
+    ///         anyone can audit the map, with the dealer's zone roots (its tree's nodes at the zones' level, one
+    ///         per zone, stored as a hash and checked only when challenged: `proveZoneRootsFraud`). Anyone may call.
+    function publishSecrets(
+        uint256 gameId,
+        uint256 masterSecret,
+        uint256[] calldata shares,
+        uint256[] calldata zoneRoots
+    ) external;
 
     /// @notice Past the secrets deadline without them: the dealer failed and its bond is slashed.
     function claimSecretsTimeout(uint256 gameId) external;
@@ -505,7 +543,34 @@ interface IShroudGame {
     ///         wrong salt, or fills an off-board slot: the dealer's bond is slashed and the game settles.
     function proveFraud(uint256 gameId, uint256 leafIndex, uint256[5] calldata tile, uint256[] calldata path) external;
 
-    /// @notice The audit window closed with no fraud proven: stakes, bond and escrow become withdrawable credit.
+    /// @notice During the audit window, anyone shows that the zone roots published with the secrets do not build
+    ///         the posted root: the dealer's bond is slashed and the game settles.
+    function proveZoneRootsFraud(uint256 gameId, uint256[] calldata zoneRoots) external;
+
+    /// @notice During the audit window, a seat (once per game, paying the game's dispute deposit) posts zone
+    ///         `zone`'s 64 salted leaves as it computes them from the secrets; they must hash to another root than
+    ///         the dealer's. The dealer must answer (`answerZoneChallenge`) by the audit deadline plus the dispute
+    ///         window.
+    function challengeZone(uint256 gameId, uint256[] calldata zoneRoots, uint256 zone, uint256[64] calldata leaves)
+        external
+        payable;
+
+    /// @notice Anyone shows the dealer's 64 leaves of a challenged zone (they must hash to its published zone
+    ///         root); the first leaf where they differ from the challenger's is recomputed (`Gen(seed)` with the
+    ///         salt `Poseidon(master_secret, index)`, or 0 off the board). A wrong dealer leaf slashes the bond and
+    ///         settles (the deposit goes back); a right one pays the deposit to the dealer.
+    function answerZoneChallenge(
+        uint256 gameId,
+        uint256 seat,
+        uint256[64] calldata challengerLeaves,
+        uint256[64] calldata dealerLeaves
+    ) external;
+
+    /// @notice After the game ended, refunds (to the seat's player) the deposit of a zone challenge nobody answered.
+    function reclaimZoneDeposit(uint256 gameId, uint256 seat) external;
+
+    /// @notice The audit window closed (and every zone challenge was answered, or its window closed too): stakes,
+    ///         bond and escrow become withdrawable credit. An unanswered zone challenge slashes the dealer first.
     function settle(uint256 gameId) external;
 
     /// @notice Sends the caller their credit.
@@ -568,6 +633,12 @@ interface IShroudGame {
 
     /// @notice The game's open-root proposal and challenge, if any.
     function getOpenRoot(uint256 gameId) external view returns (OpenRoot memory);
+
+    /// @notice The game's audit: the published zone roots' hash and the unanswered challenges.
+    function getAudit(uint256 gameId) external view returns (Audit memory);
+
+    /// @notice A seat's zone challenge of the game's audit (zero values: none).
+    function getZoneChallenge(uint256 gameId, uint256 seat) external view returns (ZoneChallenge memory);
 
     /// @notice The play commitment `player` stored with its spawn or turn `turn`, while that is its latest one
     ///         (zero if none; a combat answer since changes its state part).

@@ -6,6 +6,7 @@ import {Poseidon} from "./Poseidon.sol";
 import {PLAY_CIRCUITS_VERSION, VerifierRegistry} from "./VerifierRegistry.sol";
 import {ShroudCeremony} from "./game/ShroudCeremony.sol";
 import {ShroudDisputes} from "./game/ShroudDisputes.sol";
+import {ShroudAudit} from "./game/ShroudAudit.sol";
 import {ShroudForceOpen} from "./game/ShroudForceOpen.sol";
 import {ShroudLimits} from "./game/ShroudLimits.sol";
 import {ShroudPhases} from "./game/ShroudPhases.sol";
@@ -18,7 +19,7 @@ import {ShroudTurns} from "./game/ShroudTurns.sol";
 ///         timeouts) and the views. Each other concern lives in a linked library that runs in this contract's
 ///         storage through DELEGATECALL: the seed ceremony (`ShroudCeremony`), reveal disputes (`ShroudDisputes`),
 ///         force-open and the open map's root (`ShroudForceOpen`), secrets, fraud proofs and settlement
-///         (`ShroudSettlement`). The vocabulary (phases, records, errors, events) is `IShroudGame`.
+///         (`ShroudSettlement`), the audit's zone challenges that bind the root to `Gen(seed)` (`ShroudAudit`). The vocabulary (phases, records, errors, events) is `IShroudGame`.
 /// @dev Play (P4, P5, P8):
 ///      * Every public input a proof carries is either built from this contract's state (game id, player =
 ///        `msg.sender`, seat, turn, stored commitments, the opponents' stored zone masks in increasing seat order
@@ -307,11 +308,16 @@ contract ShroudGame is IShroudGame {
         ShroudForceOpen.claimOpenRootTimeout(s, gameId);
     }
 
-    // ---------------------------------------------------------------- secrets, audit, settlement (ShroudSettlement)
+    // ---------------------------------------------------------------- secrets, audit, settlement (ShroudSettlement, ShroudAudit)
 
     /// @inheritdoc IShroudGame
-    function publishSecrets(uint256 gameId, uint256 masterSecret, uint256[] calldata shares) external {
-        ShroudSettlement.publishSecrets(s, _deps(), gameId, masterSecret, shares);
+    function publishSecrets(
+        uint256 gameId,
+        uint256 masterSecret,
+        uint256[] calldata shares,
+        uint256[] calldata zoneRoots
+    ) external {
+        ShroudSettlement.publishSecrets(s, _deps(), gameId, masterSecret, shares, zoneRoots);
     }
 
     /// @inheritdoc IShroudGame
@@ -324,6 +330,34 @@ contract ShroudGame is IShroudGame {
         external
     {
         ShroudSettlement.proveFraud(s, _deps(), gameId, leafIndex, tile, path);
+    }
+
+    /// @inheritdoc IShroudGame
+    function proveZoneRootsFraud(uint256 gameId, uint256[] calldata zoneRoots) external {
+        ShroudAudit.proveZoneRootsFraud(s, _deps(), gameId, zoneRoots);
+    }
+
+    /// @inheritdoc IShroudGame
+    function challengeZone(uint256 gameId, uint256[] calldata zoneRoots, uint256 zone, uint256[64] calldata leaves)
+        external
+        payable
+    {
+        ShroudAudit.challengeZone(s, _deps(), gameId, zoneRoots, zone, leaves, msg.value);
+    }
+
+    /// @inheritdoc IShroudGame
+    function answerZoneChallenge(
+        uint256 gameId,
+        uint256 seat,
+        uint256[64] calldata challengerLeaves,
+        uint256[64] calldata dealerLeaves
+    ) external {
+        ShroudAudit.answerZoneChallenge(s, _deps(), gameId, seat, challengerLeaves, dealerLeaves);
+    }
+
+    /// @inheritdoc IShroudGame
+    function reclaimZoneDeposit(uint256 gameId, uint256 seat) external {
+        ShroudAudit.reclaimZoneDeposit(s, gameId, seat);
     }
 
     /// @inheritdoc IShroudGame
@@ -424,6 +458,16 @@ contract ShroudGame is IShroudGame {
     /// @inheritdoc IShroudGame
     function getOpenRoot(uint256 gameId) external view returns (OpenRoot memory) {
         return s.openRoots[gameId];
+    }
+
+    /// @inheritdoc IShroudGame
+    function getAudit(uint256 gameId) external view returns (Audit memory) {
+        return s.audits[gameId];
+    }
+
+    /// @inheritdoc IShroudGame
+    function getZoneChallenge(uint256 gameId, uint256 seat) external view returns (ZoneChallenge memory) {
+        return s.zoneChallenges[gameId][seat];
     }
 
     /// @inheritdoc IShroudGame

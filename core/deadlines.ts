@@ -45,6 +45,14 @@ export interface PhaseDeadline {
   now: number;
 }
 
+/**
+ * The last second of an audit before `settle` may close it: its deadline, or while a zone challenge is still
+ * unanswered, the end of the dealer's answer window a dispute window later (ShroudAudit `answerDeadline`).
+ */
+export function auditEnd(deadline: number, openChallenges: number, disputeSeconds: number): number {
+  return openChallenges > 0 ? deadline + disputeSeconds : deadline;
+}
+
 /** The call the phase allows now, or null while none may (the phase has none, or its deadline is ahead). */
 export function expiredCall(s: PhaseDeadline): DeadlineCall | null {
   return s.now > s.deadline ? (DEADLINE_CALLS[s.phase] ?? null) : null;

@@ -33,6 +33,8 @@ export const GAME_REASONS = [
   'UnansweredDispute',
   'BadDisputeAnswer',
   'NoOpenRoot',
+  'BadZoneRoots',
+  'UnansweredAuditChallenge',
 ] as const;
 export type GameReasonName = (typeof GAME_REASONS)[number];
 

@@ -24,6 +24,8 @@ export interface DealingDeps {
   onDealt?: (gameId: bigint) => void;
   /** A reveal dispute of a dealt game was answered on-chain (metrics). */
   onDisputeAnswered?: (gameId: bigint) => void;
+  /** An audit zone challenge of a published game was answered on-chain (metrics). */
+  onZoneChallengeAnswered?: (gameId: bigint) => void;
   /** This dealer closed a game on-chain (dealer/closing.ts; metrics). */
   onClosed?: (gameId: bigint, call: DealerCloseCall) => void;
   /** This dealer withdrew its credit, `wei` (metrics). */

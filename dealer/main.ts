@@ -267,6 +267,7 @@ const watcher = new ChainWatcher(
       void mapProver?.start(gameId);
     },
     onDisputeAnswered: () => metrics.disputesAnswered.inc(),
+    onZoneChallengeAnswered: () => metrics.zoneChallengesAnswered.inc(),
     onClosed: (_gameId, call) => metrics.gamesClosed.inc({ call }),
     // A Counter takes a number: wei past 2^53 lose precision, not the count.
     onWithdrawn: (wei) => metrics.creditWithdrawn.inc(Number(wei)),

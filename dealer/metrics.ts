@@ -7,6 +7,8 @@ export interface DealerMetrics {
   gamesDealt: Counter;
   /** Reveal disputes answered on-chain (each one a player saying it was not served). */
   disputesAnswered: Counter;
+  /** Audit zone challenges answered on-chain (someone said a zone of the posted tree is not Gen(seed)). */
+  zoneChallengesAnswered: Counter;
   /** Games this dealer closed on-chain, by call: `cancelMissed` (a ceremony missed) or `settle` (audit over). */
   gamesClosed: Counter<'call'>;
   /** Wei this dealer withdrew from the game contract (its bonds and deposits back). */
@@ -65,6 +67,11 @@ export function createMetrics(): DealerMetrics {
     disputesAnswered: new Counter({
       name: 'shroud_dealer_disputes_answered_total',
       help: 'Reveal disputes this dealer answered on-chain',
+      registers: [registry],
+    }),
+    zoneChallengesAnswered: new Counter({
+      name: 'shroud_dealer_zone_challenges_answered_total',
+      help: 'Audit zone challenges this dealer answered on-chain',
       registers: [registry],
     }),
     gamesClosed: new Counter({

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { eqPoint, type Point } from '../core/babyjub.ts';
+import { answerZoneChallenges, publishedZoneRoots } from './audit.ts';
 import type { ChainHead } from './chain/head.ts';
 import type { GamePhase } from './chain/types.ts';
 import { GameCloser } from './closing.ts';
@@ -33,7 +34,8 @@ const INDEXED: readonly DealStatus[] = ['watching', 'root-computed', 'dealt', 'p
  * a deadline), records new games for this dealer with their creation blocks (cursor persisted), indexes the
  * `TurnSubmitted` logs of tracked games (one scan per block range for all of them, cursor persisted: the
  * reveal service answers past turns from this index, never from a log scan of its own), deals games whose
- * sealed shares are all in, publishes secrets of ended games, notes games the chain stopped, and closes games
+ * sealed shares are all in, publishes secrets of ended games (with the zone roots), answers their audit's zone
+ * challenges, notes games the chain stopped, and closes games
  * whose deadlines allow it, withdrawing the bonds (closing.ts). Ticks never overlap; a failure in one game does
  * not hold up the others.
  */
@@ -173,9 +175,22 @@ export class ChainWatcher {
     return hi;
   }
 
-  /** Dealt games: disputes answered first, then ended games' secrets published, stopped games noted. */
+  /**
+   * Dealt games: disputes answered first, then ended games' secrets published, stopped games noted; published
+   * games: the audit's zone challenges answered (one view read a game while none is open).
+   */
   async #followDealt(): Promise<void> {
     const { chain, store } = this.#d;
+    for (const g of await store.listGames(['published'])) {
+      try {
+        await answerZoneChallenges(this.#d, g.gameId);
+      } catch (e) {
+        this.#log.error(
+          { gameId: g.gameId.toString(), err: (e as Error).message },
+          'answering an audit zone challenge failed; will retry next tick',
+        );
+      }
+    }
     const phases: [bigint, GamePhase][] = [];
     for (const g of await store.listGames(['dealt'])) {
       try {
@@ -214,7 +229,10 @@ export class ChainWatcher {
     const s = await store.getSecrets(gameId);
     if (!s) return;
     // Read first: a publish that landed before a crash is not sent again.
-    if (!(await chain.secretsPublished(gameId))) await chain.publishSecrets(gameId, s.masterSecret, s.shares);
+    if (!(await chain.secretsPublished(gameId))) {
+      const zoneRoots = await publishedZoneRoots(this.#d, gameId);
+      await chain.publishSecrets(gameId, s.masterSecret, s.shares, zoneRoots);
+    }
     await store.updateGame(gameId, { status: 'published' });
     this.#log.info({ gameId: gameId.toString() }, 'secrets published for the audit');
   }

@@ -8,7 +8,9 @@
  * map and its salted tree with the core, and reports whether the dealer's posted root matches. With `--tiles`
  * (a JSON array of served tiles `{leaf, terrain, feature, resource, rivers, salt, path}`, e.g. the SDK's verified
  * tiles) it reports each tile that differs from `Gen(seed)` or has a salt ≠ Poseidon(master, leaf); with
- * `--fraud-key` it submits `proveFraud` for the first provable mismatch and reports the slash.
+ * `--fraud-key` it submits `proveFraud` for the first provable mismatch, or, when no served tile shows it, proves
+ * a root that is not Gen(seed) on-chain (`proveZoneRootsFraud`, or `challengeZone` paying the game's dispute
+ * deposit: the dealer must then answer with its leaves of that zone), and reports the slash.
  * Defaults: `--rpc http://127.0.0.1:8545`, the deployment record of the RPC's chain id.
  * Exit codes: 0 clean, 4 a mismatch was found (root or tiles), 2 usage, 1 other errors.
  * The logic lives in scripts/audit/audit.ts.
@@ -36,12 +38,12 @@ export interface AuditCliOptions {
 export const AUDIT_USAGE = `usage: npm run audit -- --game ID [--rpc URL] [--contract ADDR | --deployment FILE] [--tiles FILE] [--fraud-key KEY] [--from-block N] [--json]
 
 Recomputes a finished game's map from the secrets the dealer published and checks the posted root;
-with --tiles, checks each served tile; with --fraud-key, submits a fraud proof for the first bad one.
+with --tiles, checks each served tile; with --fraud-key, proves the first bad tile, else a bad root, on-chain.
   --game ID          the game id (decimal or 0x-hex)
   --rpc URL          default http://127.0.0.1:8545
   --contract ADDR    the ShroudGame address, or --deployment FILE (default deployments/<chainId>.json)
   --tiles FILE       served tiles (JSON array of {leaf, terrain, feature, resource, rivers, salt, path})
-  --fraud-key KEY    a key to submit proveFraud with
+  --fraud-key KEY    a key to prove fraud with (a zone challenge pays the game's dispute deposit)
   --from-block N     first block to scan for events (default 0)
   --json             print the report as JSON
 Exit status: 0 clean, 4 a mismatch was found, 2 usage, 1 other errors.`;

@@ -17,6 +17,7 @@ import type { Deployment } from '../contracts/ignition/record.ts';
 import { CIRCUIT_ID } from '../contracts/manifest.ts';
 import { tilesInRange } from '../core/geometry.ts';
 import {
+  type Board,
   buildTree,
   commitMap,
   commitOpenMap,
@@ -27,6 +28,7 @@ import {
   leafCoord,
   leafIndex,
   loadHasher,
+  type MapCommitment,
   makeBoard,
   masterCommitment,
   merklePath,
@@ -35,7 +37,7 @@ import {
   ZONE_DEPTH,
 } from '../core/index.ts';
 import { type SolidityProof, toSolidityProof } from '../core/mapproof/types.ts';
-import { mapRootInput, zoneRoots } from '../core/mapproof/witness.ts';
+import { mapRootInput, zoneLeaves, zoneRoots } from '../core/mapproof/witness.ts';
 import { shippedRuleset } from '../core/ruleset/shipped.ts';
 import { generateSealKey, sealShare } from '../core/sealed.ts';
 import type { Slots } from '../core/state.ts';
@@ -177,7 +179,9 @@ export async function benchGas(o: BenchGasOptions = {}): Promise<Record<string, 
     as(dealer).getFunction('postRoot')(id, tree.root, masterCommitment(h, master)),
   );
   out['gas_forfeit_end'] = await gasOf(as(p2).getFunction('forfeit')(id));
-  out['gas_publish_secrets'] = await gasOf(as(other).getFunction('publishSecrets')(id, master, shares));
+  out['gas_publish_secrets'] = await gasOf(
+    as(dealer).getFunction('publishSecrets')(id, master, shares, zoneRoots({ tree, salts }, board)),
+  );
   const i = leafIndex(board, target);
   const t = tiles[k]!;
   out['gas_fraud_proof'] = await gasOf(
@@ -191,6 +195,7 @@ export async function benchGas(o: BenchGasOptions = {}): Promise<Record<string, 
   out['gas_withdraw'] = await gasOf(as(p1).getFunction('withdraw')());
   Object.assign(out, await forceOpenGas(ethers, game, reg, dealer!, [p1!, p2!], h));
   Object.assign(out, await closingGas(ethers, game, rsHash, dealer!, [p1!, p2!], other!, h));
+  Object.assign(out, await auditGas(game, rsHash, dealer!, [p1!, p2!], other!, h, board));
   if (proofs) Object.assign(out, await duelPlay(game, registry, mapProofs, rsHash, dealer!, [p1!, p2!], h));
   return out;
 }
@@ -270,9 +275,77 @@ async function closingGas(
   out['gas_claim_secrets_timeout'] = await gasOf(as(other).getFunction('claimSecretsTimeout')(silent));
   const shares = [0xc4n, 0xc5n];
   const audited = await ended(shares);
-  await (await as(dealer).getFunction('publishSecrets')(audited, MASTER, shares)).wait();
+  // The dealer's root is no map's here (0x77): any zone roots of the right count (the audit bench is auditGas).
+  const zones = new Array(makeBoard('hex', DUEL_BOARD.width, DUEL_BOARD.height).zoneCount).fill(1n);
+  await (await as(dealer).getFunction('publishSecrets')(audited, MASTER, shares, zones)).wait();
   await after(DURATIONS.auditSeconds);
   out['gas_settle'] = await gasOf(as(other).getFunction('settle')(audited));
+  return out;
+}
+
+/**
+ * The audit's zone challenges (P3 after the secrets) on duel games with real trees: a wrong challenge of an
+ * honest dealer and its answer (the dealer stands), an honest challenge of a dealer whose tree lies at one tile
+ * and its answer (the dealer falls: slashed, settled), and zone roots that do not build the posted root.
+ */
+async function auditGas(
+  game: Contract,
+  rsHash: string,
+  dealer: Signer,
+  players: Signer[],
+  other: Signer,
+  h: Hasher,
+  board: Board,
+): Promise<Record<string, number>> {
+  const as = (s: Signer) => game.connect(s) as Contract;
+  const MASTER = 0x5eedn;
+  const target = leafIndex(board, { col: 21, row: 13 });
+  const zone = Math.floor(target / 64);
+  /** A game played to its end on the dealer's tree (one tile's rivers flipped when `lie`); secrets published. */
+  const played = async (
+    shares: bigint[],
+    lie: boolean,
+    zonesOf = (m: MapCommitment) => zoneRoots(m, board),
+  ) => {
+    const params = paramsOf(
+      players.map((p) => p.address),
+      dealer.address,
+      rsHash,
+    );
+    const id = await committedGame(game, dealer, params, h, shares, players);
+    await sealAll(h, game, id, players, shares);
+    const tiles = generateMap(h, board, h.hash(shares));
+    const honest = commitMap(h, board, tiles, MASTER);
+    const k = 13 * board.width + 21;
+    const told = lie ? tiles.map((t, i) => (i === k ? ({ ...t, rivers: t.rivers ^ 1 } as Tile) : t)) : tiles;
+    const map = lie ? commitMap(h, board, told, MASTER) : honest;
+    await (await as(dealer).getFunction('postRoot')(id, map.tree.root, masterCommitment(h, MASTER))).wait();
+    await (await as(players[1]!).getFunction('forfeit')(id)).wait();
+    const zones = zonesOf(map);
+    await (await as(dealer).getFunction('publishSecrets')(id, MASTER, shares, zones)).wait();
+    return { id, honest, map, zones };
+  };
+  const out: Record<string, number> = {};
+  const seat = players[1]!; // challenges are per seat
+  const a = await played([0xa1n, 0xa2n], false);
+  const wrong = zoneLeaves(a.honest, zone);
+  wrong[3] = wrong[3]! + 1n;
+  out['gas_challenge_zone'] = await gasOf(as(seat).getFunction('challengeZone')(a.id, a.zones, zone, wrong));
+  out['gas_answer_zone_challenge'] = await gasOf(
+    as(dealer).getFunction('answerZoneChallenge')(a.id, 1, wrong, zoneLeaves(a.map, zone)),
+  );
+  const b = await played([0xb1n, 0xb2n], true);
+  const truth = zoneLeaves(b.honest, zone);
+  await (await as(seat).getFunction('challengeZone')(b.id, b.zones, zone, truth)).wait();
+  out['gas_answer_zone_challenge_fraud'] = await gasOf(
+    as(other).getFunction('answerZoneChallenge')(b.id, 1, truth, zoneLeaves(b.map, zone)),
+  );
+  const c = await played([0xc1n, 0xc2n], false, (m) =>
+    zoneRoots(m, board).map((r, z) => (z === 0 ? r + 1n : r)),
+  );
+  out['gas_prove_zone_roots_fraud'] = await gasOf(
+    as(other).getFunction('proveZoneRootsFraud')(c.id, c.zones),
+  );
   return out;
 }
 

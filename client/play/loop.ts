@@ -78,7 +78,8 @@ export interface CloseOptions {
 }
 
 /**
- * After play: past the dealer's secrets deadline slashes it, past the audit window settles, and once the game is
+ * After play: during the audit proves a posted root that is not Gen(seed) (`auditRoot`), past the dealer's
+ * secrets deadline slashes it, past the audit window settles, and once the game is
  * settled or cancelled withdraws this seat's credit (its stake back, its share of a slashed bond). Without
  * `wait` it does what is due now and says when the rest will be. Returns the last phase and what was withdrawn.
  */
@@ -89,6 +90,13 @@ export async function closeToEnd(
   const p = seat.player;
   let withdrawn = 0n;
   for (;;) {
+    const audit = await p.auditRoot();
+    if (audit?.kind === 'zone-roots')
+      o.print(`audit: the dealer's zone roots do not build its root: proven on-chain, gas ${audit.gas}`);
+    else if (audit?.kind === 'zone')
+      o.print(
+        `audit: the posted root is not Gen(seed): zone ${audit.zone} challenged on-chain, gas ${audit.gas}`,
+      );
     const claim = await p.claimExpired();
     if (claim) o.print(`deadline passed: ${claim.kind}: gas ${claim.gas}`);
     const paid = await p.withdrawCredit();

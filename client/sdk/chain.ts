@@ -151,6 +151,23 @@ export type GameEvent =
       masterSecret: bigint;
       shares: bigint[];
       seed: bigint;
+      /** The dealer's zone roots: what the audit's zone challenges are judged against. */
+      zoneRoots: bigint[];
+      tx: string;
+      block: number;
+    }
+  | {
+      kind: 'ZoneChallenged';
+      seat: number;
+      zone: number;
+      tx: string;
+      block: number;
+    }
+  | {
+      kind: 'ZoneChallengeDecided';
+      seat: number;
+      leafIndex: number;
+      dealerStands: boolean;
       tx: string;
       block: number;
     };
@@ -394,6 +411,12 @@ export class GameChain {
     };
   }
 
+  /** The seats' zone challenges of the game's audit (ShroudAudit) still unanswered. */
+  async audit(gameId: bigint): Promise<{ open: number }> {
+    const a = await this.#call('getAudit', gameId);
+    return { open: Number(a.open) };
+  }
+
   async openRoot(gameId: bigint): Promise<OpenRootState> {
     const o = await this.#call('getOpenRoot', gameId);
     return {
@@ -525,6 +548,31 @@ export class GameChain {
     index: number,
   ) {
     return this.#send('challengeDisputeAnswer', [gameId, leaves, answer, index]);
+  }
+
+  /**
+   * Audit (P3): posts zone `zone`'s 64 leaves as this player computes them from the published secrets, paying the
+   * game's dispute deposit (once per seat and game). The dealer must answer with its own leaves of that zone; the first difference is
+   * judged against Gen(seed) on-chain.
+   */
+  async challengeZone(
+    gameId: bigint,
+    zoneRoots: readonly bigint[],
+    zone: number,
+    leaves: readonly bigint[],
+  ): Promise<TxResult> {
+    const { disputeDeposit } = await this.config(gameId);
+    return this.#send('challengeZone', [gameId, zoneRoots, zone, leaves], disputeDeposit);
+  }
+
+  /** Audit (P3): the dealer's published zone roots do not build its posted root; slashes and settles. */
+  proveZoneRootsFraud(gameId: bigint, zoneRoots: readonly bigint[]): Promise<TxResult> {
+    return this.#send('proveZoneRootsFraud', [gameId, zoneRoots]);
+  }
+
+  /** After the game: refunds (to the seat's player) the deposit of its zone challenge nobody answered. */
+  reclaimZoneDeposit(gameId: bigint, seat: number): Promise<TxResult> {
+    return this.#send('reclaimZoneDeposit', [gameId, seat]);
   }
 
   /** Anyone, once a deadline passed: the matching permissionless exit (core/deadlines.ts). */
@@ -834,6 +882,24 @@ export class GameChain {
             masterSecret: a.masterSecret,
             shares: [...a.shares],
             seed: a.seed,
+            zoneRoots: [...a.zoneRoots],
+            ...at,
+          });
+          break;
+        case 'ZoneChallenged':
+          out.push({
+            kind: 'ZoneChallenged',
+            seat: Number(a.seat),
+            zone: Number(a.zone),
+            ...at,
+          });
+          break;
+        case 'ZoneChallengeDecided':
+          out.push({
+            kind: 'ZoneChallengeDecided',
+            seat: Number(a.seat),
+            leafIndex: Number(a.leafIndex),
+            dealerStands: a.dealerStands,
             ...at,
           });
           break;

@@ -4,7 +4,7 @@
  * cancelled, the account's credit withdrawn. GamePlayer sends these during play; a client that kept only a seat's
  * key after play (the play page's session key, on a later visit) sends them with nothing else.
  */
-import { type DeadlineCall, expiredCall, isFinalPhase } from '@shroud/core/deadlines.ts';
+import { auditEnd, type DeadlineCall, expiredCall, isFinalPhase } from '@shroud/core/deadlines.ts';
 import { ChainError, type GameChain, type GameState } from './chain.ts';
 
 /** A deadline exit sent (`claimExpired`). */
@@ -28,7 +28,16 @@ export async function claimExpired(
 ): Promise<ExpiredClaim | null> {
   const g = await chain.game(gameId);
   const now = (await chain.provider.getBlock('latest'))?.timestamp ?? 0;
-  const call = expiredCall({ phase: g.phase, deadline: g.deadline, now });
+  // An audit with an unanswered zone challenge settles only once the dealer's answer window closed too.
+  const deadline =
+    g.phase === 'Audit' && now > g.deadline
+      ? auditEnd(
+          g.deadline,
+          (await chain.audit(gameId)).open,
+          (await chain.config(gameId)).durations.disputeSeconds,
+        )
+      : g.deadline;
+  const call = expiredCall({ phase: g.phase, deadline, now });
   if (!call || (await spare(call, g))) return null;
   try {
     return { kind: call, gas: (await chain.claim(call, gameId)).gasUsed };

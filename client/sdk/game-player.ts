@@ -35,6 +35,7 @@ import {
   type TurnArgs,
   turnWitness,
 } from '@shroud/core/witness/inputs.ts';
+import { auditRoot, type RootAudit } from './audit.ts';
 import {
   ChainError,
   type GameChain,
@@ -195,6 +196,8 @@ export class GamePlayer {
   #syncedBlock: number;
   /** The block this player joined at: where its event queries start. */
   readonly #joinedBlock: number;
+  /** The audit's root check ran (auditRoot): the map is recomputed once per game. */
+  #rootAudited = false;
   readonly #revealWaitMs: number;
   /** Every tile served and verified, for the post-game audit. */
   readonly served: VerifiedTile[] = [];
@@ -1119,6 +1122,18 @@ export class GamePlayer {
     if (!past) return null;
     await this.chain.claim('claimOpenRootTimeout', this.gameId);
     return { kind: 'claimed' };
+  }
+
+  /**
+   * Phase Audit (P3 after the secrets): `auditRoot` (./audit.ts) until it found something: a posted root that is
+   * not Gen(seed) is proven so on-chain whether or not a wrong tile was ever served. Null outside the audit and
+   * once audited.
+   */
+  async auditRoot(): Promise<RootAudit | null> {
+    if (this.#rootAudited) return null;
+    const found = await auditRoot(this.chain, this.h, this.ruleset.board, this.gameId, this.#joinedBlock);
+    this.#rootAudited = found !== null;
+    return found;
   }
 
   /** The public map once the seed is on-chain (force-open); null while the game is fogged. */

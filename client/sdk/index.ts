@@ -5,6 +5,7 @@
  */
 
 export * from './artifacts.ts';
+export * from './audit.ts';
 export * from './chain.ts';
 export * from './closing.ts';
 export * from './dealer-client.ts';

@@ -743,10 +743,21 @@ export class PlayPage {
     const s = this.state.session!;
     const { owner, gameContract, chainId } = s.record;
     let lastFailure = '';
+    // The audit (P3) recomputes the whole map: until it found something, each look runs it.
+    const ruleset = this.state.ruleset;
+    let audit = ruleset ? { h: await loadHasher(), board: ruleset.board } : undefined;
     for (;;) {
       let step: Awaited<ReturnType<typeof closeStep>>;
       try {
-        step = await closeStep(s.key, owner, gameContract, gameId);
+        step = await closeStep(s.key, owner, gameContract, gameId, audit);
+        if (step.audited) {
+          audit = undefined;
+          if (step.audited.kind === 'zone' || step.audited.kind === 'zone-roots')
+            this.log(
+              `audit: the posted root is not Gen(seed): proven on-chain (${step.audited.kind})`,
+              'end',
+            );
+        }
       } catch (e) {
         // A claim that lost a race, a node behind, a second tab, a fee above the reserve: each look starts over,
         // so the next one tries again by itself (a Retry button would stop the closing until someone clicks).

@@ -15,7 +15,17 @@
  */
 import { isFinalPhase } from '@shroud/core/deadlines.ts';
 import type { GamePhaseName } from '@shroud/core/game-phases.ts';
-import { claimExpired, type ExpiredClaim, GameChain, withdrawAll, withdrawToPayee } from '@shroud/sdk';
+import type { Board } from '@shroud/core/geometry.ts';
+import type { Hasher } from '@shroud/core/poseidon.ts';
+import {
+  auditRoot,
+  claimExpired,
+  type ExpiredClaim,
+  GameChain,
+  type RootAudit,
+  withdrawAll,
+  withdrawToPayee,
+} from '@shroud/sdk';
 import type { Provider, Signer, Wallet } from 'ethers';
 
 /** Gas a whole game may take from one seat: commit, seal, spawn, each turn, and room for attacks and answers. */
@@ -135,6 +145,8 @@ export interface CloseStep {
   phase: GamePhaseName;
   /** Unix seconds: the end of the current phase (the next look is due then). */
   deadline: number;
+  /** What the audit found this look (`auditRoot`; null outside the audit window or without `audit`). */
+  audited: RootAudit | null;
   /** The deadline exit this look sent, if one was due. */
   claimed: ExpiredClaim | null;
   /** Wei sent home: the credit and the key's whole balance, once the game is closed. */
@@ -144,20 +156,24 @@ export interface CloseStep {
 }
 
 /**
- * Sends the deadline exit that is due (the dealer's missing secrets slash it; an audit window that passed settles
- * the game), and once the game is settled or cancelled withdraws the key's credit and sends all it holds home.
- * Safe to repeat: a look with nothing due sends nothing.
+ * During the audit, with `audit` (the hasher and the ruleset's board), checks the posted root against Gen(seed)
+ * and proves a wrong one on-chain (`auditRoot`; once it found something, later looks need not pass `audit`); sends the deadline
+ * exit that is due (the dealer's missing secrets slash it; an audit window that passed settles the game), and
+ * once the game is settled or cancelled withdraws the key's credit and sends all it holds home. Safe to repeat: a
+ * look with nothing due sends nothing.
  */
 export async function closeStep(
   session: Wallet,
   owner: string,
   gameContract: string,
   gameId: bigint,
+  audit?: { h: Hasher; board: Board },
 ): Promise<CloseStep> {
   const chain = new GameChain(gameContract, session);
+  const audited = audit ? await auditRoot(chain, audit.h, audit.board, gameId) : null;
   const claimed = await claimExpired(chain, gameId);
   const g = await chain.game(gameId);
   const closed = isFinalPhase(g.phase);
   const returned = closed ? await sweepSession(session, owner, gameContract) : 0n;
-  return { phase: g.phase, deadline: g.deadline, claimed, returned, closed };
+  return { phase: g.phase, deadline: g.deadline, audited, claimed, returned, closed };
 }

@@ -30,7 +30,6 @@ library ShroudForceOpen {
     using ShroudPhases for IShroudGame.Game;
 
     uint256 internal constant ZONE_LEAVES = ShroudTiles.ZONE_LEAVES;
-    uint256 internal constant ZONE_HEIGHT = ShroudTiles.ZONE_HEIGHT;
 
     /// @notice The dealer failed: slash its bond, refund an open dispute's deposit, and open the share reveals.
     function begin(Store storage s, uint256 gameId, IShroudGame.Reason reason) internal {
@@ -95,14 +94,7 @@ library ShroudForceOpen {
         if (o.proposed || st.proposedOpenRoot) revert IShroudGame.AlreadyProposed();
         uint256 zones = g.zones;
         if (zoneRoots.length != zones) revert IShroudGame.WrongLength(zones, zoneRoots.length);
-        uint256[] memory nodes = new uint256[](zones);
-        for (uint256 z = 0; z < zones; z++) {
-            if (zoneRoots[z] >= Poseidon.FIELD_MODULUS) revert IShroudGame.NotInField();
-            nodes[z] = zoneRoots[z];
-        }
-        address p4 = deps.hashers[3];
-        uint256 root =
-            ShroudTiles.subtreeRoot(p4, nodes, ShroudTiles.zeroRoot(p4, ZONE_HEIGHT), uint256(g.depth) - ZONE_HEIGHT);
+        uint256 root = ShroudTiles.rootOfZones(deps.hashers[3], zoneRoots, g.depth);
         s.openRoots[gameId] = IShroudGame.OpenRoot({
             proposed: true,
             proposer: uint8(seat),
@@ -137,13 +129,13 @@ library ShroudForceOpen {
         if (seat == o.proposer) revert IShroudGame.NotPlayer();
         if (keccak256(abi.encodePacked(zoneRoots)) != o.zoneRootsHash) revert IShroudGame.ProposalMismatch();
         if (zone >= g.zones) revert IShroudGame.BadLeafIndex();
-        if (_zoneRoot(deps, leaves) == zoneRoots[zone]) revert IShroudGame.NoFraud();
+        if (ShroudTiles.zoneRoot(deps.hashers[3], leaves) == zoneRoots[zone]) revert IShroudGame.NoFraud();
         o.challenged = true;
         o.challenger = uint8(seat);
         o.zone = uint16(zone);
         o.challengeHash = keccak256(abi.encodePacked(leaves));
         g.enter(gameId, IShroudGame.Phase.OpenRoot, g.durations.disputeSeconds);
-        emit IShroudGame.OpenRootChallenged(gameId, seat, zone, _list(leaves), g.deadline);
+        emit IShroudGame.OpenRootChallenged(gameId, seat, zone, ShroudTiles.leafList(leaves), g.deadline);
     }
 
     /// @notice See `IShroudGame.answerOpenRootChallenge`: anyone shows the proposal's leaves of the challenged zone;
@@ -163,12 +155,13 @@ library ShroudForceOpen {
         if (!o.challenged) revert IShroudGame.NotChallenged();
         if (keccak256(abi.encodePacked(zoneRoots)) != o.zoneRootsHash) revert IShroudGame.ProposalMismatch();
         if (keccak256(abi.encodePacked(challengerLeaves)) != o.challengeHash) revert IShroudGame.ProposalMismatch();
-        if (_zoneRoot(deps, proposerLeaves) != zoneRoots[o.zone]) revert IShroudGame.ZoneMismatch();
+        if (ShroudTiles.zoneRoot(deps.hashers[3], proposerLeaves) != zoneRoots[o.zone]) {
+            revert IShroudGame.ZoneMismatch();
+        }
         // The lists hash to different roots, so they differ somewhere; the first difference decides.
-        uint256 k = 0;
-        while (proposerLeaves[k] == challengerLeaves[k]) k++;
+        uint256 k = ShroudTiles.firstDifference(proposerLeaves, challengerLeaves);
         uint256 leafIndex = uint256(o.zone) * ZONE_LEAVES + k;
-        bool proposalStands = proposerLeaves[k] == _openLeaf(g, deps, leafIndex);
+        bool proposalStands = proposerLeaves[k] == ShroudTiles.genLeaf(g, deps, leafIndex, 0);
         uint256 loser = proposalStands ? o.challenger : o.proposer;
         IShroudGame.OpenRoot storage stored = s.openRoots[gameId];
         if (proposalStands) {
@@ -217,29 +210,5 @@ library ShroudForceOpen {
     function _activeSeat(Store storage s, uint256 gameId) private view returns (uint256 seat) {
         seat = ShroudPhases.seatOf(s, gameId, msg.sender);
         if (s.seats[gameId][seat].forfeited) revert IShroudGame.AlreadyForfeited();
-    }
-
-    /// The root of a zone's subtree over these 64 leaves (every word a field element).
-    function _zoneRoot(Deps memory deps, uint256[64] calldata leaves) private view returns (uint256) {
-        uint256[] memory nodes = _list(leaves);
-        for (uint256 i = 0; i < ZONE_LEAVES; i++) {
-            if (nodes[i] >= Poseidon.FIELD_MODULUS) revert IShroudGame.NotInField();
-        }
-        return ShroudTiles.subtreeRoot(deps.hashers[3], nodes, 0, ZONE_HEIGHT);
-    }
-
-    function _list(uint256[64] calldata leaves) private pure returns (uint256[] memory out) {
-        out = new uint256[](ZONE_LEAVES);
-        for (uint256 i = 0; i < ZONE_LEAVES; i++) {
-            out[i] = leaves[i];
-        }
-    }
-
-    /// The open map's leaf at `leafIndex`: `Poseidon(Gen(seed) there, 0)`, or 0 off the board.
-    function _openLeaf(IShroudGame.Game storage g, Deps memory deps, uint256 leafIndex) private view returns (uint256) {
-        (bool onBoard, uint256 col, uint256 row) = ShroudTiles.coord(g, leafIndex);
-        if (!onBoard) return 0;
-        uint256 word = ShroudTiles.generated(g, deps.mapGen, deps.registry, col, row);
-        return ShroudTiles.leafOfWord(deps.hashers[1], word, 0);
     }
 }

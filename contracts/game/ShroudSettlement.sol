@@ -3,30 +3,36 @@ pragma solidity 0.8.28;
 
 import {IShroudGame} from "../IShroudGame.sol";
 import {Poseidon} from "../Poseidon.sol";
+import {ShroudAudit} from "./ShroudAudit.sol";
 import {ShroudFunds} from "./ShroudFunds.sol";
 import {ShroudPhases} from "./ShroudPhases.sol";
 import {ShroudTiles} from "./ShroudTiles.sol";
 import {Deps, Store} from "./ShroudStore.sol";
 
 /// @title ShroudSettlement
-/// @notice After play (P3's minimum mechanism): the dealer publishes its master secret and every share, checked
-///         against `Poseidon(master_secret)` and each `C_i`; during the audit window a player holding a served tile
+/// @notice After play (P3): the dealer publishes its master secret and every share, checked against
+///         `Poseidon(master_secret)` and each `C_i`, with its zone roots (ShroudAudit binds the root to `Gen(seed)`
+///         through them); during the audit window a player holding a served tile
 ///         whose data differs from `Gen(seed)` at its index, or whose salt is not `Poseidon(master_secret, index)`, or
 ///         that sits in an off-board slot, proves fraud and the bond goes to the players. Late secrets slash too.
 /// @dev Runs through DELEGATECALL in ShroudGame's storage; its events and errors are IShroudGame's.
 library ShroudSettlement {
     using ShroudPhases for IShroudGame.Game;
 
-    /// @notice See `IShroudGame.publishSecrets`. Anyone may call: the content is verified.
+    /// @notice See `IShroudGame.publishSecrets`. Only the dealer: the secrets are checked here, but the zone roots
+    ///         are its word, which nobody else may give (a copy of its pending transaction with other zone roots would
+    ///         otherwise frame it).
     function publishSecrets(
         Store storage s,
         Deps memory deps,
         uint256 gameId,
         uint256 masterSecret,
-        uint256[] calldata shares
+        uint256[] calldata shares,
+        uint256[] calldata zoneRoots
     ) external {
         IShroudGame.Game storage g = s.games[gameId];
         g.requireOpen(IShroudGame.Phase.Secrets);
+        if (msg.sender != g.dealer) revert IShroudGame.NotDealer();
         uint256 n = g.nPlayers;
         if (shares.length != n) revert IShroudGame.WrongShareCount(n, shares.length);
         if (masterSecret >= Poseidon.FIELD_MODULUS) revert IShroudGame.NotInField();
@@ -46,7 +52,8 @@ library ShroudSettlement {
         uint256 seed = Poseidon.hashN(deps.hashers, xs);
         g.seed = seed;
         g.masterSecret = masterSecret;
-        emit IShroudGame.SecretsPublished(gameId, masterSecret, shares, seed);
+        ShroudAudit.recordZoneRoots(s, g, gameId, zoneRoots);
+        emit IShroudGame.SecretsPublished(gameId, masterSecret, shares, seed, zoneRoots);
         g.enter(gameId, IShroudGame.Phase.Audit, g.durations.auditSeconds);
     }
 
@@ -81,9 +88,16 @@ library ShroudSettlement {
         ShroudFunds.settle(s, gameId);
     }
 
-    /// @notice See `IShroudGame.settle`: the audit window closed with no fraud proven.
+    /// @notice See `IShroudGame.settle`: the audit window closed with no fraud proven. While a zone challenge is
+    ///         unanswered the dealer has until its answer window closes; past it, the dealer is slashed first.
     function settle(Store storage s, uint256 gameId) external {
-        s.games[gameId].requireExpired(IShroudGame.Phase.Audit);
+        IShroudGame.Game storage g = s.games[gameId];
+        g.requireExpired(IShroudGame.Phase.Audit);
+        if (ShroudAudit.hasOpenChallenge(s, gameId)) {
+            uint256 until = ShroudAudit.answerDeadline(g);
+            if (block.timestamp <= until) revert IShroudGame.DeadlineNotPassed(until);
+            ShroudFunds.slash(s, gameId, IShroudGame.Reason.UnansweredAuditChallenge);
+        }
         ShroudFunds.settle(s, gameId);
     }
 

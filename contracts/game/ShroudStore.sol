@@ -20,6 +20,9 @@ struct Store {
     mapping(uint256 gameId => IShroudGame.Combat) combats;
     mapping(uint256 gameId => IShroudGame.Dispute) disputes;
     mapping(uint256 gameId => IShroudGame.OpenRoot) openRoots;
+    /// The audit after the secrets: published zone roots and challenge counts (ShroudAudit).
+    mapping(uint256 gameId => IShroudGame.Audit) audits;
+    mapping(uint256 gameId => mapping(uint256 seat => IShroudGame.ZoneChallenge)) zoneChallenges;
     /// This contract's id of a ruleset (0: no game played it yet).
     mapping(bytes32 rulesetHash => uint32) rulesetIdOf;
     /// The registry's play verifiers, copied per ruleset id at its first game (the registry is write-once).

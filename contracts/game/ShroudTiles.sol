@@ -5,6 +5,7 @@ import {IMapGen} from "../IMapGen.sol";
 import {IShroudGame} from "../IShroudGame.sol";
 import {Poseidon} from "../Poseidon.sol";
 import {VerifierRegistry} from "../VerifierRegistry.sol";
+import {Deps} from "./ShroudStore.sol";
 
 /// @title ShroudTiles
 /// @notice Leaves of the map tree as the contracts check them: zone-major coordinates, leaf hashes, 4-ary Merkle paths,
@@ -55,6 +56,18 @@ library ShroudTiles {
         (uint8 t, uint8 f, uint8 r, uint8 rv) =
             IMapGen(mapGen).generateTile(g.seed, g.kind, g.width, g.height, starts, col, row);
         return pack(t, f, r, rv);
+    }
+
+    /// @notice The leaf `Gen(seed)` puts at `leafIndex` with `salt`: `Poseidon(word, salt)`, or 0 in an off-board
+    ///         slot (the tree's padding). The open map's leaves have salt 0, the dealer's `Poseidon(master, index)`.
+    function genLeaf(IShroudGame.Game storage g, Deps memory deps, uint256 leafIndex, uint256 salt)
+        internal
+        view
+        returns (uint256)
+    {
+        (bool onBoard, uint256 col, uint256 row) = coord(g, leafIndex);
+        if (!onBoard) return 0;
+        return leafOfWord(deps.hashers[1], generated(g, deps.mapGen, deps.registry, col, row), salt);
     }
 
     /// @notice The tile word a leaf hashes, `terrain | feature << 8 | resource << 16 | rivers << 24`
@@ -132,6 +145,48 @@ library ShroudTiles {
             n = m;
         }
         return nodes[0];
+    }
+
+    /// @notice The root of a zone's subtree over its 64 leaves; reverts `NotInField` for a leaf ≥ p.
+    function zoneRoot(address poseidon4, uint256[ZONE_LEAVES] calldata leaves) internal view returns (uint256) {
+        uint256[] memory nodes = new uint256[](ZONE_LEAVES);
+        for (uint256 i = 0; i < ZONE_LEAVES; i++) {
+            if (leaves[i] >= Poseidon.FIELD_MODULUS) revert IShroudGame.NotInField();
+            nodes[i] = leaves[i];
+        }
+        return subtreeRoot(poseidon4, nodes, 0, ZONE_HEIGHT);
+    }
+
+    /// @notice The root of a tree of depth `depth` over these zone roots (zones past the list are empty subtrees);
+    ///         reverts `NotInField` for a zone root ≥ p. The caller checks the list's length.
+    function rootOfZones(address poseidon4, uint256[] calldata zoneRoots, uint256 depth)
+        internal
+        view
+        returns (uint256)
+    {
+        uint256[] memory nodes = new uint256[](zoneRoots.length);
+        for (uint256 z = 0; z < zoneRoots.length; z++) {
+            if (zoneRoots[z] >= Poseidon.FIELD_MODULUS) revert IShroudGame.NotInField();
+            nodes[z] = zoneRoots[z];
+        }
+        return subtreeRoot(poseidon4, nodes, zeroRoot(poseidon4, ZONE_HEIGHT), depth - ZONE_HEIGHT);
+    }
+
+    /// @notice A zone's leaves as a dynamic array (for events).
+    function leafList(uint256[ZONE_LEAVES] calldata leaves) internal pure returns (uint256[] memory out) {
+        out = new uint256[](ZONE_LEAVES);
+        for (uint256 i = 0; i < ZONE_LEAVES; i++) {
+            out[i] = leaves[i];
+        }
+    }
+
+    /// @notice The first slot where two leaf lists differ; they must differ (their roots do).
+    function firstDifference(uint256[ZONE_LEAVES] calldata a, uint256[ZONE_LEAVES] calldata b)
+        internal
+        pure
+        returns (uint256 k)
+    {
+        while (a[k] == b[k]) k++;
     }
 
     /// @notice The root of an empty subtree of height `height` (`zeros[height]` in core/merkle.ts).

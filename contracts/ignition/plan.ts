@@ -9,6 +9,7 @@ export const POSEIDON_ARITIES = [1, 2, 3, 4, 5, 6] as const;
 
 /** ShroudGame's linked libraries (contracts/game/), each a concern of the protocol. */
 export const GAME_LIBRARIES = [
+  'ShroudAudit',
   'ShroudCeremony',
   'ShroudDisputes',
   'ShroudForceOpen',

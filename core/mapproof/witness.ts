@@ -42,6 +42,11 @@ export function mapChunkInput(
   };
 }
 
+/** The 64 leaves of `zone` (zone-major): what the audit's zone challenges and their answers post. */
+export function zoneLeaves(map: MapCommitment, zone: number): bigint[] {
+  return map.tree.levels[0]!.slice(zone * ZONE_LEAVES, (zone + 1) * ZONE_LEAVES);
+}
+
 /** Root of each zone's subtree (ZONE_DEPTH levels): the public output of that zone's chunk proof. */
 export function zoneRoots(map: MapCommitment, b: Board): bigint[] {
   return map.tree.levels[ZONE_DEPTH]!.slice(0, b.zoneCount);

@@ -22,7 +22,7 @@ import {
 import { MAP_PROOF_REGISTRY_ABI } from '../../core/abi/map-proof-registry.ts';
 import { SHROUD_GAME_ABI } from '../../core/abi/shroud-game.ts';
 import { VERIFIER_REGISTRY_ABI } from '../../core/abi/verifier-registry.ts';
-import { expiredCall, type PhaseDeadline } from '../../core/deadlines.ts';
+import { auditEnd, expiredCall, type PhaseDeadline } from '../../core/deadlines.ts';
 import { type GamePhaseName, phaseName } from '../../core/game-phases.ts';
 import { shippedRuleset, shippedRulesetNames } from '../../core/index.ts';
 import { type Groth16Proof, toSolidityProof } from '../../core/mapproof/types.ts';
@@ -46,6 +46,7 @@ import {
   type SignedCreate,
   type TurnLog,
   type TxRef,
+  type ZoneChallengeRecord,
 } from './types.ts';
 
 export interface EthersChainOptions {
@@ -346,9 +347,45 @@ export class EthersChain implements ChainView, GameCreator {
   }
 
   /** Reads first: secrets already published (a retry after a lost receipt) are not sent again. */
-  async publishSecrets(gameId: bigint, masterSecret: bigint, shares: readonly bigint[]): Promise<TxRef> {
+  async publishSecrets(
+    gameId: bigint,
+    masterSecret: bigint,
+    shares: readonly bigint[],
+    zoneRoots: readonly bigint[],
+  ): Promise<TxRef> {
     if (await this.secretsPublished(gameId)) return { hash: 'already-published' };
-    return this.#send(this.#write, 'publishSecrets', [gameId, masterSecret, shares]);
+    return this.#send(this.#write, 'publishSecrets', [gameId, masterSecret, shares, zoneRoots]);
+  }
+
+  /** `getAudit` first (one read while none is open), then the `ZoneChallenged` logs of the open ones. */
+  async openZoneChallenges(gameId: bigint, fromBlock = this.#startBlock): Promise<ZoneChallengeRecord[]> {
+    const audit = await this.#read.getAudit(gameId);
+    if (Number(audit.open) === 0) return [];
+    const logs = await this.#logs(
+      this.#read.filters.ZoneChallenged(gameId),
+      Math.max(this.#startBlock, fromBlock),
+      await this.provider.getBlockNumber(),
+    );
+    const out: ZoneChallengeRecord[] = [];
+    for (const l of logs) {
+      const e = parseEvent(this.#read, l);
+      if (e?.name !== 'ZoneChallenged') continue;
+      const seat = Number(e.args.seat);
+      if (!(await this.#read.getZoneChallenge(gameId, seat)).open) continue;
+      out.push({ seat, zone: Number(e.args.zone), leaves: [...e.args.leaves] });
+    }
+    return out;
+  }
+
+  async answerZoneChallenge(
+    gameId: bigint,
+    seat: number,
+    challengerLeaves: readonly bigint[],
+    dealerLeaves: readonly bigint[],
+  ): Promise<TxRef | null> {
+    const g = await this.#game(gameId);
+    if (g?.phase !== 'Audit' || !(await this.#read.getZoneChallenge(gameId, seat)).open) return null;
+    return this.#send(this.#write, 'answerZoneChallenge', [gameId, seat, challengerLeaves, dealerLeaves]);
   }
 
   async chainTime(): Promise<number> {
@@ -357,12 +394,21 @@ export class EthersChain implements ChainView, GameCreator {
     return block.timestamp;
   }
 
-  /** Read at the head: a closing call is sent against the latest state and time. */
+  /**
+   * Read at the head: a closing call is sent against the latest state and time. An audit past its deadline with
+   * a zone challenge unanswered closes only after the answer window (`auditEnd`).
+   */
   async closingState(gameId: bigint): Promise<PhaseDeadline> {
     const now = await this.chainTime();
     const g = await this.#game(gameId);
     if (!g) throw new Error(`game ${gameId} is not on-chain`);
-    return { phase: g.phase, deadline: Number(g.deadline), now };
+    let deadline = Number(g.deadline);
+    if (g.phase === 'Audit' && now > deadline) {
+      const open = Number((await this.#read.getAudit(gameId)).open);
+      const { durations } = await this.#read.getGameConfig(gameId);
+      deadline = auditEnd(deadline, open, Number(durations.disputeSeconds));
+    }
+    return { phase: g.phase, deadline, now };
   }
 
   /** Reads first: nothing is sent unless `expiredCall` gives `call` now (a retry, or someone else closed it). */

@@ -31,6 +31,7 @@ import {
   type SignedCreate,
   type TurnLog,
   type TxRef,
+  type ZoneChallengeRecord,
 } from './types.ts';
 
 /** The fake chain's default dealer (Hardhat account #1's address): what a FakeChain sends as unless told otherwise. */
@@ -78,7 +79,9 @@ interface FakeGame {
   answers: bigint[][];
   /** The receipt passed with each answer (`0x`: none), in order. */
   answerReceipts: string[];
-  secrets: { masterSecret: bigint; shares: bigint[] } | null;
+  secrets: { masterSecret: bigint; shares: bigint[]; zoneRoots: bigint[] } | null;
+  /** The audit's zone challenges, by seat, with the dealer's answer (null: open). */
+  zoneChallenges?: Record<number, { zone: number; leaves: bigint[]; answer: bigint[] | null }>;
   /** The dealer's bond still held (wei): credited to the dealer when the game closes, 0 once slashed. */
   bond?: bigint;
   /** The phase's deadline in fake chain time: FAKE_PHASE_SECONDS after the phase began. */
@@ -721,14 +724,62 @@ export class FakeChain implements ChainView, GameCreator {
     });
   }
 
-  async publishSecrets(gameId: bigint, masterSecret: bigint, shares: readonly bigint[]): Promise<TxRef> {
+  async publishSecrets(
+    gameId: bigint,
+    masterSecret: bigint,
+    shares: readonly bigint[],
+    zoneRoots: readonly bigint[],
+  ): Promise<TxRef> {
     return this.#write('publishSecrets', (s) => {
       const g = this.#game(s, gameId);
+      this.#asDealer(g);
       if (g.phase !== 'Secrets' || g.secrets)
         throw new FakeRevert(`cannot publish secrets in phase ${g.phase}`);
-      g.secrets = { masterSecret, shares: [...shares] };
+      g.secrets = { masterSecret, shares: [...shares], zoneRoots: [...zoneRoots] };
       g.phase = 'Audit';
       return { hash: `0xfake-secrets-${gameId}-${s.block}` };
+    });
+  }
+
+  /**
+   * `challengeZone` by seat `seat`: unlike the contract, only the phase and one challenge per seat are checked
+   * (a test poses any challenge); the dealer's answer is recorded, not judged.
+   */
+  challengeZone(gameId: bigint, seat: number, zone: number, leaves: readonly bigint[]): void {
+    this.#write('challengeZone', (s) => {
+      const g = this.#game(s, gameId);
+      if (g.phase !== 'Audit') throw new FakeRevert('WrongPhase');
+      g.zoneChallenges ??= {};
+      if (g.zoneChallenges[seat]) throw new FakeRevert('AlreadyChallenged');
+      g.zoneChallenges[seat] = { zone, leaves: [...leaves], answer: null };
+    });
+  }
+
+  /** The dealer's answer to seat `seat`'s zone challenge (null while unanswered), for assertions. */
+  zoneAnswer(gameId: bigint, seat: number): bigint[] | null {
+    return this.#game(this.#read('zoneAnswer'), gameId).zoneChallenges?.[seat]?.answer ?? null;
+  }
+
+  async openZoneChallenges(gameId: bigint): Promise<ZoneChallengeRecord[]> {
+    const g = this.#game(this.#read('openZoneChallenges'), gameId);
+    return Object.entries(g.zoneChallenges ?? {})
+      .filter(([, c]) => c.answer === null)
+      .map(([seat, { zone, leaves }]) => ({ seat: Number(seat), zone, leaves: [...leaves] }));
+  }
+
+  async answerZoneChallenge(
+    gameId: bigint,
+    seat: number,
+    _challengerLeaves: readonly bigint[],
+    dealerLeaves: readonly bigint[],
+  ): Promise<TxRef | null> {
+    const g = this.#game(this.#read('answerZoneChallenge:check'), gameId);
+    if (g.phase !== 'Audit' || g.zoneChallenges?.[seat]?.answer !== null) return null;
+    return this.#write('answerZoneChallenge', (s) => {
+      const c = this.#game(s, gameId).zoneChallenges![seat]!;
+      if (c.answer !== null) throw new FakeRevert(`ChallengeClosed(${seat})`);
+      c.answer = [...dealerLeaves];
+      return { hash: `0xfake-zone-answer-${gameId}-${s.block}` };
     });
   }
 

@@ -19,6 +19,13 @@ export type GamePhase =
   /** The dealer failed (no root, or a dispute unanswered or answered wrongly): slashed, shares revealed on-chain, the map public. */
   | 'forced-open';
 
+/** An open zone challenge of a game's audit (ShroudAudit): a seat says the dealer's leaves of `zone` are `leaves`. */
+export interface ZoneChallengeRecord {
+  seat: number;
+  zone: number;
+  leaves: bigint[];
+}
+
 /** A game's fixed parameters, read once. */
 export interface GameInfo {
   gameId: bigint;
@@ -150,7 +157,31 @@ export interface ChainView {
    * after a lost transaction receipt).
    */
   answerDispute(gameId: bigint, answer: readonly bigint[], receipt: string): Promise<TxRef | null>;
-  publishSecrets(gameId: bigint, masterSecret: bigint, shares: readonly bigint[]): Promise<TxRef>;
+  /**
+   * Publishes the master secret and every share, with the dealer's zone roots (its tree's nodes at the zone
+   * level: what the audit's zone challenges are checked against). Only the dealer may (ShroudAudit).
+   */
+  publishSecrets(
+    gameId: bigint,
+    masterSecret: bigint,
+    shares: readonly bigint[],
+    zoneRoots: readonly bigint[],
+  ): Promise<TxRef>;
+  /**
+   * The audit's zone challenges still open, each with the challenger's 64 leaves from its `ZoneChallenged`
+   * event. Empty when none is open (one view read). `fromBlock`: the game's creation block when known.
+   */
+  openZoneChallenges(gameId: bigint, fromBlock?: number): Promise<ZoneChallengeRecord[]>;
+  /**
+   * Answers seat `seat`'s zone challenge with the dealer's 64 leaves of its zone. Reads first: null, and nothing sent,
+   * when the challenge is no longer open (answered by anyone, or the game is over).
+   */
+  answerZoneChallenge(
+    gameId: bigint,
+    seat: number,
+    challengerLeaves: readonly bigint[],
+    dealerLeaves: readonly bigint[],
+  ): Promise<TxRef | null>;
   /** The chain's time: the latest block's timestamp (unix seconds). */
   chainTime(): Promise<number>;
   /** The game's contract phase and deadline, and the chain's time: what closing it needs (core/deadlines.ts). */

@@ -6,6 +6,7 @@
  */
 import { Contract, type ContractTransactionReceipt, type EventLog, type Log } from 'ethers';
 import { VERIFIER_REGISTRY_ABI } from '../../core/abi/verifier-registry.ts';
+import { judgeRoot, type RootFinding } from '../../core/audit.ts';
 import { type GamePhaseName, phaseName } from '../../core/game-phases.ts';
 import { type MapBoard, withStartAreas } from '../../core/generator/index.ts';
 import {
@@ -47,6 +48,8 @@ export interface GameSecrets {
   seed: bigint;
   masterSecret: bigint;
   shares: bigint[];
+  /** The dealer's zone roots published with the secrets (empty for a force-opened game). */
+  zoneRoots: bigint[];
   /** True for a force-opened game: public map, no root, nothing to audit. */
   openMap: boolean;
 }
@@ -82,7 +85,7 @@ export async function readGameSecrets(game: Contract, gameId: bigint, fromBlock 
   const seed = g[8] as bigint;
   const openMap = g[10] as boolean;
   const base = { gameId, phase, board, root, seed, openMap };
-  if (openMap) return { ...base, masterSecret: 0n, shares: [] };
+  if (openMap) return { ...base, masterSecret: 0n, shares: [], zoneRoots: [] };
   const logs = (await game.queryFilter(game.filters['SecretsPublished']!(gameId), fromBlock)) as EventLog[];
   const ev = logs.at(-1);
   if (!ev) throw new AuditError(`game ${gameId}: secrets not published (phase ${phase})`);
@@ -90,6 +93,7 @@ export async function readGameSecrets(game: Contract, gameId: bigint, fromBlock 
     ...base,
     masterSecret: ev.args[1] as bigint,
     shares: [...(ev.args[2] as bigint[])],
+    zoneRoots: [...(ev.args[4] as bigint[])],
   };
 }
 
@@ -100,6 +104,8 @@ export interface MapAudit {
   /** Root of `commitMap(Gen(seed), master)`. */
   root: bigint;
   rootMatches: boolean;
+  /** What the posted root and published zone roots let anyone prove on-chain (core/audit.ts). */
+  finding: RootFinding;
   /** `Poseidon(shares)` equals the seed ShroudGame stored. */
   seedMatches: boolean;
 }
@@ -114,6 +120,7 @@ export function auditMap(h: Hasher, s: GameSecrets): MapAudit {
     map,
     root: map.tree.root,
     rootMatches: map.tree.root === s.root,
+    finding: judgeRoot(h, s.board, s.root, s.zoneRoots, map),
     seedMatches: seed === s.seed,
   };
 }
@@ -262,6 +269,30 @@ export async function submitFraudProof(game: Contract, gameId: bigint, f: TileFi
   return { txHash: rc.hash, gasUsed: rc.gasUsed, slashed, phase: phaseName(g.phase) };
 }
 
+/** Proves a root finding on-chain (`proveZoneRootsFraud`, or `challengeZone` paying the game's deposit). */
+export async function submitRootProof(
+  game: Contract,
+  s: GameSecrets,
+  f: Exclude<RootFinding, { kind: 'honest' }>,
+): Promise<FraudResult> {
+  let tx: { wait(): Promise<unknown> };
+  if (f.kind === 'zone-roots') tx = await game.getFunction('proveZoneRootsFraud')(s.gameId, s.zoneRoots);
+  else {
+    const cfg = await game.getFunction('getGameConfig')(s.gameId);
+    tx = await game.getFunction('challengeZone')(s.gameId, s.zoneRoots, f.zone, f.leaves, {
+      value: cfg.disputeDeposit as bigint,
+    });
+  }
+  const rc = (await tx.wait()) as ContractTransactionReceipt;
+  let slashed = 0n;
+  for (const l of rc.logs as Log[]) {
+    const e = game.interface.parseLog(l);
+    if (e?.name === 'DealerSlashed') slashed += e.args[2] as bigint;
+  }
+  const g = await game.getFunction('getGame')(s.gameId);
+  return { txHash: rc.hash, gasUsed: rc.gasUsed, slashed, phase: phaseName(g.phase) };
+}
+
 export interface AuditReport {
   gameId: bigint;
   phase: PhaseName;
@@ -271,6 +302,8 @@ export interface AuditReport {
   rootMatches: boolean | null;
   seedMatches: boolean | null;
   tiles: TilesAudit | null;
+  /** What the root lets anyone prove on-chain (null for a force-opened game). */
+  finding: RootFinding | null;
   fraud: FraudResult | null;
 }
 
@@ -299,6 +332,7 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
     rootMatches: null,
     seedMatches: null,
     tiles: null,
+    finding: null,
     fraud: null,
   };
   if (s.openMap) return report;
@@ -311,6 +345,10 @@ export async function runAudit(o: RunAuditOptions): Promise<AuditReport> {
     const first = report.tiles.mismatches.find((m) => m.provable);
     if (first && o.fraudGame) report.fraud = await submitFraudProof(o.fraudGame, o.gameId, first);
   }
+  report.finding = audit.finding;
+  // Without a served tile to show, the root itself is proven wrong (zone roots, or a zone challenge).
+  if (!report.fraud && o.fraudGame && audit.finding.kind !== 'honest')
+    report.fraud = await submitRootProof(o.fraudGame, s, audit.finding);
   return report;
 }
 
@@ -329,6 +367,10 @@ export function formatReport(r: AuditReport): string {
       : 'root: MISMATCH (the posted root is not Gen(seed) under the master secret)',
   );
   if (!r.seedMatches) lines.push('seed: the on-chain seed differs from Poseidon(shares)');
+  if (r.finding?.kind === 'zone-roots')
+    lines.push('zone roots: the published zone roots do not build the posted root (proveZoneRootsFraud)');
+  if (r.finding?.kind === 'zone')
+    lines.push(`zone ${r.finding.zone}: differs from Gen(seed) (challengeZone with its true leaves)`);
   if (r.tiles) {
     lines.push(
       `tiles: ${r.tiles.checked} checked, ${r.tiles.mismatches.length} mismatching, ${r.tiles.unverifiable.length} not under the posted root`,

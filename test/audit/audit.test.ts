@@ -8,21 +8,32 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { Contract } from 'ethers';
+import { auditRoot } from '../../client/sdk/audit.ts';
+import { GameChain } from '../../client/sdk/chain.ts';
 import { commitMap, generateMap, leafIndex, merklePath, type Tile } from '../../core/index.ts';
-import { AuditError, parseServedTiles, runAudit, type ServedTileRecord } from '../../scripts/audit/audit.ts';
+import {
+  AuditError,
+  formatReport,
+  parseServedTiles,
+  runAudit,
+  type ServedTileRecord,
+} from '../../scripts/audit/audit.ts';
 import { foundFraud, parseAuditArgs, resolveGameAddress } from '../../scripts/audit.ts';
 import {
-  as,
   BOND,
   commitAll,
   createGame,
   type Dealt,
+  DURATIONS,
   dealMap,
+  dealtZoneRoots,
   type Env,
   endByForfeit,
+  increaseTime,
   Phase,
   phaseOf,
   postRoot,
+  publishSecrets,
   revealAll,
   type Scenario,
   setup,
@@ -49,7 +60,7 @@ describe('audit CLI logic against the in-process chain', () => {
         })();
     await postRoot(env, s, d);
     await endByForfeit(env, s);
-    await (await as(env, env.other).getFunction('publishSecrets')(s.id, d.masterSecret, s.shares)).wait();
+    await publishSecrets(env, s, d);
     return { s, d, tiles };
   }
 
@@ -132,6 +143,68 @@ describe('audit CLI logic against the in-process chain', () => {
       s.players.map((p) => G.getFunction('credit')(p.address) as Promise<bigint>),
     );
     assert.equal(after[0]! - before[0]! + after[1]! - before[1]!, BOND, 'the bond went to the players');
+  });
+
+  it('P3: a lie at a tile nobody was served is still proven: the audit challenges its zone, the dealer cannot answer, settlement slashes', async () => {
+    const target = { col: 12, row: 10 };
+    const lying = (sc: Scenario) => {
+      const seed = env.h.hash(sc.shares);
+      const tiles = generateMap(env.h, sc.board, seed);
+      const k = target.row * sc.board.width + target.col;
+      tiles[k] = { ...tiles[k]!, rivers: tiles[k]!.rivers ^ 2 };
+      const m = commitMap(env.h, sc.board, tiles, 4242n);
+      return { d: { masterSecret: 4242n, seed, tree: m.tree, salts: m.salts }, tiles };
+    };
+    const { s } = await auditedGame(lying);
+    const zone = Math.floor(leafIndex(s.board, target) / 64);
+    const dry = await runAudit({ game: G, gameId: s.id, h: env.h });
+    assert.deepEqual([dry.finding?.kind, dry.finding?.kind === 'zone' && dry.finding.zone], ['zone', zone]);
+    assert.equal(dry.fraud, null, 'no key: nothing sent');
+    assert.match(formatReport(dry), new RegExp(`zone ${zone}: differs from Gen\\(seed\\)`));
+    const r = await runAudit({
+      game: G,
+      gameId: s.id,
+      h: env.h,
+      fraudGame: G.connect(s.players[1]!) as Contract,
+    });
+    assert.ok(r.fraud);
+    assert.equal(r.fraud.phase, 'Audit', 'challenged: the dealer must answer');
+    assert.equal((await G.getFunction('getAudit')(s.id)).open, 1n);
+    // The SDK's audit (players' clients, the page's session key) finds the same zone, and challenges it once.
+    const chain = new GameChain(String(G.target), s.players[0]!);
+    const found = await auditRoot(chain, env.h, s.board, s.id);
+    assert.deepEqual([found?.kind, found?.kind === 'zone' && found.zone], ['zone', zone]);
+    assert.deepEqual(await auditRoot(chain, env.h, s.board, s.id), { kind: 'challenged' });
+    await increaseTime(env, DURATIONS.auditSeconds + DURATIONS.disputeSeconds + 1);
+    const before = await G.getFunction('credit')(s.players[0]!.address);
+    await (await G.connect(s.players[0]!).getFunction('settle')(s.id)).wait();
+    assert.ok(
+      (await G.getFunction('credit')(s.players[0]!.address)) > before,
+      'the bond was slashed to the seats',
+    );
+  });
+
+  it('P3: zone roots that do not build the posted root are proven at once; an honest game is honest', async () => {
+    const honest = await auditedGame();
+    const chain = new GameChain(String(G.target), honest.s.players[0]!);
+    assert.deepEqual(await auditRoot(chain, env.h, honest.s.board, honest.s.id), { kind: 'honest' });
+    assert.equal((await runAudit({ game: G, gameId: honest.s.id, h: env.h })).finding?.kind, 'honest');
+    const s = await createGame(env, { kind: 0, width: 16, height: 12 });
+    await commitAll(env, s);
+    await revealAll(env, s);
+    const d = dealMap(env, s);
+    await postRoot(env, s, d);
+    await endByForfeit(env, s);
+    await publishSecrets(env, s, d, dealtZoneRoots(s, d).reverse());
+    const r = await runAudit({
+      game: G,
+      gameId: s.id,
+      h: env.h,
+      fraudGame: G.connect(s.players[1]!) as Contract,
+    });
+    assert.equal(r.finding?.kind, 'zone-roots');
+    assert.equal(r.fraud?.slashed, BOND);
+    assert.equal(await phaseOf(env, s.id), Phase.Settled);
   });
 
   it('a wrong salt is reported (and provable)', async () => {

@@ -23,6 +23,7 @@ import {
   type Dealt,
   DURATIONS,
   dealMap,
+  dealtZoneRoots,
   type Env,
   endByForfeit,
   expectRevert,
@@ -54,8 +55,12 @@ describe('ShroudGame end, audit, fraud proofs and liveness', () => {
     return { s, d };
   }
 
-  const publish = (s: Scenario, d: Dealt) =>
-    as(env, env.other).getFunction('publishSecrets')(s.id, d.masterSecret, s.shares);
+  /** The dealer's publishSecrets call, its tree's zone roots appended. */
+  const publishAs =
+    (who = env.dealer) =>
+    (s: Scenario, d: Dealt, masterSecret: bigint, shares: readonly unknown[], zones = dealtZoneRoots(s, d)) =>
+      as(env, who).getFunction('publishSecrets')(s.id, masterSecret, shares, zones);
+  const publish = (s: Scenario, d: Dealt) => publishAs()(s, d, d.masterSecret, s.shares);
 
   /** The served tile at `c` of the dealt map, as the dealer would send it. */
   function served(s: Scenario, d: Dealt, tiles: Tile[], col: number, row: number) {
@@ -71,34 +76,22 @@ describe('ShroudGame end, audit, fraud proofs and liveness', () => {
   it('forfeits end the game; secrets are checked; the seed is computed on-chain', async () => {
     const { s, d } = await playedGame({});
     assert.equal(await phaseOf(env, s.id), Phase.Secrets);
+    const pub = publishAs();
+    await expectRevert(pub(s, d, d.masterSecret + 1n, s.shares), G, 'MasterSecretMismatch');
+    await expectRevert(pub(s, d, FIELD_MODULUS, s.shares), G, 'NotInField');
+    await expectRevert(pub(s, d, d.masterSecret, [s.shares[0], s.shares[1]! + 1n]), G, 'ShareMismatch');
+    await expectRevert(pub(s, d, d.masterSecret, [s.shares[0], FIELD_MODULUS]), G, 'NotInField');
+    await expectRevert(pub(s, d, d.masterSecret, [s.shares[0]]), G, 'WrongShareCount');
+    // The zone roots are the dealer's word: one per zone, each a field element, and from nobody else (a copy
+    // of its pending transaction with other zone roots would frame it).
+    const zones = dealtZoneRoots(s, d);
+    await expectRevert(pub(s, d, d.masterSecret, s.shares, zones.slice(1)), G, 'WrongLength');
     await expectRevert(
-      as(env, env.other).getFunction('publishSecrets')(s.id, d.masterSecret + 1n, s.shares),
-      G,
-      'MasterSecretMismatch',
-    );
-    await expectRevert(
-      as(env, env.other).getFunction('publishSecrets')(s.id, FIELD_MODULUS, s.shares),
-      G,
-      'NotInField',
-    );
-    await expectRevert(
-      as(env, env.other).getFunction('publishSecrets')(s.id, d.masterSecret, [
-        s.shares[0],
-        s.shares[1]! + 1n,
-      ]),
-      G,
-      'ShareMismatch',
-    );
-    await expectRevert(
-      as(env, env.other).getFunction('publishSecrets')(s.id, d.masterSecret, [s.shares[0], FIELD_MODULUS]),
+      pub(s, d, d.masterSecret, s.shares, [FIELD_MODULUS, ...zones.slice(1)]),
       G,
       'NotInField',
     );
-    await expectRevert(
-      as(env, env.other).getFunction('publishSecrets')(s.id, d.masterSecret, [s.shares[0]]),
-      G,
-      'WrongShareCount',
-    );
+    await expectRevert(publishAs(env.other)(s, d, d.masterSecret, s.shares), G, 'NotDealer');
     await (await publish(s, d)).wait();
     const g = await G.getFunction('getGame')(s.id);
     assert.equal(g[1], Phase.Audit);
@@ -227,7 +220,7 @@ describe('ShroudGame end, audit, fraud proofs and liveness', () => {
     await expectRevert(as(env, env.other).getFunction('claimSecretsTimeout')(s.id), G, 'DeadlineNotPassed');
     await increaseTime(env, DURATIONS.secretsSeconds + 1);
     await expectRevert(
-      as(env, env.other).getFunction('publishSecrets')(s.id, 1n, s.shares),
+      as(env, env.dealer).getFunction('publishSecrets')(s.id, 1n, s.shares, []),
       G,
       'DeadlinePassed',
     );

@@ -323,6 +323,14 @@ describe('deployment and gas', () => {
     // P7's exits are sent by whoever is waiting (a player's bot, the dealer): each stays a small transaction.
     for (const k of ['gas_cancel_missed', 'gas_claim_secrets_timeout', 'gas_settle', 'gas_start_force_open'])
       assert.ok(g[k]! <= 150_000, `${k} = ${g[k]}`);
+    // P3's audit on a duel board: each zone challenge, answer or zone-roots proof fits a transaction with room.
+    for (const k of [
+      'gas_challenge_zone',
+      'gas_answer_zone_challenge',
+      'gas_answer_zone_challenge_fraud',
+      'gas_prove_zone_roots_fraud',
+    ])
+      assert.ok(g[k]! > 21_000 && g[k]! <= 5_000_000, `${k} = ${g[k]}`);
     // Force-open of a duel-board passability game: the open root's data fits a transaction with room to spare.
     assert.ok(g['gas_propose_open_root_duel']! <= 5_000_000, `open root ${g['gas_propose_open_root_duel']}`);
     assert.ok(

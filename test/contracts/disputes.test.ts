@@ -30,6 +30,7 @@ import {
   increaseTime,
   Phase,
   phaseOf,
+  publishSecrets,
   setup,
 } from './helpers.ts';
 import {
@@ -225,9 +226,7 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
     // Settlement: the dealer, which never failed, receives the deposit with its bond.
     const d0 = await credit(env.dealer);
     await endByForfeit(env, s);
-    await (
-      await as(env, env.dealer).getFunction('publishSecrets')(s.id, s.dealt.masterSecret, s.shares)
-    ).wait();
+    await publishSecrets(env, s, s.dealt);
     await increaseTime(env, DURATIONS.auditSeconds + 1);
     await (await as(env, env.other).getFunction('settle')(s.id)).wait();
     assert.equal((await credit(env.dealer)) - d0, BOND + DEPOSIT);

@@ -19,6 +19,7 @@ import {
   masterCommitment,
   shareCommitment,
 } from '../../core/index.ts';
+import { zoneRoots } from '../../core/mapproof/witness.ts';
 import { type SealKeyPair, sealPublicKey, sealSecretKey, sealShare } from '../../core/sealed.ts';
 import { deployPlan } from '../../scripts/contracts/plan.ts';
 
@@ -301,6 +302,23 @@ export function dealMap(env: Env, s: Scenario, masterSecret = 123456789n): Dealt
   const tiles = generateMap(env.h, s.board, seed);
   const { tree, salts } = commitMap(env.h, s.board, tiles, masterSecret);
   return { masterSecret, seed, tree, salts };
+}
+
+/** The dealt tree's zone roots (what the dealer publishes with its secrets). */
+export function dealtZoneRoots(s: Scenario, d: Dealt): bigint[] {
+  return zoneRoots({ tree: d.tree, salts: d.salts }, s.board);
+}
+
+/** The dealer publishes its secrets and its tree's zone roots (`zoneRoots`: others, e.g. a lie). */
+export async function publishSecrets(
+  env: Env,
+  s: Scenario,
+  d: Dealt,
+  zoneRoots: readonly bigint[] = dealtZoneRoots(s, d),
+): Promise<void> {
+  await (
+    await as(env, env.dealer).getFunction('publishSecrets')(s.id, d.masterSecret, s.shares, zoneRoots)
+  ).wait();
 }
 
 export async function postRoot(env: Env, s: Scenario, d: Dealt): Promise<void> {

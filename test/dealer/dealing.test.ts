@@ -12,6 +12,7 @@ import {
   seedFromShares,
   shippedRuleset,
 } from '../../core/index.ts';
+import { zoneLeaves, zoneRoots } from '../../core/mapproof/witness.ts';
 import { addressToField, generateSealKey } from '../../core/sealed.ts';
 import { FAKE_DEALER, FakeChain } from '../../dealer/chain/fake.ts';
 import { dealGame } from '../../dealer/dealing.ts';
@@ -262,13 +263,26 @@ describe('chain watcher', () => {
     d.chain.endGame(ours.gameId);
     await w.tick();
     const s = (await d.store.getSecrets(ours.gameId))!;
-    assert.deepEqual(d.chain.secretsFor(ours.gameId), { masterSecret: s.masterSecret, shares: ours.shares });
+    const map = await d.maps.get(ours.gameId);
+    assert.deepEqual(d.chain.secretsFor(ours.gameId), {
+      masterSecret: s.masterSecret,
+      shares: ours.shares,
+      zoneRoots: zoneRoots(map.commitment, map.ruleset.board),
+    });
     assert.equal((await d.store.getGame(ours.gameId))?.status, 'published');
     // A crash after publishing but before recording it: the next tick does not publish again.
     await d.store.updateGame(ours.gameId, { status: 'dealt' });
     await w.tick();
     assert.equal(d.chain.writes.filter((x) => x === 'publishSecrets').length, 1);
     assert.equal((await d.store.getGame(ours.gameId))?.status, 'published');
+    // P3: a seat's zone challenge is answered on the next tick with the dealt tree's leaves of that zone, once.
+    const lie = zoneLeaves(map.commitment, 1);
+    lie[0] = lie[0]! + 1n;
+    d.chain.challengeZone(ours.gameId, 1, 1, lie);
+    await w.tick();
+    assert.deepEqual(d.chain.zoneAnswer(ours.gameId, 1), zoneLeaves(map.commitment, 1));
+    await w.tick();
+    assert.equal(d.chain.writes.filter((x) => x === 'answerZoneChallenge').length, 1);
   });
 });
 

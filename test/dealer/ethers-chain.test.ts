@@ -12,12 +12,14 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Contract, type Provider, Wallet } from 'ethers';
+import { type Contract, keccak256, type Provider, solidityPacked, Wallet } from 'ethers';
 import { pino } from 'pino';
 import { verifyRevealedTiles } from '../../client/sdk/tiles.ts';
 import { mulPoint, pointsWithY } from '../../core/babyjub.ts';
 import {
+  commitMap,
   decodeDisputeAnswer,
+  generateMap,
   leafIndex,
   packPlay,
   packReport,
@@ -25,6 +27,7 @@ import {
   revealCommitment,
   shippedRuleset,
 } from '../../core/index.ts';
+import { zoneLeaves, zoneRoots } from '../../core/mapproof/witness.ts';
 import { signRevealReceipt } from '../../core/reveal-receipt.ts';
 import { revealDomain } from '../../core/reveal-request.ts';
 import { rulesetHash } from '../../core/ruleset/hash.ts';
@@ -148,6 +151,7 @@ before(async () => {
       sealSecretKey: SEAL.secretKey,
       log,
       onDisputeAnswered: () => metrics.disputesAnswered.inc(),
+      onZoneChallengeAnswered: () => metrics.zoneChallengesAnswered.inc(),
     },
     { pollMs: 1000, startBlock: 0, sealPublicKey: SEAL.publicKey, head },
   );
@@ -420,9 +424,58 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     assert.equal(await chain.secretsPublished(s.id), true);
     const onChain = await G.getFunction('getGame')(s.id);
     assert.equal(onChain.seed, env.h.hash(s.shares));
-    assert.deepEqual(await chain.publishSecrets(s.id, 1n, s.shares), { hash: 'already-published' });
+    assert.deepEqual(await chain.publishSecrets(s.id, 1n, s.shares, []), { hash: 'already-published' });
     const secret = (await store.getSecrets(s.id))!.masterSecret.toString();
     assert.ok(!logs.lines.some((l) => l.includes(secret)), 'master secret never logged');
+  });
+
+  it('P3: publishes its tree’s zone roots, and answers an audit zone challenge with its own leaves (the challenger loses its deposit)', async () => {
+    const secrets = (await store.getSecrets(s.id))!;
+    const map = commitMap(
+      env.h,
+      board,
+      generateMap(env.h, board, env.h.hash(s.shares)),
+      secrets.masterSecret,
+    );
+    const zones = zoneRoots(map, board);
+    const audit = await G.getFunction('getAudit')(s.id);
+    assert.equal(
+      audit.zoneRootsHash,
+      keccak256(
+        solidityPacked(
+          zones.map(() => 'uint256'),
+          zones,
+        ),
+      ),
+    );
+    // A wrong challenge: zone 1's leaves with one changed (someone who miscomputed, or a griefer).
+    const lie = zoneLeaves(map, 1);
+    lie[5] = lie[5]! + 1n;
+    const deposit = (await G.getFunction('getGameConfig')(s.id)).disputeDeposit as bigint;
+    await (
+      await as(env, s.players[0]!).getFunction('challengeZone')(s.id, zones, 1, lie, { value: deposit })
+    ).wait();
+    assert.deepEqual(
+      (await chain.openZoneChallenges(s.id)).map((c) => [c.seat, c.zone]),
+      [[0, 1]],
+    );
+    const credit0 = (await G.getFunction('credit')(env.dealer.address)) as bigint;
+    await watcher.tick();
+    const decided = await G.queryFilter(G.filters.ZoneChallengeDecided!(s.id));
+    assert.equal(decided.length, 1);
+    const args = G.interface.parseLog(decided[0]!)!.args;
+    assert.equal(args.leafIndex, 64n + 5n, 'judged at the first differing leaf');
+    assert.equal(args.dealerStands, true);
+    // Paid to the dealer (test/contracts/audit-zones.test.ts), whose closer withdrew it in the same tick.
+    const withdrawn = await G.queryFilter(G.filters.Withdrawn!(env.dealer.address));
+    assert.equal(G.interface.parseLog(withdrawn.at(-1)!)!.args.amount, credit0 + deposit);
+    assert.equal((await metrics.zoneChallengesAnswered.get()).values[0]?.value, 1);
+    assert.deepEqual(await chain.openZoneChallenges(s.id), []);
+    assert.equal(
+      await chain.answerZoneChallenge(s.id, 0, lie, zoneLeaves(map, 1)),
+      null,
+      'answered: nothing sent',
+    );
   });
 
   it('settles the game once its audit window closed (not before) and withdraws the bond and deposits to its wallet', async () => {
@@ -818,7 +871,7 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
   it('write failures carry no calldata (the master secret must never reach a log)', async () => {
     const secret = 123456789012345678901234567890n;
     await assert.rejects(
-      chain.publishSecrets(s.id + 1n, secret, [1n, 2n]),
+      chain.publishSecrets(s.id + 1n, secret, [1n, 2n], [3n]),
       (e: Error) =>
         e.name === 'ChainWriteError' &&
         !e.message.includes(secret.toString(16)) &&

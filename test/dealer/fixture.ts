@@ -163,6 +163,7 @@ export async function startDealer(
     log: logger,
     onDealt: () => metrics.gamesDealt.inc(),
     onDisputeAnswered: () => metrics.disputesAnswered.inc(),
+    onZoneChallengeAnswered: () => metrics.zoneChallengesAnswered.inc(),
     onClosed: (_gameId, call) => metrics.gamesClosed.inc({ call }),
     onWithdrawn: (wei) => metrics.creditWithdrawn.inc(Number(wei)),
   };

@@ -22,9 +22,10 @@ describe('game phases', () => {
     assert.equal(phaseName(4n), 'Play');
     assert.equal(phaseName(12), 'OpenRoot');
     assert.equal(reasonName(7n), 'UnansweredDispute');
+    assert.equal(reasonName(11n), 'UnansweredAuditChallenge');
     assert.throws(() => phaseName(BigInt(GAME_PHASES.length)), /unknown game phase 13/);
     assert.throws(() => phaseName(-1), /unknown game phase -1/);
-    assert.throws(() => reasonName(GAME_REASONS.length), /unknown reason 10/);
+    assert.throws(() => reasonName(GAME_REASONS.length), /unknown reason 12/);
   });
 
   it('the live phases are the ceremony and play; play needs the root (or an open map); the rest is over', () => {

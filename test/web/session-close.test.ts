@@ -28,6 +28,7 @@ import {
   Phase,
   phaseOf,
   postRoot,
+  publishSecrets,
   revealAll,
   type Scenario,
   setup,
@@ -127,8 +128,7 @@ describe('P7: a session key settles its game once the audit window passed', () =
   before(async () => {
     let d: Awaited<ReturnType<typeof playedOut>>['d'];
     ({ env, s, d } = await playedOut());
-    const publish = env.game.connect(env.other).getFunction('publishSecrets');
-    await (await publish(s.id, d.masterSecret, s.shares)).wait();
+    await publishSecrets(env, s, d);
     assert.equal(await phaseOf(env, s.id), Phase.Audit);
   });
 

@@ -284,7 +284,8 @@ library HandlerLate {
 
     // ================================================================ secrets and fraud
 
-    /// Anyone publishes the dealer's secrets (sometimes a wrong master secret, share or share count).
+    /// The dealer (sometimes another caller: NotDealer) publishes its secrets (sometimes a wrong master secret, share or
+    /// share count).
     function publishSecrets(Knowledge storage k, uint256 gi, uint256 seed) public {
         Info storage f = k.infos[gi];
         uint256 n = f.n;
@@ -296,7 +297,15 @@ library HandlerLate {
         }
         if (bad && v == 1) shares[0] = (shares[0] + 1) % P; // ShareMismatch
         uint256 ms = bad && v == 0 ? (f.ms + 1) % P : f.ms; // MasterSecretMismatch
-        k.act(gi, k.who(gi, seed, f.dealer), 0, abi.encodeCall(IShroudGame.publishSecrets, (f.id, ms, shares)));
+        // The handler's roots climb random paths, so no zone roots build them: the zone audit is tested in
+        // test/contracts/audit-zones.test.ts; here one word per zone (2 × 2), sometimes one too few (WrongLength).
+        uint256[] memory zoneRoots = new uint256[](k.oops(seed, 3, 8) ? 3 : 4);
+        k.act(
+            gi,
+            k.who(gi, seed, f.dealer),
+            0,
+            abi.encodeCall(IShroudGame.publishSecrets, (f.id, ms, shares, zoneRoots))
+        );
     }
 
     /// Anyone proves the served tile wrong (only a forged one may be proven), sometimes with a bad path.
@@ -512,7 +521,7 @@ contract ShroudHandler {
 
     // ================================================================ secrets, audit, settlement, withdrawals
 
-    /// Anyone publishes the dealer's secrets (right, or a wrong master secret, share or share count).
+    /// The dealer (or another caller) publishes its secrets (right, or a wrong master secret, share or share count).
     function publishSecrets(uint256 gs, uint256 seed) external {
         (bool any, uint256 gi) = _pick(gs);
         if (any) HandlerLate.publishSecrets(k, gi, seed);
