@@ -11,6 +11,12 @@ export async function publishedZoneRoots(d: Pick<DealingDeps, 'maps'>, gameId: b
   return zoneRoots(map.commitment, map.ruleset.board);
 }
 
+/** One look at a game's zone challenges: how many were open, and how many of them this look answered. */
+export interface ZoneAnswers {
+  open: number;
+  answered: number;
+}
+
 /**
  * Answers every open zone challenge of a game whose secrets this dealer published (P3 after the secrets):
  * a seat posted a zone's 64 leaves saying they are the tree's, and unless the dealer shows its own leaves of
@@ -19,11 +25,11 @@ export async function publishedZoneRoots(d: Pick<DealingDeps, 'maps'>, gameId: b
  * challenger whose leaves are wrong loses its deposit to the dealer; an honest dealer always wins, since its
  * leaves are `Gen(seed)` under its salts. Safe to retry: the chain view reads each challenge first.
  */
-export async function answerZoneChallenges(d: DealingDeps, gameId: bigint): Promise<number> {
+export async function answerZoneChallenges(d: DealingDeps, gameId: bigint): Promise<ZoneAnswers> {
   const game = await d.store.getGame(gameId);
-  if (game?.status !== 'published') return 0;
+  if (game?.status !== 'published') return { open: 0, answered: 0 };
   const open = await d.chain.openZoneChallenges(gameId, game.createdBlock ?? undefined);
-  if (open.length === 0) return 0;
+  if (open.length === 0) return { open: 0, answered: 0 };
   const map = await d.maps.get(gameId);
   const log = d.log.child({ gameId: gameId.toString() });
   let answered = 0;
@@ -40,5 +46,5 @@ export async function answerZoneChallenges(d: DealingDeps, gameId: bigint): Prom
     log.warn({ seat: c.seat, zone: c.zone, tx: tx.hash }, 'audit zone challenge answered on-chain');
     d.onZoneChallengeAnswered?.(gameId);
   }
-  return answered;
+  return { open: open.length, answered };
 }

@@ -47,6 +47,10 @@ export class ChainWatcher {
   #running: Promise<void> | undefined;
   #stopped = false;
   readonly #closer: GameCloser;
+  /** Next block to scan for `ZoneChallenged` logs (null: from the oldest published game's creation block). */
+  #challengeCursor: number | null = null;
+  /** Published games with a zone challenge seen and not yet found with none open. */
+  readonly #challenged = new Set<string>();
   /** Set once every tracked game has its creation block (after the one-time backfill of older rows). */
   #createdBlocksKnown = false;
 
@@ -181,16 +185,7 @@ export class ChainWatcher {
    */
   async #followDealt(): Promise<void> {
     const { chain, store } = this.#d;
-    for (const g of await store.listGames(['published'])) {
-      try {
-        await answerZoneChallenges(this.#d, g.gameId);
-      } catch (e) {
-        this.#log.error(
-          { gameId: g.gameId.toString(), err: (e as Error).message },
-          'answering an audit zone challenge failed; will retry next tick',
-        );
-      }
-    }
+    await this.#answerZoneChallenges();
     const phases: [bigint, GamePhase][] = [];
     for (const g of await store.listGames(['dealt'])) {
       try {
@@ -235,6 +230,42 @@ export class ChainWatcher {
     }
     await store.updateGame(gameId, { status: 'published' });
     this.#log.info({ gameId: gameId.toString() }, 'secrets published for the audit');
+  }
+
+  /**
+   * Published games: their audit's zone challenges, found by one `ZoneChallenged` log scan a tick for all games
+   * (the first from the oldest published game's creation block), answered; a game stays on the list, read each
+   * tick, until none of its challenges is open (an answer that failed is retried). Nothing is read while no
+   * game is published.
+   */
+  async #answerZoneChallenges(): Promise<void> {
+    const { chain, store } = this.#d;
+    const published = await store.listGames(['published']);
+    if (published.length === 0) {
+      this.#challengeCursor = null;
+      this.#challenged.clear();
+      return;
+    }
+    const from =
+      this.#challengeCursor ?? Math.min(...published.map((g) => g.createdBlock ?? this.#o.startBlock));
+    const found = await chain.zoneChallengedGames(from);
+    for (const id of found.games) this.#challenged.add(id.toString());
+    this.#challengeCursor = found.toBlock + 1;
+    const ours = new Set(published.map((g) => g.gameId.toString()));
+    for (const id of this.#challenged) {
+      if (!ours.has(id)) {
+        this.#challenged.delete(id);
+        continue;
+      }
+      try {
+        if ((await answerZoneChallenges(this.#d, BigInt(id))).open === 0) this.#challenged.delete(id);
+      } catch (e) {
+        this.#log.error(
+          { gameId: id, err: (e as Error).message },
+          'answering an audit zone challenge failed; will retry next tick',
+        );
+      }
+    }
   }
 
   start(): void {

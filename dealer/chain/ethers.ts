@@ -357,6 +357,18 @@ export class EthersChain implements ChainView, GameCreator {
     return this.#send(this.#write, 'publishSecrets', [gameId, masterSecret, shares, zoneRoots]);
   }
 
+  async zoneChallengedGames(fromBlock: number): Promise<{ games: bigint[]; toBlock: number }> {
+    const toBlock = await this.provider.getBlockNumber();
+    const lo = Math.max(this.#startBlock, fromBlock - this.#reorgDepth);
+    const logs = lo <= toBlock ? await this.#logs(this.#read.filters.ZoneChallenged(), lo, toBlock) : [];
+    const ids = new Set<bigint>();
+    for (const l of logs) {
+      const e = parseEvent(this.#read, l);
+      if (e?.name === 'ZoneChallenged') ids.add(e.args.gameId);
+    }
+    return { games: [...ids], toBlock };
+  }
+
   /** `getAudit` first (one read while none is open), then the `ZoneChallenged` logs of the open ones. */
   async openZoneChallenges(gameId: bigint, fromBlock = this.#startBlock): Promise<ZoneChallengeRecord[]> {
     const audit = await this.#read.getAudit(gameId);

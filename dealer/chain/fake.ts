@@ -760,6 +760,13 @@ export class FakeChain implements ChainView, GameCreator {
     return this.#game(this.#read('zoneAnswer'), gameId).zoneChallenges?.[seat]?.answer ?? null;
   }
 
+  /** Every game with a zone challenge (the fake keeps no log blocks: the range is ignored). */
+  async zoneChallengedGames(): Promise<{ games: bigint[]; toBlock: number }> {
+    const s = this.#read('zoneChallengedGames');
+    const games = [...s.games.values()].filter((g) => g.zoneChallenges).map((g) => g.info.gameId);
+    return { games, toBlock: s.block };
+  }
+
   async openZoneChallenges(gameId: bigint): Promise<ZoneChallengeRecord[]> {
     const g = this.#game(this.#read('openZoneChallenges'), gameId);
     return Object.entries(g.zoneChallenges ?? {})

@@ -168,6 +168,12 @@ export interface ChainView {
     zoneRoots: readonly bigint[],
   ): Promise<TxRef>;
   /**
+   * Games with a `ZoneChallenged` log from `fromBlock` (less the re-org depth) to the latest block, not the
+   * confirmed one (a challenge has an answer deadline, as a dispute does), and that block: one log scan for
+   * every game, so that a dealer with many games in their audit window does not read each one.
+   */
+  zoneChallengedGames(fromBlock: number): Promise<{ games: bigint[]; toBlock: number }>;
+  /**
    * The audit's zone challenges still open, each with the challenger's 64 leaves from its `ZoneChallenged`
    * event. Empty when none is open (one view read). `fromBlock`: the game's creation block when known.
    */
