@@ -151,7 +151,7 @@ interface IShroudGame {
         bool proposedOpenRoot; // one open-root proposal per seat
         uint32 lastTurn; // the turn number of the seat's last spawn or turn proof
         // slot 1
-        uint96 escrow; // deposits of answered disputes: the dealer's at settlement unless it failed later
+        uint96 escrow; // deposits of answered disputes and zone challenges: the dealer's at settlement unless it failed
         uint32 disputedTurn; // lastTurn + 1 of the seat's last dispute (0: none)
         // then
         uint256 commitment; // C_i = Poseidon(gameId, player, r_i)
@@ -293,7 +293,7 @@ interface IShroudGame {
     error WrongLength(uint256 expected, uint256 got);
     /// @notice The zone roots given are not the ones the dealer published with the secrets.
     error ZoneRootsMismatch();
-    /// @notice The seat's zone challenge is not open (none, already answered, or refunded).
+    /// @notice The seat's zone challenge is not open (none, or already answered).
     error ChallengeClosed(uint256 seat);
     /// @notice The zone challenge can be answered only until the audit deadline plus the dispute window.
     error AnswerWindowClosed(uint256 until);
@@ -528,7 +528,8 @@ interface IShroudGame {
 
     /// @notice After play, the master secret and every share (checked against their commitments) are published so
     ///         anyone can audit the map, with the dealer's zone roots (its tree's nodes at the zones' level, one
-    ///         per zone, stored as a hash and checked only when challenged: `proveZoneRootsFraud`). Anyone may call.
+    ///         per zone, stored as a hash and checked only when challenged: `proveZoneRootsFraud`). Only the dealer
+    ///         may call (`NotDealer`): the zone roots are its word.
     function publishSecrets(
         uint256 gameId,
         uint256 masterSecret,
@@ -558,7 +559,8 @@ interface IShroudGame {
     /// @notice Anyone shows the dealer's 64 leaves of a challenged zone (they must hash to its published zone
     ///         root); the first leaf where they differ from the challenger's is recomputed (`Gen(seed)` with the
     ///         salt `Poseidon(master_secret, index)`, or 0 off the board). A wrong dealer leaf slashes the bond and
-    ///         settles (the deposit goes back); a right one pays the deposit to the dealer.
+    ///         settles (the deposit goes back); a right one puts the deposit in the seat's escrow, the dealer's at
+    ///         settlement unless it failed later (as a false dispute's).
     function answerZoneChallenge(
         uint256 gameId,
         uint256 seat,
@@ -566,11 +568,9 @@ interface IShroudGame {
         uint256[64] calldata dealerLeaves
     ) external;
 
-    /// @notice After the game ended, refunds (to the seat's player) the deposit of a zone challenge nobody answered.
-    function reclaimZoneDeposit(uint256 gameId, uint256 seat) external;
-
     /// @notice The audit window closed (and every zone challenge was answered, or its window closed too): stakes,
     ///         bond and escrow become withdrawable credit. An unanswered zone challenge slashes the dealer first.
+    ///         However the audit ends, the deposits of challenges still unanswered go back to their seats.
     function settle(uint256 gameId) external;
 
     /// @notice Sends the caller their credit.

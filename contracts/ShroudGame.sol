@@ -356,11 +356,6 @@ contract ShroudGame is IShroudGame {
     }
 
     /// @inheritdoc IShroudGame
-    function reclaimZoneDeposit(uint256 gameId, uint256 seat) external {
-        ShroudAudit.reclaimZoneDeposit(s, gameId, seat);
-    }
-
-    /// @inheritdoc IShroudGame
     function settle(uint256 gameId) external {
         ShroudSettlement.settle(s, gameId);
     }

@@ -40,7 +40,17 @@ export async function answerZoneChallenges(d: DealingDeps, gameId: bigint): Prom
       log.error({ seat: c.seat, zone: c.zone }, 'a zone challenge repeats this dealer’s own leaves');
       continue;
     }
-    const tx = await d.chain.answerZoneChallenge(gameId, c.seat, c.leaves, mine);
+    let tx: Awaited<ReturnType<typeof d.chain.answerZoneChallenge>>;
+    try {
+      tx = await d.chain.answerZoneChallenge(gameId, c.seat, c.leaves, mine);
+    } catch (e) {
+      // One failed answer does not hold up the game's others; the watcher retries it next tick.
+      log.error(
+        { seat: c.seat, zone: c.zone, err: (e as Error).message },
+        'answering a zone challenge failed',
+      );
+      continue;
+    }
     if (!tx) continue;
     answered++;
     log.warn({ seat: c.seat, zone: c.zone, tx: tx.hash }, 'audit zone challenge answered on-chain');

@@ -43,7 +43,7 @@ with --tiles, checks each served tile; with --fraud-key, proves the first bad ti
   --rpc URL          default http://127.0.0.1:8545
   --contract ADDR    the ShroudGame address, or --deployment FILE (default deployments/<chainId>.json)
   --tiles FILE       served tiles (JSON array of {leaf, terrain, feature, resource, rivers, salt, path})
-  --fraud-key KEY    a key to prove fraud with (a zone challenge pays the game's dispute deposit)
+  --fraud-key KEY    a key to prove fraud with (a zone challenge needs a seat's key and pays the game's deposit)
   --from-block N     first block to scan for events (default 0)
   --json             print the report as JSON
 Exit status: 0 clean, 4 a mismatch was found, 2 usage, 1 other errors.`;

@@ -3,7 +3,7 @@ import { generateMap } from '@shroud/core/generator/index.ts';
 import type { Board } from '@shroud/core/geometry.ts';
 import { commitMap } from '@shroud/core/maptree.ts';
 import type { Hasher } from '@shroud/core/poseidon.ts';
-import type { GameChain } from './chain.ts';
+import { ChainError, type GameChain, type TxResult } from './chain.ts';
 
 /**
  * What `auditRoot` found: the root is Gen(seed) (`honest`), or it is not and was proven so on-chain now
@@ -35,7 +35,8 @@ export async function auditRoot(
 ): Promise<RootAudit | null> {
   const g = await chain.game(gameId);
   const now = (await chain.provider.getBlock('latest'))?.timestamp ?? 0;
-  if (g.phase !== 'Audit' || now > g.deadline) return null;
+  // A transaction is mined after the latest block: at the deadline's second it would come too late.
+  if (g.phase !== 'Audit' || now >= g.deadline) return null;
   const events = await chain.events(gameId, fromBlock);
   const secrets = events.findLast((e) => e.kind === 'SecretsPublished');
   if (secrets?.kind !== 'SecretsPublished') return null;
@@ -43,12 +44,34 @@ export async function auditRoot(
   const finding = judgeRoot(h, board, g.root, secrets.zoneRoots, honest);
   if (finding.kind === 'honest') return finding;
   if (finding.kind === 'zone-roots') {
-    const tx = await chain.proveZoneRootsFraud(gameId, secrets.zoneRoots);
-    return { kind: 'zone-roots', gas: tx.gasUsed };
+    const tx = await unlessEnded(chain, gameId, () => chain.proveZoneRootsFraud(gameId, secrets.zoneRoots));
+    return tx && { kind: 'zone-roots', gas: tx.gasUsed };
   }
   // One challenge per seat: this signer's seat (chain.join refuses a signer without one).
   const { seat } = await chain.join(gameId);
   if (events.some((e) => e.kind === 'ZoneChallenged' && e.seat === seat)) return { kind: 'challenged' };
-  const tx = await chain.challengeZone(gameId, secrets.zoneRoots, finding.zone, finding.leaves);
-  return { kind: 'zone', zone: finding.zone, gas: tx.gasUsed };
+  const tx = await unlessEnded(chain, gameId, () =>
+    chain.challengeZone(gameId, secrets.zoneRoots, finding.zone, finding.leaves),
+  );
+  return tx && { kind: 'zone', zone: finding.zone, gas: tx.gasUsed };
+}
+
+/**
+ * Sends `send`; null when it failed because the audit ended meanwhile (another seat's proof settled the game, or
+ * the window closed first), which is not an error. Other failures are thrown.
+ */
+async function unlessEnded(
+  chain: GameChain,
+  gameId: bigint,
+  send: () => Promise<TxResult>,
+): Promise<TxResult | null> {
+  try {
+    return await send();
+  } catch (e) {
+    if (!(e instanceof ChainError)) throw e;
+    const g = await chain.game(gameId);
+    const now = (await chain.provider.getBlock('latest'))?.timestamp ?? 0;
+    if (g.phase !== 'Audit' || now >= g.deadline) return null;
+    throw e;
+  }
 }

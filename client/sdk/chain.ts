@@ -570,11 +570,6 @@ export class GameChain {
     return this.#send('proveZoneRootsFraud', [gameId, zoneRoots]);
   }
 
-  /** After the game: refunds (to the seat's player) the deposit of its zone challenge nobody answered. */
-  reclaimZoneDeposit(gameId: bigint, seat: number): Promise<TxResult> {
-    return this.#send('reclaimZoneDeposit', [gameId, seat]);
-  }
-
   /** Anyone, once a deadline passed: the matching permissionless exit (core/deadlines.ts). */
   claim(fn: DeadlineCall, gameId: bigint): Promise<TxResult> {
     return this.#send(fn, [gameId]);

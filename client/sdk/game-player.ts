@@ -196,6 +196,10 @@ export class GamePlayer {
   #syncedBlock: number;
   /** The block this player joined at: where its event queries start. */
   readonly #joinedBlock: number;
+  /** The block this player joined the game at: where its logs are read from. */
+  get joinedBlock(): number {
+    return this.#joinedBlock;
+  }
   /** The audit's root check ran (auditRoot): the map is recomputed once per game. */
   #rootAudited = false;
   readonly #revealWaitMs: number;

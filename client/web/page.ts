@@ -341,6 +341,7 @@ export class PlayPage {
           stake: l.stake,
           maxTurns: l.maxTurns,
           gameContract: l.gameContract,
+          disputeDeposit: l.disputeDeposit,
         };
         const trusted = isTrustedGame(this.#trust, w.chainId, l.gameContract);
         if (trusted) b.addEventListener('click', () => resolve({ kind: 'lobby', lobby }), { once: true });
@@ -493,7 +494,7 @@ export class PlayPage {
       // A transfer that landed before a reload (or whose answer was lost) is not asked for again.
       const balance = await w.provider.getBalance(key.address);
       if (balance === 0n) {
-        const amount = await sessionBudget(w.provider, lobby.stake, lobby.maxTurns);
+        const amount = await sessionBudget(w.provider, lobby.stake, lobby.maxTurns, lobby.disputeDeposit);
         this.status('approve the one funding transfer for this game in your wallet');
         await fundSession(w.signer, key.address, amount);
         record.funded = amount;
@@ -711,10 +712,13 @@ export class PlayPage {
     const s = this.state.session!;
     const { owner, gameContract } = s.record;
     const closed = isFinalPhase(this.state.phase as GamePhaseName);
-    // Until the game is closed the key keeps the gas to close it itself (session.ts): the rest goes home now.
+    // Until the game is closed the key keeps the gas to close it itself, and until the audit found something the
+    // gas and deposit of a zone challenge (session.ts): the rest goes home now.
     const keep = closed
       ? 0n
-      : await this.#retrying('Reading the fees', () => closingReserve(s.key.provider!));
+      : await this.#retrying('Reading the fees', async () =>
+          closingReserve(s.key.provider!, await p.chain.config(p.gameId)),
+        );
     this.state.swept = await this.#retrying('Returning the funds', () =>
       sweepSession(s.key, owner, gameContract, keep),
     );
@@ -727,7 +731,7 @@ export class PlayPage {
       'end',
     );
     this.ui.game.dataset.over = 'true';
-    if (!closed) await this.#closeGame(p.gameId);
+    if (!closed) await this.#closeGame(p.gameId, p.joinedBlock);
     else
       await this.#retrying('Saving the game', () =>
         this.#sessions.remove(owner, s.record.chainId, s.key.address),
@@ -739,19 +743,23 @@ export class PlayPage {
    * After play, while the page stays open: looks at the game at each deadline (every 5 to 15 s), sends the exit
    * that is due, and once the game is settled or cancelled takes the key's credit and balance home and forgets it.
    */
-  async #closeGame(gameId: bigint): Promise<void> {
+  async #closeGame(gameId: bigint, fromBlock: number): Promise<void> {
     const s = this.state.session!;
     const { owner, gameContract, chainId } = s.record;
     let lastFailure = '';
     // The audit (P3) recomputes the whole map: until it found something, each look runs it.
     const ruleset = this.state.ruleset;
-    let audit = ruleset ? { h: await loadHasher(), board: ruleset.board } : undefined;
+    let audit = ruleset ? { h: await loadHasher(), board: ruleset.board, fromBlock } : undefined;
     for (;;) {
       let step: Awaited<ReturnType<typeof closeStep>>;
       try {
         step = await closeStep(s.key, owner, gameContract, gameId, audit);
         if (step.audited) {
           audit = undefined;
+          // Audited: the challenge's gas and deposit need no longer be kept.
+          const keep = await closingReserve(s.key.provider!);
+          this.state.swept =
+            (this.state.swept ?? 0n) + (await sweepSession(s.key, owner, gameContract, keep));
           if (step.audited.kind === 'zone' || step.audited.kind === 'zone-roots')
             this.log(
               `audit: the posted root is not Gen(seed): proven on-chain (${step.audited.kind})`,

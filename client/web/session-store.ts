@@ -17,6 +17,8 @@ export interface SessionLobby {
   stake: bigint;
   maxTurns: number;
   gameContract: string;
+  /** The game's dispute deposit (a zone challenge of the audit pays it too); 0 in records saved before it. */
+  disputeDeposit: bigint;
 }
 
 export interface SessionRecord {
@@ -97,6 +99,7 @@ function parseRecord(text: string): SessionRecord {
       stake: uint('lobby.stake', l.stake),
       maxTurns: l.maxTurns as number,
       gameContract: l.gameContract,
+      disputeDeposit: l.disputeDeposit === undefined ? 0n : uint('lobby.disputeDeposit', l.disputeDeposit),
     };
   }
   let history: OwnTurn[];

@@ -40,6 +40,13 @@ export const GAS_FIXED = 3_000_000n;
 export const CLOSING_GAS = 400_000n;
 
 /**
+ * Gas the key also keeps until the audit found something (`auditRoot`): one zone challenge (1.72M on a duel
+ * board, ~1.8M on the largest) or the proof that the zone roots do not build the root (1.02M on duel, ~2.6M on
+ * standard; more on larger boards, which any seat or auditor can send), with room to spare.
+ */
+export const AUDIT_GAS = 3_000_000n;
+
+/**
  * What a session key pays per gas: today's ceiling (twice the base fee plus the tip, so that it is mined even as the
  * base fee climbs), the gas price where the chain has no EIP-1559, with no fee data 1 gwei. `fields` price a
  * transaction at that ceiling; `exact` ones pay all of it (the tip takes what the base fee leaves), so that a
@@ -64,14 +71,30 @@ type FeeFields = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasP
 
 const feePerGas = async (provider: Provider) => (await feeOf(provider)).perGas;
 
-/** What the wallet sends: the stake and the gas of `maxTurns` turns at today's fee, doubled for headroom. */
-export async function sessionBudget(provider: Provider, stake: bigint, maxTurns: number): Promise<bigint> {
-  return stake + 2n * (await feePerGas(provider)) * (GAS_FIXED + GAS_PER_GAME_TURN * BigInt(maxTurns + 1));
+/**
+ * What the wallet sends: the stake, the dispute deposit (a zone challenge pays it), and the gas of `maxTurns`
+ * turns and of the audit at today's fee, doubled for headroom.
+ */
+export async function sessionBudget(
+  provider: Provider,
+  stake: bigint,
+  maxTurns: number,
+  disputeDeposit = 0n,
+): Promise<bigint> {
+  const gas = GAS_FIXED + AUDIT_GAS + GAS_PER_GAME_TURN * BigInt(maxTurns + 1);
+  return stake + disputeDeposit + 2n * (await feePerGas(provider)) * gas;
 }
 
-/** What a session key keeps after play to close its game (`CLOSING_GAS` at twice today's fee). */
-export async function closingReserve(provider: Provider): Promise<bigint> {
-  return 2n * (await feePerGas(provider)) * CLOSING_GAS;
+/**
+ * What a session key keeps after play to close its game: `CLOSING_GAS` at twice today's fee, and until the audit
+ * found something (`audit`: the game's dispute deposit) `AUDIT_GAS` too and the deposit a challenge pays.
+ */
+export async function closingReserve(
+  provider: Provider,
+  audit?: { disputeDeposit: bigint },
+): Promise<bigint> {
+  const gas = audit ? CLOSING_GAS + AUDIT_GAS : CLOSING_GAS;
+  return 2n * (await feePerGas(provider)) * gas + (audit?.disputeDeposit ?? 0n);
 }
 
 export class SessionFundingError extends Error {
@@ -156,10 +179,11 @@ export interface CloseStep {
 }
 
 /**
- * During the audit, with `audit` (the hasher and the ruleset's board), checks the posted root against Gen(seed)
- * and proves a wrong one on-chain (`auditRoot`; once it found something, later looks need not pass `audit`); sends the deadline
- * exit that is due (the dealer's missing secrets slash it; an audit window that passed settles the game), and
- * once the game is settled or cancelled withdraws the key's credit and sends all it holds home. Safe to repeat: a
+ * During the audit, with `audit` (the hasher, the ruleset's board, the block the game's logs start at), checks
+ * the posted root against Gen(seed) and proves a wrong one on-chain (`auditRoot`; once it found something, later
+ * looks need not pass `audit`); sends the deadline exit that is due (the dealer's missing secrets slash it; an
+ * audit window that passed settles the game), and once the game is settled or cancelled withdraws the key's
+ * credit and sends all it holds home. Safe to repeat: a
  * look with nothing due sends nothing.
  */
 export async function closeStep(
@@ -167,10 +191,10 @@ export async function closeStep(
   owner: string,
   gameContract: string,
   gameId: bigint,
-  audit?: { h: Hasher; board: Board },
+  audit?: { h: Hasher; board: Board; fromBlock?: number },
 ): Promise<CloseStep> {
   const chain = new GameChain(gameContract, session);
-  const audited = audit ? await auditRoot(chain, audit.h, audit.board, gameId) : null;
+  const audited = audit ? await auditRoot(chain, audit.h, audit.board, gameId, audit.fromBlock) : null;
   const claimed = await claimExpired(chain, gameId);
   const g = await chain.game(gameId);
   const closed = isFinalPhase(g.phase);

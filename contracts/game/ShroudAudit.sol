@@ -21,8 +21,9 @@ import {Deps, Store} from "./ShroudStore.sol";
 ///           dispute window (`answerZoneChallenge`). The first leaf where the two lists differ is recomputed here:
 ///           `Poseidon(Gen(seed) word, Poseidon(master_secret, index))`, or 0 in an off-board slot. A wrong dealer
 ///           leaf slashes the bond and settles (the deposit goes back); a right one means the challenger posted a
-///           wrong leaf, and its deposit goes to the dealer.
-///         - a challenge still unanswered when its window closes slashes the dealer at `settle`.
+///           wrong leaf, and its deposit goes to the seat's escrow: the dealer's at settlement unless it fails later.
+///         - a challenge still unanswered when its window closes slashes the dealer at `settle`; however the audit
+///           ends, unanswered challenges' deposits go back to their seats.
 ///         Each transaction carries at most two zones' leaves and the zone roots, and recomputes one tile, so this
 ///         works on the largest boards. Challenges are independent (one slot per seat), so one seat cannot hold the
 ///         slot against another, and none extends the audit: the game settles at most a dispute window after it.
@@ -52,7 +53,7 @@ library ShroudAudit {
         _requirePublished(s, gameId, zoneRoots);
         if (ShroudTiles.rootOfZones(deps.hashers[3], zoneRoots, g.depth) == g.root) revert IShroudGame.NoFraud();
         ShroudFunds.slash(s, gameId, IShroudGame.Reason.BadZoneRoots);
-        ShroudFunds.settle(s, gameId);
+        settle(s, gameId);
     }
 
     /// @notice See `IShroudGame.challengeZone`. `value` is the deposit paid (msg.value).
@@ -113,25 +114,33 @@ library ShroudAudit {
         s.audits[gameId].open--;
         emit IShroudGame.ZoneChallengeDecided(gameId, seat, leafIndex, dealerStands);
         if (dealerStands) {
-            // The challenger posted a wrong leaf: its deposit pays for the dealer's answer.
-            ShroudFunds.pay(s, g.dealer, c.deposit);
+            // The challenger posted a wrong leaf: its deposit pays for the dealer's answer, at settlement, unless the
+            // dealer fails later (ShroudFunds: a slashed dealer is paid nothing from the game).
+            s.seats[gameId][seat].escrow += c.deposit;
             return;
         }
         ShroudFunds.pay(s, c.challenger, c.deposit);
         emit IShroudGame.FraudProven(gameId, leafIndex, msg.sender);
         ShroudFunds.slash(s, gameId, IShroudGame.Reason.Fraud);
-        ShroudFunds.settle(s, gameId);
+        settle(s, gameId);
     }
 
-    /// @notice See `IShroudGame.reclaimZoneDeposit`: the game is over and the challenge was never answered (the
-    ///         dealer was slashed for it at `settle`, or the game settled on another proof first).
-    function reclaimZoneDeposit(Store storage s, uint256 gameId, uint256 seat) external {
-        IShroudGame.Phase p = s.games[gameId].phase;
-        if (p != IShroudGame.Phase.Settled) revert IShroudGame.WrongPhase(IShroudGame.Phase.Settled, p);
-        IShroudGame.ZoneChallenge storage c = s.zoneChallenges[gameId][seat];
-        if (!c.open) revert IShroudGame.ChallengeClosed(seat);
-        c.open = false;
-        ShroudFunds.pay(s, c.challenger, c.deposit);
+    /// @notice Ends the audit: the deposits of challenges still unanswered go back to their seats (they were
+    ///         never judged: the dealer was slashed for them at `settle`, or the game ended on another proof), then
+    ///         the game settles. Every way out of the audit comes here, so a settled game holds no deposit.
+    function settle(Store storage s, uint256 gameId) internal {
+        IShroudGame.Audit storage a = s.audits[gameId];
+        if (a.open != 0) {
+            a.open = 0;
+            uint256 n = s.games[gameId].nPlayers;
+            for (uint256 seat = 0; seat < n; seat++) {
+                IShroudGame.ZoneChallenge storage c = s.zoneChallenges[gameId][seat];
+                if (!c.open) continue;
+                c.open = false;
+                ShroudFunds.pay(s, c.challenger, c.deposit);
+            }
+        }
+        ShroudFunds.settle(s, gameId);
     }
 
     /// @notice Whether an audit challenge is still unanswered (then `settle` waits for its window, and slashes).

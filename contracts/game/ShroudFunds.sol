@@ -9,7 +9,7 @@ import {Store} from "./ShroudStore.sol";
 ///         a game settles or is cancelled. Pull payments only (`credit`, then `withdraw`), to the account or to the
 ///         payee it named.
 /// @dev Rules: the dealer's bond returns to it unless it was slashed; a slashed dealer (`dealerFailed`) is paid
-///      nothing from the game, not even the deposits of disputes it answered earlier; a faulty seat's stake goes to
+///      nothing from the game, not even the deposits of disputes or zone challenges it answered earlier; a faulty seat's stake goes to
 ///      the seats not at fault, and when every seat is at fault each stake returns to its owner (never to the dealer,
 ///      who could otherwise profit from players it made fail).
 library ShroudFunds {

@@ -85,7 +85,7 @@ library ShroudSettlement {
         if (!_isFraud(g, deps, leafIndex, tile)) revert IShroudGame.NoFraud();
         emit IShroudGame.FraudProven(gameId, leafIndex, msg.sender);
         ShroudFunds.slash(s, gameId, IShroudGame.Reason.Fraud);
-        ShroudFunds.settle(s, gameId);
+        ShroudAudit.settle(s, gameId);
     }
 
     /// @notice See `IShroudGame.settle`: the audit window closed with no fraud proven. While a zone challenge is
@@ -98,7 +98,7 @@ library ShroudSettlement {
             if (block.timestamp <= until) revert IShroudGame.DeadlineNotPassed(until);
             ShroudFunds.slash(s, gameId, IShroudGame.Reason.UnansweredAuditChallenge);
         }
-        ShroudFunds.settle(s, gameId);
+        ShroudAudit.settle(s, gameId);
     }
 
     function _isFraud(IShroudGame.Game storage g, Deps memory deps, uint256 leafIndex, uint256[5] calldata tile)

@@ -126,12 +126,11 @@ describe('P3: audit zone challenges bind the posted root to Gen(seed)', () => {
     await expectRevert(answer(s, 1, truth, zoneLeaves(posted, zone)), G, 'WrongPhase');
   });
 
-  it('an unanswered challenge slashes at settlement, not before its answer window closes; its deposit is reclaimed', async () => {
+  it('an unanswered challenge slashes at settlement, not before its answer window closes; its deposit goes back', async () => {
     const { s, honest, zones } = await audited(terrainLie(3, 9));
     const zone = Math.floor(leafIndex(s.board, { col: 3, row: 9 }) / 64);
     const truth = zoneLeaves(honest, zone);
     await (await challenge(s, zones, zone, truth)).wait();
-    await expectRevert(as(env, env.other).getFunction('reclaimZoneDeposit')(s.id, 1), G, 'WrongPhase');
     await increaseTime(env, DURATIONS.auditSeconds + 1);
     // Past the audit: no new challenge, but the dealer still has its answer window, and settle waits for it.
     await expectRevert(challenge(s, zones, zone, truth, s.players[0]!), G, 'DeadlinePassed');
@@ -139,14 +138,28 @@ describe('P3: audit zone challenges bind the posted root to Gen(seed)', () => {
     await increaseTime(env, DURATIONS.disputeSeconds);
     await expectRevert(answer(s, 1, truth, truth), G, 'AnswerWindowClosed');
     const b0 = await credit(env.dealer);
+    const c0 = await seatCredits(s);
     await (await as(env, s.players[0]!).getFunction('settle')(s.id)).wait();
     assert.deepEqual(await slashReasons(s), ['UnansweredAuditChallenge']);
     assert.equal((await credit(env.dealer)) - b0, 0n, 'the dealer gets nothing back');
-    const c0 = await credit(s.players[1]!);
-    await (await as(env, env.other).getFunction('reclaimZoneDeposit')(s.id, 1)).wait();
-    assert.equal((await credit(s.players[1]!)) - c0, DEPOSIT, 'refunded to the seat, whoever sends it');
-    await expectRevert(as(env, env.other).getFunction('reclaimZoneDeposit')(s.id, 1), G, 'ChallengeClosed');
-    await expectRevert(as(env, env.other).getFunction('reclaimZoneDeposit')(s.id, 0), G, 'ChallengeClosed');
+    assert.equal((await seatCredits(s)) - c0, BOND + 2n * STAKE + DEPOSIT, 'bond, stakes and the deposit');
+    // The settled game holds nothing: the challenge is closed, the count at 0.
+    assert.equal((await G.getFunction('getZoneChallenge')(s.id, 1)).open, false);
+    assert.equal(await openChallenges(s), 0);
+  });
+
+  it('a game that ends on another proof while a challenge is open returns that deposit too', async () => {
+    const { s, honest, posted, zones } = await audited(terrainLie(12, 6));
+    const zone = Math.floor(leafIndex(s.board, { col: 12, row: 6 }) / 64);
+    await (await challenge(s, zones, zone, zoneLeaves(honest, zone), s.players[0]!)).wait();
+    await (await challenge(s, zones, zone, zoneLeaves(honest, zone))).wait();
+    const c0 = await seatCredits(s);
+    // Seat 1's challenge is answered (the dealer falls): seat 0's, still open, is refunded at the settlement.
+    await (await answer(s, 1, zoneLeaves(honest, zone), zoneLeaves(posted, zone))).wait();
+    assert.equal(await phaseOf(env, s.id), Phase.Settled);
+    assert.equal((await seatCredits(s)) - c0, BOND + 2n * STAKE + 2n * DEPOSIT);
+    assert.equal((await G.getFunction('getZoneChallenge')(s.id, 0)).open, false);
+    assert.equal(await openChallenges(s), 0);
   });
 
   it('zone roots that do not build the posted root: proveZoneRootsFraud slashes (zone challenges alone would all fail)', async () => {
@@ -201,7 +214,9 @@ describe('P3: audit zone challenges bind the posted root to Gen(seed)', () => {
     const decided = decision(await (await answer(s, 1, wrong, zoneLeaves(honest, 1))).wait());
     assert.equal(decided.leafIndex, 64n + 40n);
     assert.equal(decided.dealerStands, true);
-    assert.equal((await credit(env.dealer)) - d0, DEPOSIT, 'the wrong challenger pays for the answer');
+    // The wrong challenger pays for the answer: held in its seat's escrow, the dealer's unless it fails later.
+    assert.equal((await credit(env.dealer)) - d0, 0n);
+    assert.equal((await G.getFunction('getSeat')(s.id, 1)).escrow, DEPOSIT);
     await expectRevert(answer(s, 1, wrong, zoneLeaves(honest, 1)), G, 'ChallengeClosed');
     // One challenge per seat and game: a seat cannot make the dealer answer again and again.
     await expectRevert(challenge(s, zones, 2, wrong), G, 'AlreadyChallenged');
@@ -210,8 +225,37 @@ describe('P3: audit zone challenges bind the posted root to Gen(seed)', () => {
     await increaseTime(env, DURATIONS.auditSeconds + 1);
     const d1 = await credit(env.dealer);
     await (await as(env, env.other).getFunction('settle')(s.id)).wait();
-    assert.equal((await credit(env.dealer)) - d1, BOND, 'settled with the bond returned');
+    assert.equal((await credit(env.dealer)) - d1, BOND + 2n * DEPOSIT, 'settled: the bond and both deposits');
     assert.deepEqual(await slashReasons(s), []);
+  });
+
+  it('funds: a dealer that won a challenge and is slashed later in the audit is not paid that deposit', async () => {
+    const col = 7;
+    const row = 5;
+    const { s, honest, posted, zones } = await audited(terrainLie(col, row));
+    const lieZone = Math.floor(leafIndex(s.board, { col, row }) / 64);
+    const okZone = lieZone === 0 ? 1 : 0;
+    // Seat 0 challenges wrongly a zone where the dealer's tree is honest: the dealer wins it.
+    const wrong = zoneLeaves(honest, okZone);
+    wrong[5] = wrong[5]! + 1n;
+    await (await challenge(s, zones, okZone, wrong, s.players[0]!)).wait();
+    const d0 = await credit(env.dealer);
+    const c0 = await seatCredits(s);
+    assert.equal(
+      decision(await (await answer(s, 0, wrong, zoneLeaves(posted, okZone))).wait()).dealerStands,
+      true,
+    );
+    // Seat 1 shows the lie: the dealer is slashed and the game settles.
+    const truth = zoneLeaves(honest, lieZone);
+    await (await challenge(s, zones, lieZone, truth)).wait();
+    await (await answer(s, 1, truth, zoneLeaves(posted, lieZone))).wait();
+    assert.equal(await phaseOf(env, s.id), Phase.Settled);
+    assert.equal((await credit(env.dealer)) - d0, 0n, 'the slashed dealer is paid nothing from the game');
+    assert.equal(
+      (await seatCredits(s)) - c0,
+      BOND + 2n * STAKE + 2n * DEPOSIT,
+      'both deposits back to the seats',
+    );
   });
 
   it('reverts: not a seat, wrong deposit, zone roots, zone, leaves out of the field, phase; answers with leaves that are not the challenge’s or the zone’s', async () => {
