@@ -324,6 +324,45 @@ library HandlerLate {
         );
     }
 
+    /// The audit's zone challenges (ShroudAudit). The handler's roots climb random paths, so the zone roots it
+    /// publishes (zeros) never build them: a seat's challenge (its leaves random, sometimes a wrong deposit, zone or
+    /// zone roots, or a stranger) can never be answered (answers are tried with random leaves: ZoneMismatch), and
+    /// `proveZoneRootsFraud` slashes. What this fuzzes is the money: deposits held while open, refunded however
+    /// the audit ends, an unanswered challenge slashing at `settle` (`exitAny`).
+    function auditZone(Knowledge storage k, uint256 gi, uint256 seed) public {
+        Info storage f = k.infos[gi];
+        uint256[] memory zoneRoots = new uint256[](k.oops(seed, 1, 10) ? 3 : 4); // ZoneRootsMismatch
+        uint256[64] memory leaves;
+        for (uint256 i = 0; i < 64; i++) {
+            leaves[i] = _r(seed, 200 + i) % P;
+        }
+        uint256 x = _r(seed, 2) % 8;
+        if (x == 0) {
+            k.act(gi, k.who(gi, seed, STRANGER), 0, abi.encodeCall(IShroudGame.proveZoneRootsFraud, (f.id, zoneRoots)));
+            return;
+        }
+        if (x == 1) {
+            uint256 seat = _r(seed, 3) % f.n;
+            k.act(
+                gi,
+                k.who(gi, seed, f.dealer),
+                0,
+                abi.encodeCall(IShroudGame.answerZoneChallenge, (f.id, seat, leaves, leaves))
+            );
+            return;
+        }
+        uint256 s = k.seatChoice(gi, seed, _r(seed, 4) % f.n);
+        (,,,,,, uint256 deposit) = k.game.getGameConfig(f.id);
+        uint256 value = k.oops(seed, 5, 10) ? deposit + 1 : deposit; // WrongDeposit
+        uint256 zone = k.oops(seed, 6, 12) ? 4 : _r(seed, 7) % 4; // BadLeafIndex
+        k.act(
+            gi,
+            k.who(gi, seed, k.playersOf[gi][s]),
+            value,
+            abi.encodeCall(IShroudGame.challengeZone, (f.id, zoneRoots, zone, leaves))
+        );
+    }
+
     function _r(uint256 seed, uint256 key) private pure returns (uint256) {
         return HandlerBase.r(seed, key);
     }
@@ -531,6 +570,12 @@ contract ShroudHandler {
     function proveFraud(uint256 gs, uint256 seed) external {
         (bool any, uint256 gi) = _pick(gs);
         if (any) HandlerLate.proveFraud(k, gi, seed);
+    }
+
+    /// The audit's zone challenges: a seat challenges, anyone answers or proves the zone roots wrong.
+    function auditZone(uint256 gs, uint256 seed) external {
+        (bool any, uint256 gi) = _pick(gs);
+        if (any) HandlerLate.auditZone(k, gi, seed);
     }
 
     /// An actor (or the stranger) withdraws its credit.

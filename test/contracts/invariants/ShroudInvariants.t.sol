@@ -77,6 +77,20 @@ contract ShroudInvariants {
         require(ledger.okCount(IShroudGame.submitTurn.selector) > 0, "no turn succeeded");
     }
 
+    /// The campaign reaches the audit's zone challenges: honest steps bring games to their audit, where a seat's
+    /// zone challenge and a zone-roots proof succeed (so the invariants see deposits held and refunded).
+    function test_auditChallengesReached() public {
+        bytes4 challenge = IShroudGame.challengeZone.selector;
+        bytes4 prove = IShroudGame.proveZoneRootsFraud.selector;
+        for (uint256 i = 0; i < 3000 && (ledger.okCount(challenge) == 0 || ledger.okCount(prove) == 0); i++) {
+            if (i % 40 == 0) handler.createGame(uint256(keccak256(abi.encode("game", i))));
+            handler.advance(i, uint256(keccak256(abi.encode("step", i))));
+            handler.auditZone(i, uint256(keccak256(abi.encode("audit", i))));
+        }
+        require(ledger.okCount(challenge) > 0, "no zone challenge succeeded");
+        require(ledger.okCount(prove) > 0, "no zone-roots proof succeeded");
+    }
+
     // ================================================================ runner configuration
 
     /// Only the handler is fuzzed (not the game, the registry or the mocks directly).
@@ -87,7 +101,7 @@ contract ShroudInvariants {
 
     /// The handler's actions (its views and helpers are not targets).
     function targetSelectors() public view returns (FuzzSelector[] memory selectors) {
-        bytes4[] memory s = new bytes4[](24);
+        bytes4[] memory s = new bytes4[](25);
         s[0] = ShroudHandler.createGame.selector;
         s[1] = ShroudHandler.commit.selector;
         s[2] = ShroudHandler.sealedReveal.selector;
@@ -113,6 +127,7 @@ contract ShroudInvariants {
         s[21] = ShroudHandler.advance.selector;
         s[22] = ShroudHandler.advance.selector;
         s[23] = ShroudHandler.answerOpenRootChallenge.selector;
+        s[24] = ShroudHandler.auditZone.selector;
         selectors = new FuzzSelector[](1);
         selectors[0] = FuzzSelector(address(handler), s);
     }
@@ -147,7 +162,8 @@ contract ShroudInvariants {
 
     // ================================================================ 2. liveness
 
-    /// No stuck game: every live game whose deadline passed has a permissionless exit that succeeds for a stranger
+    /// No stuck game: every live game whose deadline passed (an audit's: its last zone challenge's answer window) has
+    /// a permissionless exit that succeeds for a stranger
     /// and leaves it terminal or with a deadline ahead; and from any state, waiting out deadlines and calling only
     /// such exits ends every live game (Settled or Cancelled) with nothing left held. Checked by `probeFinish`,
     /// which does that for real and then reverts with `ProbeDone`, so nothing persists (but `warp`, restored here).
@@ -178,6 +194,11 @@ contract ShroudInvariants {
             if (_terminal(phase)) {
                 if (model.held(id) != 0) revert Violation("finished game holds funds", gi, model.held(id), 0);
                 revert ProbeDone(step);
+            }
+            // An audit with a zone challenge unanswered ends only when the challenge's answer window closed too.
+            if (phase == uint8(IShroudGame.Phase.Audit) && game.getAudit(id).open != 0) {
+                (,,,, IShroudGame.Durations memory d,,) = game.getGameConfig(id);
+                deadline += d.disputeSeconds;
             }
             if (block.timestamp <= deadline) vm.warp(deadline + 1);
             // The phase's own exit first, then any other: at least one must work.

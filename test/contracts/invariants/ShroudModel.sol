@@ -200,6 +200,10 @@ contract ShroudModel {
         }
         IShroudGame.Dispute memory d = game.getDispute(id);
         if (d.leavesHash != bytes32(0)) total += d.deposit;
+        for (uint256 s = 0; s < n; s++) {
+            IShroudGame.ZoneChallenge memory c = game.getZoneChallenge(id, s);
+            if (c.open) total += c.deposit;
+        }
     }
 
     /// `C_i = Poseidon(gameId, player, r_i)`.
