@@ -19,7 +19,8 @@ import {ShroudTurns} from "./game/ShroudTurns.sol";
 ///         timeouts) and the views. Each other concern lives in a linked library that runs in this contract's
 ///         storage through DELEGATECALL: the seed ceremony (`ShroudCeremony`), reveal disputes (`ShroudDisputes`),
 ///         force-open and the open map's root (`ShroudForceOpen`), secrets, fraud proofs and settlement
-///         (`ShroudSettlement`), the audit's zone challenges that bind the root to `Gen(seed)` (`ShroudAudit`). The vocabulary (phases, records, errors, events) is `IShroudGame`.
+///         (`ShroudSettlement`), the audit's zone challenges that bind the root to `Gen(seed)` (`ShroudAudit`). The
+///         vocabulary (phases, records, errors, events) is `IShroudGame`.
 /// @dev Play (P4, P5, P8):
 ///      * Every public input a proof carries is either built from this contract's state (game id, player =
 ///        `msg.sender`, seat, turn, stored commitments, the opponents' stored zone masks in increasing seat order
@@ -308,7 +309,7 @@ contract ShroudGame is IShroudGame {
         ShroudForceOpen.claimOpenRootTimeout(s, gameId);
     }
 
-    // ---------------------------------------------------------------- secrets, audit, settlement (ShroudSettlement, ShroudAudit)
+    // ------------------------------------------------- secrets, audit, settlement (ShroudSettlement, ShroudAudit)
 
     /// @inheritdoc IShroudGame
     function publishSecrets(

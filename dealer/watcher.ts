@@ -35,8 +35,8 @@ const INDEXED: readonly DealStatus[] = ['watching', 'root-computed', 'dealt', 'p
  * `TurnSubmitted` logs of tracked games (one scan per block range for all of them, cursor persisted: the
  * reveal service answers past turns from this index, never from a log scan of its own), deals games whose
  * sealed shares are all in, publishes secrets of ended games (with the zone roots), answers their audit's zone
- * challenges, notes games the chain stopped, and closes games
- * whose deadlines allow it, withdrawing the bonds (closing.ts). Ticks never overlap; a failure in one game does
+ * challenges, notes games the chain stopped, and closes games whose deadlines allow it, withdrawing the bonds
+ * (closing.ts). Ticks never overlap; a failure in one game does
  * not hold up the others.
  */
 export class ChainWatcher {
@@ -180,12 +180,19 @@ export class ChainWatcher {
   }
 
   /**
-   * Dealt games: disputes answered first, then ended games' secrets published, stopped games noted; published
-   * games: the audit's zone challenges answered (one view read a game while none is open).
+   * Published games' audit zone challenges answered first (one log scan for all), then dealt games: disputes
+   * answered, ended games' secrets published, stopped games noted.
    */
   async #followDealt(): Promise<void> {
     const { chain, store } = this.#d;
-    await this.#answerZoneChallenges();
+    try {
+      await this.#answerZoneChallenges();
+    } catch (e) {
+      this.#log.error(
+        { err: (e as Error).message },
+        'finding audit zone challenges failed; will retry next tick',
+      );
+    }
     const phases: [bigint, GamePhase][] = [];
     for (const g of await store.listGames(['dealt'])) {
       try {

@@ -552,8 +552,8 @@ export class GameChain {
 
   /**
    * Audit (P3): posts zone `zone`'s 64 leaves as this player computes them from the published secrets, paying the
-   * game's dispute deposit (once per seat and game). The dealer must answer with its own leaves of that zone; the first difference is
-   * judged against Gen(seed) on-chain.
+   * game's dispute deposit (once per seat and game). The dealer must answer with its own leaves of that zone; the
+   * first difference is judged against Gen(seed) on-chain.
    */
   async challengeZone(
     gameId: bigint,

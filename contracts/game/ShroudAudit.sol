@@ -16,12 +16,13 @@ import {Deps, Store} from "./ShroudStore.sol";
 ///         - anyone shows that those zone roots do not build the posted root (`proveZoneRootsFraud`): slashed;
 ///         - a seat posts one zone's 64 leaves as it computes them, with the game's dispute deposit, when they hash
 ///           to another root than the dealer's (`challengeZone`: once per seat and game, so a game has at most as
-///           many challenges to answer as seats, whatever its deposit). The dealer (or anyone holding its tree) must show
-///           its own 64 leaves of that zone, hashing to its published zone root, by the audit deadline plus the
-///           dispute window (`answerZoneChallenge`). The first leaf where the two lists differ is recomputed here:
-///           `Poseidon(Gen(seed) word, Poseidon(master_secret, index))`, or 0 in an off-board slot. A wrong dealer
-///           leaf slashes the bond and settles (the deposit goes back); a right one means the challenger posted a
-///           wrong leaf, and its deposit goes to the seat's escrow: the dealer's at settlement unless it fails later.
+///           many challenges to answer as seats, whatever its deposit). The dealer (or anyone holding its tree)
+///           must show its own 64 leaves of that zone, hashing to its published zone root, by the audit deadline
+///           plus the dispute window (`answerZoneChallenge`). The first leaf where the two lists differ is recomputed
+///           here: `Poseidon(Gen(seed) word, Poseidon(master_secret, index))`, or 0 in an off-board slot. A wrong
+///           dealer leaf slashes the bond and settles (the deposit goes back); a right one means the challenger
+///           posted a wrong leaf, and its deposit goes to the seat's escrow: the dealer's at settlement unless it
+///           fails later.
 ///         - a challenge still unanswered when its window closes slashes the dealer at `settle`; however the audit
 ///           ends, unanswered challenges' deposits go back to their seats.
 ///         Each transaction carries at most two zones' leaves and the zone roots, and recomputes one tile, so this

@@ -9,9 +9,9 @@ import {Store} from "./ShroudStore.sol";
 ///         a game settles or is cancelled. Pull payments only (`credit`, then `withdraw`), to the account or to the
 ///         payee it named.
 /// @dev Rules: the dealer's bond returns to it unless it was slashed; a slashed dealer (`dealerFailed`) is paid
-///      nothing from the game, not even the deposits of disputes or zone challenges it answered earlier; a faulty seat's stake goes to
-///      the seats not at fault, and when every seat is at fault each stake returns to its owner (never to the dealer,
-///      who could otherwise profit from players it made fail).
+///      nothing from the game, not even the deposits of disputes or zone challenges it answered earlier; a faulty
+///      seat's stake goes to the seats not at fault, and when every seat is at fault each stake returns to its owner
+///      (never to the dealer, who could otherwise profit from players it made fail).
 library ShroudFunds {
     /// @notice Credits `amount` to `account`, or to the payee it named (`IShroudGame.setPayee`). The rules above hold
     ///         per account: a seat that names the dealer as its payee pays the dealer, by its own choice.

@@ -12,9 +12,9 @@ import {Deps, Store} from "./ShroudStore.sol";
 /// @title ShroudSettlement
 /// @notice After play (P3): the dealer publishes its master secret and every share, checked against
 ///         `Poseidon(master_secret)` and each `C_i`, with its zone roots (ShroudAudit binds the root to `Gen(seed)`
-///         through them); during the audit window a player holding a served tile
-///         whose data differs from `Gen(seed)` at its index, or whose salt is not `Poseidon(master_secret, index)`, or
-///         that sits in an off-board slot, proves fraud and the bond goes to the players. Late secrets slash too.
+///         through them); during the audit window anyone holding a served tile whose data differs from `Gen(seed)`
+///         at its index, or whose salt is not `Poseidon(master_secret, index)`, or that sits in an off-board slot,
+///         proves fraud and the bond goes to the players. Late secrets slash too.
 /// @dev Runs through DELEGATECALL in ShroudGame's storage; its events and errors are IShroudGame's.
 library ShroudSettlement {
     using ShroudPhases for IShroudGame.Game;
