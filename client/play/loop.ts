@@ -79,9 +79,9 @@ export interface CloseOptions {
 
 /**
  * After play: during the audit proves a posted root that is not Gen(seed) (`auditRoot`), past the dealer's
- * secrets deadline slashes it, past the audit window settles, and once the game is
- * settled or cancelled withdraws this seat's credit (its stake back, its share of a slashed bond). Without
- * `wait` it does what is due now and says when the rest will be. Returns the last phase and what was withdrawn.
+ * secrets deadline slashes it, past the audit window settles, and once the game is settled or cancelled withdraws
+ * this seat's credit (its stake back, its share of a slashed bond). Without `wait` it does what is due now and
+ * says when the rest will be. Returns the last phase and what was withdrawn.
  */
 export async function closeToEnd(
   seat: BotPlayer,

@@ -183,8 +183,7 @@ export interface CloseStep {
  * the posted root against Gen(seed) and proves a wrong one on-chain (`auditRoot`; once it found something, later
  * looks need not pass `audit`); sends the deadline exit that is due (the dealer's missing secrets slash it; an
  * audit window that passed settles the game), and once the game is settled or cancelled withdraws the key's
- * credit and sends all it holds home. Safe to repeat: a
- * look with nothing due sends nothing.
+ * credit and sends all it holds home. Safe to repeat: a look with nothing due sends nothing.
  */
 export async function closeStep(
   session: Wallet,
