@@ -15,8 +15,6 @@
 import { isFinalPhase } from '@shroud/core/deadlines.ts';
 import type { GamePhaseName } from '@shroud/core/game-phases.ts';
 import { loadHasher } from '@shroud/core/poseidon.ts';
-import { rulesetHash } from '@shroud/core/ruleset/hash.ts';
-import { shippedRuleset, shippedRulesetNames } from '@shroud/core/ruleset/shipped.ts';
 import type { ValidRuleset } from '@shroud/core/ruleset/validate.ts';
 import {
   ArtifactStore,
@@ -46,11 +44,13 @@ import { drawnFog, type OwnTurn } from './history.ts';
 import { type MapUnit, mapHit, mapSvg } from './map-view.ts';
 import { WebPlanner } from './planner.ts';
 import {
+  closeFinished,
   closeStep,
   closingReserve,
   fundSession,
   payToWallet,
   sessionBudget,
+  shippedRulesetOf,
   sweepSession,
 } from './session.ts';
 import {
@@ -411,13 +411,10 @@ export class PlayPage {
   }
 
   async #rulesetOf(chain: GameChain, gameId: bigint): Promise<{ name: string; ruleset: ValidRuleset }> {
-    const cfg = await chain.config(gameId);
-    const name = shippedRulesetNames.find(
-      (n) => rulesetHash(shippedRuleset(n)).toLowerCase() === cfg.rulesetHash,
-    );
-    if (!name)
-      throw new Error(`game ${gameId} plays ruleset ${cfg.rulesetHash}, which this page does not ship`);
-    return { name, ruleset: shippedRuleset(name) };
+    const shipped = await shippedRulesetOf(chain, gameId);
+    if (shipped) return shipped;
+    const { rulesetHash } = await chain.config(gameId);
+    throw new Error(`game ${gameId} plays ruleset ${rulesetHash}, which this page does not ship`);
   }
 
   /**
@@ -436,7 +433,9 @@ export class PlayPage {
         const session = new Wallet(r.key, w.provider);
         // Only a game played to its end is marked over, so it has an id.
         if (r.gameId === null) continue;
-        const step = await closeStep(session, r.owner, r.gameContract, r.gameId);
+        const step = await closeFinished(session, { ...r, gameId: r.gameId }, await loadHasher());
+        if (step.audited?.kind === 'zone' || step.audited?.kind === 'zone-roots')
+          this.log(`game ${r.gameId}: audit: the posted root is not Gen(seed): proven on-chain`, 'end');
         if (step.claimed) this.log(`game ${r.gameId}: deadline passed: ${step.claimed.kind}`, 'end');
         if (step.returned > 0n)
           this.log(`game ${r.gameId}: returned ${step.returned} wei from its session key`, 'end');
@@ -480,6 +479,7 @@ export class PlayPage {
         gameId: null,
         funded: 0n,
         over: false,
+        logsFrom: null,
         history: [],
       };
       // Sealed and saved before any funds move to it: a key the page could lose must never hold them.
@@ -724,6 +724,7 @@ export class PlayPage {
     );
     if (!closed) {
       s.record.over = true;
+      s.record.logsFrom = p.joinedBlock;
       await this.#retrying('Saving the game', () => this.#saveSession());
     }
     this.log(

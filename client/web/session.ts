@@ -17,6 +17,9 @@ import { isFinalPhase } from '@shroud/core/deadlines.ts';
 import type { GamePhaseName } from '@shroud/core/game-phases.ts';
 import type { Board } from '@shroud/core/geometry.ts';
 import type { Hasher } from '@shroud/core/poseidon.ts';
+import { rulesetHash } from '@shroud/core/ruleset/hash.ts';
+import { shippedRuleset, shippedRulesetNames } from '@shroud/core/ruleset/shipped.ts';
+import type { ValidRuleset } from '@shroud/core/ruleset/validate.ts';
 import {
   auditRoot,
   claimExpired,
@@ -27,6 +30,7 @@ import {
   withdrawToPayee,
 } from '@shroud/sdk';
 import type { Provider, Signer, Wallet } from 'ethers';
+import type { SessionRecord } from './session-store.ts';
 
 /** Gas a whole game may take from one seat: commit, seal, spawn, each turn, and room for attacks and answers. */
 export const GAS_PER_GAME_TURN = 1_500_000n;
@@ -199,4 +203,32 @@ export async function closeStep(
   const closed = isFinalPhase(g.phase);
   const returned = closed ? await sweepSession(session, owner, gameContract) : 0n;
   return { phase: g.phase, deadline: g.deadline, audited, claimed, returned, closed };
+}
+
+/** The shipped ruleset game `gameId` plays (by the hash the chain stores); null when this page ships none. */
+export async function shippedRulesetOf(
+  chain: GameChain,
+  gameId: bigint,
+): Promise<{ name: string; ruleset: ValidRuleset } | null> {
+  const { rulesetHash: hash } = await chain.config(gameId);
+  const name = shippedRulesetNames.find((n) => rulesetHash(shippedRuleset(n)).toLowerCase() === hash);
+  return name === undefined ? null : { name, ruleset: shippedRuleset(name) };
+}
+
+/**
+ * One look at a finished game of an earlier visit (its page closed before the game did): `closeStep` with the
+ * audit (P3) when the record says where the game's logs start, so that a seat whose tab was closed still
+ * challenges a lying root during the audit window. Records saved before `logsFrom`, and games of a ruleset this
+ * page no longer ships, close without the audit. `boardOf`: the game's board with its start areas.
+ */
+export async function closeFinished(
+  session: Wallet,
+  r: SessionRecord & { gameId: bigint },
+  h: Hasher,
+  boardOf = async (chain: GameChain, gameId: bigint) =>
+    (await shippedRulesetOf(chain, gameId))?.ruleset.board ?? null,
+): Promise<CloseStep> {
+  const board = r.logsFrom === null ? null : await boardOf(new GameChain(r.gameContract, session), r.gameId);
+  const audit = board === null || r.logsFrom === null ? undefined : { h, board, fromBlock: r.logsFrom };
+  return closeStep(session, r.owner, r.gameContract, r.gameId, audit);
 }

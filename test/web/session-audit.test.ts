@@ -6,7 +6,14 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { Wallet } from 'ethers';
-import { closeStep, closingReserve, payToWallet, sweepSession } from '../../client/web/session.ts';
+import {
+  closeFinished,
+  closeStep,
+  closingReserve,
+  payToWallet,
+  sweepSession,
+} from '../../client/web/session.ts';
+import type { SessionRecord } from '../../client/web/session-store.ts';
 import { commitMap, generateMap, type MapCommitment } from '../../core/index.ts';
 import { zoneRoots } from '../../core/mapproof/witness.ts';
 import { DEV_KEYS } from '../../scripts/demo/setup.ts';
@@ -110,6 +117,43 @@ describe('P3: the page audits its game from its session key', () => {
     assert.equal(last.closed, true, 'the page forgets the key now');
     const c = await env.game.getFunction('getZoneChallenge')(s.id, 0);
     assert.equal(c.open, false, 'refunded at the settlement');
+  });
+
+  it('a game whose page closed before the audit: the next visit audits it from the saved record', async () => {
+    await topUp();
+    const { s, posted, d } = await lyingGame(11, 2);
+    const provider = env.ethers.provider;
+    const contract = String(env.game.target);
+    const key = new Wallet(DEV_KEYS[2]!, provider);
+    const owner = Wallet.createRandom().address;
+    await payToWallet(key, owner, contract);
+    await publishSecrets(env, s, d, zoneRoots(posted, s.board));
+    const record = (logsFrom: number | null): SessionRecord & { gameId: bigint } => ({
+      version: 2,
+      key: key.privateKey,
+      owner,
+      chainId: 31337n,
+      gameContract: contract,
+      lobby: null,
+      gameId: s.id,
+      funded: 1n,
+      over: true,
+      logsFrom,
+      history: [],
+    });
+    const boards: bigint[] = [];
+    const boardOf = async (_: unknown, gameId: bigint) => {
+      boards.push(gameId);
+      return s.board;
+    };
+    // A record saved before it knew where the logs start: closed without the audit (nothing is sent).
+    const older = await closeFinished(key, record(null), env.h, boardOf);
+    assert.equal(older.audited, null);
+    assert.deepEqual(boards, [], 'no board looked up without a log start');
+    const step = await closeFinished(key, record(0), env.h, boardOf);
+    assert.deepEqual(boards, [s.id]);
+    assert.equal(step.audited?.kind, 'zone', 'the lying root was challenged from the saved record');
+    assert.equal((await env.game.getFunction('getZoneChallenge')(s.id, 0)).open, true);
   });
 
   it("a look reads the game's logs from the block it names, not from genesis", async () => {
