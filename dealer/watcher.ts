@@ -235,6 +235,9 @@ export class ChainWatcher {
       const zoneRoots = await publishedZoneRoots(this.#d, gameId);
       await chain.publishSecrets(gameId, s.masterSecret, s.shares, zoneRoots);
     }
+    // Published only once confirmed: a re-org that drops the publish leaves the game dealt and in the Secrets
+    // phase, so a later tick sends it again (nobody else may: a dropped publish would slash this dealer).
+    if (!(await chain.secretsPublished(gameId, true))) return;
     await store.updateGame(gameId, { status: 'published' });
     this.#log.info({ gameId: gameId.toString() }, 'secrets published for the audit');
   }
@@ -259,9 +262,11 @@ export class ChainWatcher {
     for (const id of found.games) this.#challenged.add(id.toString());
     this.#challengeCursor = found.toBlock + 1;
     const ours = new Set(published.map((g) => g.gameId.toString()));
+    // A dealt game with a challenge: its publish waits for its confirmations; answered once it is published.
+    const pending = new Set((await store.listGames(['dealt'])).map((g) => g.gameId.toString()));
     for (const id of this.#challenged) {
       if (!ours.has(id)) {
-        this.#challenged.delete(id);
+        if (!pending.has(id)) this.#challenged.delete(id);
         continue;
       }
       try {

@@ -274,8 +274,11 @@ export class EthersChain implements ChainView, GameCreator {
     }
   }
 
-  async secretsPublished(gameId: bigint): Promise<boolean> {
-    const g = await this.#game(gameId);
+  async secretsPublished(gameId: bigint, confirmed = false): Promise<boolean> {
+    const g = await this.#game(
+      gameId,
+      confirmed && this.#confirmations > 0 ? await this.headBlock() : 'latest',
+    );
     return !!g && g.seed !== 0n && !g.openMap;
   }
 
@@ -571,9 +574,9 @@ export class EthersChain implements ChainView, GameCreator {
     return run;
   }
 
-  async #game(gameId: bigint): Promise<GameView | null> {
+  async #game(gameId: bigint, blockTag: number | 'latest' = 'latest'): Promise<GameView | null> {
     try {
-      const r = await this.#read.getGame(gameId);
+      const r = await this.#read.getGame(gameId, { blockTag });
       return {
         dealer: r.dealer,
         phase: phaseName(r.phase),

@@ -141,8 +141,11 @@ export interface ChainView {
    * stored value by Poseidon(S', R) without a new turn, so callers cache it at most until the head changes.
    */
   playCommitment(gameId: bigint, player: string, turn: number): Promise<bigint | null | typeof IN_LOGS>;
-  /** Whether master_secret and the shares are already published (so a retried publish is skipped). */
-  secretsPublished(gameId: bigint): Promise<boolean>;
+  /**
+   * Whether master_secret and the shares are already published (so a retried publish is skipped); with
+   * `confirmed`, at the confirmed block (a publish a re-org may still drop is not counted).
+   */
+  secretsPublished(gameId: bigint, confirmed?: boolean): Promise<boolean>;
   /**
    * The game's current reveal dispute, or null when none is stored. `fromBlock`: the game's creation block
    * when known (the lower bound of the `DisputeOpened` search).

@@ -419,9 +419,25 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     await (await as(env, s.players[1]!).getFunction('forfeit')(s.id)).wait();
     assert.equal(await chain.phase(s.id), 'ended');
     assert.equal(await chain.secretsPublished(s.id), false);
+    const provider = env.ethers.provider;
+    const beforePublish = await provider.send('evm_snapshot', []);
+    await watcher.tick();
+    assert.equal(await chain.secretsPublished(s.id), true, 'sent');
+    assert.equal(await chain.secretsPublished(s.id, true), false, 'not yet confirmed');
+    assert.equal(
+      (await store.getGame(s.id))?.status,
+      'dealt',
+      'not counted as published before 2 confirmations',
+    );
+    // A re-org drops the publish (only the dealer may publish: nobody else would send it again).
+    assert.equal(await provider.send('evm_revert', [beforePublish]), true);
+    assert.equal(await chain.secretsPublished(s.id), false, 'dropped');
+    await watcher.tick();
+    assert.equal(await chain.secretsPublished(s.id), true, 'sent again');
+    await provider.send('hardhat_mine', ['0x2']);
     await watcher.tick();
     assert.equal((await store.getGame(s.id))?.status, 'published');
-    assert.equal(await chain.secretsPublished(s.id), true);
+    assert.equal(await chain.secretsPublished(s.id, true), true);
     const onChain = await G.getFunction('getGame')(s.id);
     assert.equal(onChain.seed, env.h.hash(s.shares));
     assert.deepEqual(await chain.publishSecrets(s.id, 1n, s.shares, []), { hash: 'already-published' });
