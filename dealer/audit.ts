@@ -1,4 +1,5 @@
 import { zoneLeaves, zoneRoots } from '../core/mapproof/witness.ts';
+import type { ZoneChallengeRecord } from './chain/types.ts';
 import type { DealingDeps } from './dealing.ts';
 
 /**
@@ -11,29 +12,26 @@ export async function publishedZoneRoots(d: Pick<DealingDeps, 'maps'>, gameId: b
   return zoneRoots(map.commitment, map.ruleset.board);
 }
 
-/** One look at a game's zone challenges: how many were open, and how many of them this look answered. */
-export interface ZoneAnswers {
-  open: number;
-  answered: number;
-}
-
 /**
- * Answers every open zone challenge of a game whose secrets this dealer published (P3 after the secrets):
- * a seat posted a zone's 64 leaves saying they are the tree's, and unless the dealer shows its own leaves of
- * that zone before the answer window closes, its bond is slashed at settlement. The answer is the dealt tree's
- * leaves: after the secrets every leaf is public (anyone recomputes them), so answering reveals nothing. A
- * challenger whose leaves are wrong loses its deposit to the dealer; an honest dealer always wins, since its
- * leaves are `Gen(seed)` under its salts. Safe to retry: the chain view reads each challenge first.
+ * Answers a game's zone challenges (P3 after the secrets), each as its `ZoneChallenged` log posted it: a seat
+ * said a zone's 64 leaves are the tree's, and unless the dealer shows its own leaves of that zone before the
+ * answer window closes, its bond is slashed at settlement. The answer is the dealt tree's leaves: after the
+ * secrets every leaf is public (anyone recomputes them), so answering reveals nothing. A challenger whose leaves
+ * are wrong loses its deposit to the dealer; an honest dealer always wins, since its leaves are `Gen(seed)` under
+ * its salts. Safe to retry: the chain view reads each challenge first (closed: nothing sent). Returns the
+ * challenges to look at again (their answer failed), for a game whose secrets this dealer published.
  */
-export async function answerZoneChallenges(d: DealingDeps, gameId: bigint): Promise<ZoneAnswers> {
+export async function answerZoneChallenges(
+  d: DealingDeps,
+  gameId: bigint,
+  posted: readonly ZoneChallengeRecord[],
+): Promise<ZoneChallengeRecord[]> {
   const game = await d.store.getGame(gameId);
-  if (game?.status !== 'published') return { open: 0, answered: 0 };
-  const open = await d.chain.openZoneChallenges(gameId, game.createdBlock ?? undefined);
-  if (open.length === 0) return { open: 0, answered: 0 };
+  if (game?.status !== 'published' || posted.length === 0) return [];
   const map = await d.maps.get(gameId);
   const log = d.log.child({ gameId: gameId.toString() });
-  let answered = 0;
-  for (const c of open) {
+  const retry: ZoneChallengeRecord[] = [];
+  for (const c of posted) {
     const mine = zoneLeaves(map.commitment, c.zone);
     if (mine.length !== c.leaves.length || mine.every((x, i) => x === c.leaves[i])) {
       // The contract refuses a challenge whose leaves build the dealer's zone root: this one cannot exist.
@@ -49,12 +47,12 @@ export async function answerZoneChallenges(d: DealingDeps, gameId: bigint): Prom
         { seat: c.seat, zone: c.zone, err: (e as Error).message },
         'answering a zone challenge failed',
       );
+      retry.push(c);
       continue;
     }
     if (!tx) continue;
-    answered++;
     log.warn({ seat: c.seat, zone: c.zone, tx: tx.hash }, 'audit zone challenge answered on-chain');
     d.onZoneChallengeAnswered?.(gameId);
   }
-  return { open: open.length, answered };
+  return retry;
 }

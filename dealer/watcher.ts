@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { eqPoint, type Point } from '../core/babyjub.ts';
 import { answerZoneChallenges, publishedZoneRoots } from './audit.ts';
 import type { ChainHead } from './chain/head.ts';
-import type { GamePhase } from './chain/types.ts';
+import type { GamePhase, ZoneChallengeRecord } from './chain/types.ts';
 import { GameCloser } from './closing.ts';
 import { type DealingDeps, dealGame, markStopped } from './dealing.ts';
 import { answerDispute } from './disputes.ts';
@@ -49,8 +49,8 @@ export class ChainWatcher {
   readonly #closer: GameCloser;
   /** Next block to scan for `ZoneChallenged` logs (null: from the oldest published game's creation block). */
   #challengeCursor: number | null = null;
-  /** Published games with a zone challenge seen and not yet found with none open. */
-  readonly #challenged = new Set<string>();
+  /** Zone challenges of this dealer's games seen in the logs and not yet closed, by `gameId/seat`. */
+  readonly #challenges = new Map<string, ZoneChallengeRecord>();
   /** Set once every tracked game has its creation block (after the one-time backfill of older rows). */
   #createdBlocksKnown = false;
 
@@ -243,40 +243,48 @@ export class ChainWatcher {
   }
 
   /**
-   * Published games: their audit's zone challenges, found by one `ZoneChallenged` log scan a tick for all games
-   * (the first from the oldest published game's creation block), answered; a game stays on the list, read each
-   * tick, until none of its challenges is open (an answer that failed is retried). Nothing is read while no
-   * game is published.
+   * Published games: their audit's zone challenges, found with their leaves by one `ZoneChallenged` log scan a
+   * tick for all games (the first from the oldest published game's creation block), and answered; a challenge
+   * whose answer failed is tried again each tick until it is closed. Nothing is read while no game is published.
    */
   async #answerZoneChallenges(): Promise<void> {
     const { chain, store } = this.#d;
     const published = await store.listGames(['published']);
     if (published.length === 0) {
       this.#challengeCursor = null;
-      this.#challenged.clear();
+      this.#challenges.clear();
       return;
     }
     const from =
       this.#challengeCursor ?? Math.min(...published.map((g) => g.createdBlock ?? this.#o.startBlock));
-    const found = await chain.zoneChallengedGames(from);
-    for (const id of found.games) this.#challenged.add(id.toString());
+    const found = await chain.zoneChallenges(from);
+    // The scan overlaps the last one (re-orgs): a seat's later log replaces the one kept.
+    for (const c of found.challenges) this.#challenges.set(`${c.gameId}/${c.seat}`, c);
     this.#challengeCursor = found.toBlock + 1;
     const ours = new Set(published.map((g) => g.gameId.toString()));
     // A dealt game with a challenge: its publish waits for its confirmations; answered once it is published.
     const pending = new Set((await store.listGames(['dealt'])).map((g) => g.gameId.toString()));
-    for (const id of this.#challenged) {
+    const byGame = new Map<string, ZoneChallengeRecord[]>();
+    for (const [key, c] of this.#challenges) {
+      const id = c.gameId.toString();
       if (!ours.has(id)) {
-        if (!pending.has(id)) this.#challenged.delete(id);
+        if (!pending.has(id)) this.#challenges.delete(key);
         continue;
       }
+      byGame.set(id, [...(byGame.get(id) ?? []), c]);
+      this.#challenges.delete(key);
+    }
+    for (const [id, posted] of byGame) {
+      let retry = posted;
       try {
-        if ((await answerZoneChallenges(this.#d, BigInt(id))).open === 0) this.#challenged.delete(id);
+        retry = await answerZoneChallenges(this.#d, BigInt(id), posted);
       } catch (e) {
         this.#log.error(
           { gameId: id, err: (e as Error).message },
           'answering an audit zone challenge failed; will retry next tick',
         );
       }
+      for (const c of retry) this.#challenges.set(`${c.gameId}/${c.seat}`, c);
     }
   }
 

@@ -360,36 +360,18 @@ export class EthersChain implements ChainView, GameCreator {
     return this.#send(this.#write, 'publishSecrets', [gameId, masterSecret, shares, zoneRoots]);
   }
 
-  async zoneChallengedGames(fromBlock: number): Promise<{ games: bigint[]; toBlock: number }> {
+  async zoneChallenges(fromBlock: number): Promise<{ challenges: ZoneChallengeRecord[]; toBlock: number }> {
     const toBlock = await this.provider.getBlockNumber();
     const lo = Math.max(this.#startBlock, fromBlock - this.#reorgDepth);
     const logs = lo <= toBlock ? await this.#logs(this.#read.filters.ZoneChallenged(), lo, toBlock) : [];
-    const ids = new Set<bigint>();
-    for (const l of logs) {
-      const e = parseEvent(this.#read, l);
-      if (e?.name === 'ZoneChallenged') ids.add(e.args.gameId);
-    }
-    return { games: [...ids], toBlock };
-  }
-
-  /** `getAudit` first (one read while none is open), then the `ZoneChallenged` logs of the open ones. */
-  async openZoneChallenges(gameId: bigint, fromBlock = this.#startBlock): Promise<ZoneChallengeRecord[]> {
-    const audit = await this.#read.getAudit(gameId);
-    if (Number(audit.open) === 0) return [];
-    const logs = await this.#logs(
-      this.#read.filters.ZoneChallenged(gameId),
-      Math.max(this.#startBlock, fromBlock),
-      await this.provider.getBlockNumber(),
-    );
-    const out: ZoneChallengeRecord[] = [];
+    const challenges: ZoneChallengeRecord[] = [];
     for (const l of logs) {
       const e = parseEvent(this.#read, l);
       if (e?.name !== 'ZoneChallenged') continue;
-      const seat = Number(e.args.seat);
-      if (!(await this.#read.getZoneChallenge(gameId, seat)).open) continue;
-      out.push({ seat, zone: Number(e.args.zone), leaves: [...e.args.leaves] });
+      const { gameId, seat, zone, leaves } = e.args;
+      challenges.push({ gameId, seat: Number(seat), zone: Number(zone), leaves: [...leaves] });
     }
-    return out;
+    return { challenges, toBlock };
   }
 
   async answerZoneChallenge(

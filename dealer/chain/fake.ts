@@ -81,7 +81,7 @@ interface FakeGame {
   answerReceipts: string[];
   secrets: { masterSecret: bigint; shares: bigint[]; zoneRoots: bigint[] } | null;
   /** The audit's zone challenges, by seat, with the dealer's answer (null: open). */
-  zoneChallenges?: Record<number, { zone: number; leaves: bigint[]; answer: bigint[] | null }>;
+  zoneChallenges?: Record<number, { zone: number; leaves: bigint[]; answer: bigint[] | null; block: number }>;
   /** The dealer's bond still held (wei): credited to the dealer when the game closes, 0 once slashed. */
   bond?: bigint;
   /** The phase's deadline in fake chain time: FAKE_PHASE_SECONDS after the phase began. */
@@ -751,7 +751,7 @@ export class FakeChain implements ChainView, GameCreator {
       if (g.phase !== 'Audit') throw new FakeRevert('WrongPhase');
       g.zoneChallenges ??= {};
       if (g.zoneChallenges[seat]) throw new FakeRevert('AlreadyChallenged');
-      g.zoneChallenges[seat] = { zone, leaves: [...leaves], answer: null };
+      g.zoneChallenges[seat] = { zone, leaves: [...leaves], answer: null, block: s.block };
     });
   }
 
@@ -760,18 +760,20 @@ export class FakeChain implements ChainView, GameCreator {
     return this.#game(this.#read('zoneAnswer'), gameId).zoneChallenges?.[seat]?.answer ?? null;
   }
 
-  /** Every game with a zone challenge (the fake keeps no log blocks: the range is ignored). */
-  async zoneChallengedGames(): Promise<{ games: bigint[]; toBlock: number }> {
-    const s = this.#read('zoneChallengedGames');
-    const games = [...s.games.values()].filter((g) => g.zoneChallenges).map((g) => g.info.gameId);
-    return { games, toBlock: s.block };
-  }
-
-  async openZoneChallenges(gameId: bigint): Promise<ZoneChallengeRecord[]> {
-    const g = this.#game(this.#read('openZoneChallenges'), gameId);
-    return Object.entries(g.zoneChallenges ?? {})
-      .filter(([, c]) => c.answer === null)
-      .map(([seat, { zone, leaves }]) => ({ seat: Number(seat), zone, leaves: [...leaves] }));
+  /** The zone challenges posted in a block from `fromBlock` on (no re-org overlap: the fake has no re-orgs). */
+  async zoneChallenges(fromBlock: number): Promise<{ challenges: ZoneChallengeRecord[]; toBlock: number }> {
+    const s = this.#read('zoneChallenges');
+    const challenges = [...s.games.values()].flatMap((g) =>
+      Object.entries(g.zoneChallenges ?? {})
+        .filter(([, c]) => c.block >= fromBlock)
+        .map(([seat, { zone, leaves }]) => ({
+          gameId: g.info.gameId,
+          seat: Number(seat),
+          zone,
+          leaves: [...leaves],
+        })),
+    );
+    return { challenges, toBlock: s.block };
   }
 
   async answerZoneChallenge(

@@ -19,8 +19,9 @@ export type GamePhase =
   /** The dealer failed (no root, or a dispute unanswered or answered wrongly): slashed, shares revealed on-chain, the map public. */
   | 'forced-open';
 
-/** An open zone challenge of a game's audit (ShroudAudit): a seat says the dealer's leaves of `zone` are `leaves`. */
+/** A zone challenge of a game's audit (ShroudAudit): a seat says the dealer's leaves of `zone` are `leaves`. */
 export interface ZoneChallengeRecord {
+  gameId: bigint;
   seat: number;
   zone: number;
   leaves: bigint[];
@@ -171,16 +172,12 @@ export interface ChainView {
     zoneRoots: readonly bigint[],
   ): Promise<TxRef>;
   /**
-   * Games with a `ZoneChallenged` log from `fromBlock` (less the re-org depth) to the latest block, not the
-   * confirmed one (a challenge has an answer deadline, as a dispute does), and that block: one log scan for
-   * every game, so that a dealer with many games in their audit window does not read each one.
+   * The zone challenges posted (`ZoneChallenged` logs, leaves included) from `fromBlock` (less the re-org depth)
+   * to the latest block, not the confirmed one (a challenge has an answer deadline, as a dispute does), in log
+   * order, and that block: one log scan for every game, so that a dealer with many games in their audit window
+   * does not read each one. A challenge may be closed since; `answerZoneChallenge` reads that first.
    */
-  zoneChallengedGames(fromBlock: number): Promise<{ games: bigint[]; toBlock: number }>;
-  /**
-   * The audit's zone challenges still open, each with the challenger's 64 leaves from its `ZoneChallenged`
-   * event. Empty when none is open (one view read). `fromBlock`: the game's creation block when known.
-   */
-  openZoneChallenges(gameId: bigint, fromBlock?: number): Promise<ZoneChallengeRecord[]>;
+  zoneChallenges(fromBlock: number): Promise<{ challenges: ZoneChallengeRecord[]; toBlock: number }>;
   /**
    * Answers seat `seat`'s zone challenge with the dealer's 64 leaves of its zone. Reads first: null, and nothing sent,
    * when the challenge is no longer open (answered by anyone, or the game is over).

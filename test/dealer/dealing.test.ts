@@ -283,6 +283,17 @@ describe('chain watcher', () => {
     assert.deepEqual(d.chain.zoneAnswer(ours.gameId, 1), zoneLeaves(map.commitment, 1));
     await w.tick();
     assert.equal(d.chain.writes.filter((x) => x === 'answerZoneChallenge').length, 1);
+    // Two more challenges; the first answer fails: the other is answered in the same tick, the failed one next.
+    d.chain.challengeZone(ours.gameId, 0, 2, lie);
+    d.chain.challengeZone(ours.gameId, 2, 3, lie);
+    d.chain.failNext.add('answerZoneChallenge');
+    await w.tick();
+    assert.equal(d.chain.zoneAnswer(ours.gameId, 0), null, 'failed');
+    assert.deepEqual(d.chain.zoneAnswer(ours.gameId, 2), zoneLeaves(map.commitment, 3));
+    await w.tick();
+    assert.deepEqual(d.chain.zoneAnswer(ours.gameId, 0), zoneLeaves(map.commitment, 2), 'retried');
+    await w.tick();
+    assert.equal(d.chain.writes.filter((x) => x === 'answerZoneChallenge').length, 3);
   });
 });
 
