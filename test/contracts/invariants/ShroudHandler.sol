@@ -412,17 +412,22 @@ contract ShroudHandler {
         game = model_.game();
         rulesetFog = fog;
         rulesetPass = pass;
-        address[] memory everyone = new address[](keys.length + 1);
-        for (uint256 i = 0; i < keys.length; i++) {
+        uint256 n = keys.length;
+        address[] memory everyone = new address[](2 * n + 1);
+        address[] memory owners = new address[](2 * n + 1);
+        for (uint256 i = 0; i < n; i++) {
             address a = vm.addr(keys[i]);
             k.actors.push(a);
             k.pkOf[a] = keys[i];
             everyone[i] = a;
             vm.deal(a, 1e30);
+            // Each actor's own payee (`setPayee`): an address no one else names, so its credit is the actor's.
+            everyone[n + 1 + i] = payeeOf(i);
+            owners[n + 1 + i] = a;
         }
-        everyone[keys.length] = STRANGER;
+        everyone[n] = STRANGER;
         vm.deal(STRANGER, 1e30);
-        ledger = new ShroudLedger(model_.game(), everyone);
+        ledger = new ShroudLedger(model_.game(), everyone, owners);
         k.game = model_.game();
         k.model = model_;
         k.ledger = ledger;
@@ -578,10 +583,29 @@ contract ShroudHandler {
         if (any) HandlerLate.auditZone(k, gi, seed);
     }
 
-    /// An actor (or the stranger) withdraws its credit.
+    /// An actor, the stranger or a payee withdraws its credit.
     function withdraw(uint256 seed) external {
         address[] memory all = ledger.everyone();
         k.act(NONE, all[seed % all.length], 0, abi.encodeCall(IShroudGame.withdraw, ()));
+    }
+
+    /// The address actor `i` names as its payee (`setPayee`).
+    function payeeOf(uint256 i) public pure returns (address) {
+        return address(uint160(uint256(keccak256(abi.encode("invariants/payee", i)))));
+    }
+
+    /// An actor names its payee, or names none again (half the time each), mid-game or not: what it is owed from
+    /// then on accrues there.
+    function setPayee(uint256 seed) external {
+        uint256 i = seed % k.actors.length;
+        address payee = (seed >> 8) % 2 == 0 ? payeeOf(i) : address(0);
+        k.act(NONE, k.actors[i], 0, abi.encodeCall(IShroudGame.setPayee, (payee)));
+    }
+
+    /// Anyone (an actor, the stranger, a payee) pushes its payee's credit to it.
+    function withdrawToPayee(uint256 seed) external {
+        address[] memory all = ledger.everyone();
+        k.act(NONE, all[seed % all.length], 0, abi.encodeCall(IShroudGame.withdrawToPayee, ()));
     }
 
     /// Time passes: mostly up to two minutes, sometimes up to half an hour, rarely hours, very rarely days (which

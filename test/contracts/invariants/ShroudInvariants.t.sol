@@ -91,6 +91,23 @@ contract ShroudInvariants {
         require(ledger.okCount(prove) > 0, "no zone-roots proof succeeded");
     }
 
+    /// The campaign reaches payees: a game pays an actor's payee (booked as the actor's), and someone pushes a
+    /// payee's credit to it (`withdrawToPayee`), so that the funds invariants see both.
+    function test_payeesReached() public {
+        for (uint256 i = 0; i < 6; i++) {
+            handler.setPayee(i); // every actor names its payee (even seeds: bit 8 clear)
+        }
+        bytes4 push = IShroudGame.withdrawToPayee.selector;
+        for (uint256 i = 0; i < 3000 && ledger.okCount(push) == 0; i++) {
+            if (i % 40 == 0) handler.createGame(uint256(keccak256(abi.encode("game", i))));
+            handler.advance(i, uint256(keccak256(abi.encode("step", i))));
+            handler.withdrawToPayee(i);
+        }
+        require(ledger.okCount(push) > 0, "no payee was paid and pushed its credit");
+        invariant_fundsConserved();
+        invariant_honestSeatsRecoverStake();
+    }
+
     // ================================================================ runner configuration
 
     /// Only the handler is fuzzed (not the game, the registry or the mocks directly).
@@ -101,7 +118,7 @@ contract ShroudInvariants {
 
     /// The handler's actions (its views and helpers are not targets).
     function targetSelectors() public view returns (FuzzSelector[] memory selectors) {
-        bytes4[] memory s = new bytes4[](25);
+        bytes4[] memory s = new bytes4[](27);
         s[0] = ShroudHandler.createGame.selector;
         s[1] = ShroudHandler.commit.selector;
         s[2] = ShroudHandler.sealedReveal.selector;
@@ -128,6 +145,8 @@ contract ShroudInvariants {
         s[22] = ShroudHandler.advance.selector;
         s[23] = ShroudHandler.answerOpenRootChallenge.selector;
         s[24] = ShroudHandler.auditZone.selector;
+        s[25] = ShroudHandler.setPayee.selector;
+        s[26] = ShroudHandler.withdrawToPayee.selector;
         selectors = new FuzzSelector[](1);
         selectors[0] = FuzzSelector(address(handler), s);
     }
@@ -158,6 +177,7 @@ contract ShroudInvariants {
         if (balance != owed) revert Violation("balance != credits + held", type(uint256).max, balance, owed);
         if (ledger.strayCredit() != 0) revert Violation("credit to a non-participant", type(uint256).max, ledger.strayCredit(), 0);
         if (ledger.creditDecreases() != 0) revert Violation("a game action lowered a credit", type(uint256).max, ledger.creditDecreases(), 0);
+        if (ledger.misdirected() != 0) revert Violation("a withdrawal paid another account", type(uint256).max, ledger.misdirected(), 0);
     }
 
     // ================================================================ 2. liveness

@@ -38,8 +38,11 @@ contract ShroudLedger {
 
     IShroudGame public immutable game;
     address public immutable handler;
-    /// Every address that can ever hold credit: the actors and the stranger.
+    /// Every address that can ever hold credit: the actors, the stranger and the actors' payees.
     address[] internal all;
+    /// Whose payee each address of `all` is (the one actor that may name it: `setPayee`), zero for none. A game's
+    /// credit to a payee is booked as the naming actor's.
+    mapping(address payee => address) public ownerOf;
 
     Book[] internal books;
     mapping(uint256 gi => address[]) internal players;
@@ -49,6 +52,7 @@ contract ShroudLedger {
     uint256 public withdrawn; // credit paid out by successful withdrawals
     uint256 public strayCredit; // credit gained by someone outside the acted-on game (must stay 0)
     uint256 public creditDecreases; // a call other than the caller's withdraw lowered a credit (must stay 0)
+    uint256 public misdirected; // a withdrawal whose ETH did not reach the account whose credit it took (must stay 0)
     uint256 public foreignSlashes; // DealerSlashed for another game than the acted-on one (must stay 0)
     uint256 public calls; // game calls made
     mapping(bytes4 selector => uint256) public okCount; // successful game calls per function
@@ -56,10 +60,14 @@ contract ShroudLedger {
     mapping(bytes4 selector => bytes) public lastError; // the latest revert data per function (for debugging)
     mapping(uint256 phase => uint256) public phaseAfter; // game calls per phase the game was in after them
 
-    constructor(IShroudGame game_, address[] memory everyone_) {
+    /// @param owners_ For each address of `everyone_`, the actor whose payee it is (zero: none).
+    constructor(IShroudGame game_, address[] memory everyone_, address[] memory owners_) {
         game = game_;
         handler = msg.sender;
         all = everyone_;
+        for (uint256 i = 0; i < owners_.length; i++) {
+            ownerOf[everyone_[i]] = owners_[i];
+        }
     }
 
     modifier onlyHandler() {
@@ -112,6 +120,8 @@ contract ShroudLedger {
         returns (bool ok, bytes memory ret)
     {
         Snap memory pre = _snap(gi);
+        uint256[] memory eth = _balances();
+        address payee = game.payeeOf(caller);
         vm.recordLogs();
         vm.prank(caller);
         (ok, ret) = address(game).call{value: value}(data);
@@ -128,13 +138,21 @@ contract ShroudLedger {
         Snap memory post = _snap(gi);
         phaseAfter[post.phase]++;
         if (gi == NONE) {
-            bool withdrawal = ok && bytes4(data) == IShroudGame.withdraw.selector;
+            // The caller's own credit (`withdraw`), or its payee's (`withdrawToPayee`), may go: to that account.
+            address from = !ok ? address(0) : bytes4(data) == IShroudGame.withdraw.selector
+                ? caller
+                : bytes4(data) == IShroudGame.withdrawToPayee.selector ? payee : address(0);
+            uint256[] memory ethAfter = _balances();
             for (uint256 i = 0; i < all.length; i++) {
                 if (post.credit[i] > pre.credit[i]) {
                     strayCredit += post.credit[i] - pre.credit[i];
                 } else if (post.credit[i] < pre.credit[i]) {
-                    if (withdrawal && all[i] == caller) withdrawn += pre.credit[i] - post.credit[i];
-                    else creditDecreases++;
+                    uint256 taken = pre.credit[i] - post.credit[i];
+                    if (from == address(0) || all[i] != from) creditDecreases++;
+                    else withdrawn += taken;
+                    if (ethAfter[i] != eth[i] + taken) misdirected++;
+                } else if (ethAfter[i] != eth[i] && all[i] != caller) {
+                    misdirected++; // ETH reached an account whose credit did not pay it
                 }
             }
             return (ok, ret);
@@ -179,18 +197,27 @@ contract ShroudLedger {
             uint256 delta = post.credit[i] - pre.credit[i];
             if (delta == 0) continue;
             b.paidOut += delta;
-            if (all[i] == b.dealer) {
+            address who = ownerOf[all[i]] == address(0) ? all[i] : ownerOf[all[i]];
+            if (who == b.dealer) {
                 b.dealerGain += delta;
                 continue;
             }
             bool seated;
             for (uint256 s = 0; s < b.n; s++) {
-                if (players[gi][s] == all[i]) {
+                if (players[gi][s] == who) {
                     playerGain[gi][s] += delta;
                     seated = true;
                 }
             }
             if (!seated) strayCredit += delta;
+        }
+    }
+
+    /// Each address's ETH balance.
+    function _balances() internal view returns (uint256[] memory b) {
+        b = new uint256[](all.length);
+        for (uint256 i = 0; i < all.length; i++) {
+            b[i] = all[i].balance;
         }
     }
 
