@@ -19,7 +19,8 @@ export async function publishedZoneRoots(d: Pick<DealingDeps, 'maps'>, gameId: b
  * secrets every leaf is public (anyone recomputes them), so answering reveals nothing. A challenger whose leaves
  * are wrong loses its deposit to the dealer; an honest dealer always wins, since its leaves are `Gen(seed)` under
  * its salts. Safe to retry: the chain view reads each challenge first (closed: nothing sent). Returns the
- * challenges to look at again (their answer failed), for a game whose secrets this dealer published.
+ * challenges to look at again: all but those closed at the confirmed block (a failed answer, or one a re-org may
+ * still drop, is sent again while the game is published).
  */
 export async function answerZoneChallenges(
   d: DealingDeps,
@@ -30,7 +31,7 @@ export async function answerZoneChallenges(
   if (game?.status !== 'published' || posted.length === 0) return [];
   const map = await d.maps.get(gameId);
   const log = d.log.child({ gameId: gameId.toString() });
-  const retry: ZoneChallengeRecord[] = [];
+  const watch: ZoneChallengeRecord[] = [];
   for (const c of posted) {
     const mine = zoneLeaves(map.commitment, c.zone);
     if (mine.length !== c.leaves.length || mine.every((x, i) => x === c.leaves[i])) {
@@ -38,6 +39,8 @@ export async function answerZoneChallenges(
       log.error({ seat: c.seat, zone: c.zone }, 'a zone challenge repeats this dealer’s own leaves');
       continue;
     }
+    if (await d.chain.zoneChallengeClosed(gameId, c.seat)) continue;
+    watch.push(c);
     let tx: Awaited<ReturnType<typeof d.chain.answerZoneChallenge>>;
     try {
       tx = await d.chain.answerZoneChallenge(gameId, c.seat, c.leaves, mine);
@@ -47,12 +50,11 @@ export async function answerZoneChallenges(
         { seat: c.seat, zone: c.zone, err: (e as Error).message },
         'answering a zone challenge failed',
       );
-      retry.push(c);
       continue;
     }
     if (!tx) continue;
     log.warn({ seat: c.seat, zone: c.zone, tx: tx.hash }, 'audit zone challenge answered on-chain');
     d.onZoneChallengeAnswered?.(gameId);
   }
-  return retry;
+  return watch;
 }

@@ -245,7 +245,8 @@ export class ChainWatcher {
   /**
    * Published games: their audit's zone challenges, found with their leaves by one `ZoneChallenged` log scan a
    * tick for all games (the first from the oldest published game's creation block), and answered; a challenge
-   * whose answer failed is tried again each tick until it is closed. Nothing is read while no game is published.
+   * is watched (and answered again if need be) until it is closed at the confirmed block, so that neither a failed
+   * answer nor one dropped by a re-org leaves it unanswered. Nothing is read while no game is published.
    */
   async #answerZoneChallenges(): Promise<void> {
     const { chain, store } = this.#d;
@@ -275,16 +276,16 @@ export class ChainWatcher {
       this.#challenges.delete(key);
     }
     for (const [id, posted] of byGame) {
-      let retry = posted;
+      let watch = posted;
       try {
-        retry = await answerZoneChallenges(this.#d, BigInt(id), posted);
+        watch = await answerZoneChallenges(this.#d, BigInt(id), posted);
       } catch (e) {
         this.#log.error(
           { gameId: id, err: (e as Error).message },
           'answering an audit zone challenge failed; will retry next tick',
         );
       }
-      for (const c of retry) this.#challenges.set(`${c.gameId}/${c.seat}`, c);
+      for (const c of watch) this.#challenges.set(`${c.gameId}/${c.seat}`, c);
     }
   }
 

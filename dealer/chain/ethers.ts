@@ -374,6 +374,12 @@ export class EthersChain implements ChainView, GameCreator {
     return { challenges, toBlock };
   }
 
+  async zoneChallengeClosed(gameId: bigint, seat: number): Promise<boolean> {
+    const blockTag = this.#confirmations === 0 ? 'latest' : await this.headBlock();
+    const c = await this.#read.getZoneChallenge(gameId, seat, { blockTag });
+    return BigInt(c.challenger) !== 0n && !c.open;
+  }
+
   async answerZoneChallenge(
     gameId: bigint,
     seat: number,

@@ -776,6 +776,12 @@ export class FakeChain implements ChainView, GameCreator {
     return { challenges, toBlock: s.block };
   }
 
+  /** The fake has no re-orgs: closed once answered (a refund at the game's end is not modelled). */
+  async zoneChallengeClosed(gameId: bigint, seat: number): Promise<boolean> {
+    const c = this.#game(this.#read('zoneChallengeClosed'), gameId).zoneChallenges?.[seat];
+    return !!c && c.answer !== null;
+  }
+
   async answerZoneChallenge(
     gameId: bigint,
     seat: number,

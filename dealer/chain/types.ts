@@ -179,6 +179,11 @@ export interface ChainView {
    */
   zoneChallenges(fromBlock: number): Promise<{ challenges: ZoneChallengeRecord[]; toBlock: number }>;
   /**
+   * Whether seat `seat`'s zone challenge is closed (answered, or refunded at the game's end) at the confirmed
+   * block: until then an answer a re-org may still drop is not counted, and the challenge is watched.
+   */
+  zoneChallengeClosed(gameId: bigint, seat: number): Promise<boolean>;
+  /**
    * Answers seat `seat`'s zone challenge with the dealer's 64 leaves of its zone. Reads first: null, and nothing sent,
    * when the challenge is no longer open (answered by anyone, or the game is over).
    */

@@ -477,6 +477,20 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
       [[0, 1, lie]],
       'the one scan carries the leaves',
     );
+    // The answer lands, then a re-org drops it; the challenge is older than the re-org window of the log scan,
+    // so only the watch kept until the answer is confirmed gets it answered again.
+    const provider = env.ethers.provider;
+    await provider.send('hardhat_mine', ['0x6']);
+    const beforeAnswer = await provider.send('evm_snapshot', []);
+    await watcher.tick();
+    assert.equal((await G.getFunction('getZoneChallenge')(s.id, 0)).open, false, 'answered');
+    assert.equal(await chain.zoneChallengeClosed(s.id, 0), false, 'not yet confirmed');
+    assert.equal(await provider.send('evm_revert', [beforeAnswer]), true);
+    assert.equal((await G.getFunction('getZoneChallenge')(s.id, 0)).open, true, 'the answer was dropped');
+    await watcher.tick();
+    assert.equal((await G.getFunction('getZoneChallenge')(s.id, 0)).open, false, 'answered again');
+    await provider.send('hardhat_mine', ['0x2']);
+    assert.equal(await chain.zoneChallengeClosed(s.id, 0), true);
     await watcher.tick();
     const decided = await G.queryFilter(G.filters.ZoneChallengeDecided!(s.id));
     assert.equal(decided.length, 1);
@@ -485,7 +499,7 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     assert.equal(args.dealerStands, true);
     // Held for the dealer in the seat's escrow (paid with the bond at settlement: the next test).
     assert.equal((await G.getFunction('getSeat')(s.id, 0)).escrow, deposit);
-    assert.equal((await metrics.zoneChallengesAnswered.get()).values[0]?.value, 1);
+    assert.equal((await metrics.zoneChallengesAnswered.get()).values[0]?.value, 2, 'sent twice (one re-orged)');
     assert.equal((await G.getFunction('getZoneChallenge')(s.id, 0)).open, false);
     assert.equal(
       await chain.answerZoneChallenge(s.id, 0, lie, zoneLeaves(map, 1)),
