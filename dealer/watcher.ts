@@ -181,7 +181,7 @@ export class ChainWatcher {
 
   /**
    * Published games' audit zone challenges answered first (one log scan for all), then dealt games: disputes
-   * answered, ended games' secrets published, stopped games noted.
+   * answered, ended games' secrets published, a root a re-org dropped posted again, stopped games noted.
    */
   async #followDealt(): Promise<void> {
     const { chain, store } = this.#d;
@@ -215,7 +215,15 @@ export class ChainWatcher {
     for (const [gameId, phase] of phases) {
       try {
         if (phase === 'ended') await this.#publish(gameId);
-        else if (phase === 'cancelled' || phase === 'forced-open') {
+        else if (phase === 'dealing') {
+          // The root was posted, then dropped by a re-org (only the dealer posts it): this tick's deal step
+          // posts the same root again before the root deadline would force the game open.
+          await store.updateGame(gameId, { status: 'root-computed' });
+          this.#log.warn(
+            { gameId: gameId.toString() },
+            'posted root no longer on-chain (re-org): posting again',
+          );
+        } else if (phase === 'cancelled' || phase === 'forced-open') {
           await markStopped(this.#d, gameId, phase);
           const level = phase === 'forced-open' ? 'error' : 'warn';
           this.#log[level]({ gameId: gameId.toString(), phase }, 'game stopped on-chain after the root');

@@ -279,6 +279,25 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     );
   });
 
+  it('posts its root again when a re-org dropped it (the game back in Deal), before the root deadline', async () => {
+    const provider = env.ethers.provider;
+    const t = await newGame();
+    await mine(2);
+    await watcher.tick();
+    await commitAll(env, t);
+    await revealAll(env, t);
+    const beforeRoot = await provider.send('evm_snapshot', []);
+    await watcher.tick();
+    const posted = (await store.getGame(t.id))!;
+    assert.equal(posted.status, 'dealt');
+    assert.equal(await provider.send('evm_revert', [beforeRoot]), true);
+    assert.equal(await chain.phase(t.id), 'dealing', 'the root was dropped');
+    await watcher.tick();
+    assert.equal(await chain.phase(t.id), 'playing', 'posted again');
+    assert.equal((await G.getFunction('getGame')(t.id)).root, posted.root, 'the same root');
+    assert.equal((await store.getGame(t.id))?.status, 'dealt');
+  });
+
   it('serves a reveal once a spawn stored a confirmed play commitment, with paths verifying against the on-chain root', async () => {
     const rc = revealCommitment(env.h, leaves, r.maxRevealedTiles, blinding);
     const p0 = s.players[0]!;
@@ -499,7 +518,11 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     assert.equal(args.dealerStands, true);
     // Held for the dealer in the seat's escrow (paid with the bond at settlement: the next test).
     assert.equal((await G.getFunction('getSeat')(s.id, 0)).escrow, deposit);
-    assert.equal((await metrics.zoneChallengesAnswered.get()).values[0]?.value, 2, 'sent twice (one re-orged)');
+    assert.equal(
+      (await metrics.zoneChallengesAnswered.get()).values[0]?.value,
+      2,
+      'sent twice (one re-orged)',
+    );
     assert.equal((await G.getFunction('getZoneChallenge')(s.id, 0)).open, false);
     assert.equal(
       await chain.answerZoneChallenge(s.id, 0, lie, zoneLeaves(map, 1)),
