@@ -123,6 +123,7 @@ interface IShroudGame {
         uint96 bond; // dealer bond still held
         uint96 stake; // per-player deposit paid with `commit`
         uint8 revealWords; // words of a packed reveal list (ceil(maxRevealedTiles / 14))
+        uint40 rootBlock; // the block of `RootPosted` (the zone roots are in its log), 0 before the root
         // slot 3
         uint96 disputeDeposit; // paid with `openDispute`, ≤ stake
         // slot 4
@@ -317,8 +318,10 @@ interface IShroudGame {
     event SealedReveal(uint256 indexed gameId, uint256 seat, uint256 ephemeralY, uint256 ciphertext);
     /// @notice The game was cancelled; bit s of `faultMask` marks seat s at fault.
     event GameCancelled(uint256 indexed gameId, Reason reason, uint256 faultMask);
-    /// @notice The dealer posted the map root and `Poseidon(master_secret)`.
-    event RootPosted(uint256 indexed gameId, uint256 root, uint256 masterCommitment);
+    /// @notice The dealer posted the map root, `Poseidon(master_secret)` and its zone roots (the tree's nodes at the
+    ///         zones' level, one per zone): every player builds its passability witnesses from them, so no dealer
+    ///         can stall a seat by withholding them.
+    event RootPosted(uint256 indexed gameId, uint256 root, uint256 masterCommitment, uint256[] zoneRoots);
     /// @notice It is `seat`'s turn `turn` until `deadline`: when play starts or resumes, and when a turn passes
     ///         without a proof (the seat to move forfeited). After an accepted spawn or turn, `TurnSubmitted` says it.
     event TurnStarted(uint256 indexed gameId, uint256 turn, uint256 seat, uint256 deadline);
@@ -376,9 +379,7 @@ interface IShroudGame {
     /// @notice Play is over after `turn` turns.
     event GameEnded(uint256 indexed gameId, uint256 turn);
     /// @notice The dealer's secrets checked out; `seed` is the ceremony's seed.
-    event SecretsPublished(
-        uint256 indexed gameId, uint256 masterSecret, uint256[] shares, uint256 seed, uint256[] zoneRoots
-    );
+    event SecretsPublished(uint256 indexed gameId, uint256 masterSecret, uint256[] shares, uint256 seed);
     /// @notice A seat says the dealer's leaves of `zone` are not `leaves` (its own computation from the secrets).
     event ZoneChallenged(uint256 indexed gameId, uint256 seat, uint256 zone, uint256[] leaves);
     /// @notice A seat's zone challenge answered with the dealer's leaves: the first differing leaf decided it.
@@ -421,8 +422,9 @@ interface IShroudGame {
     /// @notice After the commit, reveal or force-open deadline: cancels, with every seat that did not act at fault.
     function cancelMissed(uint256 gameId) external;
 
-    /// @notice The dealer posts the map root and `Poseidon(master_secret)`; play starts.
-    function postRoot(uint256 gameId, uint256 root, uint256 masterCommitment) external;
+    /// @notice The dealer posts the map root, `Poseidon(master_secret)` and its zone roots (one per zone, stored as a
+    ///         hash and checked only when shown wrong: `proveZoneRootsFraud`); play starts.
+    function postRoot(uint256 gameId, uint256 root, uint256 masterCommitment, uint256[] calldata zoneRoots) external;
 
     // ---------------------------------------------------------------- play
 
@@ -527,15 +529,9 @@ interface IShroudGame {
     // ---------------------------------------------------------------- secrets, audit, settlement
 
     /// @notice After play, the master secret and every share (checked against their commitments) are published so
-    ///         anyone can audit the map, with the dealer's zone roots (its tree's nodes at the zones' level, one
-    ///         per zone, stored as a hash and checked only when challenged: `proveZoneRootsFraud`). Only the dealer
-    ///         may call (`NotDealer`): the zone roots are its word.
-    function publishSecrets(
-        uint256 gameId,
-        uint256 masterSecret,
-        uint256[] calldata shares,
-        uint256[] calldata zoneRoots
-    ) external;
+    ///         anyone can audit the map against the zone roots posted with the root. Only the dealer may call
+    ///         (`NotDealer`).
+    function publishSecrets(uint256 gameId, uint256 masterSecret, uint256[] calldata shares) external;
 
     /// @notice Past the secrets deadline without them: the dealer failed and its bond is slashed.
     function claimSecretsTimeout(uint256 gameId) external;
@@ -544,8 +540,9 @@ interface IShroudGame {
     ///         wrong salt, or fills an off-board slot: the dealer's bond is slashed and the game settles.
     function proveFraud(uint256 gameId, uint256 leafIndex, uint256[5] calldata tile, uint256[] calldata path) external;
 
-    /// @notice During the audit window, anyone shows that the zone roots published with the secrets do not build
-    ///         the posted root: the dealer's bond is slashed and the game settles.
+    /// @notice Anyone shows that the zone roots posted with the root do not build it: the dealer's bond is slashed.
+    ///         During play (or a reveal dispute) the game is force-opened, since no seat can prove a passability turn
+    ///         against such a root; after play (secrets, audit) it settles. Not during a combat (it resolves first).
     function proveZoneRootsFraud(uint256 gameId, uint256[] calldata zoneRoots) external;
 
     /// @notice During the audit window, a seat (once per game, paying the game's dispute deposit) posts zone
@@ -652,6 +649,10 @@ interface IShroudGame {
 
     /// @notice What `account` can withdraw.
     function credit(address account) external view returns (uint256);
+
+    /// @notice The block the game's root was posted in: its `RootPosted` log holds the dealer's zone roots, which
+    ///         players build passability witnesses from and the audit judges against (0: no root yet).
+    function rootBlock(uint256 gameId) external view returns (uint256);
 
     /// @notice Where `account`'s credit accrues: the payee it named, zero for itself.
     function payeeOf(address account) external view returns (address);

@@ -117,8 +117,10 @@ contract ShroudGame is IShroudGame {
     }
 
     /// @inheritdoc IShroudGame
-    function postRoot(uint256 gameId, uint256 root, uint256 masterCommitment) external {
-        ShroudCeremony.postRoot(s, gameId, root, masterCommitment);
+    function postRoot(uint256 gameId, uint256 root, uint256 masterCommitment, uint256[] calldata zoneRoots)
+        external
+    {
+        ShroudCeremony.postRoot(s, gameId, root, masterCommitment, zoneRoots);
     }
 
     // ---------------------------------------------------------------- play
@@ -312,13 +314,8 @@ contract ShroudGame is IShroudGame {
     // ------------------------------------------------- secrets, audit, settlement (ShroudSettlement, ShroudAudit)
 
     /// @inheritdoc IShroudGame
-    function publishSecrets(
-        uint256 gameId,
-        uint256 masterSecret,
-        uint256[] calldata shares,
-        uint256[] calldata zoneRoots
-    ) external {
-        ShroudSettlement.publishSecrets(s, _deps(), gameId, masterSecret, shares, zoneRoots);
+    function publishSecrets(uint256 gameId, uint256 masterSecret, uint256[] calldata shares) external {
+        ShroudSettlement.publishSecrets(s, _deps(), gameId, masterSecret, shares);
     }
 
     /// @inheritdoc IShroudGame
@@ -494,6 +491,11 @@ contract ShroudGame is IShroudGame {
     /// @inheritdoc IShroudGame
     function credit(address account) external view returns (uint256) {
         return s.credit[account];
+    }
+
+    /// @inheritdoc IShroudGame
+    function rootBlock(uint256 gameId) external view returns (uint256) {
+        return s.games[gameId].rootBlock;
     }
 
     /// @inheritdoc IShroudGame

@@ -25,7 +25,6 @@ import { playRoutes } from './routes/play.ts';
 import { receiptRoutes } from './routes/receipts.ts';
 import { revealRoutes } from './routes/reveals.ts';
 import { viewerRoutes } from './routes/viewer.ts';
-import { zoneRootRoutes } from './routes/zone-roots.ts';
 import type { DealerStore } from './store/types.ts';
 
 export interface HttpOptions {
@@ -33,6 +32,8 @@ export interface HttpOptions {
   corsOrigins: string[];
   rateLimit: { max: number; timeWindowMs: number };
   docs: boolean;
+  /** Reverse proxies whose `X-Forwarded-For` is believed (dealer/config.ts `http.trustProxy`); none by default. */
+  trustProxy?: string[];
   maxExpirySeconds: number;
   /** Longest reveal session, seconds; defaults to MAX_SESSION_SECONDS (1 h). */
   maxSessionSeconds?: number;
@@ -117,6 +118,8 @@ export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: d.logger as FastifyBaseLogger,
     bodyLimit: d.http.bodyLimitBytes,
+    // Behind a TLS proxy every client shares the proxy's address: the per-IP limit must key on the forwarded one.
+    trustProxy: d.http.trustProxy?.length ? d.http.trustProxy : false,
     // Fastify's defaults are 0 (no limit) for both; Node checks the request timeout every
     // connectionsCheckingInterval, so that is tied to it.
     requestTimeout,
@@ -160,7 +163,7 @@ export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
           title: 'Shroud dealer',
           version: '1',
           description:
-            'Serves the tiles behind opened reveal commitments, the public zone roots of dealt maps, and the proving artifacts (content-addressed by SHA-256); ' +
+            'Serves the tiles behind opened reveal commitments and the proving artifacts (content-addressed by SHA-256); ' +
             'seats players in lobbies and creates their games.',
         },
       },
@@ -196,11 +199,10 @@ export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
   }));
   await app.register(revealRoutes(reveals));
   await app.register(receiptRoutes(reveals));
-  await app.register(zoneRootRoutes(reveals));
   const pruner = setInterval(() => reveals.pruneSessions(), 60_000);
   pruner.unref();
   app.addHook('onClose', async () => clearInterval(pruner));
-  await app.register(opsRoutes(d.chain, d.store, d.metrics));
+  await app.register(opsRoutes(d.chain, d.store, d.metrics, d.nowMs ?? Date.now));
   if (d.mapProver) await app.register(mapProofRoutes(d.store, d.mapProver));
   if (d.artifacts) await app.register(artifactRoutes(d.artifacts));
   if (d.lobbies) await app.register(lobbyRoutes(d.lobbies));

@@ -1,16 +1,6 @@
-import { zoneLeaves, zoneRoots } from '../core/mapproof/witness.ts';
+import { zoneLeaves } from '../core/mapproof/witness.ts';
 import type { ZoneChallengeRecord } from './chain/types.ts';
 import type { DealingDeps } from './dealing.ts';
-
-/**
- * The zone roots published with the secrets: the dealt tree's nodes at the zone level. The audit's zone
- * challenges are judged against them (ShroudAudit), so they must be this tree's, which `maps` rebuilds from the
- * stored secrets.
- */
-export async function publishedZoneRoots(d: Pick<DealingDeps, 'maps'>, gameId: bigint): Promise<bigint[]> {
-  const map = await d.maps.get(gameId);
-  return zoneRoots(map.commitment, map.ruleset.board);
-}
 
 /**
  * Answers a game's zone challenges (P3 after the secrets), each as its `ZoneChallenged` log posted it: a seat

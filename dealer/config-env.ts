@@ -70,6 +70,13 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
   },
   { path: 'http.docs', env: 'SHROUD_DOCS', kind: 'bool', meaning: 'Serve the OpenAPI page at `/docs`.' },
   {
+    path: 'http.trustProxy',
+    env: 'SHROUD_TRUST_PROXY',
+    kind: 'list',
+    meaning:
+      'Reverse proxies (addresses or CIDRs, comma-separated) whose `X-Forwarded-For` names the client, for the per-IP rate limit; `none` (default): trust none.',
+  },
+  {
     path: 'chain.kind',
     env: 'SHROUD_CHAIN_KIND',
     kind: 'string',

@@ -20,6 +20,12 @@ export interface DealerConfig {
     corsOrigins: string[];
     rateLimit: { max: number; timeWindowMs: number };
     docs: boolean;
+    /**
+     * Addresses (or CIDR ranges) of the reverse proxies in front of the dealer, whose `X-Forwarded-For` names the
+     * client: the per-IP rate limit then keys on each client, not on the proxy (which every client shares). Empty
+     * (the default): the socket's peer is the client.
+     */
+    trustProxy?: string[];
   };
   chain: {
     /** `ethers`: JSON-RPC (pending the contract ABI). `fake-file`: a FakeChain JSON file (tests, demos). */
@@ -150,6 +156,7 @@ export const CONFIG_SCHEMA = {
           properties: { max: { type: 'integer', minimum: 1 }, timeWindowMs: { type: 'integer', minimum: 1 } },
         },
         docs: { type: 'boolean' },
+        trustProxy: { type: 'array', items: { type: 'string', minLength: 1 } },
       },
     },
     chain: {

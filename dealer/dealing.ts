@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { type Hasher, seedFromShares } from '../core/index.ts';
+import { zoneRoots } from '../core/mapproof/witness.ts';
 import { addressToField, openSealedShare } from '../core/sealed.ts';
 import type { ChainView, DealerCloseCall, GamePhase } from './chain/types.ts';
 import type { MapCache } from './maps.ts';
@@ -93,6 +94,7 @@ export async function dealGame(d: DealingDeps, gameId: bigint): Promise<DealOutc
     d,
     gameId,
     { root: map.root, masterCommitment: map.masterCommitment },
+    zoneRoots(map.commitment, map.ruleset.board),
     log,
   );
   if (txHash === null) return 'waiting';
@@ -164,6 +166,7 @@ async function postRootOnce(
   d: DealingDeps,
   gameId: bigint,
   root: { root: bigint; masterCommitment: bigint },
+  zoneRoots: readonly bigint[],
   log: Logger,
 ): Promise<string | null> {
   const attempts = d.postAttempts ?? 3;
@@ -183,7 +186,7 @@ async function postRootOnce(
         if (phase === 'cancelled' || phase === 'forced-open') await markStopped(d, gameId, phase);
         return null;
       }
-      return (await d.chain.postRoot(gameId, root)).hash;
+      return (await d.chain.postRoot(gameId, root, zoneRoots)).hash;
     } catch (e) {
       lastError = e;
       log.warn({ attempt: i + 1, err: (e as Error).message }, 'posting the root failed; re-checking');

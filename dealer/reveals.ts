@@ -1,5 +1,6 @@
 import { createSecretKey } from 'node:crypto';
 import { recoverAddress, type TypedDataDomain } from 'ethers';
+import { leafCoord } from '../core/geometry.ts';
 import {
   FIELD_MODULUS,
   type Hasher,
@@ -8,7 +9,6 @@ import {
   revealCommitment,
   toField,
 } from '../core/index.ts';
-import { zoneRoots } from '../core/mapproof/witness.ts';
 import { recoverReceiptSigner } from '../core/reveal-receipt.ts';
 import {
   type RevealSessionMessage,
@@ -16,6 +16,7 @@ import {
   sessionKeyHash,
   sessionMacKey,
 } from '../core/reveal-session.ts';
+import { shippedRuleset } from '../core/ruleset/shipped.ts';
 import {
   type RevealRequestMessage,
   RevealSignatureVerifier,
@@ -196,7 +197,6 @@ export class RevealService {
   readonly #openings: Lru<string, Buffer>;
   readonly #sessions: SessionTable;
   /** Serialized zone-roots answers per dealt game (public data, immutable once the root is posted). */
-  readonly #zoneRoots: Lru<string, Buffer>;
 
   constructor(d: RevealDeps) {
     this.#d = d;
@@ -210,7 +210,6 @@ export class RevealService {
     this.#recorded = new Lru({ max: c.entries });
     this.#receipted = new Lru({ max: c.entries });
     this.#dealt = new Lru({ max: c.games });
-    this.#zoneRoots = new Lru({ max: c.games });
     this.#openings = new Lru({ max: c.openings });
   }
 
@@ -226,7 +225,6 @@ export class RevealService {
       'reveal-receipted': this.#receipted.size,
       'reveal-lookups': this.#indexLookups.size + this.#viewLookups.size,
       'dealt-games': this.#dealt.size,
-      'zone-roots': this.#zoneRoots.size,
       openings: this.#openings.size,
       signers,
       ...this.#sessions.cacheSizes(),
@@ -282,6 +280,11 @@ export class RevealService {
       nonce,
       expiry: body.expiry,
     };
+    // Who plays is public: a stranger is refused before any signature work (a recovered key is cached, and its
+    // tables cost ~60 ms to build: throwaway keys must not evict the players' or hold the event loop).
+    if (!game.players.includes(player)) {
+      throw new DealerError(403, 'not-a-player', 'player: not a player of this game', 'player');
+    }
     const sig = this.#signatures.check(revealDomain(d.chainId, game.contract), msg, body.signature, player);
     if (sig === 'malformed') {
       throw new DealerError(
@@ -293,9 +296,6 @@ export class RevealService {
     }
     if (sig === 'not-signer') {
       throw new DealerError(401, 'bad-signature', 'signature: not signed by player', 'signature');
-    }
-    if (!game.players.includes(player)) {
-      throw new DealerError(403, 'not-a-player', 'player: not a player of this game', 'player');
     }
     this.#limit(player);
 
@@ -492,24 +492,6 @@ export class RevealService {
     );
   }
 
-  /**
-   * The root of every zone subtree of a dealt game's map, from the cached tree. Public data (the map
-   * proof posts them on-chain too): clients check that they hash to the on-chain root, then use them
-   * as the shared top of the map tree in turn proofs with passability. No signature needed.
-   */
-  async zoneRoots(urlGameId: string): Promise<Buffer> {
-    const gameId = parseField(urlGameId, 'gameId');
-    const key = gameId.toString();
-    const hit = this.#zoneRoots.get(key);
-    if (hit !== undefined) return hit;
-    await this.#game(gameId);
-    const map = await this.#d.maps.get(gameId);
-    const roots = zoneRoots(map.commitment, map.ruleset.board).map((z) => `"${z}"`);
-    const payload = ownBytes(`{"gameId":"${key}","root":"${map.root}","zoneRoots":[${roots.join(',')}]}`);
-    this.#zoneRoots.set(key, payload);
-    return payload;
-  }
-
   /** Drops expired sessions and nonces (app.ts runs it every minute). */
   pruneSessions(): void {
     this.#sessions.prune();
@@ -559,13 +541,14 @@ export class RevealService {
     if (!game.players.includes(player)) {
       throw new DealerError(403, 'not-a-player', 'player: not a player of this game', 'player');
     }
-    const map = await d.maps.get(gameId);
-    const ruleset = map.ruleset;
+    // The opening is checked before the map is touched: building an uncached map holds the event loop (0.35 s on
+    // duel, 1.5 s on standard), so only a request that opens an on-chain commitment may cause one.
+    const ruleset = shippedRuleset(game.ruleset);
     if (leaves.length > ruleset.maxRevealedTiles) {
       throw new DealerError(400, 'invalid-request', `leaves: at most ${ruleset.maxRevealedTiles}`, 'leaves');
     }
     leaves.forEach((leaf, i) => {
-      if (!map.entries.has(leaf)) {
+      if (leafCoord(ruleset.board, leaf) === null) {
         throw new DealerError(
           400,
           'invalid-request',
@@ -585,6 +568,7 @@ export class RevealService {
         'leaves',
       );
     }
+    const map = await d.maps.get(gameId);
     const tiles = leaves.map((leaf) => map.entries.get(leaf)!).join(',');
     // Bytes, not a string: the socket write then skips a UTF-8 encode of several KB per request.
     const payload = ownBytes(

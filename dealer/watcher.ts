@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { eqPoint, type Point } from '../core/babyjub.ts';
-import { answerZoneChallenges, publishedZoneRoots } from './audit.ts';
+import { answerZoneChallenges } from './audit.ts';
 import type { ChainHead } from './chain/head.ts';
 import type { GamePhase, ZoneChallengeRecord } from './chain/types.ts';
 import { GameCloser } from './closing.ts';
@@ -239,10 +239,7 @@ export class ChainWatcher {
     const s = await store.getSecrets(gameId);
     if (!s) return;
     // Read first: a publish that landed before a crash is not sent again.
-    if (!(await chain.secretsPublished(gameId))) {
-      const zoneRoots = await publishedZoneRoots(this.#d, gameId);
-      await chain.publishSecrets(gameId, s.masterSecret, s.shares, zoneRoots);
-    }
+    if (!(await chain.secretsPublished(gameId))) await chain.publishSecrets(gameId, s.masterSecret, s.shares);
     // Published only once confirmed: a re-org that drops the publish leaves the game dealt and in the Secrets
     // phase, so a later tick sends it again (nobody else may: a dropped publish would slash this dealer).
     if (!(await chain.secretsPublished(gameId, true))) return;

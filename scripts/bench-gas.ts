@@ -57,6 +57,8 @@ import { readManifest, readSealArtifacts, rulesetHash, rulesetInfo } from './con
 const DURATIONS = { ...DURATION_FLOORS };
 const SEAL = generateSealKey();
 const DUEL_BOARD = { kind: 0, width: 40, height: 26, maxTurns: 100 };
+/** One word per zone of the duel board: zone roots of a root that is no map's (closing and dispute benches). */
+const ZONES_ONES = new Array(makeBoard('hex', DUEL_BOARD.width, DUEL_BOARD.height).zoneCount).fill(1n);
 /** The played duel's turn limit (spawns count): spawns 0, 1, turns 2, 3, and turn 4 (an attack, then the last turn). */
 const DUEL_PLAY_TURNS = 5;
 /** `Phase.Secrets` (IShroudGame.sol): play has ended, the dealer's secrets are due. */
@@ -176,12 +178,15 @@ export async function benchGas(o: BenchGasOptions = {}): Promise<Record<string, 
   const master = 987654321n;
   const { tree, salts } = commitMap(h, board, tiles, master);
   out['gas_post_root'] = await gasOf(
-    as(dealer).getFunction('postRoot')(id, tree.root, masterCommitment(h, master)),
+    as(dealer).getFunction('postRoot')(
+      id,
+      tree.root,
+      masterCommitment(h, master),
+      zoneRoots({ tree, salts }, board),
+    ),
   );
   out['gas_forfeit_end'] = await gasOf(as(p2).getFunction('forfeit')(id));
-  out['gas_publish_secrets'] = await gasOf(
-    as(dealer).getFunction('publishSecrets')(id, master, shares, zoneRoots({ tree, salts }, board)),
-  );
+  out['gas_publish_secrets'] = await gasOf(as(dealer).getFunction('publishSecrets')(id, master, shares));
   const i = leafIndex(board, target);
   const t = tiles[k]!;
   out['gas_fraud_proof'] = await gasOf(
@@ -262,7 +267,10 @@ async function closingGas(
   const ended = async (shares: bigint[]) => {
     const id = await newGame(shares);
     await sealAll(h, game, id, players, shares);
-    await (await as(dealer).getFunction('postRoot')(id, 0x77n, masterCommitment(h, MASTER))).wait();
+    // The dealer's root is no map's here (0x77): any zone roots of the right count (the audit bench is auditGas).
+    await (
+      await as(dealer).getFunction('postRoot')(id, 0x77n, masterCommitment(h, MASTER), ZONES_ONES)
+    ).wait();
     await (await as(players[1]!).getFunction('forfeit')(id)).wait();
     return id;
   };
@@ -275,9 +283,7 @@ async function closingGas(
   out['gas_claim_secrets_timeout'] = await gasOf(as(other).getFunction('claimSecretsTimeout')(silent));
   const shares = [0xc4n, 0xc5n];
   const audited = await ended(shares);
-  // The dealer's root is no map's here (0x77): any zone roots of the right count (the audit bench is auditGas).
-  const zones = new Array(makeBoard('hex', DUEL_BOARD.width, DUEL_BOARD.height).zoneCount).fill(1n);
-  await (await as(dealer).getFunction('publishSecrets')(audited, MASTER, shares, zones)).wait();
+  await (await as(dealer).getFunction('publishSecrets')(audited, MASTER, shares)).wait();
   await after(DURATIONS.auditSeconds);
   out['gas_settle'] = await gasOf(as(other).getFunction('settle')(audited));
   return out;
@@ -319,10 +325,12 @@ async function auditGas(
     const k = 13 * board.width + 21;
     const told = lie ? tiles.map((t, i) => (i === k ? ({ ...t, rivers: t.rivers ^ 1 } as Tile) : t)) : tiles;
     const map = lie ? commitMap(h, board, told, MASTER) : honest;
-    await (await as(dealer).getFunction('postRoot')(id, map.tree.root, masterCommitment(h, MASTER))).wait();
-    await (await as(players[1]!).getFunction('forfeit')(id)).wait();
     const zones = zonesOf(map);
-    await (await as(dealer).getFunction('publishSecrets')(id, MASTER, shares, zones)).wait();
+    await (
+      await as(dealer).getFunction('postRoot')(id, map.tree.root, masterCommitment(h, MASTER), zones)
+    ).wait();
+    await (await as(players[1]!).getFunction('forfeit')(id)).wait();
+    await (await as(dealer).getFunction('publishSecrets')(id, MASTER, shares)).wait();
     return { id, honest, map, zones };
   };
   const out: Record<string, number> = {};
@@ -487,7 +495,14 @@ async function duelPlay(
   await sealAll(h, game, id, players, shares);
   const master = 77n;
   const map = commitMap(h, r.board, generateMap(h, r.board, h.hash(shares)), master);
-  await (await as(dealer).getFunction('postRoot')(id, map.tree.root, masterCommitment(h, master))).wait();
+  await (
+    await as(dealer).getFunction('postRoot')(
+      id,
+      map.tree.root,
+      masterCommitment(h, master),
+      zoneRoots(map, r.board),
+    )
+  ).wait();
   const out: Record<string, number> = {};
   if (readManifest()['duel']!.verifiers.maproot) {
     const input = mapRootInput(h, {

@@ -5,13 +5,19 @@
  */
 import type { Signer } from 'ethers';
 import type { GameChain } from '../sdk/chain.ts';
-import { checkLobbyGame, LobbyClient } from '../sdk/lobby-client.ts';
+import { checkLobbyGame, type JoinOptions, LobbyClient } from '../sdk/lobby-client.ts';
 
 export type GameTarget =
   /** `maxStake`, when given (`--max-stake`): the most this player stakes in that game (checked before it commits). */
   | { kind: 'game'; id: bigint; maxStake?: bigint }
-  /** `maxStake`: the most this player agreed to stake (a lobby asking more is refused before signing). */
-  | { kind: 'lobby'; lobby: string; maxStake: bigint };
+  /**
+   * `maxStake`: the most this player agreed to stake (a lobby asking more is refused before signing); the other
+   * terms it agreed to (a page funded its key from the listing it showed), checked the same way.
+   */
+  | ({ kind: 'lobby'; lobby: string; maxStake: bigint } & Pick<
+      JoinOptions,
+      'maxTurns' | 'maxDisputeDeposit' | 'minBond'
+    >);
 
 export interface ResolveVia {
   signer: Signer;
@@ -39,7 +45,13 @@ export async function resolveGameId(target: GameTarget, via: ResolveVia): Promis
         throw new Error(
           `--lobby ${target.lobby}: no open lobby with that id or name (open: ${open.map((l) => `${l.kind} ${l.id}`).join(', ') || 'none'})`,
         );
-      const ticket = await client.join(via.signer, lobby.id, { maxStake: target.maxStake });
+      const terms = {
+        maxStake: target.maxStake,
+        ...(target.maxTurns === undefined ? {} : { maxTurns: target.maxTurns }),
+        ...(target.maxDisputeDeposit === undefined ? {} : { maxDisputeDeposit: target.maxDisputeDeposit }),
+        ...(target.minBond === undefined ? {} : { minBond: target.minBond }),
+      };
+      const ticket = await client.join(via.signer, lobby.id, terms);
       via.print?.(
         `joined lobby ${lobby.kind} (${lobby.id}): seat ${ticket.seat + 1} of ${lobby.seats}, stake ${lobby.stake} wei; waiting for the other players…`,
       );
@@ -49,10 +61,10 @@ export async function resolveGameId(target: GameTarget, via: ResolveVia): Promis
       const players: string[] = [];
       for (let i = 0; i < g.nPlayers; i++) players.push((await via.chain.seat(gameId, i)).player);
       checkLobbyGame(
-        { dealer: g.dealer, players, config: await via.chain.config(gameId) },
+        { dealer: g.dealer, bond: g.bond, players, config: await via.chain.config(gameId) },
         ticket.lobby ?? lobby,
         await via.signer.getAddress(),
-        { maxStake: target.maxStake },
+        terms,
       );
       return gameId;
     }

@@ -20,38 +20,40 @@ export type RootAudit =
  * The audit after the secrets (P3, ShroudAudit), for a seat's signer (a player's key, its page's session key):
  * recomputes the dealer's tree from the published secrets (`commitMap(Gen(seed), master_secret)`) and, when the
  * posted root is not it, proves so on-chain whether or not a wrong tile was ever served: `proveZoneRootsFraud`
- * when the dealer's published zone roots do not build its root, else `challengeZone` with the first differing
- * zone's true leaves, paying the game's dispute deposit (the dealer cannot answer it truthfully, so its bond is
- * slashed when it answers or at settlement, and the deposit comes back; once per seat). Null outside the audit
- * window (nothing to judge yet, or too late). `board` must carry the ruleset's start areas (the chain's MapGen
- * uses them). `fromBlock`: where the game's logs start (its creation or join block).
+ * when the zone roots the dealer posted with its root do not build it, else `challengeZone` with the first
+ * differing zone's true leaves, paying the game's dispute deposit (the dealer cannot answer it truthfully, so its
+ * bond is slashed when it answers or at settlement, and the deposit comes back; once per seat). Null outside the
+ * audit window (nothing to judge yet, or too late). `board` must carry the ruleset's start areas (the chain's
+ * MapGen uses them). The game's logs are read from the block of its root (`rootBlock`), whenever this signer
+ * joined: the secrets and challenges come after it.
  */
 export async function auditRoot(
   chain: GameChain,
   h: Hasher,
   board: Board,
   gameId: bigint,
-  fromBlock = 0,
 ): Promise<RootAudit | null> {
   const g = await chain.game(gameId);
   const now = (await chain.provider.getBlock('latest'))?.timestamp ?? 0;
   // A transaction is mined after the latest block: at the deadline's second it would come too late.
   if (g.phase !== 'Audit' || now >= g.deadline) return null;
-  const events = await chain.events(gameId, fromBlock);
+  const events = await chain.events(gameId, await chain.rootBlock(gameId));
+  const posted = events.find((e) => e.kind === 'RootPosted');
   const secrets = events.findLast((e) => e.kind === 'SecretsPublished');
-  if (secrets?.kind !== 'SecretsPublished') return null;
+  if (posted?.kind !== 'RootPosted' || secrets?.kind !== 'SecretsPublished')
+    throw new Error(`game ${gameId} is in its audit, but its root or secrets log was not found`);
   const honest = commitMap(h, board, generateMap(h, board, secrets.seed), secrets.masterSecret);
-  const finding = judgeRoot(h, board, g.root, secrets.zoneRoots, honest);
+  const finding = judgeRoot(h, board, g.root, posted.zoneRoots, honest);
   if (finding.kind === 'honest') return finding;
   if (finding.kind === 'zone-roots') {
-    const tx = await unlessEnded(chain, gameId, () => chain.proveZoneRootsFraud(gameId, secrets.zoneRoots));
+    const tx = await unlessEnded(chain, gameId, () => chain.proveZoneRootsFraud(gameId, posted.zoneRoots));
     return tx && { kind: 'zone-roots', gas: tx.gasUsed };
   }
   // One challenge per seat: this signer's seat (chain.join refuses a signer without one).
   const { seat } = await chain.join(gameId);
   if (events.some((e) => e.kind === 'ZoneChallenged' && e.seat === seat)) return { kind: 'challenged' };
   const tx = await unlessEnded(chain, gameId, () =>
-    chain.challengeZone(gameId, secrets.zoneRoots, finding.zone, finding.leaves),
+    chain.challengeZone(gameId, posted.zoneRoots, finding.zone, finding.leaves),
   );
   return tx && { kind: 'zone', zone: finding.zone, gas: tx.gasUsed };
 }

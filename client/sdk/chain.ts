@@ -127,6 +127,15 @@ export type GameEvent =
   | { kind: 'DealerSlashed'; reason: GameReasonName; amount: bigint; tx: string; block: number }
   | { kind: 'MapOpened'; seed: bigint; tx: string; block: number }
   | {
+      kind: 'RootPosted';
+      root: bigint;
+      masterCommitment: bigint;
+      /** The dealer's zone roots: players' passability witnesses and the audit's zone challenges use them. */
+      zoneRoots: bigint[];
+      tx: string;
+      block: number;
+    }
+  | {
       kind: 'OpenRootProposed';
       seat: number;
       root: bigint;
@@ -151,8 +160,6 @@ export type GameEvent =
       masterSecret: bigint;
       shares: bigint[];
       seed: bigint;
-      /** The dealer's zone roots: what the audit's zone challenges are judged against. */
-      zoneRoots: bigint[];
       tx: string;
       block: number;
     }
@@ -412,6 +419,23 @@ export class GameChain {
   }
 
   /** The seats' zone challenges of the game's audit (ShroudAudit) still unanswered. */
+  /** The block the game's root was posted in (0: none yet): its logs from there hold the root, secrets and audit. */
+  async rootBlock(gameId: bigint): Promise<number> {
+    return Number(await this.#call('rootBlock', gameId));
+  }
+
+  /**
+   * The zone roots the dealer posted with the game's root (its `RootPosted` log, found at the block the contract
+   * records: one log query), unchecked: `zoneRootsMatch` tells whether they build the root. Null before the root.
+   */
+  async postedZoneRoots(gameId: bigint): Promise<bigint[] | null> {
+    const block = await this.rootBlock(gameId);
+    if (block === 0) return null;
+    const posted = (await this.events(gameId, block, block)).find((e) => e.kind === 'RootPosted');
+    if (posted?.kind !== 'RootPosted') throw new Error(`game ${gameId}: no RootPosted log at block ${block}`);
+    return posted.zoneRoots;
+  }
+
   async audit(gameId: bigint): Promise<{ open: number }> {
     const a = await this.#call('getAudit', gameId);
     return { open: Number(a.open) };
@@ -845,6 +869,15 @@ export class GameChain {
         case 'MapOpened':
           out.push({ kind: 'MapOpened', seed: a.seed, ...at });
           break;
+        case 'RootPosted':
+          out.push({
+            kind: 'RootPosted',
+            root: a.root,
+            masterCommitment: a.masterCommitment,
+            zoneRoots: [...a.zoneRoots],
+            ...at,
+          });
+          break;
         case 'OpenRootProposed':
           out.push({
             kind: 'OpenRootProposed',
@@ -877,7 +910,6 @@ export class GameChain {
             masterSecret: a.masterSecret,
             shares: [...a.shares],
             seed: a.seed,
-            zoneRoots: [...a.zoneRoots],
             ...at,
           });
           break;

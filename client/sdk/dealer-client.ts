@@ -19,10 +19,8 @@ import {
   DealerUnavailableError,
   MapProofError,
   TileRejectedError,
-  ZoneRootsRejectedError,
 } from './errors.ts';
 import { type VerifiedTile, verifyRevealedTiles } from './tiles.ts';
-import { verifyZoneRoots } from './zone-roots.ts';
 
 /**
  * The opening of one turn's on-chain play commitment: what the player asks the dealer to serve. The leaves and
@@ -44,13 +42,6 @@ export interface RevealResponse {
   turn: number;
   root: string;
   tiles: unknown[];
-}
-
-/** The zone-roots 200 body. `root` is informational only: clients verify against the chain's root. */
-export interface ZoneRootsResponse {
-  gameId: string;
-  root: string;
-  zoneRoots: unknown[];
 }
 
 export interface DealerClientOptions {
@@ -197,33 +188,6 @@ export class DealerClient {
     );
     this.stats.signedReveals++;
     return res;
-  }
-
-  /**
-   * The public zone roots of a dealt game (`GET /v1/games/:gameId/zone-roots`), unverified: use
-   * `fetchVerifiedZoneRoots`. Retries like the reveal routes; a 4xx (unknown game, root not posted
-   * yet) surfaces at once as DealerRefusedError.
-   */
-  async requestZoneRoots(gameId: bigint): Promise<ZoneRootsResponse> {
-    const o = this.#o;
-    return this.#withRetries(
-      () => this.#send(`${o.baseUrl}/v1/games/${gameId}/zone-roots`, { method: 'GET' }),
-      (b) => checkZoneRootsResponse(b, gameId),
-    );
-  }
-
-  /**
-   * `requestZoneRoots`, then verification against `chainRoot` (read it from the contract): the zone
-   * roots must be one field element per zone and hash to it (ZoneRootsRejectedError otherwise).
-   */
-  async fetchVerifiedZoneRoots(
-    h: Hasher,
-    board: Board,
-    chainRoot: bigint,
-    gameId: bigint,
-  ): Promise<bigint[]> {
-    const res = await this.requestZoneRoots(gameId);
-    return verifyZoneRoots(h, board, chainRoot, res.zoneRoots);
   }
 
   /**
@@ -463,16 +427,4 @@ function checkResponse(body: unknown, opening: RevealOpening): RevealResponse {
     throw new TileRejectedError('malformed', null, `response is for game ${b.gameId}`);
   }
   return b as RevealResponse;
-}
-
-/** The envelope must be this game's; the roots themselves are checked by verifyZoneRoots. */
-function checkZoneRootsResponse(body: unknown, gameId: bigint): ZoneRootsResponse {
-  const b = body as Partial<ZoneRootsResponse> | null;
-  if (typeof b !== 'object' || b === null || !Array.isArray(b.zoneRoots)) {
-    throw new ZoneRootsRejectedError('malformed', 'response has no zoneRoots array');
-  }
-  if (typeof b.gameId !== 'string' || !/^[0-9]{1,78}$/.test(b.gameId) || BigInt(b.gameId) !== gameId) {
-    throw new ZoneRootsRejectedError('malformed', `response is for game ${b.gameId}`);
-  }
-  return b as ZoneRootsResponse;
 }

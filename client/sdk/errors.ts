@@ -64,8 +64,8 @@ export class DealerUnavailableError extends Error {
 export type ZoneRootsRejectReason = 'malformed' | 'wrong-count' | 'bad-root';
 
 /**
- * The zone roots a dealer served do not hash to the on-chain root (or are not zone roots at all).
- * They are never used: a turn proof built on them would fail, and they are public data anyway.
+ * The zone roots a dealer posted with its root do not hash to it: no passability proof can open that root.
+ * The SDK proves so on-chain before throwing (the dealer is slashed and the game force-opened).
  */
 export class ZoneRootsRejectedError extends Error {
   readonly reason: ZoneRootsRejectReason;

@@ -52,6 +52,7 @@ import {
   DealerUnavailableError,
   GameTermsRejectedError,
   TileRejectedError,
+  ZoneRootsRejectedError,
 } from './errors.ts';
 import type { MapProofClaim } from './mapproof.ts';
 import { PlayerModel } from './player.ts';
@@ -66,6 +67,7 @@ import {
 } from './snapshot.ts';
 import { checkGameTerms, type TermsPolicy } from './terms.ts';
 import { type VerifiedTile, verifyRevealedTiles } from './tiles.ts';
+import { zoneRootsBuild } from './zone-roots.ts';
 
 /** A turn's intent (the bot's `BotPlan` has this shape): destinations per slot, reveal leaves, an attack. */
 export interface TurnIntent {
@@ -129,6 +131,12 @@ export interface GamePlayerOptions {
   gameId: bigint;
   /** How long to retry a reveal the dealer does not know yet (its chain view lagging); default 10 s. */
   revealWaitMs?: number;
+  /**
+   * The longest one fetch of a turn's tiles may hold this player, retries included; default 20 s. A dealer that
+   * answers slowly (or never) must not keep the seat from its next deadline (its turn, a combat answer): past it,
+   * the turn counts as unserved (retried later, or disputed) and play goes on.
+   */
+  revealBudgetMs?: number;
   /** What this player accepts of a game's terms, checked before it stakes (the ruleset's hash is always checked). */
   terms?: TermsPolicy;
   /**
@@ -203,6 +211,7 @@ export class GamePlayer {
   /** The audit's root check ran (auditRoot): the map is recomputed once per game. */
   #rootAudited = false;
   readonly #revealWaitMs: number;
+  readonly #revealBudgetMs: number;
   /** Every tile served and verified, for the post-game audit. */
   readonly served: VerifiedTile[] = [];
   /** The verified opening (tile, salt, path) of every tile served, by row-major index: passability witnesses. */
@@ -243,6 +252,7 @@ export class GamePlayer {
     this.#syncedBlock = block;
     this.#joinedBlock = block;
     this.#revealWaitMs = o.revealWaitMs ?? 10_000;
+    this.#revealBudgetMs = o.revealBudgetMs ?? 20_000;
     this.#terms = { ...o.terms, rulesetHash: rulesetHash(o.ruleset) };
     this.#persist = o.persist;
     this.#mapProof = o.mapProof;
@@ -570,6 +580,9 @@ export class GamePlayer {
     await this.#reconcile();
     if (this.model) throw new Error('spawn: this seat has spawned already');
     const r = this.ruleset;
+    // Checked at the first turn, not the first move: zone roots that do not build the root are proven on-chain
+    // while this seat still has its spawn turn's time (the game is force-opened), never at a later deadline.
+    if (r.provePassability) await this.#verifiedZoneRoots();
     const slots: (Unit | null)[] = new Array(r.unitSlots).fill(null);
     r.spawn.forEach((name, i) => {
       const type = r.unitTypes.findIndex((t) => t.name === name);
@@ -873,7 +886,12 @@ export class GamePlayer {
     });
   }
 
-  /** The zone roots, fetched once and verified against the chain's root (ZoneRootsRejectedError otherwise). */
+  /**
+   * The zone roots the dealer posted with the root (read from its `RootPosted` log: no dealer can withhold them),
+   * checked to build the chain's root. When they do not, no passability turn can be proven against that root: this
+   * seat proves it on-chain (`proveZoneRootsFraud`: the dealer is slashed and the game force-opened) and throws
+   * ZoneRootsRejectedError.
+   */
   async #verifiedZoneRoots(): Promise<bigint[]> {
     if (this.#zoneRoots) return this.#zoneRoots;
     const open = await this.#openMap();
@@ -884,9 +902,15 @@ export class GamePlayer {
       return this.#zoneRoots;
     }
     const root = await this.#chainRoot();
-    const roots = await this.#whileDealerLags(['unknown-game', 'root-not-posted'], () =>
-      this.dealer.fetchVerifiedZoneRoots(this.h, this.ruleset.board, root, this.gameId),
-    );
+    const roots = await this.chain.postedZoneRoots(this.gameId);
+    if (!roots) throw new Error(`game ${this.gameId}: no root posted yet`);
+    if (!zoneRootsBuild(this.h, this.ruleset.board, root, roots)) {
+      await this.chain.proveZoneRootsFraud(this.gameId, roots);
+      throw new ZoneRootsRejectedError(
+        'bad-root',
+        'the zone roots posted with the root do not build it: proven on-chain, the game is force-opened',
+      );
+    }
     this.#zoneRoots = roots;
     return roots;
   }
@@ -922,7 +946,7 @@ export class GamePlayer {
           stateCommit,
         }),
       );
-    try {
+    const served = async () => {
       let tiles: VerifiedTile[];
       try {
         tiles = await fetch();
@@ -935,6 +959,16 @@ export class GamePlayer {
       // Served and verified: the receipt lets the dealer show a later dispute of this turn false. Best effort.
       await this.dealer.sendReceipt(this.gameId, turn, revealCommit, stateCommit).catch(() => {});
       return tiles;
+    };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const budget = new Promise<null>((res) => {
+      timer = setTimeout(() => res(null), this.#revealBudgetMs);
+    });
+    try {
+      // Past the budget the turn is unserved; the late answer, if any, is dropped (a later look asks again).
+      const attempt = served();
+      attempt.catch(() => {});
+      return await Promise.race([attempt, budget]);
     } catch (e) {
       const unserved =
         e instanceof DealerUnavailableError ||
@@ -942,6 +976,8 @@ export class GamePlayer {
         e instanceof TileRejectedError;
       if (!unserved) throw e;
       return null;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -1135,7 +1171,7 @@ export class GamePlayer {
    */
   async auditRoot(): Promise<RootAudit | null> {
     if (this.#rootAudited) return null;
-    const found = await auditRoot(this.chain, this.h, this.ruleset.board, this.gameId, this.#joinedBlock);
+    const found = await auditRoot(this.chain, this.h, this.ruleset.board, this.gameId);
     this.#rootAudited = found !== null;
     return found;
   }

@@ -93,6 +93,13 @@ export interface LobbyClientOptions {
 export interface JoinOptions {
   /** Largest stake this player pays (wei). Default: the lobby's, whatever it is. */
   maxStake?: bigint;
+  /**
+   * The terms this player agreed to (a page funds its session key's gas from the listing it showed): a lobby, or
+   * a game, with more turns, a larger dispute deposit or a smaller bond than these is refused before staking.
+   */
+  maxTurns?: number;
+  maxDisputeDeposit?: bigint;
+  minBond?: bigint;
   /** The ruleset this player means to play (0x hash). */
   rulesetHash?: string;
   /** The seat count this player means to play. */
@@ -275,6 +282,18 @@ export function checkLobby(l: LobbyInfo, opts: JoinOptions): void {
   if (opts.seats !== undefined && l.seats !== opts.seats) {
     throw new LobbyTermsRejectedError('seats', `the lobby seats ${l.seats}, not ${opts.seats}`);
   }
+  if (opts.maxTurns !== undefined && l.maxTurns > opts.maxTurns)
+    throw new LobbyTermsRejectedError(
+      'maxTurns',
+      `the lobby plays ${l.maxTurns} turns, above ${opts.maxTurns}`,
+    );
+  if (opts.maxDisputeDeposit !== undefined && l.disputeDeposit > opts.maxDisputeDeposit)
+    throw new LobbyTermsRejectedError(
+      'disputeDeposit',
+      `the lobby's dispute deposit ${l.disputeDeposit} wei is above ${opts.maxDisputeDeposit}`,
+    );
+  if (opts.minBond !== undefined && l.bond < opts.minBond)
+    throw new LobbyTermsRejectedError('bond', `the lobby's bond ${l.bond} wei is below ${opts.minBond}`);
   try {
     checkDurations(l.durations, 'durations', opts.floors);
   } catch (e) {
@@ -288,6 +307,8 @@ export function checkLobby(l: LobbyInfo, opts: JoinOptions): void {
 export interface LobbyGameOnChain {
   /** Lowercase 0x. */
   dealer: string;
+  /** The dealer's bond held by the game (wei): what the players share if it is slashed. */
+  bond: bigint;
   /** Seat order, lowercase 0x addresses. */
   players: readonly string[];
   config: GameConfig;
@@ -305,8 +326,10 @@ export function checkLobbyGame(
   g: LobbyGameOnChain,
   lobby: LobbyInfo,
   player: string,
-  opts: Pick<JoinOptions, 'maxStake' | 'floors'> = {},
+  opts: Pick<JoinOptions, 'maxStake' | 'floors' | 'maxTurns' | 'maxDisputeDeposit' | 'minBond'> = {},
 ): void {
+  const atMost = <T extends number | bigint>(listed: T, mine: T | undefined): T =>
+    mine !== undefined && mine < listed ? mine : listed;
   const reject = (field: string, message: string) => {
     throw new GameTermsRejectedError(field, message);
   };
@@ -320,12 +343,15 @@ export function checkLobbyGame(
     );
   checkGameTerms(g.config, {
     rulesetHash: lobby.rulesetHash,
-    maxStake: opts.maxStake !== undefined && opts.maxStake < lobby.stake ? opts.maxStake : lobby.stake,
-    maxDisputeDeposit: lobby.disputeDeposit,
+    maxStake: atMost(lobby.stake, opts.maxStake),
+    maxDisputeDeposit: atMost(lobby.disputeDeposit, opts.maxDisputeDeposit),
     ...(opts.floors ? { floors: opts.floors } : {}),
   });
-  if (g.config.maxTurns > lobby.maxTurns)
-    reject('maxTurns', `the game lasts ${g.config.maxTurns} turns, the lobby ${lobby.maxTurns}`);
+  const maxTurns = atMost(lobby.maxTurns, opts.maxTurns);
+  if (g.config.maxTurns > maxTurns)
+    reject('maxTurns', `the game lasts ${g.config.maxTurns} turns, at most ${maxTurns} were agreed`);
+  const minBond = opts.minBond !== undefined && opts.minBond > lobby.bond ? opts.minBond : lobby.bond;
+  if (g.bond < minBond) reject('bond', `the game's bond is ${g.bond} wei, the lobby's ${minBond}`);
   for (const [f, listed] of Object.entries(lobby.durations) as [keyof Durations, number][])
     if (g.config.durations[f] < listed)
       reject(`durations.${f}`, `${g.config.durations[f]} s, shorter than the lobby's ${listed} s`);

@@ -479,7 +479,6 @@ export class PlayPage {
         gameId: null,
         funded: 0n,
         over: false,
-        logsFrom: null,
         history: [],
       };
       // Sealed and saved before any funds move to it: a key the page could lose must never hold them.
@@ -518,7 +517,14 @@ export class PlayPage {
     if (this.state.gameId === null) {
       this.status(`joined lobby ${lobby.kind}: waiting for the other players…`);
       this.state.gameId = await resolveGameId(
-        { kind: 'lobby', lobby: lobby.id, maxStake: lobby.stake },
+        // The key was funded for these terms: a game (or a later view of the lobby) asking more is refused.
+        {
+          kind: 'lobby',
+          lobby: lobby.id,
+          maxStake: lobby.stake,
+          maxTurns: lobby.maxTurns,
+          maxDisputeDeposit: lobby.disputeDeposit,
+        },
         {
           signer: key,
           dealerUrl: this.state.config.dealerUrl,
@@ -724,7 +730,6 @@ export class PlayPage {
     );
     if (!closed) {
       s.record.over = true;
-      s.record.logsFrom = p.joinedBlock;
       await this.#retrying('Saving the game', () => this.#saveSession());
     }
     this.log(
@@ -732,7 +737,7 @@ export class PlayPage {
       'end',
     );
     this.ui.game.dataset.over = 'true';
-    if (!closed) await this.#closeGame(p.gameId, p.joinedBlock);
+    if (!closed) await this.#closeGame(p.gameId);
     else
       await this.#retrying('Saving the game', () =>
         this.#sessions.remove(owner, s.record.chainId, s.key.address),
@@ -744,13 +749,13 @@ export class PlayPage {
    * After play, while the page stays open: looks at the game at each deadline (every 5 to 15 s), sends the exit
    * that is due, and once the game is settled or cancelled takes the key's credit and balance home and forgets it.
    */
-  async #closeGame(gameId: bigint, fromBlock: number): Promise<void> {
+  async #closeGame(gameId: bigint): Promise<void> {
     const s = this.state.session!;
     const { owner, gameContract, chainId } = s.record;
     let lastFailure = '';
     // The audit (P3) recomputes the whole map: until it found something, each look runs it.
     const ruleset = this.state.ruleset;
-    let audit = ruleset ? { h: await loadHasher(), board: ruleset.board, fromBlock } : undefined;
+    let audit = ruleset ? { h: await loadHasher(), board: ruleset.board } : undefined;
     for (;;) {
       let step: Awaited<ReturnType<typeof closeStep>>;
       try {

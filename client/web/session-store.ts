@@ -35,11 +35,6 @@ export interface SessionRecord {
   funded: bigint;
   /** The game left play and the funds went back; kept until the stake's credit is withdrawn too. */
   over: boolean;
-  /**
-   * The block the game's logs start at for this seat (its player's join block), saved when play ends: a later
-   * visit audits the game from there (session.ts `closeFinished`). Null before, and in records saved before it.
-   */
-  logsFrom: number | null;
   /** The page's own turns (the fog it drew after each). */
   history: OwnTurn[];
 }
@@ -114,9 +109,6 @@ function parseRecord(text: string): SessionRecord {
     throw new SessionRecordError(`session record: ${(e as Error).message}`);
   }
   if (typeof o.over !== 'boolean') throw new SessionRecordError('session record: over must be a boolean');
-  const logsFrom = o.logsFrom ?? null;
-  if (logsFrom !== null && !(Number.isSafeInteger(logsFrom) && (logsFrom as number) >= 0))
-    throw new SessionRecordError('session record: logsFrom must be a block number');
   return {
     version: 2,
     key,
@@ -127,7 +119,6 @@ function parseRecord(text: string): SessionRecord {
     gameId: o.gameId === null ? null : uint('gameId'),
     funded: uint('funded'),
     over: o.over,
-    logsFrom: logsFrom as number | null,
     history,
   };
 }

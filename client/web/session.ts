@@ -194,10 +194,10 @@ export async function closeStep(
   owner: string,
   gameContract: string,
   gameId: bigint,
-  audit?: { h: Hasher; board: Board; fromBlock?: number },
+  audit?: { h: Hasher; board: Board },
 ): Promise<CloseStep> {
   const chain = new GameChain(gameContract, session);
-  const audited = audit ? await auditRoot(chain, audit.h, audit.board, gameId, audit.fromBlock) : null;
+  const audited = audit ? await auditRoot(chain, audit.h, audit.board, gameId) : null;
   const claimed = await claimExpired(chain, gameId);
   const g = await chain.game(gameId);
   const closed = isFinalPhase(g.phase);
@@ -217,9 +217,9 @@ export async function shippedRulesetOf(
 
 /**
  * One look at a finished game of an earlier visit (its page closed before the game did): `closeStep` with the
- * audit (P3) when the record says where the game's logs start, so that a seat whose tab was closed still
- * challenges a lying root during the audit window. Records saved before `logsFrom`, and games of a ruleset this
- * page no longer ships, close without the audit. `boardOf`: the game's board with its start areas.
+ * audit (P3), so that a seat whose tab was closed still challenges a lying root during the audit window. A game
+ * of a ruleset this page no longer ships closes without the audit. `boardOf`: the game's board with its start
+ * areas.
  */
 export async function closeFinished(
   session: Wallet,
@@ -228,7 +228,6 @@ export async function closeFinished(
   boardOf = async (chain: GameChain, gameId: bigint) =>
     (await shippedRulesetOf(chain, gameId))?.ruleset.board ?? null,
 ): Promise<CloseStep> {
-  const board = r.logsFrom === null ? null : await boardOf(new GameChain(r.gameContract, session), r.gameId);
-  const audit = board === null || r.logsFrom === null ? undefined : { h, board, fromBlock: r.logsFrom };
-  return closeStep(session, r.owner, r.gameContract, r.gameId, audit);
+  const board = await boardOf(new GameChain(r.gameContract, session), r.gameId);
+  return closeStep(session, r.owner, r.gameContract, r.gameId, board ? { h, board } : undefined);
 }

@@ -3,6 +3,7 @@ pragma solidity 0.8.28;
 
 import {IShroudGame} from "../IShroudGame.sol";
 import {Poseidon} from "../Poseidon.sol";
+import {ShroudForceOpen} from "./ShroudForceOpen.sol";
 import {ShroudFunds} from "./ShroudFunds.sol";
 import {ShroudPhases} from "./ShroudPhases.sol";
 import {ShroudTiles} from "./ShroudTiles.sol";
@@ -12,8 +13,11 @@ import {Deps, Store} from "./ShroudStore.sol";
 /// @notice Binds the posted root to `Gen(seed)` after the secrets (P3), whether or not a map proof was submitted and
 ///         whether or not any wrong leaf was ever served. Once the master secret and shares are public, anyone can
 ///         compute every salted leaf of the honest tree; only the dealer knows the tree it actually committed to.
-///         So the dealer publishes its zone roots with the secrets (stored as a hash), and during the audit window:
-///         - anyone shows that those zone roots do not build the posted root (`proveZoneRootsFraud`): slashed;
+///         So the dealer posts its zone roots with the root (stored as a hash; players build their passability
+///         witnesses from them, so they are public during play), and:
+///         - at any time after the root but during a combat, anyone shows that those zone roots do not build the
+///           posted root (`proveZoneRootsFraud`): slashed, and force-opened during play, settled after it;
+///         and during the audit window:
 ///         - a seat posts one zone's 64 leaves as it computes them, with the game's dispute deposit, when they hash
 ///           to another root than the dealer's (`challengeZone`: once per seat and game, so a game has at most as
 ///           many challenges to answer as seats, whatever its deposit). The dealer (or anyone holding its tree)
@@ -32,8 +36,8 @@ import {Deps, Store} from "./ShroudStore.sol";
 library ShroudAudit {
     using ShroudPhases for IShroudGame.Game;
 
-    /// @notice Records the dealer's zone roots with the secrets (called by `ShroudSettlement.publishSecrets`).
-    ///         Their values are checked only when challenged: hashing them to the root costs ~1M gas on a duel board.
+    /// @notice Records the dealer's zone roots with its root (called by `ShroudCeremony.postRoot`). Their values
+    ///         are checked only when shown wrong: hashing them to the root costs ~1M gas on a duel board.
     function recordZoneRoots(Store storage s, IShroudGame.Game storage g, uint256 gameId, uint256[] calldata zoneRoots)
         internal
     {
@@ -50,9 +54,21 @@ library ShroudAudit {
         external
     {
         IShroudGame.Game storage g = s.games[gameId];
-        g.requireOpen(IShroudGame.Phase.Audit);
+        IShroudGame.Phase p = g.phase;
+        bool live = p == IShroudGame.Phase.Play || p == IShroudGame.Phase.Dispute;
+        if (!live && p != IShroudGame.Phase.Secrets && p != IShroudGame.Phase.Audit) {
+            revert IShroudGame.WrongPhase(IShroudGame.Phase.Play, p);
+        }
+        // Past the deadline the phase's own exit comes first (a timeout forfeits or slashes by itself).
+        if (block.timestamp > g.deadline) revert IShroudGame.DeadlinePassed(g.deadline);
+        // A force-opened game plays on the open root: the dealer's zone roots no longer build anything in use.
+        if (g.openMap) revert IShroudGame.NoFraud();
         _requirePublished(s, gameId, zoneRoots);
         if (ShroudTiles.rootOfZones(deps.hashers[3], zoneRoots, g.depth) == g.root) revert IShroudGame.NoFraud();
+        if (live) {
+            ShroudForceOpen.begin(s, gameId, IShroudGame.Reason.BadZoneRoots);
+            return;
+        }
         ShroudFunds.slash(s, gameId, IShroudGame.Reason.BadZoneRoots);
         settle(s, gameId);
     }

@@ -4,6 +4,7 @@ pragma solidity 0.8.28;
 import {IShroudGame} from "../IShroudGame.sol";
 import {Poseidon} from "../Poseidon.sol";
 import {VerifierRegistry} from "../VerifierRegistry.sol";
+import {ShroudAudit} from "./ShroudAudit.sol";
 import {ShroudFunds} from "./ShroudFunds.sol";
 import {ShroudLimits} from "./ShroudLimits.sol";
 import {ShroudPhases} from "./ShroudPhases.sol";
@@ -138,7 +139,13 @@ library ShroudCeremony {
     }
 
     /// @notice See `IShroudGame.postRoot`.
-    function postRoot(Store storage s, uint256 gameId, uint256 root, uint256 masterCommitment) external {
+    function postRoot(
+        Store storage s,
+        uint256 gameId,
+        uint256 root,
+        uint256 masterCommitment,
+        uint256[] calldata zoneRoots
+    ) external {
         IShroudGame.Game storage g = s.games[gameId];
         g.requireOpen(IShroudGame.Phase.Deal);
         if (msg.sender != g.dealer) revert IShroudGame.NotDealer();
@@ -147,7 +154,9 @@ library ShroudCeremony {
         }
         g.root = root;
         g.masterCommitment = masterCommitment;
-        emit IShroudGame.RootPosted(gameId, root, masterCommitment);
+        g.rootBlock = uint40(block.number);
+        ShroudAudit.recordZoneRoots(s, g, gameId, zoneRoots);
+        emit IShroudGame.RootPosted(gameId, root, masterCommitment, zoneRoots);
         ShroudTurns.resume(s, gameId);
     }
 

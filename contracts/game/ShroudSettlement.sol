@@ -19,16 +19,13 @@ import {Deps, Store} from "./ShroudStore.sol";
 library ShroudSettlement {
     using ShroudPhases for IShroudGame.Game;
 
-    /// @notice See `IShroudGame.publishSecrets`. Only the dealer: the secrets are checked here, but the zone roots
-    ///         are its word, which nobody else may give (a copy of its pending transaction with other zone roots would
-    ///         otherwise frame it).
+    /// @notice See `IShroudGame.publishSecrets`. Only the dealer, which alone knows them.
     function publishSecrets(
         Store storage s,
         Deps memory deps,
         uint256 gameId,
         uint256 masterSecret,
-        uint256[] calldata shares,
-        uint256[] calldata zoneRoots
+        uint256[] calldata shares
     ) external {
         IShroudGame.Game storage g = s.games[gameId];
         g.requireOpen(IShroudGame.Phase.Secrets);
@@ -52,8 +49,7 @@ library ShroudSettlement {
         uint256 seed = Poseidon.hashN(deps.hashers, xs);
         g.seed = seed;
         g.masterSecret = masterSecret;
-        ShroudAudit.recordZoneRoots(s, g, gameId, zoneRoots);
-        emit IShroudGame.SecretsPublished(gameId, masterSecret, shares, seed, zoneRoots);
+        emit IShroudGame.SecretsPublished(gameId, masterSecret, shares, seed);
         g.enter(gameId, IShroudGame.Phase.Audit, g.durations.auditSeconds);
     }
 

@@ -329,7 +329,7 @@ export class EthersChain implements ChainView, GameCreator {
   }
 
   /** Reads first: a root that landed (receipt lost) is not sent twice; a different root is an error. */
-  async postRoot(gameId: bigint, root: PostedRoot): Promise<TxRef> {
+  async postRoot(gameId: bigint, root: PostedRoot, zoneRoots: readonly bigint[]): Promise<TxRef> {
     const posted = await this.mapRoot(gameId);
     if (posted) {
       if (posted.root === root.root && posted.masterCommitment === root.masterCommitment) {
@@ -337,7 +337,7 @@ export class EthersChain implements ChainView, GameCreator {
       }
       throw new ChainWriteError(`postRoot: game ${gameId} already holds a different root`);
     }
-    return this.#send(this.#write, 'postRoot', [gameId, root.root, root.masterCommitment]);
+    return this.#send(this.#write, 'postRoot', [gameId, root.root, root.masterCommitment, zoneRoots]);
   }
 
   /** Reads first: nothing is sent unless the game is in Dispute with its dispute unanswered. */
@@ -350,14 +350,9 @@ export class EthersChain implements ChainView, GameCreator {
   }
 
   /** Reads first: secrets already published (a retry after a lost receipt) are not sent again. */
-  async publishSecrets(
-    gameId: bigint,
-    masterSecret: bigint,
-    shares: readonly bigint[],
-    zoneRoots: readonly bigint[],
-  ): Promise<TxRef> {
+  async publishSecrets(gameId: bigint, masterSecret: bigint, shares: readonly bigint[]): Promise<TxRef> {
     if (await this.secretsPublished(gameId)) return { hash: 'already-published' };
-    return this.#send(this.#write, 'publishSecrets', [gameId, masterSecret, shares, zoneRoots]);
+    return this.#send(this.#write, 'publishSecrets', [gameId, masterSecret, shares]);
   }
 
   async zoneChallenges(fromBlock: number): Promise<{ challenges: ZoneChallengeRecord[]; toBlock: number }> {

@@ -79,7 +79,9 @@ interface FakeGame {
   answers: bigint[][];
   /** The receipt passed with each answer (`0x`: none), in order. */
   answerReceipts: string[];
-  secrets: { masterSecret: bigint; shares: bigint[]; zoneRoots: bigint[] } | null;
+  secrets: { masterSecret: bigint; shares: bigint[] } | null;
+  /** The zone roots posted with the root. */
+  zoneRoots?: bigint[];
   /** The audit's zone challenges, by seat, with the dealer's answer (null: open). */
   zoneChallenges?: Record<number, { zone: number; leaves: bigint[]; answer: bigint[] | null; block: number }>;
   /** The dealer's bond still held (wei): credited to the dealer when the game closes, 0 once slashed. */
@@ -474,6 +476,11 @@ export class FakeChain implements ChainView, GameCreator {
     return this.#game(this.#read('secretsFor'), gameId).secrets;
   }
 
+  /** The zone roots posted with the root (null before), for assertions. */
+  zoneRootsFor(gameId: bigint): bigint[] | null {
+    return this.#game(this.#read('zoneRootsFor'), gameId).zoneRoots ?? null;
+  }
+
   // ---- GameCreator ----
 
   /** Checked as the contract would (a revert is thrown here, as a gas estimate would); mined at the broadcast. */
@@ -679,12 +686,13 @@ export class FakeChain implements ChainView, GameCreator {
     };
   }
 
-  async postRoot(gameId: bigint, root: PostedRoot): Promise<TxRef> {
+  async postRoot(gameId: bigint, root: PostedRoot, zoneRoots: readonly bigint[]): Promise<TxRef> {
     return this.#write('postRoot', (s) => {
       const g = this.#game(s, gameId);
       this.#asDealer(g);
       if (g.phase !== 'Deal' || g.root) throw new FakeRevert(`cannot post a root in phase ${g.phase}`);
       g.root = root;
+      g.zoneRoots = [...zoneRoots];
       g.phase = 'Play';
       return { hash: `0xfake-root-${gameId}-${s.block}` };
     });
@@ -724,18 +732,13 @@ export class FakeChain implements ChainView, GameCreator {
     });
   }
 
-  async publishSecrets(
-    gameId: bigint,
-    masterSecret: bigint,
-    shares: readonly bigint[],
-    zoneRoots: readonly bigint[],
-  ): Promise<TxRef> {
+  async publishSecrets(gameId: bigint, masterSecret: bigint, shares: readonly bigint[]): Promise<TxRef> {
     return this.#write('publishSecrets', (s) => {
       const g = this.#game(s, gameId);
       this.#asDealer(g);
       if (g.phase !== 'Secrets' || g.secrets)
         throw new FakeRevert(`cannot publish secrets in phase ${g.phase}`);
-      g.secrets = { masterSecret, shares: [...shares], zoneRoots: [...zoneRoots] };
+      g.secrets = { masterSecret, shares: [...shares] };
       g.phase = 'Audit';
       return { hash: `0xfake-secrets-${gameId}-${s.block}` };
     });

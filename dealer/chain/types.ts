@@ -153,7 +153,11 @@ export interface ChainView {
    */
   dispute(gameId: bigint, fromBlock?: number): Promise<DisputeRecord | null>;
 
-  postRoot(gameId: bigint, root: PostedRoot): Promise<TxRef>;
+  /**
+   * Posts the root and `Poseidon(master_secret)` with the dealt tree's zone roots (its nodes at the zone level):
+   * players build their passability witnesses from them and the audit judges against them.
+   */
+  postRoot(gameId: bigint, root: PostedRoot, zoneRoots: readonly bigint[]): Promise<TxRef>;
   /**
    * Answers the open dispute (`answerDispute`) with `receipt`: the disputer's 65-byte `RevealReceipt` signature
    * for the disputed turn (the deposit is then the dealer's), or `0x` when the dealer holds none. Reads first:
@@ -161,16 +165,8 @@ export interface ChainView {
    * after a lost transaction receipt).
    */
   answerDispute(gameId: bigint, answer: readonly bigint[], receipt: string): Promise<TxRef | null>;
-  /**
-   * Publishes the master secret and every share, with the dealer's zone roots (its tree's nodes at the zone
-   * level: what the audit's zone challenges are checked against). Only the dealer may (ShroudAudit).
-   */
-  publishSecrets(
-    gameId: bigint,
-    masterSecret: bigint,
-    shares: readonly bigint[],
-    zoneRoots: readonly bigint[],
-  ): Promise<TxRef>;
+  /** Publishes the master secret and every share after play. Only the dealer may. */
+  publishSecrets(gameId: bigint, masterSecret: bigint, shares: readonly bigint[]): Promise<TxRef>;
   /**
    * The zone challenges posted (`ZoneChallenged` logs, leaves included) from `fromBlock` (less the re-org depth)
    * to the latest block, not the confirmed one (a challenge has an answer deadline, as a dispute does), in log

@@ -15,8 +15,39 @@ async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-/** `GET /health` (chain reachable, DB writable, head block) and `GET /metrics` (Prometheus). */
-export function opsRoutes(chain: ChainView, store: DealerStore, metrics: DealerMetrics) {
+interface Health {
+  ok: boolean;
+  chain: boolean;
+  db: boolean;
+  headBlock: number | null;
+}
+
+/** How long one health check answers every `/health` request: probes hit it often, and nothing limits them. */
+export const HEALTH_TTL_MS = 1000;
+
+/**
+ * `GET /health` (chain reachable, DB writable, head block) and `GET /metrics` (Prometheus). A health check writes
+ * to the database and reads the chain, so it runs at most once a second however often `/health` is asked (the
+ * route is not rate-limited: a load balancer's probes must never be refused); concurrent asks share it.
+ */
+export function opsRoutes(chain: ChainView, store: DealerStore, metrics: DealerMetrics, now = Date.now) {
+  let last: { at: number; health: Promise<Health> } | null = null;
+  const check = async (): Promise<Health> => {
+    const [head, db] = await Promise.allSettled([
+      withTimeout(chain.headBlock(), 2000),
+      withTimeout(store.ping(), 2000),
+    ]);
+    return {
+      ok: head.status === 'fulfilled' && db.status === 'fulfilled',
+      chain: head.status === 'fulfilled',
+      db: db.status === 'fulfilled',
+      headBlock: head.status === 'fulfilled' ? head.value : null,
+    };
+  };
+  const health = () => {
+    if (!last || now() - last.at >= HEALTH_TTL_MS) last = { at: now(), health: check() };
+    return last.health;
+  };
   return async (app: FastifyInstance) => {
     app.get(
       '/health',
@@ -47,16 +78,7 @@ export function opsRoutes(chain: ChainView, store: DealerStore, metrics: DealerM
         },
       },
       async (_req, reply) => {
-        const [head, db] = await Promise.allSettled([
-          withTimeout(chain.headBlock(), 2000),
-          withTimeout(store.ping(), 2000),
-        ]);
-        const body = {
-          ok: head.status === 'fulfilled' && db.status === 'fulfilled',
-          chain: head.status === 'fulfilled',
-          db: db.status === 'fulfilled',
-          headBlock: head.status === 'fulfilled' ? head.value : null,
-        };
+        const body = await health();
         return reply.status(body.ok ? 200 : 503).send(body);
       },
     );

@@ -55,7 +55,8 @@ export interface GameSecrets {
 }
 
 /**
- * Reads a game's board, posted root and the `SecretsPublished(gameId, masterSecret, shares, seed)` event.
+ * Reads a game's board, posted root, the zone roots of its `RootPosted` event and the
+ * `SecretsPublished(gameId, masterSecret, shares, seed)` event.
  * Throws AuditError when the game is unknown or its secrets are not published (yet, or ever).
  */
 export async function readGameSecrets(game: Contract, gameId: bigint, fromBlock = 0): Promise<GameSecrets> {
@@ -86,14 +87,22 @@ export async function readGameSecrets(game: Contract, gameId: bigint, fromBlock 
   const openMap = g[10] as boolean;
   const base = { gameId, phase, board, root, seed, openMap };
   if (openMap) return { ...base, masterSecret: 0n, shares: [], zoneRoots: [] };
-  const logs = (await game.queryFilter(game.filters['SecretsPublished']!(gameId), fromBlock)) as EventLog[];
+  // The root's block bounds the search (its log holds the zone roots; the secrets come after it).
+  const rootBlock = Math.max(fromBlock, Number(await game.getFunction('rootBlock')(gameId)));
+  const logs = (await game.queryFilter(game.filters['SecretsPublished']!(gameId), rootBlock)) as EventLog[];
   const ev = logs.at(-1);
   if (!ev) throw new AuditError(`game ${gameId}: secrets not published (phase ${phase})`);
+  const [posted] = (await game.queryFilter(
+    game.filters['RootPosted']!(gameId),
+    rootBlock,
+    rootBlock,
+  )) as EventLog[];
+  if (!posted) throw new AuditError(`game ${gameId}: no RootPosted log at block ${rootBlock}`);
   return {
     ...base,
     masterSecret: ev.args[1] as bigint,
     shares: [...(ev.args[2] as bigint[])],
-    zoneRoots: [...(ev.args[4] as bigint[])],
+    zoneRoots: [...(posted.args[3] as bigint[])],
   };
 }
 

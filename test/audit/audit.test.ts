@@ -193,9 +193,9 @@ describe('audit CLI logic against the in-process chain', () => {
     await commitAll(env, s);
     await revealAll(env, s);
     const d = dealMap(env, s);
-    await postRoot(env, s, d);
+    await postRoot(env, s, d, dealtZoneRoots(s, d).reverse());
     await endByForfeit(env, s);
-    await publishSecrets(env, s, d, dealtZoneRoots(s, d).reverse());
+    await publishSecrets(env, s, d);
     const r = await runAudit({
       game: G,
       gameId: s.id,

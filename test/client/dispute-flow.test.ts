@@ -106,6 +106,7 @@ describe('SDK liveness: disputes, force-open and the open map (mock verifiers)',
         gameId,
         map.tree.root,
         masterCommitment(env.h, 4242n),
+        zoneRoots(map, r.board),
       )
     ).wait();
     return { seed, tiles, map };

@@ -3,7 +3,9 @@
  * filled, and that answer is only a pointer. Before anything is staked, the game it names is read on-chain
  * and must be the one the player signed for: this dealer's, this player seated, the lobby's seat count and
  * ruleset, a stake no higher than the signed one (nor `--max-stake`), the listed deposit, turn limit and
- * durations. A lying dealer gets a GameTermsRejectedError naming the term, and no commit is ever sent.
+ * durations, a bond no lower than the listed one, and no more turns or deposit than the caller agreed to (the
+ * page's funded listing). A lying dealer gets a GameTermsRejectedError (or, for a later view of the lobby, a
+ * LobbyTermsRejectedError) naming the term, and no commit is ever sent.
  */
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -11,7 +13,7 @@ import { Wallet } from 'ethers';
 import { parsePlayArgs } from '../../client/play/args.ts';
 import { resolveGameId } from '../../client/play/game-id.ts';
 import type { GameConfig, GameState, SeatState } from '../../client/sdk/chain.ts';
-import { GameTermsRejectedError } from '../../client/sdk/errors.ts';
+import { GameTermsRejectedError, LobbyTermsRejectedError } from '../../client/sdk/errors.ts';
 import { rulesetHash, shippedRuleset } from '../../core/index.ts';
 import { generateSealKey } from '../../core/sealed.ts';
 
@@ -40,8 +42,12 @@ const lobby = {
   gameId: null,
 };
 
-/** A dealer that lists `lobby`, seats the player, and answers GAME_ID as the lobby's game. */
-function dealerFetch(): typeof fetch {
+/**
+ * A dealer that lists `lobby`, seats the player, and answers GAME_ID as the lobby's game; every answer after its
+ * first listing shows `later` (a dealer changing the terms between the listing and the join).
+ */
+function dealerFetch(later: typeof lobby = lobby): typeof fetch {
+  let listings = 0;
   const json = (b: unknown) =>
     new Response(JSON.stringify(b), { status: 200, headers: { 'content-type': 'application/json' } });
   return (async (input: string | URL | Request) => {
@@ -60,9 +66,9 @@ function dealerFetch(): typeof fetch {
         gameContract: CONTRACT,
         dealer: DEALER,
         sealKey: SEAL.map(String),
-        lobbies: [lobby],
+        lobbies: [listings++ === 0 ? lobby : later],
       });
-    if (url.pathname === `/v1/lobbies/${LOBBY_ID}`) return json(lobby);
+    if (url.pathname === `/v1/lobbies/${LOBBY_ID}`) return json(later);
     if (url.pathname === `/v1/lobbies/${LOBBY_ID}/joins`)
       return json({ ...seat, filled: 1, status: 'waiting', gameId: null });
     if (url.pathname.startsWith(`/v1/lobbies/${LOBBY_ID}/joins/`))
@@ -74,6 +80,7 @@ function dealerFetch(): typeof fetch {
 /** What the chain says of GAME_ID: by default exactly the lobby's game, with the player in seat 0. */
 interface OnChain {
   dealer: string;
+  bond: bigint;
   players: string[];
   config: Partial<GameConfig>;
 }
@@ -107,7 +114,7 @@ function chainOf(o: Partial<OnChain> = {}) {
         root: 0n,
         masterCommitment: 0n,
         seed: 0n,
-        bond: 10n ** 18n,
+        bond: o.bond ?? 10n ** 18n,
         openMap: false,
       } as GameState;
     },
@@ -120,9 +127,13 @@ function chainOf(o: Partial<OnChain> = {}) {
   };
 }
 
-const resolve = (chain: ReturnType<typeof chainOf>, maxStake = 1000n) =>
+const resolve = (
+  chain: ReturnType<typeof chainOf>,
+  maxStake = 1000n,
+  agreed: { maxTurns?: number; maxDisputeDeposit?: bigint } = {},
+) =>
   resolveGameId(
-    { kind: 'lobby', lobby: 'tiny-duel', maxStake },
+    { kind: 'lobby', lobby: 'tiny-duel', maxStake, ...agreed },
     {
       signer: PLAYER,
       dealerUrl: 'http://dealer.test',
@@ -133,9 +144,10 @@ const resolve = (chain: ReturnType<typeof chainOf>, maxStake = 1000n) =>
     },
   );
 
-const rejects = (p: Promise<unknown>, field: string) =>
+const rejects = (p: Promise<unknown>, field: string, before: 'staking' | 'signing' = 'staking') =>
   assert.rejects(p, (e) => {
-    assert.ok(e instanceof GameTermsRejectedError, `GameTermsRejectedError, got ${(e as Error).message}`);
+    const want = before === 'staking' ? GameTermsRejectedError : LobbyTermsRejectedError;
+    assert.ok(e instanceof want, `${want.name}, got ${(e as Error).message}`);
     assert.equal(e.field, field, e.message);
     return true;
   });
@@ -168,6 +180,10 @@ describe('player CLI --lobby: the game the dealer names is checked on-chain befo
     );
   });
 
+  it('a game whose bond is below the listed one (what the players share if the dealer is slashed) is refused', async () => {
+    await rejects(resolve(chainOf({ bond: 1n })), 'bond');
+  });
+
   it('another dealer’s game, another ruleset, a higher deposit, other turns or shorter durations are refused', async () => {
     await rejects(resolve(chainOf({ dealer: OTHER })), 'dealer');
     await rejects(resolve(chainOf({ config: { rulesetHash: `0x${'11'.repeat(32)}` } })), 'rulesetHash');
@@ -181,6 +197,36 @@ describe('player CLI --lobby: the game the dealer names is checked on-chain befo
       ),
       'durations.turnSeconds',
     );
+  });
+});
+
+describe('the terms the page funded its session key for (found by review 31)', () => {
+  // The page funds its key from the listing (`sessionBudget(stake, maxTurns, disputeDeposit)`) and passes those
+  // terms: a later view of the lobby, or a game, asking more turns or a larger deposit is refused, not played
+  // until the key runs out of gas mid-game.
+  const funded = { maxTurns: 40, maxDisputeDeposit: 100n };
+  let saved: typeof fetch;
+  beforeEach(() => {
+    saved = globalThis.fetch;
+  });
+  afterEach(() => {
+    globalThis.fetch = saved;
+  });
+
+  it('a later view of the lobby with more turns or a larger deposit: refused before signing', async () => {
+    globalThis.fetch = dealerFetch({ ...lobby, maxTurns: 2000 });
+    await rejects(resolve(chainOf({ config: { maxTurns: 2000 } }), 1000n, funded), 'maxTurns', 'signing');
+    globalThis.fetch = dealerFetch({ ...lobby, disputeDeposit: '1000' });
+    await rejects(
+      resolve(chainOf({ config: { disputeDeposit: 1000n } }), 1000n, funded),
+      'disputeDeposit',
+      'signing',
+    );
+  });
+
+  it('the agreed terms kept: the game is accepted', async () => {
+    globalThis.fetch = dealerFetch();
+    assert.equal(await resolve(chainOf(), 1000n, funded), GAME_ID);
   });
 });
 

@@ -1,18 +1,18 @@
 /**
- * The SDK on a ruleset with passability proofs (tiny-pass), without a chain or a prover: zone roots are
- * fetched once and checked against the on-chain root (a lying dealer is refused), and `playTurn` hands
- * the witness builder the map root, the zone roots and each moving unit's verified opening.
+ * The SDK on a ruleset with passability proofs (tiny-pass), without a chain or a prover: the zone roots posted
+ * with the root are read once (at the spawn) and checked against the on-chain root (zone roots that do not build
+ * it are proven so on-chain and refused), and `playTurn` hands the witness builder the map root, the zone roots
+ * and each moving unit's verified opening.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Wallet } from 'ethers';
 import type { GameChain, Prover } from '../../client/sdk/chain.ts';
 import { DealerClient } from '../../client/sdk/dealer-client.ts';
-import { DealerRefusedError, ZoneRootsRejectedError } from '../../client/sdk/errors.ts';
+import { ZoneRootsRejectedError } from '../../client/sdk/errors.ts';
 import { GamePlayer } from '../../client/sdk/game-player.ts';
-import { verifyZoneRoots } from '../../client/sdk/zone-roots.ts';
+import { zoneRootsBuild } from '../../client/sdk/zone-roots.ts';
 import { InputError } from '../../core/errors.ts';
-import { FIELD_MODULUS } from '../../core/field.ts';
 import { type Coord, gridDistance, tileCoord, tileIndex } from '../../core/geometry.ts';
 import { zoneRoots } from '../../core/mapproof/witness.ts';
 import { commitMap } from '../../core/maptree.ts';
@@ -25,72 +25,33 @@ import { type DealtMap, dealtMap, serve } from './fixture.ts';
 const m = await dealtMap('tiny-pass', 4242n, 99n);
 /** Another map of the same board: a dealer lying with it has consistent zone roots for the wrong root. */
 const other = await dealtMap('tiny-pass', 5151n, 99n);
-const honestRoots = zoneRoots(m.commitment, m.board).map(String);
+const honestRoots = zoneRoots(m.commitment, m.board);
 const GAME = 7n;
 
-describe('verifyZoneRoots', () => {
-  it('accepts the zone roots of the on-chain root', () => {
-    assert.deepEqual(verifyZoneRoots(m.h, m.board, m.root, honestRoots), zoneRoots(m.commitment, m.board));
-  });
-
-  it('refuses roots that do not hash to the on-chain root: edited, swapped, another map', () => {
+describe('zoneRootsBuild', () => {
+  it('holds for the zone roots of the root, not edited, swapped, another map’s or a wrong count', () => {
+    assert.equal(zoneRootsBuild(m.h, m.board, m.root, honestRoots), true);
     const edited = [...honestRoots];
-    edited[1] = String(BigInt(edited[1]!) + 1n);
+    edited[1] = edited[1]! + 1n;
     const swapped = [honestRoots[1]!, honestRoots[0]!, ...honestRoots.slice(2)];
-    const otherRoots = zoneRoots(other.commitment, other.board).map(String);
-    for (const served of [edited, swapped, otherRoots]) {
-      assert.throws(
-        () => verifyZoneRoots(m.h, m.board, m.root, served),
-        (e) => e instanceof ZoneRootsRejectedError && e.reason === 'bad-root',
-      );
-    }
-    // Verified against the root passed in (the chain's), never one the dealer chose.
-    assert.throws(() => verifyZoneRoots(m.h, m.board, other.root, honestRoots), ZoneRootsRejectedError);
-  });
-
-  it('refuses a wrong count and malformed entries', () => {
-    for (const served of [honestRoots.slice(1), [...honestRoots, '0'], []]) {
-      assert.throws(
-        () => verifyZoneRoots(m.h, m.board, m.root, served),
-        (e) => e instanceof ZoneRootsRejectedError && e.reason === 'wrong-count',
-      );
-    }
-    const bad = (v: unknown) => [v, ...honestRoots.slice(1)];
-    for (const served of [
-      bad(1),
-      bad(null),
-      bad('0x01'),
-      bad(' 1'),
-      bad(String(FIELD_MODULUS)),
-      bad(String(BigInt(honestRoots[0]!) + FIELD_MODULUS)),
-      'not an array',
-      null,
-    ]) {
-      assert.throws(
-        () => verifyZoneRoots(m.h, m.board, m.root, served),
-        (e) => e instanceof ZoneRootsRejectedError && e.reason === 'malformed',
-        JSON.stringify(served),
-      );
-    }
+    for (const roots of [edited, swapped, zoneRoots(other.commitment, other.board), honestRoots.slice(1)])
+      assert.equal(zoneRootsBuild(m.h, m.board, m.root, roots), false);
+    assert.equal(
+      zoneRootsBuild(m.h, m.board, other.root, honestRoots),
+      false,
+      'checked against the root given',
+    );
   });
 });
 
-type ZoneRootsAnswer = { status: number; body: unknown };
-
-/** An honest tile dealer whose zone-roots answer the test picks; counts the zone-roots requests. */
-function fakeDealer(map: DealtMap, zone: (gameId: string) => ZoneRootsAnswer) {
-  const calls = { zoneRoots: 0, reveals: 0 };
+/** An honest tile dealer; counts the reveal requests. */
+function fakeDealer(map: DealtMap) {
+  const calls = { reveals: 0 };
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const url = new URL(String(input));
     const json = (status: number, body: unknown) =>
       new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-    let match = /^\/v1\/games\/([^/]+)\/zone-roots$/.exec(url.pathname);
-    if (match && (init?.method ?? 'GET') === 'GET') {
-      calls.zoneRoots++;
-      const a = zone(match[1]!);
-      return json(a.status, a.body);
-    }
-    match = /^\/v1\/games\/([^/]+)\/reveals$/.exec(url.pathname);
+    const match = /^\/v1\/games\/([^/]+)\/reveals$/.exec(url.pathname);
     if (match && init?.method === 'POST') {
       calls.reveals++;
       const b = JSON.parse(String(init.body)) as {
@@ -112,16 +73,15 @@ function fakeDealer(map: DealtMap, zone: (gameId: string) => ZoneRootsAnswer) {
   return { fetch, calls };
 }
 
-const honestZone = (gameId: string): ZoneRootsAnswer => ({
-  status: 200,
-  body: { gameId, root: String(m.root), zoneRoots: honestRoots },
-});
-
-/** A one-seat game on `map`: the chain part of GamePlayer, in memory; proofs are recorded, not made. */
-async function fakeGame(map: DealtMap, zone: (gameId: string) => ZoneRootsAnswer) {
+/**
+ * A one-seat game on `map` whose dealer posted `zones` with the root (default: the map's own): the chain part of
+ * GamePlayer, in memory; proofs are recorded, not made. Joined and waiting for its spawn.
+ */
+async function joinedGame(map: DealtMap, zones: readonly bigint[] = zoneRoots(map.commitment, map.board)) {
   const wallet = Wallet.createRandom();
   let turn = 0;
   const proved: { circuit: string; plan: WitnessPlan }[] = [];
+  const calls = { zoneRoots: 0, fraudProofs: [] as bigint[][] };
   const tx = (n: number) => ({ hash: `0x${n}`, blockNumber: n, gasUsed: 1n, events: [] });
   const chain = {
     provider: { getBlockNumber: async () => 1 },
@@ -136,6 +96,14 @@ async function fakeGame(map: DealtMap, zone: (gameId: string) => ZoneRootsAnswer
     root: async () => map.root,
     waitForRoot: async () => map.root,
     opponentMasks: async () => [0n],
+    postedZoneRoots: async () => {
+      calls.zoneRoots++;
+      return [...zones];
+    },
+    proveZoneRootsFraud: async (_: bigint, roots: readonly bigint[]) => {
+      calls.fraudProofs.push([...roots]);
+      return tx(++turn);
+    },
     spawn: async () => tx(++turn),
     submitTurn: async () => tx(++turn),
   } as unknown as GameChain;
@@ -152,7 +120,7 @@ async function fakeGame(map: DealtMap, zone: (gameId: string) => ZoneRootsAnswer
       } as never;
     },
   };
-  const dealer = fakeDealer(map, zone);
+  const dealer = fakeDealer(map);
   const player = await GamePlayer.join({
     chain,
     dealer: new DealerClient({
@@ -172,10 +140,20 @@ async function fakeGame(map: DealtMap, zone: (gameId: string) => ZoneRootsAnswer
     revealWaitMs: 0,
   });
   await player.waitForRoot();
-  let x = 1;
-  await player.spawn(player.spawnPositions(() => (x = (x * 48271) % 2147483647) / 2147483647));
-  return { player, proved, calls: dealer.calls };
+  return { player, proved, calls };
 }
+
+/** `joinedGame`, spawned. */
+async function fakeGame(map: DealtMap, zones?: readonly bigint[]) {
+  const g = await joinedGame(map, zones);
+  await spawn(g.player);
+  return g;
+}
+
+const spawn = (player: GamePlayer) => {
+  let x = 1;
+  return player.spawn(player.spawnPositions(() => (x = (x * 48271) % 2147483647) / 2147483647));
+};
 
 /** A mobile unit's move onto a verified passable tile, and one onto a tile in reach that was never served. */
 function pickMoves(player: GamePlayer): { slot: number; known: Coord; unknown: Coord } {
@@ -202,8 +180,8 @@ const movesFor = (player: GamePlayer, slot: number, to: Coord) =>
 
 describe('GamePlayer on a passability ruleset', () => {
   it('passes mapRoot, the verified zone roots and each mover’s opening to the witness; zone roots fetched once', async () => {
-    const { player, proved, calls } = await fakeGame(m, honestZone);
-    assert.equal(calls.zoneRoots, 0, 'the spawn needs no zone roots');
+    const { player, proved, calls } = await fakeGame(m);
+    assert.equal(calls.zoneRoots, 1, 'read (and checked) at the spawn');
     const { slot, known } = pickMoves(player);
     const opening = player.opening(known)!;
     assert.ok(opening && isPassable(opening.terrain), 'the move mask offers verified passable tiles only');
@@ -234,11 +212,11 @@ describe('GamePlayer on a passability ruleset', () => {
     // A second turn (staying put) reuses the zone roots.
     await player.playTurn({ moves: player.units.map(() => null), reveal: [] });
     assert.equal((proved.at(-1)!.plan as TurnPlan).publicSignals.at(-1), m.root);
-    assert.equal(calls.zoneRoots, 1, 'one zone-roots request per game');
+    assert.equal(calls.zoneRoots, 1, 'read once per game');
   });
 
   it('refuses a move onto a tile without a verified opening, before proving anything', async () => {
-    const { player, proved } = await fakeGame(m, honestZone);
+    const { player, proved } = await fakeGame(m);
     const { slot, unknown } = pickMoves(player);
     const before = proved.length;
     const units = player.units;
@@ -257,7 +235,7 @@ describe('GamePlayer on a passability ruleset', () => {
     // Start areas are land by construction (the generator blends them) and speed 1 keeps the unit's reach on them,
     // so the dealer here commits the map with mountains on one tile the spawn reveals, next to a mobile unit
     // (the spawn is deterministic: same tiles).
-    const first = await fakeGame(m, honestZone);
+    const first = await fakeGame(m);
     const { slot } = pickMoves(first.player);
     const unit = first.player.units[slot]!;
     const speed = m.ruleset.unitTypes[unit.type]!.speed;
@@ -271,11 +249,7 @@ describe('GamePlayer on a passability ruleset', () => {
     tiles[tileIndex(m.board, near)]!.terrain = Terrain.MOUNTAINS;
     const commitment = commitMap(m.h, m.board, tiles, 99n);
     const mountain: DealtMap = { ...m, tiles, commitment, root: commitment.tree.root };
-    const mountainRoots = zoneRoots(commitment, m.board).map(String);
-    const { player, proved } = await fakeGame(mountain, (gameId) => ({
-      status: 200,
-      body: { gameId, root: String(mountain.root), zoneRoots: mountainRoots },
-    }));
+    const { player, proved } = await fakeGame(mountain);
     const wet = player.served.find((t) => t.col === near.col && t.row === near.row);
     assert.ok(wet && !isPassable(wet.terrain), 'the spawn revealed the adjacent mountain');
     const before = proved.length;
@@ -286,79 +260,26 @@ describe('GamePlayer on a passability ruleset', () => {
     assert.equal(proved.length, before);
   });
 
-  it('refuses a lying dealer’s zone roots (another map’s, with that map’s root): nothing proven', async () => {
-    const otherRoots = zoneRoots(other.commitment, other.board).map(String);
-    const { player, proved } = await fakeGame(m, (gameId) => ({
-      status: 200,
-      body: { gameId, root: String(other.root), zoneRoots: otherRoots },
-    }));
-    const { slot, known } = pickMoves(player);
-    const before = proved.length;
+  it('zone roots posted with the root that do not build it (another map’s): proven on-chain at the spawn, nothing proven', async () => {
+    const { player, proved, calls } = await joinedGame(m, zoneRoots(other.commitment, other.board));
     await assert.rejects(
-      player.playTurn({ moves: movesFor(player, slot, known), reveal: [] }),
+      spawn(player),
       (e) => e instanceof ZoneRootsRejectedError && e.reason === 'bad-root',
     );
-    assert.equal(proved.length, before);
-    assert.equal(player.zoneRoots, null, 'nothing kept');
-  });
-
-  it('refuses zone roots answered for another game', async () => {
-    const { player } = await fakeGame(m, () => ({
-      status: 200,
-      body: { gameId: '8', root: String(m.root), zoneRoots: honestRoots },
-    }));
-    await assert.rejects(
-      player.playTurn({ moves: player.units.map(() => null), reveal: [] }),
-      (e) => e instanceof ZoneRootsRejectedError && e.reason === 'malformed',
-    );
-  });
-
-  it('surfaces the dealer’s refusal (root not posted at this dealer) once the wait is over', async () => {
-    const { player } = await fakeGame(m, () => ({
-      status: 409,
-      body: { statusCode: 409, error: 'root-not-posted', message: 'gameId: not yet', field: 'gameId' },
-    }));
-    await assert.rejects(
-      player.playTurn({ moves: player.units.map(() => null), reveal: [] }),
-      (e) => e instanceof DealerRefusedError && e.code === 'root-not-posted',
-    );
-  });
-});
-
-describe('DealerClient zone roots', () => {
-  it('GETs /zone-roots, retries a 5xx, then verifies against the chain root', async () => {
-    let n = 0;
-    const seen: { url: string; method: string | undefined; body: unknown }[] = [];
-    const c = new DealerClient({
-      baseUrl: 'http://dealer.test/',
-      chainId: 31337n,
-      gameContract: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
-      signer: Wallet.createRandom(),
-      sleep: async () => {},
-      fetch: async (input, init) => {
-        seen.push({ url: String(input), method: init?.method, body: init?.body });
-        if (++n === 1) return new Response('busy', { status: 503 });
-        return Response.json({ gameId: '7', root: String(m.root), zoneRoots: honestRoots });
-      },
-    });
     assert.deepEqual(
-      await c.fetchVerifiedZoneRoots(m.h, m.board, m.root, GAME),
-      zoneRoots(m.commitment, m.board),
+      calls.fraudProofs,
+      [zoneRoots(other.commitment, other.board)],
+      'proveZoneRootsFraud sent',
     );
-    assert.equal(seen.length, 2);
-    for (const s of seen)
-      assert.deepEqual(s, {
-        url: 'http://dealer.test/v1/games/7/zone-roots',
-        method: 'GET',
-        body: undefined,
-      });
+    assert.equal(proved.length, 0);
+    assert.equal(player.zoneRoots, null, 'nothing kept');
   });
 });
 
 describe('GamePlayer without passability', () => {
   it('never asks for zone roots and proves turns without mapRoot', async () => {
     const tiny = await dealtMap('tiny', 4242n, 99n);
-    const { player, proved, calls } = await fakeGame(tiny, honestZone);
+    const { player, proved, calls } = await fakeGame(tiny);
     const report = await player.playTurn({ moves: player.units.map(() => null), reveal: [] });
     assert.equal(report.provedPassable, false);
     assert.equal(calls.zoneRoots, 0);

@@ -48,7 +48,6 @@ export function honestDealer(map: () => DealtMap | null): DealerClient {
         o.leaves,
         o.leaves.map((l) => serve(dealt(), l)),
       ),
-    fetchVerifiedZoneRoots: async () => zoneRoots(dealt().commitment, dealt().board),
     sendReceipt: async () => {},
   } as Partial<DealerClient> as DealerClient;
 }
@@ -101,6 +100,8 @@ export async function mockGame(
     chain?: (seat: number, c: GameChain) => GameChain;
     /** Seat `seat`'s dealer, given the honest one (default: the honest one). */
     dealer?: (seat: number, honest: DealerClient) => DealerClient;
+    /** Each player's `revealBudgetMs` (default the SDK's). */
+    revealBudgetMs?: number;
   } = {},
 ): Promise<MockGame> {
   const r = shippedRuleset(name);
@@ -130,6 +131,7 @@ export async function mockGame(
       ruleset: r,
       gameId,
       revealWaitMs: 0,
+      ...(o.revealBudgetMs === undefined ? {} : { revealBudgetMs: o.revealBudgetMs }),
     };
     const vault = await PlayerVault.open({
       signer: p,
@@ -156,8 +158,8 @@ export async function killAndResume(game: MockGame, i: number): Promise<GamePlay
   return player;
 }
 
-/** The dealer's map once both shares are sealed; posts the root. */
-export async function deal(game: MockGame): Promise<DealtMap> {
+/** The dealer's map once both shares are sealed; posts the root. `zones` replaces the zone roots it posts with the root (a lie about them). */
+export async function deal(game: MockGame, zones?: readonly bigint[]): Promise<DealtMap> {
   const { env, ruleset: r } = game;
   const seed = env.h.hash(game.seats.map((s) => s.bot.player.share!));
   const tiles = generateMap(env.h, r.board, seed);
@@ -167,6 +169,7 @@ export async function deal(game: MockGame): Promise<DealtMap> {
       game.gameId,
       commitment.tree.root,
       masterCommitment(env.h, 4242n),
+      zones ?? zoneRoots(commitment, r.board),
     )
   ).wait();
   game.map = { h: env.h, ruleset: r, board: r.board, tiles, commitment, root: commitment.tree.root };

@@ -64,10 +64,10 @@ describe('P3: audit zone challenges bind the posted root to Gen(seed)', () => {
     const honest = dealMap(env, s);
     const posted = lie ? lie(honest, s) : honest;
     const d: Dealt = { ...honest, tree: posted.tree, salts: posted.salts };
-    await postRoot(env, s, d);
-    await endByForfeit(env, s);
     const zones = zonesOf ? zonesOf(posted, s) : zoneRoots(posted, s.board);
-    await publishSecrets(env, s, d, zones);
+    await postRoot(env, s, d, zones);
+    await endByForfeit(env, s);
+    await publishSecrets(env, s, d);
     assert.equal(await phaseOf(env, s.id), Phase.Audit);
     return { s, honest: honest as MapCommitment, posted, zones };
   }

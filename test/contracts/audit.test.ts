@@ -23,7 +23,6 @@ import {
   type Dealt,
   DURATIONS,
   dealMap,
-  dealtZoneRoots,
   type Env,
   endByForfeit,
   expectRevert,
@@ -55,11 +54,11 @@ describe('ShroudGame end, audit, fraud proofs and liveness', () => {
     return { s, d };
   }
 
-  /** The dealer's publishSecrets call, its tree's zone roots appended. */
+  /** The dealer's publishSecrets call. */
   const publishAs =
     (who = env.dealer) =>
-    (s: Scenario, d: Dealt, masterSecret: bigint, shares: readonly unknown[], zones = dealtZoneRoots(s, d)) =>
-      as(env, who).getFunction('publishSecrets')(s.id, masterSecret, shares, zones);
+    (s: Scenario, _d: Dealt, masterSecret: bigint, shares: readonly unknown[]) =>
+      as(env, who).getFunction('publishSecrets')(s.id, masterSecret, shares);
   const publish = (s: Scenario, d: Dealt) => publishAs()(s, d, d.masterSecret, s.shares);
 
   /** The served tile at `c` of the dealt map, as the dealer would send it. */
@@ -82,15 +81,6 @@ describe('ShroudGame end, audit, fraud proofs and liveness', () => {
     await expectRevert(pub(s, d, d.masterSecret, [s.shares[0], s.shares[1]! + 1n]), G, 'ShareMismatch');
     await expectRevert(pub(s, d, d.masterSecret, [s.shares[0], FIELD_MODULUS]), G, 'NotInField');
     await expectRevert(pub(s, d, d.masterSecret, [s.shares[0]]), G, 'WrongShareCount');
-    // The zone roots are the dealer's word: one per zone, each a field element, and from nobody else (a copy
-    // of its pending transaction with other zone roots would frame it).
-    const zones = dealtZoneRoots(s, d);
-    await expectRevert(pub(s, d, d.masterSecret, s.shares, zones.slice(1)), G, 'WrongLength');
-    await expectRevert(
-      pub(s, d, d.masterSecret, s.shares, [FIELD_MODULUS, ...zones.slice(1)]),
-      G,
-      'NotInField',
-    );
     await expectRevert(publishAs(env.other)(s, d, d.masterSecret, s.shares), G, 'NotDealer');
     await (await publish(s, d)).wait();
     const g = await G.getFunction('getGame')(s.id);
@@ -220,7 +210,7 @@ describe('ShroudGame end, audit, fraud proofs and liveness', () => {
     await expectRevert(as(env, env.other).getFunction('claimSecretsTimeout')(s.id), G, 'DeadlineNotPassed');
     await increaseTime(env, DURATIONS.secretsSeconds + 1);
     await expectRevert(
-      as(env, env.dealer).getFunction('publishSecrets')(s.id, 1n, s.shares, []),
+      as(env, env.dealer).getFunction('publishSecrets')(s.id, 1n, s.shares),
       G,
       'DeadlinePassed',
     );

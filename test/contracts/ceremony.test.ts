@@ -11,6 +11,7 @@ import {
   createGame,
   DURATIONS,
   dealMap,
+  dealtZoneRoots,
   type Env,
   expectRevert,
   gameParams,
@@ -294,27 +295,45 @@ describe('ShroudGame ceremony: create, commit, sealed reveal, root', () => {
     assert.equal(Number(min.auditSeconds), 86_400);
   });
 
-  it('postRoot: dealer only, once, after every reveal, field elements, before the deadline', async () => {
+  it('postRoot: dealer only, once, after every reveal, field elements, one zone root per zone, before the deadline', async () => {
     const s = await createGame(env);
     await commitAll(env, s);
     const d = dealMap(env, s);
-    await expectRevert(as(env, env.dealer).getFunction('postRoot')(s.id, d.tree.root, 1n), G, 'WrongPhase');
+    const zones = dealtZoneRoots(s, d);
+    const post = (who: Parameters<typeof as>[1], root: bigint, mc: bigint, z: readonly bigint[] = zones) =>
+      as(env, who).getFunction('postRoot')(s.id, root, mc, z);
+    await expectRevert(post(env.dealer, d.tree.root, 1n), G, 'WrongPhase');
     await revealAll(env, s);
     assert.equal(await phaseOf(env, s.id), Phase.Deal);
-    await expectRevert(as(env, s.players[0]!).getFunction('postRoot')(s.id, d.tree.root, 1n), G, 'NotDealer');
-    await expectRevert(as(env, env.dealer).getFunction('postRoot')(s.id, FIELD_MODULUS, 1n), G, 'NotInField');
-    await expectRevert(as(env, env.dealer).getFunction('postRoot')(s.id, 1n, FIELD_MODULUS), G, 'NotInField');
+    await expectRevert(post(s.players[0]!, d.tree.root, 1n), G, 'NotDealer');
+    await expectRevert(post(env.dealer, FIELD_MODULUS, 1n), G, 'NotInField');
+    await expectRevert(post(env.dealer, 1n, FIELD_MODULUS), G, 'NotInField');
+    // The zone roots: one per zone, each a field element (the players build their witnesses from them).
+    await expectRevert(post(env.dealer, d.tree.root, 1n, zones.slice(1)), G, 'WrongLength');
+    await expectRevert(
+      post(env.dealer, d.tree.root, 1n, [FIELD_MODULUS, ...zones.slice(1)]),
+      G,
+      'NotInField',
+    );
+    assert.equal(await G.getFunction('rootBlock')(s.id), 0n, 'no root yet');
     await postRoot(env, s, d);
     const g = await G.getFunction('getGame')(s.id);
     assert.equal(g[1], Phase.Play);
     assert.equal(g[6], d.tree.root);
-    await expectRevert(as(env, env.dealer).getFunction('postRoot')(s.id, d.tree.root, 1n), G, 'WrongPhase');
+    const block = Number(await G.getFunction('rootBlock')(s.id));
+    const [posted] = await G.queryFilter(G.filters.RootPosted!(s.id), block, block);
+    assert.deepEqual([...G.interface.parseLog(posted!)!.args.zoneRoots], zones, 'in the log at rootBlock');
+    await expectRevert(post(env.dealer, d.tree.root, 1n), G, 'WrongPhase');
 
     const late = await createGame(env);
     await commitAll(env, late);
     await revealAll(env, late);
     await increaseTime(env, DURATIONS.rootSeconds + 1);
-    await expectRevert(as(env, env.dealer).getFunction('postRoot')(late.id, 1n, 1n), G, 'DeadlinePassed');
+    await expectRevert(
+      as(env, env.dealer).getFunction('postRoot')(late.id, 1n, 1n, zones),
+      G,
+      'DeadlinePassed',
+    );
   });
 
   it('missed commit: anyone cancels after the deadline; the missing player is at fault, stakes settle', async () => {

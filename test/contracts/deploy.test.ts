@@ -297,7 +297,7 @@ describe('deployment and gas', () => {
     assert.deepEqual(offending, []);
   });
 
-  it('meets the gas targets: commit ≤ 80k, sealed reveal with its proof ≤ 300k, root ≤ 100k, each deadline exit ≤ 150k; every contract < 24,576 bytes', async () => {
+  it('meets the gas targets: commit ≤ 80k, sealed reveal with its proof ≤ 300k, root with its zone roots ≤ 140k, each deadline exit ≤ 150k; every contract < 24,576 bytes', async () => {
     const g = await benchGas({ proofs: false });
     for (const [k, v] of Object.entries(g).filter(([k]) => k.startsWith('size_'))) {
       assert.ok(v > 0 && v < 24_576, `${k} = ${v} bytes (EIP-170)`);
@@ -318,7 +318,10 @@ describe('deployment and gas', () => {
     }
     assert.ok(g['gas_commit']! <= 80_000, `commit ${g['gas_commit']}`);
     assert.ok(g['gas_sealed_reveal']! <= 300_000, `sealed reveal ${g['gas_sealed_reveal']}`);
-    assert.ok(g['gas_post_root']! <= 100_000, `root ${g['gas_post_root']}`);
+    // The root alone was ≤ 100k (85k). Its zone roots are posted with it since review 31 (players build their
+    // passability witnesses from them, so no dealer can withhold them): their hash's new slot (22.1k), calldata
+    // (~10k) and log (~5k), and the root's block (5k), on duel's 20 zones.
+    assert.ok(g['gas_post_root']! <= 140_000, `root ${g['gas_post_root']}`);
     assert.ok(g['gas_fraud_proof']! <= 3_000_000, `fraud proof ${g['gas_fraud_proof']}`);
     // P7's exits are sent by whoever is waiting (a player's bot, the dealer): each stays a small transaction.
     for (const k of ['gas_cancel_missed', 'gas_claim_secrets_timeout', 'gas_settle', 'gas_start_force_open'])

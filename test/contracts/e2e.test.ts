@@ -20,6 +20,7 @@ import {
   shippedRuleset,
 } from '../../core/index.ts';
 import { toSolidityProof } from '../../core/mapproof/types.ts';
+import { zoneRoots } from '../../core/mapproof/witness.ts';
 import {
   attackWitness,
   combatWitness,
@@ -86,9 +87,15 @@ describe('end to end on tiny with real Groth16 proofs', () => {
     await revealAll(env, { id, players, shares });
     const seed = seedFromShares(env.h, shares);
     const master = 424242n;
-    const { tree } = commitMap(env.h, r.board, generateMap(env.h, r.board, seed), master);
+    const dealt = commitMap(env.h, r.board, generateMap(env.h, r.board, seed), master);
+    const { tree } = dealt;
     await (
-      await as(env, env.dealer).getFunction('postRoot')(id, tree.root, masterCommitment(env.h, master))
+      await as(env, env.dealer).getFunction('postRoot')(
+        id,
+        tree.root,
+        masterCommitment(env.h, master),
+        zoneRoots(dealt, r.board),
+      )
     ).wait();
 
     const state: { slots: Slots; blinding: bigint; revealCommit: bigint }[] = [];

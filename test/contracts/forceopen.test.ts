@@ -104,6 +104,12 @@ describe('ShroudGame force-open: the share window and the open map root', () => 
     const g = await G.getFunction('getGame')(s.id);
     assert.equal(g[1], Phase.Play);
     assert.equal(g[6], d.root, 'the adopted root');
+    // The dealer's zone roots (posted with its root) do not build the open root, and no longer matter: they
+    // cannot be used to force the game open again.
+    const block = Number(await G.getFunction('rootBlock')(s.id));
+    const [posted] = await G.queryFilter(G.filters.RootPosted!(s.id), block, block);
+    const dealers = [...G.interface.parseLog(posted!)!.args.zoneRoots] as bigint[];
+    await expectRevert(as(env, env.other).getFunction('proveZoneRootsFraud')(s.id, dealers), G, 'NoFraud');
     // The next passability turn carries the adopted root as its last signal (mp.turn appends getGame's root).
     await mp.turn(s, 0, 40n);
   });

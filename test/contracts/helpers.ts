@@ -310,23 +310,23 @@ export function dealtZoneRoots(s: Scenario, d: Dealt): bigint[] {
 }
 
 /** The dealer publishes its secrets and its tree's zone roots (`zoneRoots`: others, e.g. a lie). */
-export async function publishSecrets(
+export async function publishSecrets(env: Env, s: Scenario, d: Dealt): Promise<void> {
+  await (await as(env, env.dealer).getFunction('publishSecrets')(s.id, d.masterSecret, s.shares)).wait();
+}
+
+/** The dealer posts `d`'s root with its zone roots (or `zoneRoots`: a lie about them). */
+export async function postRoot(
   env: Env,
   s: Scenario,
   d: Dealt,
   zoneRoots: readonly bigint[] = dealtZoneRoots(s, d),
 ): Promise<void> {
   await (
-    await as(env, env.dealer).getFunction('publishSecrets')(s.id, d.masterSecret, s.shares, zoneRoots)
-  ).wait();
-}
-
-export async function postRoot(env: Env, s: Scenario, d: Dealt): Promise<void> {
-  await (
     await as(env, env.dealer).getFunction('postRoot')(
       s.id,
       d.tree.root,
       masterCommitment(env.h, d.masterSecret),
+      zoneRoots,
     )
   ).wait();
 }

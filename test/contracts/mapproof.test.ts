@@ -83,7 +83,12 @@ describe('MapProofRegistry: maproot proofs against the game (tiny, real Groth16)
 
   async function postRoot(id: bigint, map: MapCommitment, master: bigint) {
     await (
-      await as(env, env.dealer).getFunction('postRoot')(id, map.tree.root, masterCommitment(env.h, master))
+      await as(env, env.dealer).getFunction('postRoot')(
+        id,
+        map.tree.root,
+        masterCommitment(env.h, master),
+        zoneRoots(map, board),
+      )
     ).wait();
   }
 

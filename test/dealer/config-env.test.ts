@@ -65,6 +65,7 @@ const SAMPLES: Record<string, [string, unknown]> = {
   SHROUD_RATE_LIMIT_MAX: ['99', 99],
   SHROUD_RATE_LIMIT_WINDOW_MS: ['1000', 1000],
   SHROUD_DOCS: ['false', false],
+  SHROUD_TRUST_PROXY: ['127.0.0.1, 10.0.0.0/8', ['127.0.0.1', '10.0.0.0/8']],
   SHROUD_CHAIN_KIND: ['fake-file', 'fake-file'],
   SHROUD_RPC_URL: ['https://rpc.example/key', 'https://rpc.example/key'],
   SHROUD_CHAIN_ID: ['5', 5],

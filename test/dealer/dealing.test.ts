@@ -264,11 +264,12 @@ describe('chain watcher', () => {
     await w.tick();
     const s = (await d.store.getSecrets(ours.gameId))!;
     const map = await d.maps.get(ours.gameId);
-    assert.deepEqual(d.chain.secretsFor(ours.gameId), {
-      masterSecret: s.masterSecret,
-      shares: ours.shares,
-      zoneRoots: zoneRoots(map.commitment, map.ruleset.board),
-    });
+    assert.deepEqual(d.chain.secretsFor(ours.gameId), { masterSecret: s.masterSecret, shares: ours.shares });
+    assert.deepEqual(
+      d.chain.zoneRootsFor(ours.gameId),
+      zoneRoots(map.commitment, map.ruleset.board),
+      'posted with the root',
+    );
     assert.equal((await d.store.getGame(ours.gameId))?.status, 'published');
     // A crash after publishing but before recording it: the next tick does not publish again.
     await d.store.updateGame(ours.gameId, { status: 'dealt' });
@@ -396,7 +397,7 @@ describe('reveal disputes (P7 after the root)', () => {
       // Mallory deals a game on the same contract with her own tx key (our seal key even: still not ours).
       const mallory = new FakeChain({ chainId: CHAIN_ID, file, dealer: MALLORY.address });
       const theirs = runCeremony(d.h, mallory, d.seal.publicKey);
-      await mallory.postRoot(theirs.gameId, { root: 1n, masterCommitment: 2n });
+      await mallory.postRoot(theirs.gameId, { root: 1n, masterCommitment: 2n }, []);
       postTurn(d.h, mallory, theirs.gameId, ALICE, 1, leaves);
       mallory.openDispute(theirs.gameId, ALICE.address, 1, leaves);
       const w = watcherOf(d);

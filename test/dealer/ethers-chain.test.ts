@@ -274,7 +274,7 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     assert.equal((await store.getSecrets(s.id))?.seed, env.h.hash(s.shares));
     // Retrying the write is safe: the chain already has this root.
     assert.deepEqual(
-      await chain.postRoot(s.id, { root: game!.root!, masterCommitment: game!.masterCommitment! }),
+      await chain.postRoot(s.id, { root: game!.root!, masterCommitment: game!.masterCommitment! }, []),
       { hash: 'already-posted' },
     );
   });
@@ -459,12 +459,12 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     assert.equal(await chain.secretsPublished(s.id, true), true);
     const onChain = await G.getFunction('getGame')(s.id);
     assert.equal(onChain.seed, env.h.hash(s.shares));
-    assert.deepEqual(await chain.publishSecrets(s.id, 1n, s.shares, []), { hash: 'already-published' });
+    assert.deepEqual(await chain.publishSecrets(s.id, 1n, s.shares), { hash: 'already-published' });
     const secret = (await store.getSecrets(s.id))!.masterSecret.toString();
     assert.ok(!logs.lines.some((l) => l.includes(secret)), 'master secret never logged');
   });
 
-  it('P3: publishes its tree’s zone roots, and answers an audit zone challenge with its own leaves (the challenger loses its deposit)', async () => {
+  it('P3: posts its tree’s zone roots with the root, and answers an audit zone challenge with its own leaves (the challenger loses its deposit)', async () => {
     const secrets = (await store.getSecrets(s.id))!;
     const map = commitMap(
       env.h,
@@ -924,7 +924,7 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
   it('write failures carry no calldata (the master secret must never reach a log)', async () => {
     const secret = 123456789012345678901234567890n;
     await assert.rejects(
-      chain.publishSecrets(s.id + 1n, secret, [1n, 2n], [3n]),
+      chain.publishSecrets(s.id + 1n, secret, [1n, 2n]),
       (e: Error) =>
         e.name === 'ChainWriteError' &&
         !e.message.includes(secret.toString(16)) &&

@@ -281,3 +281,37 @@ describe('slow clients cannot hold connections open (slowloris)', () => {
     assert.ok(h < 5000, `unfinished headers were cut off (${Math.round(h)} ms)`);
   });
 });
+
+describe('per-IP rate limit behind a reverse proxy (http.trustProxy)', () => {
+  /** `n` requests, one after another, through one proxy (127.0.0.1) from `client`; each a 400 (counted too). */
+  const burst = async (dealer: Dealer, client: string, n: number) => {
+    const out = [];
+    for (let i = 0; i < n; i++)
+      out.push(
+        await dealer.app.inject({
+          method: 'POST',
+          url: '/v1/games/1/reveals',
+          remoteAddress: '127.0.0.1',
+          headers: { 'x-forwarded-for': client, 'content-type': 'application/json' },
+          payload: '{}',
+        }),
+      );
+    return out;
+  };
+
+  it('keys on the client the trusted proxy names: one noisy client does not lock the others out', async () => {
+    d = await startDealer({
+      http: { rateLimit: { max: 5, timeWindowMs: 60_000 }, trustProxy: ['127.0.0.1'] },
+    });
+    const noisy = await burst(d, '203.0.113.7', 8);
+    assert.equal(noisy.filter((r) => r.statusCode === 429).length, 3, 'the noisy client is limited');
+    const other = await burst(d, '198.51.100.2', 1);
+    assert.equal(other[0]!.statusCode, 400, 'another client behind the same proxy is not');
+  });
+
+  it('without it, the forwarded header is not believed: every client behind the proxy shares one budget', async () => {
+    d = await startDealer({ http: { rateLimit: { max: 5, timeWindowMs: 60_000 } } });
+    await burst(d, '203.0.113.7', 5);
+    assert.equal((await burst(d, '198.51.100.2', 1))[0]!.statusCode, 429);
+  });
+});

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../dealer/config.ts';
+import { HEALTH_TTL_MS } from '../../dealer/routes/ops.ts';
 import { ALICE, type Dealer, duelLeaves, postTurn, signedReveal, startDealer, tempDir } from './fixture.ts';
 
 let d: Dealer | undefined;
@@ -13,14 +14,36 @@ afterEach(async () => {
 
 describe('operations routes', () => {
   it('/health reports chain, DB and head block; 503 when the chain is unreachable', async () => {
-    d = await startDealer();
+    let ms = 0;
+    d = await startDealer({ nowMs: () => ms });
     const ok = await d.app.inject({ url: '/health' });
     assert.equal(ok.statusCode, 200);
     assert.deepEqual(ok.json(), { ok: true, chain: true, db: true, headBlock: await d.chain.headBlock() });
     d.chain.unreachable = true;
+    ms += HEALTH_TTL_MS;
     const down = await d.app.inject({ url: '/health' });
     assert.equal(down.statusCode, 503);
     assert.deepEqual(down.json(), { ok: false, chain: false, db: true, headBlock: null });
+  });
+
+  it('/health checks at most once a second however often it is asked (each check writes to the DB)', async () => {
+    let ms = 0;
+    d = await startDealer({ nowMs: () => ms });
+    let pings = 0;
+    const ping = d.store.ping.bind(d.store);
+    d.store.ping = async () => {
+      pings++;
+      return ping();
+    };
+    const burst = await Promise.all(Array.from({ length: 50 }, () => d!.app.inject({ url: '/health' })));
+    assert.ok(burst.every((r) => r.statusCode === 200));
+    assert.equal(pings, 1, 'one check for the burst');
+    ms += HEALTH_TTL_MS - 1;
+    await d.app.inject({ url: '/health' });
+    assert.equal(pings, 1);
+    ms += 1;
+    await d.app.inject({ url: '/health' });
+    assert.equal(pings, 2, 'a second later, a fresh check');
   });
 
   it('/health says the DB is not writable once it is closed', async () => {

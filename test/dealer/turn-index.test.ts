@@ -93,7 +93,7 @@ describe('turn index', () => {
     await w.tick();
     const pa = playTurns(d, a.gameId, ALICE, [0, 1]);
     playTurns(d, b.gameId, BOB, [0]);
-    await d.chain.postRoot(other.gameId, { root: 1n, masterCommitment: 2n });
+    await d.chain.postRoot(other.gameId, { root: 1n, masterCommitment: 2n }, []);
     playTurns(d, other.gameId, ALICE, [0]);
     await w.tick();
     assert.equal(await d.store.getGame(other.gameId), null);

@@ -15,7 +15,6 @@ import {
 } from '../../client/web/session.ts';
 import type { SessionRecord } from '../../client/web/session-store.ts';
 import { commitMap, generateMap, type MapCommitment } from '../../core/index.ts';
-import { zoneRoots } from '../../core/mapproof/witness.ts';
 import { DEV_KEYS } from '../../scripts/demo/setup.ts';
 import {
   commitAll,
@@ -76,7 +75,7 @@ describe('P3: the page audits its game from its session key', () => {
   for (const deposit of [DEPOSIT, 0n])
     it(`the reserve the page keeps after play pays the zone challenge of a lying root (deposit ${deposit})`, async () => {
       await topUp();
-      const { s, posted, d } = await lyingGame(7, 5, deposit);
+      const { s, d } = await lyingGame(7, 5, deposit);
       const provider = env.ethers.provider;
       const contract = String(env.game.target);
       const key = new Wallet(DEV_KEYS[2]!, provider); // seat 0 = the page's session key
@@ -85,7 +84,7 @@ describe('P3: the page audits its game from its session key', () => {
       await payToWallet(key, owner, contract);
       // What page.ts does when play ends: keep the closing reserve, send the rest home.
       await sweepSession(key, owner, contract, await closingReserve(provider, { disputeDeposit: deposit }));
-      await publishSecrets(env, s, d, zoneRoots(posted, s.board));
+      await publishSecrets(env, s, d);
       assert.equal(await phaseOf(env, s.id), Phase.Audit);
       let step: Awaited<ReturnType<typeof closeStep>> | undefined;
       let err = '';
@@ -100,13 +99,13 @@ describe('P3: the page audits its game from its session key', () => {
 
   it('an unanswered challenge: the settlement the page sends brings its deposit home', async () => {
     await topUp();
-    const { s, posted, d } = await lyingGame(3, 9);
+    const { s, d } = await lyingGame(3, 9);
     const provider = env.ethers.provider;
     const contract = String(env.game.target);
     const key = new Wallet(DEV_KEYS[2]!, provider); // seat 0, fully funded (no reserve problem here)
     const owner = Wallet.createRandom().address;
     await payToWallet(key, owner, contract);
-    await publishSecrets(env, s, d, zoneRoots(posted, s.board));
+    await publishSecrets(env, s, d);
     const audit = { h: env.h, board: s.board };
     const first = await closeStep(key, owner, contract, s.id, audit);
     assert.equal(first.audited?.kind, 'zone', 'challenged');
@@ -121,14 +120,14 @@ describe('P3: the page audits its game from its session key', () => {
 
   it('a game whose page closed before the audit: the next visit audits it from the saved record', async () => {
     await topUp();
-    const { s, posted, d } = await lyingGame(11, 2);
+    const { s, d } = await lyingGame(11, 2);
     const provider = env.ethers.provider;
     const contract = String(env.game.target);
     const key = new Wallet(DEV_KEYS[2]!, provider);
     const owner = Wallet.createRandom().address;
     await payToWallet(key, owner, contract);
-    await publishSecrets(env, s, d, zoneRoots(posted, s.board));
-    const record = (logsFrom: number | null): SessionRecord & { gameId: bigint } => ({
+    await publishSecrets(env, s, d);
+    const record: SessionRecord & { gameId: bigint } = {
       version: 2,
       key: key.privateKey,
       owner,
@@ -138,29 +137,26 @@ describe('P3: the page audits its game from its session key', () => {
       gameId: s.id,
       funded: 1n,
       over: true,
-      logsFrom,
       history: [],
-    });
+    };
     const boards: bigint[] = [];
     const boardOf = async (_: unknown, gameId: bigint) => {
       boards.push(gameId);
       return s.board;
     };
-    // A record saved before it knew where the logs start: closed without the audit (nothing is sent).
-    const older = await closeFinished(key, record(null), env.h, boardOf);
-    assert.equal(older.audited, null);
-    assert.deepEqual(boards, [], 'no board looked up without a log start');
-    const step = await closeFinished(key, record(0), env.h, boardOf);
+    // A ruleset the page does not ship (no board): closed without the audit (nothing is sent).
+    const unknown = await closeFinished(key, record, env.h, async () => null);
+    assert.equal(unknown.audited, null);
+    const step = await closeFinished(key, record, env.h, boardOf);
     assert.deepEqual(boards, [s.id]);
     assert.equal(step.audited?.kind, 'zone', 'the lying root was challenged from the saved record');
     assert.equal((await env.game.getFunction('getZoneChallenge')(s.id, 0)).open, true);
   });
 
-  it("a look reads the game's logs from the block it names, not from genesis", async () => {
+  it("a look reads the game's logs from the block of its root, not from genesis", async () => {
     await topUp();
     // The chain is old: a million blocks before this game (any L2 has tens of millions).
     await env.ethers.provider.send('hardhat_mine', ['0xf4240']);
-    const fromBlock = await env.ethers.provider.getBlockNumber();
     const s = await createGame(env, { stake: STAKE, disputeDeposit: DEPOSIT });
     await commitAll(env, s);
     await revealAll(env, s);
@@ -180,7 +176,6 @@ describe('P3: the page audits its game from its session key', () => {
       const step = await closeStep(key, Wallet.createRandom().address, String(env.game.target), s.id, {
         h: env.h,
         board: s.board,
-        fromBlock,
       });
       assert.equal(step.audited?.kind, 'honest');
     } finally {

@@ -54,7 +54,6 @@ function record(o: Partial<SessionRecord> = {}): SessionRecord {
     gameId: 7n,
     funded: 123n,
     over: false,
-    logsFrom: null,
     history: [
       {
         kind: 'spawn',
@@ -85,15 +84,8 @@ describe('the web session store', () => {
     const blob = (await again.blob(owner.address, scope.chainId, entry!.address))!;
     assert.ok(!blob.includes(r.key.slice(2)));
     assert.equal(sessionHeader(blob).address, entry!.address);
-    await again.save(key, { ...r, over: true, logsFrom: 1234 });
+    await again.save(key, { ...r, over: true });
     assert.equal((await again.entries(owner.address, scope.chainId))[0]!.over, true, 'one entry, updated');
-    assert.equal((await again.load(key, entry!.address)).logsFrom, 1234, 'where a later visit audits from');
-    // A record saved before logsFrom existed opens with null (its game closes without the audit).
-    const { logsFrom: _, ...older } = r;
-    await again.save(key, older as SessionRecord);
-    assert.equal((await again.load(key, entry!.address)).logsFrom, null);
-    await again.save(key, { ...r, logsFrom: -1 });
-    await assert.rejects(again.load(key, entry!.address), /logsFrom must be a block number/);
     await again.remove(owner.address, scope.chainId, entry!.address);
     assert.deepEqual(await again.entries(owner.address, scope.chainId), []);
     assert.equal(await again.blob(owner.address, scope.chainId, entry!.address), null);

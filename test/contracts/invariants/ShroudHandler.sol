@@ -297,15 +297,7 @@ library HandlerLate {
         }
         if (bad && v == 1) shares[0] = (shares[0] + 1) % P; // ShareMismatch
         uint256 ms = bad && v == 0 ? (f.ms + 1) % P : f.ms; // MasterSecretMismatch
-        // The handler's roots climb random paths, so no zone roots build them: the zone audit is tested in
-        // test/contracts/audit-zones.test.ts; here one word per zone (2 × 2), sometimes one too few (WrongLength).
-        uint256[] memory zoneRoots = new uint256[](k.oops(seed, 3, 8) ? 3 : 4);
-        k.act(
-            gi,
-            k.who(gi, seed, f.dealer),
-            0,
-            abi.encodeCall(IShroudGame.publishSecrets, (f.id, ms, shares, zoneRoots))
-        );
+        k.act(gi, k.who(gi, seed, f.dealer), 0, abi.encodeCall(IShroudGame.publishSecrets, (f.id, ms, shares)));
     }
 
     /// Anyone proves the served tile wrong (only a forged one may be proven), sometimes with a bad path.
@@ -325,10 +317,11 @@ library HandlerLate {
     }
 
     /// The audit's zone challenges (ShroudAudit). The handler's roots climb random paths, so the zone roots it
-    /// publishes (zeros) never build them: a seat's challenge (its leaves random, sometimes a wrong deposit, zone or
-    /// zone roots, or a stranger) can never be answered (answers are tried with random leaves: ZoneMismatch), and
-    /// `proveZoneRootsFraud` slashes. What this fuzzes is the money: deposits held while open, refunded however
-    /// the audit ends, an unanswered challenge slashing at `settle` (`exitAny`).
+    /// posts with them (zeros) never build them: a seat's challenge (its leaves random, sometimes a wrong deposit,
+    /// zone or zone roots, or a stranger) can never be answered (answers are tried with random leaves:
+    /// ZoneMismatch), and `proveZoneRootsFraud` slashes (force-opening a game in play: rarer there, so that games
+    /// still reach their audit). What this fuzzes is the money: deposits held while open, refunded however the
+    /// audit ends, an unanswered challenge slashing at `settle` (`exitAny`).
     function auditZone(Knowledge storage k, uint256 gi, uint256 seed) public {
         Info storage f = k.infos[gi];
         uint256[] memory zoneRoots = new uint256[](k.oops(seed, 1, 10) ? 3 : 4); // ZoneRootsMismatch
@@ -337,7 +330,9 @@ library HandlerLate {
             leaves[i] = _r(seed, 200 + i) % P;
         }
         uint256 x = _r(seed, 2) % 8;
-        if (x == 0) {
+        uint8 phase = k.view_(f.id).phase;
+        bool afterPlay = phase == uint8(IShroudGame.Phase.Secrets) || phase == uint8(IShroudGame.Phase.Audit);
+        if (x == 0 && (afterPlay || _r(seed, 8) % 8 == 0)) {
             k.act(gi, k.who(gi, seed, STRANGER), 0, abi.encodeCall(IShroudGame.proveZoneRootsFraud, (f.id, zoneRoots)));
             return;
         }
@@ -732,7 +727,12 @@ contract ShroudHandler {
         uint256 root = model.climb(f.leaf, model.leafHash(tile), path);
         uint256 mc = k.oops(seed, 1, 10) ? _r(seed, 2) % P : model.hash1(f.ms);
         if (k.oops(seed, 3, 16)) root = P; // NotInField
-        (bool ok,) = k.act(gi, k.who(gi, seed, f.dealer), 0, abi.encodeCall(IShroudGame.postRoot, (f.id, root, mc)));
+        // The root climbs a random path, so no zone roots build it: one word per zone (2 × 2, zeros), sometimes one
+        // too few (WrongLength). The zone audit's judging is tested in test/contracts/audit-zones.test.ts.
+        uint256[] memory zoneRoots = new uint256[](k.oops(seed, 4, 12) ? 3 : 4);
+        (bool ok,) = k.act(
+            gi, k.who(gi, seed, f.dealer), 0, abi.encodeCall(IShroudGame.postRoot, (f.id, root, mc, zoneRoots))
+        );
         if (ok) {
             k.tileOf[gi] = tile;
             k.pathOf[gi] = path;
