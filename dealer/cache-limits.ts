@@ -8,7 +8,7 @@
 export interface CacheLimits {
   /** Dealt maps (tree and every tile's served entry). */
   maps: number;
-  /** Per-game answers: confirmed game records, zone-roots answers, map-proof progress. */
+  /** Per-game answers: confirmed game records, map-proof progress. */
   games: number;
   /** Serialized answers of verified openings (per game, player, turn, leaves and blinding). */
   openings: number;
@@ -28,7 +28,7 @@ export const DEFAULT_CACHE_LIMITS: Readonly<CacheLimits> = {
   // (~75 MB in all), ~7 MB on standard (~430 MB: lower it on a small host). A miss rebuilds the map from
   // the store, synchronously: ~0.2 s on duel, ~1.5 s on standard.
   maps: 64,
-  // A game record (~1 KB) and its zone-roots answer (~2 KB on duel, ~6 KB on standard): ≤ 35 MB.
+  // A game record (~1 KB) and its map-proof progress: a few MB.
   games: 4096,
   // An answer is ~1 KB per tile: ~8 KB for 8 tiles, ~33 KB at duel's 32 (≤ 135 MB). Re-fetches come from
   // the latest turn or two of the players online, so a few thousand cover them.

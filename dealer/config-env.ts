@@ -163,7 +163,7 @@ export const ENV_SETTINGS: readonly EnvSetting[] = [
     path: 'caches.games',
     env: 'SHROUD_CACHE_GAMES',
     kind: 'int',
-    meaning: 'Games whose record, zone-roots answer and map-proof progress are kept in memory (~3 KB each).',
+    meaning: 'Games whose record and map-proof progress are kept in memory (~1 KB each).',
   },
   {
     path: 'caches.openings',

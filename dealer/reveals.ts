@@ -196,7 +196,6 @@ export class RevealService {
   /** Serialized answers of verified openings (see #opening). */
   readonly #openings: Lru<string, Buffer>;
   readonly #sessions: SessionTable;
-  /** Serialized zone-roots answers per dealt game (public data, immutable once the root is posted). */
 
   constructor(d: RevealDeps) {
     this.#d = d;
