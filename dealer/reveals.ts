@@ -191,7 +191,7 @@ export class RevealService {
   /** (game, player, turn) whose receipt is stored: re-posts skip the write. */
   readonly #receipted: Lru<string, true>;
   readonly #signatures: NonNullable<RevealDeps['signatures']>;
-  /** Games whose root is confirmed: their record no longer changes in ways that matter here. */
+  /** Games whose root is confirmed, as of the current head epoch (a force-open or a re-org changes a record). */
   readonly #dealt: Lru<string, GameRecord>;
   /** Serialized answers of verified openings (see #opening). */
   readonly #openings: Lru<string, Buffer>;
@@ -232,6 +232,7 @@ export class RevealService {
   }
 
   async #game(gameId: bigint): Promise<GameRecord> {
+    this.#syncEpoch();
     const hit = this.#dealt.get(gameId.toString());
     if (hit) return hit;
     const game = await this.#d.store.getGame(gameId);
@@ -631,9 +632,11 @@ export class RevealService {
   #syncEpoch(): number | undefined {
     const head = this.#d.head?.epoch;
     if (head !== undefined && head !== this.#epochAt) {
-      // A new block or index: every view answer and refusal may be stale (an invalidation, not a bound).
+      // A new block or index: every view answer and refusal may be stale (an invalidation, not a bound), and so
+      // may a game record (the watcher marks a game force-opened, or back to root-computed after a re-org).
       this.#misses.clear();
       this.#viewed.clear();
+      this.#dealt.clear();
       this.#epochAt = head;
     }
     return head;

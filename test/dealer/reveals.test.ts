@@ -22,6 +22,7 @@ import {
   signedReveal,
   startDealer,
   testStateCommit,
+  watcherOf,
 } from './fixture.ts';
 
 let d: Dealer;
@@ -412,5 +413,33 @@ describe('POST /v1/games/:gameId/reveals: every bad input is a clear 4xx and ser
     const stored = await d.store.getReveal(gameId, ALICE.address.toLowerCase(), 1);
     assert.deepEqual(stored?.leaves, leaves);
     assert.equal(stored?.blinding, blinding);
+  });
+});
+
+describe('a game force-opened after its reveals were served (found by review 31)', () => {
+  it('later reveals are refused 409 forced-open: the cached game record does not outlive the head it was read at', async () => {
+    const d = await startDealer();
+    try {
+      const { gameId } = await d.dealtGame();
+      const leaves = duelLeaves();
+      const blinding = postTurn(d.h, d.chain, gameId, ALICE, 1, leaves);
+      await d.syncHead();
+      const reveal = async () =>
+        d.app.inject({
+          method: 'POST',
+          url: `/v1/games/${gameId}/reveals`,
+          headers: { 'content-type': 'application/json' },
+          payload: JSON.stringify(await signedReveal(ALICE, { gameId, turn: 1, leaves, blinding })),
+        });
+      assert.equal((await reveal()).statusCode, 200);
+      d.chain.forceOpen(gameId);
+      await watcherOf(d).tick();
+      assert.equal((await d.store.getGame(gameId))?.status, 'forced-open');
+      const res = await reveal();
+      assert.equal(res.statusCode, 409, res.body);
+      assert.equal(res.json().error, 'forced-open');
+    } finally {
+      await d.close();
+    }
   });
 });
