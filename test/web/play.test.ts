@@ -724,9 +724,11 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
       const drawn = await drawnTerrain();
       const unserved = drawn.flatMap((_, i) => (served.has(i) ? [] : [i]));
       for (const i of unserved) assert.equal(drawn[i], -1, `tile ${i} was never served: fog`);
+      // Relative to the #map container, which persists: the page redraws the svg inside it at each look of its
+      // closing loop, so a screenshot of the svg element itself can find it detached.
       const centres = await page.evaluate((idx) => {
         const svg = document.querySelector('#map svg')!;
-        const box = svg.getBoundingClientRect();
+        const box = document.querySelector('#map')!.getBoundingClientRect();
         const w = Number(svg.getAttribute('data-width'));
         const units = new Set(
           [...document.querySelectorAll('[data-slot]')].map(
@@ -741,7 +743,7 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
         });
       }, unserved);
       assert.ok(centres.length > 0);
-      const png = await tid('map').locator('svg').screenshot();
+      const png = await tid('map').screenshot();
       const scratch = await browser.newPage();
       const pixels = await scratch.evaluate(
         async ({ b64, at }) => {
