@@ -255,7 +255,8 @@ export class ChainWatcher {
    */
   async #answerZoneChallenges(): Promise<void> {
     const { chain, store } = this.#d;
-    const published = await store.listGames(['published']);
+    const tracked = await store.listGames(['dealt', 'published']);
+    const published = tracked.filter((g) => g.status === 'published');
     if (published.length === 0) {
       this.#challengeCursor = null;
       this.#challenges.clear();
@@ -269,7 +270,7 @@ export class ChainWatcher {
     this.#challengeCursor = found.toBlock + 1;
     const ours = new Set(published.map((g) => g.gameId.toString()));
     // A dealt game with a challenge: its publish waits for its confirmations; answered once it is published.
-    const pending = new Set((await store.listGames(['dealt'])).map((g) => g.gameId.toString()));
+    const pending = new Set(tracked.filter((g) => g.status === 'dealt').map((g) => g.gameId.toString()));
     const byGame = new Map<string, ZoneChallengeRecord[]>();
     for (const [key, c] of this.#challenges) {
       const id = c.gameId.toString();

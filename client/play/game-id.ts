@@ -45,12 +45,7 @@ export async function resolveGameId(target: GameTarget, via: ResolveVia): Promis
         throw new Error(
           `--lobby ${target.lobby}: no open lobby with that id or name (open: ${open.map((l) => `${l.kind} ${l.id}`).join(', ') || 'none'})`,
         );
-      const terms = {
-        maxStake: target.maxStake,
-        ...(target.maxTurns === undefined ? {} : { maxTurns: target.maxTurns }),
-        ...(target.maxDisputeDeposit === undefined ? {} : { maxDisputeDeposit: target.maxDisputeDeposit }),
-        ...(target.minBond === undefined ? {} : { minBond: target.minBond }),
-      };
+      const { kind: _, lobby: __, ...terms } = target;
       const ticket = await client.join(via.signer, lobby.id, terms);
       via.print?.(
         `joined lobby ${lobby.kind} (${lobby.id}): seat ${ticket.seat + 1} of ${lobby.seats}, stake ${lobby.stake} wei; waiting for the other players…`,

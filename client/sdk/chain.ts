@@ -426,7 +426,7 @@ export class GameChain {
 
   /**
    * The zone roots the dealer posted with the game's root (its `RootPosted` log, found at the block the contract
-   * records: one log query), unchecked: `zoneRootsMatch` tells whether they build the root. Null before the root.
+   * records: one log query), unchecked: `zoneRootsBuild` tells whether they build the root. Null before the root.
    */
   async postedZoneRoots(gameId: bigint): Promise<bigint[] | null> {
     const block = await this.rootBlock(gameId);

@@ -61,7 +61,7 @@ export class DealerUnavailableError extends Error {
 }
 
 /** Why a dealer's zone roots were refused. */
-export type ZoneRootsRejectReason = 'malformed' | 'wrong-count' | 'bad-root';
+export type ZoneRootsRejectReason = 'bad-root';
 
 /**
  * The zone roots a dealer posted with its root do not hash to it: no passability proof can open that root.

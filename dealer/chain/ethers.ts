@@ -263,8 +263,8 @@ export class EthersChain implements ChainView, GameCreator {
     player: string,
     turn: number,
   ): Promise<bigint | null | typeof IN_LOGS> {
-    const blockTag =
-      this.#confirmations === 0 ? await this.provider.getBlockNumber() : await this.headBlock();
+    // headBlock is the latest block less the confirmations (the latest itself with none).
+    const blockTag = await this.headBlock();
     try {
       const v = await this.#read.playCommitment(gameId, player, turn, { blockTag });
       return v === 0n ? null : v;
@@ -275,10 +275,7 @@ export class EthersChain implements ChainView, GameCreator {
   }
 
   async secretsPublished(gameId: bigint, confirmed = false): Promise<boolean> {
-    const g = await this.#game(
-      gameId,
-      confirmed && this.#confirmations > 0 ? await this.headBlock() : 'latest',
-    );
+    const g = await this.#game(gameId, confirmed ? await this.headBlock() : 'latest');
     return !!g && g.seed !== 0n && !g.openMap;
   }
 
@@ -370,8 +367,7 @@ export class EthersChain implements ChainView, GameCreator {
   }
 
   async zoneChallengeClosed(gameId: bigint, seat: number): Promise<boolean> {
-    const blockTag = this.#confirmations === 0 ? 'latest' : await this.headBlock();
-    const c = await this.#read.getZoneChallenge(gameId, seat, { blockTag });
+    const c = await this.#read.getZoneChallenge(gameId, seat, { blockTag: await this.headBlock() });
     return BigInt(c.challenger) !== 0n && !c.open;
   }
 
