@@ -10,6 +10,7 @@ import type { Coord } from '../core/geometry.ts';
 import { type IntelEvent, intelFromEvents } from './intel.ts';
 import { BotPlanner, type TurnPlanner } from './planner.ts';
 import type { ExpiredClaim } from './sdk/closing.ts';
+import { MapProofError } from './sdk/errors.ts';
 import type {
   AttackReport,
   CombatReport,
@@ -27,6 +28,7 @@ export type BotAction =
   | { kind: 'attack'; report: AttackReport; odds?: { p: number; uniform: number } }
   | { kind: 'combat'; report: CombatReport }
   | { kind: 'map-proof'; seat: number; check: MapProofCheck }
+  | { kind: 'map-proof-refused'; seat: number; error: MapProofError }
   | { kind: 'expired'; seat: number; claim: ExpiredClaim };
 
 /** How often a seat asks the chain whether the map proof was posted (one view call). */
@@ -41,6 +43,11 @@ export class BotPlayer {
   /** What the chain told this seat about its enemies, oldest first (the planner's memory of reveals and fizzles). */
   readonly intel: IntelEvent[] = [];
   #mapProofPolled = 0;
+  /**
+   * Why the map proof was refused, once it was: the dealer's map is not shown to be Gen(seed). The seat plays on
+   * (stopping would forfeit its stake at fault) and the audit after the secrets judges the map tile by tile.
+   */
+  mapProofRefused: MapProofError | null = null;
 
   /** `seed` seeds the exploring bot, which plans unless another `planner` is given. */
   constructor(player: GamePlayer, seed: string, planner?: TurnPlanner) {
@@ -56,14 +63,21 @@ export class BotPlayer {
   /**
    * Does what this seat must do now; null when it is someone else's move. First, when the player checks the map
    * proof and has not yet, it looks for it (at most once per MAP_PROOF_POLL_MS) and verifies it as soon as it is
-   * posted: a false one throws MapProofError.
+   * posted: a false one is reported once (`map-proof-refused`, `mapProofRefused`) and play goes on.
    */
   async act(): Promise<BotAction | null> {
     const p = this.player;
-    if (p.checksMapProof && !p.mapProof && Date.now() - this.#mapProofPolled >= MAP_PROOF_POLL_MS) {
+    const checking = p.checksMapProof && !p.mapProof && !this.mapProofRefused;
+    if (checking && Date.now() - this.#mapProofPolled >= MAP_PROOF_POLL_MS) {
       this.#mapProofPolled = Date.now();
-      const check = await p.checkMapProof();
-      if (check) return { kind: 'map-proof', seat: p.seat, check };
+      try {
+        const check = await p.checkMapProof();
+        if (check) return { kind: 'map-proof', seat: p.seat, check };
+      } catch (e) {
+        if (!(e instanceof MapProofError)) throw e;
+        this.mapProofRefused = e;
+        return { kind: 'map-proof-refused', seat: p.seat, error: e };
+      }
     }
     const g = await p.chain.game(p.gameId);
     const me = await p.chain.seat(p.gameId, p.seat);

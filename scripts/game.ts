@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getAddress, JsonRpcProvider, type Provider, Wallet } from 'ethers';
+import { readText } from '../client/sdk/http-body.ts';
 import type { Point } from '../core/babyjub.ts';
 import { InputError } from '../core/errors.ts';
 import { shippedRuleset, shippedRulesetNames } from '../core/ruleset/shipped.ts';
@@ -204,8 +205,13 @@ async function fromDealer(url: string): Promise<{ sealKey: Point; dealer: string
     throw new Error(`--dealer-url ${url}: unreachable (${(e as Error).message})`);
   }
   if (!res.ok) throw new Error(`--dealer-url ${url}: GET /v1/lobbies answered HTTP ${res.status}`);
-  const b = (await res.json()) as { sealKey?: string[]; dealer?: string; gameContract?: string };
-  if (!Array.isArray(b.sealKey) || typeof b.dealer !== 'string' || typeof b.gameContract !== 'string') {
+  let b: { sealKey?: string[]; dealer?: string; gameContract?: string };
+  try {
+    b = JSON.parse(await readText(res));
+  } catch (e) {
+    throw new Error(`--dealer-url ${url}: not a Shroud dealer's lobby listing (${(e as Error).message})`);
+  }
+  if (!Array.isArray(b?.sealKey) || typeof b.dealer !== 'string' || typeof b.gameContract !== 'string') {
     throw new Error(`--dealer-url ${url}: not a Shroud dealer's lobby listing`);
   }
   return {
@@ -224,7 +230,7 @@ async function rpcChainId(url: string): Promise<number> {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
       signal: AbortSignal.timeout(10_000),
     });
-    const b = (await res.json()) as { result?: string };
+    const b = JSON.parse(await readText(res)) as { result?: string };
     if (typeof b.result !== 'string') throw new Error(`HTTP ${res.status}, no chain id`);
     return Number(BigInt(b.result));
   } catch (e) {

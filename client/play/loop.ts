@@ -28,6 +28,8 @@ export function describeAction(a: BotAction): string {
       return `combat answered: ${a.report.present ? `hit (hp ${a.report.hpBefore})` : 'fizzled'}`;
     case 'map-proof':
       return `map proof verified at turn ${a.check.turn} (every zone's proof and the root proof, ${Math.round(a.check.verifyMs)} ms)`;
+    case 'map-proof-refused':
+      return `map proof REFUSED: ${a.error.message}; playing on (leaving would forfeit the stake), the audit judges the map`;
     case 'expired':
       return `deadline passed: ${a.claim.kind}: gas ${a.claim.gas}`;
   }
@@ -40,15 +42,35 @@ export interface LoopOptions {
   print: (line: string) => void;
   /** Say who the seat waits for whenever that changes (the terminal player; the bot stays terse). */
   narrate?: boolean;
+  /** Failed reads or actions in a row the loop rides out before it gives up (default `MAX_ACT_FAILURES`). */
+  maxFailures?: number;
 }
+
+/**
+ * Failed reads or actions in a row (an RPC node or the dealer briefly away) that `playToEnd` retries, with a
+ * growing pause, before it throws: a seat that stops playing forfeits its stake at its next deadline.
+ */
+export const MAX_ACT_FAILURES = 6;
 
 /** Plays until the game is over; returns the final phase and turn. */
 export async function playToEnd(seat: BotPlayer, o: LoopOptions): Promise<{ phase: string; turn: number }> {
   let waitingFor = '';
+  const max = o.maxFailures ?? MAX_ACT_FAILURES;
+  let failures = 0;
   for (;;) {
-    const g = await o.chain.game(o.gameId);
-    if (!isLivePhase(g.phase)) return { phase: g.phase, turn: g.turn };
-    const a = await seat.act();
+    let g: Awaited<ReturnType<GameChain['game']>>;
+    let a: BotAction | null;
+    try {
+      g = await o.chain.game(o.gameId);
+      if (!isLivePhase(g.phase)) return { phase: g.phase, turn: g.turn };
+      a = await seat.act();
+      failures = 0;
+    } catch (e) {
+      if (++failures >= max) throw e;
+      o.print(`error (${failures} of ${max} in a row): ${(e as Error)?.message ?? e}; trying again`);
+      await new Promise((r) => setTimeout(r, o.pollMs * 2 ** Math.min(failures, 4)));
+      continue;
+    }
     if (a) {
       o.print(describeAction(a));
       waitingFor = '';

@@ -21,6 +21,7 @@ import {
   ArtifactsNotRegisteredError,
   ArtifactUnavailableError,
 } from './errors.ts';
+import { readBody } from './http-body.ts';
 
 export type ArtifactHash = `0x${string}`;
 /** A circuit with artifacts: the player's (seal and the play circuits) and the dealer's maproot. */
@@ -237,41 +238,4 @@ export class ArtifactStore {
     }
     throw mismatch ?? new ArtifactUnavailableError(circuit, kind, hash, attempts);
   }
-}
-
-/** A response body, refused past `max` bytes (a hostile host cannot fill memory) or short of its length. */
-async function readBody(res: Response, max: number): Promise<Uint8Array> {
-  const declared = res.headers.get('content-length');
-  // A compressed response's Content-Length counts the encoded bytes, not the ones the body stream yields.
-  const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
-  const length = !encoded && declared !== null && /^[0-9]+$/.test(declared) ? Number(declared) : undefined;
-  if (length !== undefined && length > max) throw new Error(`${length} bytes, over the ${max}-byte limit`);
-  if (!res.body) return new Uint8Array(await res.arrayBuffer());
-  const reader = res.body.getReader();
-  // One allocation when the length is known; else chunks joined at the end.
-  const out = length !== undefined ? new Uint8Array(length) : undefined;
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (total + value.byteLength > (length ?? max)) {
-      await reader.cancel().catch(() => {});
-      throw new Error(length !== undefined ? 'longer than its Content-Length' : `over the ${max}-byte limit`);
-    }
-    if (out) out.set(value, total);
-    else chunks.push(value);
-    total += value.byteLength;
-  }
-  if (out) {
-    if (total !== length) throw new Error(`truncated: ${total} of ${length} bytes`);
-    return out;
-  }
-  const joined = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    joined.set(c, at);
-    at += c.byteLength;
-  }
-  return joined;
 }

@@ -20,6 +20,7 @@ import {
   MapProofError,
   TileRejectedError,
 } from './errors.ts';
+import { readText } from './http-body.ts';
 import { type VerifiedTile, verifyRevealedTiles } from './tiles.ts';
 
 /**
@@ -301,7 +302,7 @@ export class DealerClient {
     } catch {
       return null; // the per-request route retries with backoff
     }
-    const text = await res.text().catch(() => '');
+    const text = await readText(res).catch(() => '');
     if (!res.ok) {
       // No session routes, or a refusal (expiry policy…): per-request from now on for this game.
       if (res.status >= 400 && res.status < 500 && res.status !== 429) this.#noSessions.add(key);
@@ -382,7 +383,13 @@ export class DealerClient {
     } catch (cause) {
       return { kind: 'retry', status: null, cause, retryAfterMs: null };
     }
-    const text = await res.text().catch(() => '');
+    let text: string;
+    try {
+      text = await readText(res);
+    } catch (cause) {
+      // A body past the cap is a broken or hostile answer; one cut short, a dropped connection: both transient.
+      return { kind: 'retry', status: res.status, cause, retryAfterMs: null };
+    }
     if (res.ok) {
       try {
         return { kind: 'ok', body: JSON.parse(text) };

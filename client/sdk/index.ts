@@ -12,6 +12,7 @@ export * from './dealer-client.ts';
 export * from './emitter.ts';
 export * from './errors.ts';
 export * from './game-player.ts';
+export * from './http-body.ts';
 export * from './lobby-client.ts';
 export * from './observation.ts';
 export * from './player.ts';

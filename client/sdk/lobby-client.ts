@@ -27,6 +27,7 @@ import {
   LobbyGameFailedError,
   LobbyTermsRejectedError,
 } from './errors.ts';
+import { readText } from './http-body.ts';
 import { checkGameTerms } from './terms.ts';
 
 /** One lobby, as the dealer lists it, with what a join signs. */
@@ -252,7 +253,13 @@ export class LobbyClient {
     } catch (cause) {
       return { ok: false, status: null, cause };
     }
-    const text = await res.text().catch(() => '');
+    let text: string;
+    try {
+      text = await readText(res);
+    } catch (cause) {
+      // A body past the cap is a broken or hostile answer; one cut short, a dropped connection: both transient.
+      return { ok: false, status: res.status, cause };
+    }
     if (res.ok) {
       try {
         return { ok: true, body: JSON.parse(text) };

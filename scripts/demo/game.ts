@@ -276,6 +276,8 @@ async function play(o: GameOptions, provider: JsonRpcProvider): Promise<GameResu
       }
       case 'map-proof':
         return `${' '.repeat(bar(done, maxTurns).length)}  ${verifiedLine(a.seat, a.check)}`;
+      case 'map-proof-refused':
+        return `${' '.repeat(bar(done, maxTurns).length)}  seat ${a.seat}: map proof REFUSED: ${a.error.message}`;
       case 'expired':
         return `${' '.repeat(bar(done, maxTurns).length)}  seat ${a.seat}: a deadline passed: ${a.claim.kind}  gas ${fmtGas(a.claim.gas)}`;
       default:

@@ -10,6 +10,7 @@ import {
   MapProofError,
   TileRejectedError,
 } from '../../client/sdk/errors.ts';
+import { ANSWER_MAX_BYTES, BodyTooLargeError } from '../../client/sdk/http-body.ts';
 import { type RevealRequestMessage, recoverRevealSigner, revealDomain } from '../../core/reveal-request.ts';
 import { dealtMap, leafOf, serve } from './fixture.ts';
 
@@ -156,6 +157,38 @@ describe('DealerClient', () => {
     });
     assert.equal(delays.length, 3);
     assert.ok(delays.every((d, i) => d <= 250 * 2 ** i));
+  });
+
+  it('refuses an answer past the size cap, declared or streamed, without reading it whole', async () => {
+    // A hostile dealer: one answer declares 64 MiB; the next streams 1 MiB chunks with no length, without end.
+    let streamed = 0;
+    let n = 0;
+    const { url } = await listen((_req, _body, res) => {
+      if (n++ === 0) {
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'content-length': String(64 * 1024 * 1024),
+        });
+        res.write('{');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, 32);
+      const more = () => {
+        if (res.destroyed || streamed > 4 * ANSWER_MAX_BYTES) return res.end();
+        streamed += chunk.length;
+        if (res.write(chunk)) setImmediate(more);
+        else res.once('drain', more);
+      };
+      more();
+    });
+    await assert.rejects(client(url, [], { maxAttempts: 2 }).requestReveal(opening), (e: unknown) => {
+      assert.ok(e instanceof DealerUnavailableError, String(e));
+      assert.equal(e.attempts, 2);
+      assert.ok(e.cause instanceof BodyTooLargeError, String(e.cause));
+      return true;
+    });
+    assert.ok(streamed < 2 * ANSWER_MAX_BYTES, `the client stopped reading: ${streamed} bytes streamed`);
   });
 
   it('gives up after bounded attempts on persistent 5xx, naming the status', async () => {
