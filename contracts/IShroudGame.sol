@@ -76,7 +76,7 @@ interface IShroudGame {
 
     /// @notice What `createGame` takes: the seats in order (2 to 6 distinct addresses; seed = Poseidon(r_1..r_n) in
     ///         this order), the dealer (the caller), its Baby Jubjub seal key, the ruleset (registered for this board
-    ///         and seat count), durations within `durationBounds()`, the board (within `boardBounds()`: ≤ 253 zones,
+    ///         and seat count), durations within `durationBounds()`, the board (within `boardBounds()`: ≤ 224 zones,
     ///         sides ≤ 1024; a turn limit), each player's stake (paid with `commit`) and the dispute deposit (≤ stake,
     ///         paid with `openDispute`).
     struct GameParams {
@@ -106,8 +106,8 @@ interface IShroudGame {
         uint32 turn;
         uint32 maxTurns;
         uint32 turnSeconds; // durations.turnSeconds, copied here for the turn path
-        uint8 zones; // zones on the board (≤ 253): the width of every packed zone bitmask
-        bool passability; // turn proofs take the map root as their last public signal
+        uint8 zones; // zones on the board (≤ 224): the width of every packed zone bitmask
+        bool passability; // turn proofs take the stored commitment plus the map root as one signal
         // slot 1
         address dealer;
         uint8 kind;
@@ -150,7 +150,6 @@ interface IShroudGame {
         bool staked;
         bool spawned; // the spawn proof was accepted
         bool proposedOpenRoot; // one open-root proposal per seat
-        uint32 lastTurn; // the turn number of the seat's last spawn or turn proof
         // slot 1
         uint96 escrow; // deposits of answered disputes and zone challenges: the dealer's at settlement unless it failed
         uint32 disputedTurn; // lastTurn + 1 of the seat's last dispute (0: none)
@@ -160,7 +159,9 @@ interface IShroudGame {
         // Poseidon(state commitment, reveal commitment): the hidden units bound to the reveal list of the seat's
         // latest spawn or turn (`lastTurn`); spawn and turn proofs replace it, a combat answer changes the state part
         uint256 playCommitment;
-        uint256 zoneMask; // bit z: the player has vision in zone z (boards have at most 253 zones)
+        // One slot, so a turn writes one seat slot besides its commitment.
+        uint224 zoneMask; // bit z: the player has vision in zone z (boards have at most 224 zones)
+        uint32 lastTurn; // the turn number of the seat's last spawn or turn proof
     }
 
     /// @notice The pending combat of a game (one at most, during `Phase.Combat`).

@@ -21,14 +21,14 @@ export const MAX_BOARD_SIDE = 1024;
 
 /**
  * Most zones (8×8 tiles each) a board may have. A zone bitmask (a player's vision by zone: the turn report,
- * each opponent's mask in the proof context, `Seat.zoneMask` on-chain) is one packed public-signal word of
+ * each opponent's mask in the proof context, `Seat.zoneMask` on-chain) fits one packed public-signal word of
  * 253 bits (`PACKED_WORD_BITS`: 2^253 < p, so the word is a canonical field element), and the contract keeps
- * the count in a uint8. It also bounds the open-root proposal, which hashes every zone root on-chain: at 253
- * zones `proposeOpenRoot` costs about 6.9M gas (scripts/bench-gas.ts, board `max`), under the 2^24
- * per-transaction gas cap (EIP-7825). At the limit (e.g. 184×88: 23×11 zones) the 4-ary tree's depth is
- * 3 + ceil(log4 253) = 7.
+ * it in 224 bits of the slot that also holds the seat's last turn (32 bits): a turn writes one seat slot, not
+ * two (~2.8k gas). It also bounds the open-root proposal, which hashes every zone root on-chain (`gas_propose_open_root_max`
+ * of scripts/bench-gas.ts, under the 2^24 per-transaction gas cap of EIP-7825). At the
+ * limit (e.g. 128×112: 16×14 zones) the 4-ary tree's depth is 3 + ceil(log4 224) = 7.
  */
-export const MAX_ZONES = 253;
+export const MAX_ZONES = 224;
 
 /** Phase durations in seconds, in the contract's `Durations` order. */
 export interface Durations {

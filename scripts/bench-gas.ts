@@ -379,7 +379,7 @@ async function committedGame(
 const OPEN_ROOT_BOARDS = [
   { name: 'duel', width: 40, height: 26 },
   { name: 'standard', width: 84, height: 54 },
-  { name: 'max', width: 184, height: 88 }, // 23 × 11 = 253 zones
+  { name: 'max', width: 128, height: 112 }, // 16 × 14 = 224 zones
 ] as const;
 
 /**

@@ -203,7 +203,7 @@ library ShroudCeremony {
         }
     }
 
-    /// Checks the board (`ShroudLimits.boardFits`: sides ≤ 1024, ≤ 253 zones of 8×8; a turn limit) and stores it
+    /// Checks the board (`ShroudLimits.boardFits`: sides ≤ 1024, ≤ 224 zones of 8×8; a turn limit) and stores it
     /// with its zone count and tree depth (`ShroudTiles.depthFor`, makeBoard in core/geometry.ts).
     function _setBoard(IShroudGame.Game storage g, IShroudGame.Board calldata b) private {
         if (b.kind > 1 || b.maxTurns == 0 || !ShroudLimits.boardFits(b.width, b.height)) revert IShroudGame.BadBoard();

@@ -13,10 +13,11 @@ import {IShroudGame} from "../IShroudGame.sol";
 library ShroudLimits {
     uint256 internal constant MIN_PLAYERS = 2;
     uint256 internal constant MAX_PLAYERS = 6;
-    /// @notice Most zones a board may have (core/limits.ts `MAX_ZONES`): a zone bitmask is one 253-bit packed
-    ///         public-signal word, `Game.zones` is a uint8, and `proposeOpenRoot` hashes every zone root (about 6.9M
-    ///         gas at 253 zones, under the 2^24 per-transaction cap).
-    uint256 internal constant MAX_ZONES = 253;
+    /// @notice Most zones a board may have (core/limits.ts `MAX_ZONES`): a zone bitmask fits a 253-bit packed
+    ///         public-signal word and `Seat.zoneMask` is a uint224 (it shares its slot with `lastTurn`, so a turn
+    ///         writes one seat slot), and `proposeOpenRoot` hashes every zone root (under the 2^24 per-transaction
+    ///         gas cap).
+    uint256 internal constant MAX_ZONES = 224;
     /// @notice Tiles per zone side (core/geometry.ts `ZONE_SIZE`).
     uint256 internal constant ZONE_SIZE = 8;
     /// @notice Largest board width and height (core/limits.ts `MAX_BOARD_SIDE`): coordinates are 10-bit fields in

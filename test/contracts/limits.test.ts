@@ -86,17 +86,17 @@ describe('the contract and the core agree', () => {
     const registry = env.registry.connect(env.deployer) as Contract;
     const dealer = env.game.connect(env.dealer) as Contract;
     const players = env.players.slice(0, 2).map((p) => p.address);
-    // 184×88 is 23×11 = 253 zones, 1016×16 is 127×2 = 254; 1024×8 is 128 zones with the widest side.
+    // 128×112 is 16×14 = 224 zones, 120×120 is 15×15 = 225; 1024×8 is 128 zones with the widest side.
     const cases = [
-      { width: 184, height: 88, refused: null },
-      { width: 1016, height: 16, refused: 'ruleset.grid' },
+      { width: 128, height: 112, refused: null },
+      { width: 120, height: 120, refused: 'ruleset.grid' },
       { width: MAX_BOARD_SIDE, height: 8, refused: null },
       { width: 8, height: MAX_BOARD_SIDE, refused: null },
       { width: MAX_BOARD_SIDE + 1, height: 8, refused: 'ruleset.grid.width' },
       { width: 8, height: MAX_BOARD_SIDE + 1, refused: 'ruleset.grid.height' },
     ] as const;
-    assert.equal(unchecked(184, 88).board.zoneCount, MAX_ZONES);
-    assert.equal(unchecked(1016, 16).board.zoneCount, MAX_ZONES + 1);
+    assert.equal(unchecked(128, 112).board.zoneCount, MAX_ZONES);
+    assert.equal(unchecked(120, 120).board.zoneCount, MAX_ZONES + 1);
     for (const { width, height, refused } of cases) {
       const what = `${width}×${height}`;
       const board = { kind: 0, width, height, maxTurns: 10 };

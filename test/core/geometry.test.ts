@@ -394,9 +394,9 @@ test('makeBoard derives the Merkle depth and refuses bad sizes, naming the field
   assert.equal(makeBoard('hex', 33, 8).depth, 5, '5 zones');
   assert.equal(makeBoard('hex', 17, 10).depth, 5);
   // The limits of core/limits.ts: at most MAX_ZONES zones, sides at most MAX_BOARD_SIDE.
-  const max = makeBoard('hex', 184, 88);
-  assert.deepEqual([max.zonesX, max.zonesY, max.zoneCount, max.depth], [23, 11, MAX_ZONES, 7]);
-  throwsField(() => makeBoard('hex', 1016, 16), 'grid'); // 127 × 2 = 254 zones
+  const max = makeBoard('hex', 128, 112);
+  assert.deepEqual([max.zonesX, max.zonesY, max.zoneCount, max.depth], [16, 14, MAX_ZONES, 7]);
+  throwsField(() => makeBoard('hex', 120, 120), 'grid'); // 15 × 15 = 225 zones
   throwsField(() => makeBoard('square', 256, 256), 'grid');
   assert.equal(makeBoard('square', MAX_BOARD_SIDE, 8).zoneCount, 128);
   assert.equal(makeBoard('hex', 8, MAX_BOARD_SIDE).zoneCount, 128);

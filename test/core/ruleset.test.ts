@@ -122,9 +122,9 @@ describe('rulesets', () => {
         (e: any) => e.name === 'InputError' && e.field === field && message.test(e.message),
         `${width}×${height}`,
       );
-    // Zones: 184×88 is 23×11 = 253 zones; 1016×16 is 127×2 = 254.
-    assert.equal(validateRuleset(tinyOn(184, 88)).board.zoneCount, MAX_ZONES);
-    refused(1016, 16, 'ruleset.grid', new RegExp(`254 zones .*above the limit of ${MAX_ZONES}`));
+    // Zones: 128×112 is 16×14 = 224 zones; 120×120 is 15×15 = 225.
+    assert.equal(validateRuleset(tinyOn(128, 112)).board.zoneCount, MAX_ZONES);
+    refused(120, 120, 'ruleset.grid', new RegExp(`225 zones .*above the limit of ${MAX_ZONES}`));
     refused(1000, 1000, 'ruleset.grid', /15625 zones/);
     // Sides: 1,024 × 8 is 128 zones; one column or row more is refused by the schema, as makeBoard would.
     assert.equal(validateRuleset(tinyOn(MAX_BOARD_SIDE, 8)).board.width, MAX_BOARD_SIDE);
