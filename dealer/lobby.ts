@@ -39,7 +39,7 @@ import type { ValidRuleset } from '../core/ruleset/validate.ts';
 import { createGameParams, durationsOf, type GameTerms, matchesCreate } from './chain/create-game.ts';
 import { CreateGameRevert, type GameCreator } from './chain/types.ts';
 import { DealerError } from './errors.ts';
-import type { LobbyRecord, LobbyStore, NewLobby } from './store/types.ts';
+import type { LobbyReads, LobbyRecord, LobbyStore, NewLobby } from './store/types.ts';
 
 /** One configured kind of lobby (dealer/config.ts `lobbyKinds`). */
 export interface LobbyKind extends GameTerms {
@@ -194,7 +194,9 @@ export class LobbyService {
 
   /**
    * Seats the signer of a valid join. Every check runs before anything is written, and the write is one
-   * transaction (dealer/store/types.ts `joinLobby`): a refused join changes nothing.
+   * transaction (dealer/store/types.ts `joinLobby`): a refused join changes nothing. The checks across lobbies
+   * (one seat per player, the pending-games cap) run as the join's admission, while every other join waits, so
+   * two joins at once cannot both pass them.
    */
   async join(rawId: string, body: JoinBody): Promise<JoinStatusView> {
     const d = this.#d;
@@ -227,7 +229,6 @@ export class LobbyService {
       );
     }
     if (lobby.status !== 'open') throw await this.#closed(lobby);
-    await this.#checkPending(lobby, player, now);
     const out = await d.store.joinLobby(
       {
         lobbyId,
@@ -238,6 +239,7 @@ export class LobbyService {
         joinedAt: now,
       },
       await this.#successor(lobby),
+      (reads) => this.#checkPending(lobby, player, now, reads),
     );
     if (!out.ok) {
       switch (out.reason) {
@@ -405,11 +407,11 @@ export class LobbyService {
    * that would fill one more). A join retried into a lobby where the player sits already is left to the store
    * (`already-joined`, `nonce-replayed`).
    */
-  async #checkPending(lobby: LobbyRecord, player: string, now: number): Promise<void> {
+  async #checkPending(lobby: LobbyRecord, player: string, now: number, reads: LobbyReads): Promise<void> {
     const d = this.#d;
-    const here = await d.store.lobbyJoins(lobby.id);
+    const here = await reads.lobbyJoins(lobby.id);
     if (here.some((j) => j.player === player)) return;
-    const pending = (await d.store.pendingLobbies(now - MAX_WAIT_WINDOW))
+    const pending = (await reads.pendingLobbies(now - MAX_WAIT_WINDOW))
       .map((p) => ({
         ...p,
         until: p.lobby.status === 'created' ? p.filledAt + waitWindow(p.lobby.ruleset) : undefined,
@@ -419,9 +421,9 @@ export class LobbyService {
     const game = pending.find((p) => p.players.includes(player));
     if (game) seat = { lobby: game.lobby.id, until: game.until };
     else {
-      for (const o of await d.store.listLobbies(['open'])) {
+      for (const o of await reads.listLobbies(['open'])) {
         if (o.id === lobby.id) continue;
-        const j = (await d.store.lobbyJoins(o.id)).find((x) => x.player === player && x.deadline > now);
+        const j = (await reads.lobbyJoins(o.id)).find((x) => x.player === player && x.deadline > now);
         if (j) seat = { lobby: o.id, until: j.deadline };
       }
     }

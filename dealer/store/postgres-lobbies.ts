@@ -9,9 +9,11 @@ import {
   toLobby,
 } from './lobby-rows.ts';
 import type {
+  JoinAdmission,
   JoinOutcome,
   LobbyJoin,
   LobbyPatch,
+  LobbyReads,
   LobbyRecord,
   LobbyStatus,
   LobbyStore,
@@ -59,6 +61,11 @@ export const POSTGRES_LOBBY_JOINED_AT_MIGRATION =
 
 /** Unique violation: a concurrent join (another process) used the same nonce first. */
 const UNIQUE_VIOLATION = '23505';
+/**
+ * The advisory lock key every join takes for its transaction (`pg_advisory_xact_lock`): joins of all dealer
+ * processes on one database run one at a time, so their admission checks across lobbies cannot race.
+ */
+const JOIN_LOCK = 0x53684a6e; // "ShJn"
 
 type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
 
@@ -100,20 +107,40 @@ export class PostgresLobbies implements LobbyStore {
     return rows[0] ? toLobby(rows[0]) : null;
   }
 
-  async listLobbies(statuses?: readonly LobbyStatus[]): Promise<LobbyRecord[]> {
+  listLobbies(statuses?: readonly LobbyStatus[]): Promise<LobbyRecord[]> {
+    return this.#listLobbies(this.#pool, statuses);
+  }
+
+  async #listLobbies(q: Queryable, statuses?: readonly LobbyStatus[]): Promise<LobbyRecord[]> {
     const { rows } = statuses
-      ? await this.#pool.query<LobbyRow>(`${SELECT} WHERE l.status = ANY($1) ORDER BY l.opened_at, l.seq`, [
+      ? await q.query<LobbyRow>(`${SELECT} WHERE l.status = ANY($1) ORDER BY l.opened_at, l.seq`, [
           [...statuses],
         ])
-      : await this.#pool.query<LobbyRow>(`${SELECT} ORDER BY l.opened_at, l.seq`);
+      : await q.query<LobbyRow>(`${SELECT} ORDER BY l.opened_at, l.seq`);
     return rows.map(toLobby);
   }
 
-  async joinLobby(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null): Promise<JoinOutcome> {
+  /** The admission's reads, on the join's own connection (inside its transaction and lock). */
+  #readsOn(q: Queryable): LobbyReads {
+    return {
+      listLobbies: (statuses) => this.#listLobbies(q, statuses),
+      lobbyJoins: (id) => this.#lobbyJoins(q, id),
+      pendingLobbies: (since) => this.#pendingLobbies(q, since),
+    };
+  }
+
+  async joinLobby(
+    j: Omit<LobbyJoin, 'seat'>,
+    next: NewLobby | null,
+    admit?: JoinAdmission,
+  ): Promise<JoinOutcome> {
     const player = j.player.toLowerCase();
     const lobbyId = j.lobbyId.toLowerCase();
     try {
       return await this.#tx(async (c): Promise<JoinOutcome> => {
+        // Every join of this database, in every process, waits here for the one before to commit.
+        await c.query('SELECT pg_advisory_xact_lock($1)', [JOIN_LOCK]);
+        if (admit) await admit(this.#readsOn(c));
         // Row lock: joins to one lobby take their seats one at a time, across processes.
         const locked = await c.query<{ status: string; seats: number }>(
           'SELECT status, seats FROM lobbies WHERE lobby_id = $1 FOR UPDATE',
@@ -158,11 +185,14 @@ export class PostgresLobbies implements LobbyStore {
     }
   }
 
-  async lobbyJoins(id: string): Promise<LobbyJoin[]> {
-    const { rows } = await this.#pool.query<JoinRow>(
-      'SELECT * FROM lobby_joins WHERE lobby_id = $1 ORDER BY seat',
-      [id.toLowerCase()],
-    );
+  lobbyJoins(id: string): Promise<LobbyJoin[]> {
+    return this.#lobbyJoins(this.#pool, id);
+  }
+
+  async #lobbyJoins(q: Queryable, id: string): Promise<LobbyJoin[]> {
+    const { rows } = await q.query<JoinRow>('SELECT * FROM lobby_joins WHERE lobby_id = $1 ORDER BY seat', [
+      id.toLowerCase(),
+    ]);
     return rows.map(toJoin);
   }
 
@@ -171,9 +201,13 @@ export class PostgresLobbies implements LobbyStore {
     return rows[0] ? toLobby(rows[0]) : null;
   }
 
-  async pendingLobbies(since: number): Promise<PendingLobby[]> {
+  pendingLobbies(since: number): Promise<PendingLobby[]> {
+    return this.#pendingLobbies(this.#pool, since);
+  }
+
+  async #pendingLobbies(q: Queryable, since: number): Promise<PendingLobby[]> {
     // Two indexed lookups (by status; the recent joins by joined_at), not a scan of every lobby ever created.
-    const { rows } = await this.#pool.query<LobbyRow>(
+    const { rows } = await q.query<LobbyRow>(
       `${SELECT} WHERE l.status IN ('filled', 'creating')
        UNION ALL
        ${COLUMNS} FROM (SELECT DISTINCT lobby_id FROM lobby_joins WHERE joined_at >= $1) r
@@ -182,16 +216,17 @@ export class PostgresLobbies implements LobbyStore {
        ORDER BY opened_at, seq`,
       [since],
     );
-    return Promise.all(
-      rows.map(async (r) => {
-        const joins = await this.lobbyJoins(r.lobby_id);
-        return {
-          lobby: toLobby(r),
-          players: joins.map((j) => j.player),
-          filledAt: Math.max(0, ...joins.map((j) => j.joinedAt)),
-        };
-      }),
-    );
+    // One at a time: a transaction's client takes one query at a time.
+    const out: PendingLobby[] = [];
+    for (const r of rows) {
+      const joins = await this.#lobbyJoins(q, r.lobby_id);
+      out.push({
+        lobby: toLobby(r),
+        players: joins.map((j) => j.player),
+        filledAt: Math.max(0, ...joins.map((j) => j.joinedAt)),
+      });
+    }
+    return out;
   }
 
   async updateLobby(id: string, patch: LobbyPatch): Promise<void> {

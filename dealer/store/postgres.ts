@@ -22,6 +22,7 @@ import type {
   DealStatus,
   GameRecord,
   IndexedTurn,
+  JoinAdmission,
   JoinOutcome,
   LobbyJoin,
   LobbyPatch,
@@ -528,8 +529,8 @@ export class PostgresStore implements DealerStore {
     return this.#lobbies.listLobbies(statuses);
   }
 
-  joinLobby(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null): Promise<JoinOutcome> {
-    return this.#lobbies.joinLobby(j, next);
+  joinLobby(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null, admit?: JoinAdmission): Promise<JoinOutcome> {
+    return this.#lobbies.joinLobby(j, next, admit);
   }
 
   lobbyJoins(id: string): Promise<LobbyJoin[]> {

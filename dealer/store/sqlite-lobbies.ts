@@ -1,4 +1,5 @@
 /** The lobbies' tables on SQLite (dealer/store/sqlite.ts runs the migration and delegates here). */
+import { resolve } from 'node:path';
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import {
   LOBBY_COLUMNS as COLUMNS,
@@ -9,6 +10,7 @@ import {
   toLobby,
 } from './lobby-rows.ts';
 import type {
+  JoinAdmission,
   JoinOutcome,
   LobbyJoin,
   LobbyPatch,
@@ -56,13 +58,23 @@ export const SQLITE_LOBBY_MIGRATION = `CREATE TABLE lobbies (
 export const SQLITE_LOBBY_JOINED_AT_MIGRATION =
   'CREATE INDEX lobby_joins_joined_at ON lobby_joins (joined_at);';
 
+/**
+ * The last join of each database file in this process: a join's admission check and its write run after the one
+ * before has finished (keyed by path, so two stores on one file in one process share it).
+ */
+const lastJoin = new Map<string, Promise<unknown>>();
+let memoryDbs = 0;
+
 export class SqliteLobbies implements LobbyStore {
   readonly #db: DatabaseSync;
   readonly #tx: <T>(fn: () => T) => T;
+  /** The database file: the key of its join queue (`:memory:` databases each get their own). */
+  readonly #joinKey: string;
 
-  constructor(db: DatabaseSync, tx: <T>(fn: () => T) => T) {
+  constructor(db: DatabaseSync, tx: <T>(fn: () => T) => T, path: string) {
     this.#db = db;
     this.#tx = tx;
+    this.#joinKey = path === ':memory:' || path === '' ? `:memory:${++memoryDbs}` : resolve(path);
   }
 
   #insert(l: NewLobby): void {
@@ -105,7 +117,23 @@ export class SqliteLobbies implements LobbyStore {
     return rows.map(toLobby);
   }
 
-  async joinLobby(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null): Promise<JoinOutcome> {
+  /** One join at a time per database file (`LobbyStore.joinLobby`): the admission, then the transaction. */
+  joinLobby(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null, admit?: JoinAdmission): Promise<JoinOutcome> {
+    const run = async () => {
+      if (admit) await admit(this);
+      return this.#join(j, next);
+    };
+    const done = (lastJoin.get(this.#joinKey) ?? Promise.resolve()).then(run, run);
+    const settled = done.catch(() => {});
+    lastJoin.set(this.#joinKey, settled);
+    // The queue's entry goes once it is the last: the map holds no finished joins.
+    void settled.then(() => {
+      if (lastJoin.get(this.#joinKey) === settled) lastJoin.delete(this.#joinKey);
+    });
+    return done;
+  }
+
+  #join(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null): JoinOutcome {
     const db = this.#db;
     const player = j.player.toLowerCase();
     const lobbyId = j.lobbyId.toLowerCase();

@@ -18,6 +18,7 @@ import type {
   DealStatus,
   GameRecord,
   IndexedTurn,
+  JoinAdmission,
   JoinOutcome,
   LobbyJoin,
   LobbyPatch,
@@ -224,7 +225,7 @@ export class SqliteStore implements DealerStore {
       'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;',
     );
     this.#migrate();
-    this.#lobbies = new SqliteLobbies(this.#db, (fn) => this.#tx(fn));
+    this.#lobbies = new SqliteLobbies(this.#db, (fn) => this.#tx(fn), path);
   }
 
   #migrate(): void {
@@ -532,8 +533,8 @@ export class SqliteStore implements DealerStore {
     return this.#lobbies.listLobbies(statuses);
   }
 
-  joinLobby(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null): Promise<JoinOutcome> {
-    return this.#lobbies.joinLobby(j, next);
+  joinLobby(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null, admit?: JoinAdmission): Promise<JoinOutcome> {
+    return this.#lobbies.joinLobby(j, next, admit);
   }
 
   lobbyJoins(id: string): Promise<LobbyJoin[]> {

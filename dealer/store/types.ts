@@ -176,6 +176,11 @@ export type LobbyPatch = Partial<
   Pick<LobbyRecord, 'status' | 'createTx' | 'gameId' | 'createdBlock' | 'fault'>
 >;
 
+/** The reads a join's admission check makes, inside the join's serialization (`LobbyStore.joinLobby`). */
+export type LobbyReads = Pick<LobbyStore, 'listLobbies' | 'lobbyJoins' | 'pendingLobbies'>;
+/** A check run before a join takes its seat, with every other join held back; it throws to refuse. */
+export type JoinAdmission = (reads: LobbyReads) => Promise<void>;
+
 /** The lobbies' durable state (both stores): joins and creation progress survive a crash. */
 export interface LobbyStore {
   /** Inserts a lobby with status `open`. */
@@ -187,8 +192,12 @@ export interface LobbyStore {
    * One transaction: refuses a nonce the player used before (any lobby), a player already seated here, a
    * lobby not open; else seats the player next. The last seat marks the lobby `filled` and opens `next`
    * (when given) in the same transaction, so a crash never leaves a full lobby without its successor.
+   * `admit` runs first, while every other join of this database waits (PostgreSQL: a transaction-scoped
+   * advisory lock, its reads on the join's own connection; SQLite: one join at a time per database file in this
+   * process, the deployment SQLite supports), so what it checks across lobbies (one seat per player, the
+   * pending-games cap) cannot change before the seat is taken; a throw refuses the join and writes nothing.
    */
-  joinLobby(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null): Promise<JoinOutcome>;
+  joinLobby(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null, admit?: JoinAdmission): Promise<JoinOutcome>;
   /** In seat order. */
   lobbyJoins(id: string): Promise<LobbyJoin[]>;
   /** The lobby whose game is `gameId`. */

@@ -11,7 +11,7 @@ import { randomBytes32 } from '../../core/lobby.ts';
 import { PostgresStore } from '../../dealer/store/postgres.ts';
 import { secretBox } from '../../dealer/store/secret-box.ts';
 import { SqliteStore } from '../../dealer/store/sqlite.ts';
-import type { DealerStore, NewLobby } from '../../dealer/store/types.ts';
+import type { DealerStore, LobbyReads, NewLobby } from '../../dealer/store/types.ts';
 import { tempDir } from './fixture.ts';
 import { type PgServer, postgresSkip, startPostgres } from './postgres-server.ts';
 
@@ -107,6 +107,44 @@ function lobbyStoreContract(open: (same?: boolean) => Promise<DealerStore>): voi
     });
     assert.equal((await s.joinLobby(joinOf(b.id, addr(1)), null)).ok, true, 'a fresh nonce in another lobby');
     assert.equal((await s.getLobby(a.id))?.filled, 1);
+  });
+
+  it('admissions run one join at a time across stores: of two joins at once by one player, the second sees the first', async () => {
+    const [s, t] = [await open(), await open(true)];
+    const [a, b] = [lobby(), lobby({ openedAt: 1_700_000_050 })];
+    await s.openLobby(a);
+    await s.openLobby(b);
+    // One seat per player, checked slowly: without the serialization both checks would read no seat.
+    const admit = async (reads: LobbyReads) => {
+      const seats = (await reads.lobbyJoins(a.id)).length + (await reads.lobbyJoins(b.id)).length;
+      await new Promise((r) => setTimeout(r, 30));
+      if (seats > 0) throw new Error('seat-pending');
+    };
+    const out = await Promise.allSettled([
+      s.joinLobby(joinOf(a.id, addr(1)), null, admit),
+      t.joinLobby(joinOf(b.id, addr(1)), null, admit),
+    ]);
+    assert.equal(out.filter((o) => o.status === 'fulfilled' && o.value.ok).length, 1, JSON.stringify(out));
+    assert.equal(
+      out.filter((o) => o.status === 'rejected' && /seat-pending/.test(String(o.reason))).length,
+      1,
+    );
+    assert.equal((await s.lobbyJoins(a.id)).length + (await s.lobbyJoins(b.id)).length, 1);
+  });
+
+  it('a refused admission writes nothing: the nonce stays unused and the seat free', async () => {
+    const s = await open();
+    const l = lobby();
+    await s.openLobby(l);
+    const j = joinOf(l.id, addr(1));
+    await assert.rejects(
+      s.joinLobby(j, null, async () => {
+        throw new Error('lobbies-busy');
+      }),
+      /lobbies-busy/,
+    );
+    assert.deepEqual(await s.lobbyJoins(l.id), []);
+    assert.deepEqual(await s.joinLobby(j, null), { ok: true, seat: 0, filled: false });
   });
 
   it('keeps the signed createGame, the game id and the fault across a reopen', async () => {

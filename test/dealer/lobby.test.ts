@@ -666,6 +666,30 @@ describe('lobbies: Sybil seats (free addresses filling lobbies they never play)'
     }
   });
 
+  it('two joins at once by one player to two lobbies: one seat, the other 409 seat-pending (no race past the check)', async () => {
+    const d = await startLobbies();
+    try {
+      const tiny = await d.lobby('tiny-duel');
+      const skirmish = await d.lobby('skirmish-3');
+      // A loaded database: the join's write starts 30 ms after the call. Checks made before the call would both
+      // pass (neither seat is written yet); the join's own admission runs after the wait, one join at a time.
+      const join = d.store.joinLobby.bind(d.store);
+      d.store.joinLobby = async (...a) => {
+        await new Promise((r) => setTimeout(r, 30));
+        return join(...a);
+      };
+      const bodies = [await d.body(ALICE, tiny), await d.body(ALICE, skirmish)];
+      const [x, y] = await Promise.all([d.join(tiny.id, bodies[0]), d.join(skirmish.id, bodies[1])]);
+      assert.deepEqual([x.statusCode, y.statusCode].sort(), [200, 409], `${x.body} ${y.body}`);
+      assert.equal((x.statusCode === 409 ? x : y).json().error, 'seat-pending');
+      const seats =
+        (await d.store.lobbyJoins(tiny.id)).length + (await d.store.lobbyJoins(skirmish.id)).length;
+      assert.equal(seats, 1);
+    } finally {
+      await d.close();
+    }
+  });
+
   it('a seat in an open lobby counts while its join is valid; a retried join of the same lobby is still a replay', async () => {
     const d = await startLobbies();
     try {
