@@ -6,16 +6,8 @@ include "lib/state.circom";
 include "turn.circom";
 
 // Turn with passability (ruleset.provePassability): every unit that moves proves its destination
-// tile passable with the tile's data, salt and Merkle path against the posted map root.
-//
-// Public signals [packed..., anchor, newCommit]: Turn's, with its oldCommit and the map root as
-// one signal, anchor = oldCommit + mapRoot (mod p; the contract adds the stored commitment and the
-// posted root), which saves a verifier multiplication (~6.2k gas a turn). Both summands are
-// Poseidon outputs the prover cannot aim: to open the anchor with another state or another root,
-// it must find PlayCommit(state') + MapTop(top') equal to a value fixed before (the commitment it
-// stored, plus the posted root), a collision between two lists of full-width hashes (~2^127 work).
-// A small value (the packed words) must not be folded in this way: two hashes whose difference is
-// small are found by the birthday bound on the difference, not on the field.
+// tile passable with the tile's data, salt and Merkle path against the public map root. Same
+// public signals as Turn, with `mapRoot` appended.
 //
 // Only the MN mobile slots MSLOT (the spawn slots whose type has speed > 0: spawn puts SPAWN[i]
 // in slot i and types never change, every other slot holds a structure or is empty forever) carry
@@ -32,10 +24,8 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
     var PW = playWords(N, K, Z);
     var TM = mapNodesAt(ZX * ZY, DEPTH - TK);
     signal input packed[PW];
-    signal input anchor;
-    signal input newCommit;
-
     signal input oldCommit;
+    signal input newCommit;
     signal input mapRoot;
 
     signal input oldBlinding;
@@ -56,7 +46,8 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
     signal input destPath[MN][(DEPTH - TK) * 3];
     signal input mapTop[TM];
 
-    anchor === oldCommit + mapRoot;
+
+    signal rootSq <== mapRoot * mapRoot;
 
     component top = MapTop(ZX * ZY, DEPTH, TK);
     top.top <== mapTop;

@@ -107,7 +107,7 @@ interface IShroudGame {
         uint32 maxTurns;
         uint32 turnSeconds; // durations.turnSeconds, copied here for the turn path
         uint8 zones; // zones on the board (≤ 224): the width of every packed zone bitmask
-        bool passability; // turn proofs take the stored commitment plus the map root as one signal
+        bool passability; // turn proofs take the map root as their last public signal
         // slot 1
         address dealer;
         uint8 kind;

@@ -25,8 +25,7 @@ import {ShroudTurns} from "./game/ShroudTurns.sol";
 ///      * Every public input a proof carries is either built from this contract's state (game id, player =
 ///        `msg.sender`, seat, turn, stored commitments, the opponents' stored zone masks in increasing seat order
 ///        skipping the prover, 0 for seats the ruleset has but the game does not and for forfeited seats, the
-///        ruleset's damage, and for passability turns the map root, added to the stored commitment) or a
-///        prover-supplied output < p (`NotInField`).
+///        ruleset's damage, and for passability turns the map root) or a prover-supplied output < p (`NotInField`).
 ///      * Turn order (`ShroudTurns`): turns 0..n−1 are the spawns in seat order, then `submitTurn`s round-robin over
 ///        the unforfeited seats; a seat that misses its deadline is forfeited at fault by `claimTurnTimeout`.
 ///      * Combat: during its own turn (before `submitTurn`), the mover may `attack` a tile, naming the defender. The
@@ -137,8 +136,7 @@ contract ShroudGame is IShroudGame {
 
     /// @inheritdoc IShroudGame
     /// @dev Moves the caller's hidden units with a turn proof against its stored commitment; public signals
-    ///      [packed…, oldCommit, newCommit], where passability rulesets take the anchor oldCommit + mapRoot (mod p)
-    ///      for oldCommit (circuits/turn_pass.circom). No gameId: the stored commitment
+    ///      [packed…, oldCommit, newCommit(, mapRoot for passability rulesets)]. No gameId: the stored commitment
     ///      binds the game, since every stored commitment was made by a proof that knew its opening. Both commitments
     ///      are play commitments: no reveal commitment signal or slot of its own (core/state.ts playCommitment).
     function submitTurn(uint256 gameId, Proof calldata proof, uint256[] calldata report, uint256 newCommit) external {
@@ -564,7 +562,7 @@ contract ShroudGame is IShroudGame {
         }
     }
 
-    /// Spawn (`isSpawn`) or turn. Signals: [packed…, gameId or oldCommit (or anchor), newCommit]; the packed words
+    /// Spawn (`isSpawn`) or turn. Signals: [packed…, gameId or oldCommit, newCommit(, mapRoot)]; the packed words
     /// are the prover's report words (below 2^253, 0 at every context bit) with the context ORed in.
     function _play(uint256 gameId, Proof calldata proof, uint256[] calldata report, uint256 newCommit, bool isSpawn)
         private
@@ -580,14 +578,18 @@ contract ShroudGame is IShroudGame {
         {
             uint256[] memory sig;
             (sig, at) = _signals(gameId, g, st, seat, report, zones, isSpawn);
-            sig[sig.length - 1] = newCommit;
+            uint256 n = sig.length;
+            // Passability: the turn proof's last public input is the map root its destinations open against.
+            if (!isSpawn && g.passability) sig[--n] = g.root;
+            sig[n - 1] = newCommit;
             _verify(g, isSpawn ? VERIFIER_SPAWN : VERIFIER_TURN, proof, sig);
         }
         uint32 turn = g.turn;
         if (isSpawn) st.spawned = true;
-        st.lastTurn = turn;
         st.playCommitment = newCommit;
+        // One slot, written together: the mask and the last turn.
         st.zoneMask = uint224((report[at >> 8] >> (at & 0xff)) & ((uint256(1) << zones) - 1));
+        st.lastTurn = turn;
         if (isSpawn) emit Spawned(gameId, msg.sender, seat);
         bool ended = _submitted(gameId, turn, newCommit);
         _emitForced(gameId, report, zones, at);
@@ -602,8 +604,8 @@ contract ShroudGame is IShroudGame {
         emit TurnSubmitted(gameId, msg.sender, turn, newCommit, nextSeat, deadline);
     }
 
-    /// The spawn/turn signals with newCommit (the last) left for the caller, and where the report part starts
-    /// (`at` = word << 8 | bit offset of the zone bitmask).
+    /// The spawn/turn signals with newCommit (and a passability turn's trailing mapRoot) left for
+    /// the caller, and where the report part starts (`at` = word << 8 | bit offset of the zone bitmask).
     /// The packed words (core/witness/publics.ts) hold the context (seat 8 bits, step 32 bits: the turn, or the
     /// seat for a spawn; each opponent seat's stored zone mask, seats 0..maxPlayers−1 skipping `seat`, 0 for empty
     /// seats), then the report (zone bitmask, forced lanes), placed next-fit in 253-bit words. The prover's report
@@ -618,19 +620,18 @@ contract ShroudGame is IShroudGame {
         bool isSpawn
     ) private view returns (uint256[] memory sig, uint256 at) {
         uint256 rw = report.length;
-        sig = new uint256[](rw + 2);
+        uint256 tail = !isSpawn && g.passability ? 3 : 2;
+        sig = new uint256[](rw + tail);
         for (uint256 k = 0; k < rw; k++) {
             uint256 w = report[k];
             if (w >> PACKED_WORD_BITS != 0) revert NotInField();
             sig[k] = w;
         }
         at = _context(gameId, g, seat, isSpawn ? seat : g.turn, zones, sig, rw);
-        // A turn has no gameId signal: the stored commitment binds the game (circuits/turn.circom). A passability
-        // turn's signal is its anchor, the commitment plus the map root its destinations open against: one
-        // verifier multiplication for both (circuits/turn_pass.circom).
-        if (isSpawn) sig[rw] = gameId;
-        else if (g.passability) sig[rw] = addmod(st.playCommitment, g.root, Poseidon.FIELD_MODULUS);
-        else sig[rw] = st.playCommitment;
+        // A turn has no gameId signal: the stored commitment binds the game (circuits/turn.circom). The map root stays
+        // a signal of its own: added to the commitment in one signal, it is a summand a colluding dealer could aim
+        // at a forged state (review 32, README Known gaps).
+        sig[rw] = isSpawn ? gameId : st.playCommitment;
     }
 
     /// ORs the context into the `rw` packed words of `sig`: the seat, `step` and each opponent seat's stored zone

@@ -39,7 +39,7 @@ contract VerifierRegistry {
 
     /// @notice What a game must match to play a ruleset: the board its circuits were built for, the seat count
     ///         its proofs carry opponent masks for, the damage of one hit (the combat proof's public input), and
-    ///         whether its turn proofs prove passability (then their commitment signal is added to the map root), and how many
+    ///         whether its turn proofs prove passability (then their last public signal is the map root), and how many
     ///         tiles a turn may reveal (the size of the reveal list a dispute opens on-chain).
     struct Ruleset {
         bool registered;
@@ -48,7 +48,7 @@ contract VerifierRegistry {
         uint16 height;
         uint8 maxPlayers;
         uint8 damage;
-        bool passability; // ruleset.provePassability: the turn verifier takes the stored commitment plus the map root
+        bool passability; // ruleset.provePassability: the turn verifier takes the game's map root last
         uint8 maxRevealedTiles; // 1..70: the reveal commitment is Poseidon(blinding, ≤ 5 words of 14 leaves)
     }
 
@@ -125,8 +125,8 @@ contract VerifierRegistry {
     /// @param height Board height (1..1024; at most 224 zones of 8×8).
     /// @param maxPlayers `players.max` of the ruleset (2..6): proofs carry `maxPlayers − 1` opponent masks.
     /// @param damage Hp removed by one hit (0..255), the combat proof's `damage` input.
-    /// @param passability The ruleset's `provePassability`: the turn proofs' commitment signal is then the anchor
-    ///        oldCommit + mapRoot (mod p), which the game fills from the stored commitment and its posted root.
+    /// @param passability The ruleset's `provePassability`: turn proofs then end with the `mapRoot` public input,
+    ///        which the game fills with its posted root.
     /// @param maxRevealedTiles The ruleset's `maxRevealedTiles` (1..70).
     function registerRuleset(
         bytes32 rulesetHash,

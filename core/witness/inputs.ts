@@ -23,7 +23,7 @@ import {
 } from '../state.ts';
 import { isPassable, type Tile } from '../tile.ts';
 import { mapTop, mapTopLevels, mobileSlots } from './maptop.ts';
-import { packCombatTarget, packPlay, packReport, packTarget, turnAnchor } from './publics.ts';
+import { packCombatTarget, packPlay, packReport, packTarget } from './publics.ts';
 import {
   coverageAssignment,
   forcedReveals,
@@ -305,11 +305,9 @@ export function turnWitness(r: R, h: Hasher, a: TurnArgs): TurnPlan {
   // No gameId: the stored oldCommit binds the game (circuits/turn.circom).
   const publicSignals = [...packed, oldCommit, newCommit];
   if (r.provePassability) {
-    // One signal for the stored commitment and the posted root (circuits/turn_pass.circom).
     const pass = passabilityInputs(r, h, a);
-    const anchor = turnAnchor(oldCommit, pass.mapRoot);
-    Object.assign(input, pass.input, { mapRoot: s(pass.mapRoot), anchor: s(anchor) });
-    publicSignals[packed.length] = anchor;
+    Object.assign(input, pass.input, { mapRoot: s(pass.mapRoot) });
+    publicSignals.push(pass.mapRoot);
   }
   return { input, publicSignals, oldCommit, newCommit, stateCommit, ...v };
 }

@@ -19,7 +19,6 @@
  * and the SDK.
  */
 import { InputError } from '../errors.ts';
-import { FIELD_MODULUS } from '../field.ts';
 import type { Board } from '../geometry.ts';
 import type { Ruleset } from '../ruleset/types.ts';
 
@@ -103,22 +102,14 @@ export function packedWordCounts(r: R): { words: number } {
 
 /**
  * Public signals per play circuit, as `ShroudGame` builds them: spawn [packed…, gameId, newCommit];
- * turn [packed…, oldCommit, newCommit] (no gameId: the stored commitment binds the game), or with
- * `provePassability` [packed…, anchor, newCommit] (`turnAnchor`); attack [nullifier, gameId, target,
- * commit]; combat [newCommit, gameId, target, oldCommit]. Every commitment is a seat's play commitment
- * (core/state.ts playCommitment).
+ * turn [packed…, oldCommit, newCommit(, mapRoot)] (no gameId: the stored commitment binds the game);
+ * attack [nullifier, gameId, target, commit]; combat [newCommit, gameId, target, oldCommit]. Every
+ * commitment is a seat's play commitment (core/state.ts playCommitment).
  */
 export function playSignalCounts(r: R): { spawn: number; turn: number; attack: number; combat: number } {
   const { words } = packedWordCounts(r);
-  return { spawn: words + 2, turn: words + 2, attack: 4, combat: 4 };
+  return { spawn: words + 2, turn: words + 2 + (r.provePassability ? 1 : 0), attack: 4, combat: 4 };
 }
-
-/**
- * A passability turn's anchor signal: the stored play commitment plus the posted map root, mod p. One signal
- * for both (circuits/turn_pass.circom says why that binds each).
- */
-export const turnAnchor = (oldCommit: bigint, mapRoot: bigint): bigint =>
-  (oldCommit + mapRoot) % FIELD_MODULUS;
 
 /** A forced zone reveal as the chain sees it: no slot (the lanes are sorted). */
 export interface PublicZoneReveal {

@@ -145,8 +145,7 @@ export function mainSource(name: CircuitName, r: ValidRuleset): string {
           throw new InputError('ruleset.spawn', 'provePassability needs a spawned unit with speed > 0');
         params.push(r.board.depth, mapTopLevels(r.board, ms.length), ms.length, arr(ms));
       }
-      // TurnPass folds oldCommit and mapRoot into one signal, anchor (turn_pass.circom).
-      main = `component main {public [packed, ${pass ? 'anchor' : 'oldCommit'}, newCommit]} = ${pass ? 'TurnPass' : 'Turn'}(${params.join(', ')});`;
+      main = `component main {public [packed, oldCommit, newCommit${pass ? ', mapRoot' : ''}]} = ${pass ? 'TurnPass' : 'Turn'}(${params.join(', ')});`;
       break;
     }
     case 'spawn': {

@@ -11,10 +11,10 @@ test('every shipped ruleset generates all four main circuits with its parameters
   for (const name of shippedRulesetNames) {
     const r = shippedRuleset(name);
     const turn = mainSource('turn', r);
-    // provePassability compiles TurnPass, whose anchor signal is the old commitment plus the map root.
-    const [tmpl, old] = r.provePassability ? ['TurnPass', 'anchor'] : ['Turn', 'oldCommit'];
+    // provePassability compiles TurnPass, with the map root as one more public input.
+    const [tmpl, pub] = r.provePassability ? ['TurnPass', ', mapRoot'] : ['Turn', ''];
     assert.ok(
-      turn.includes(`component main {public [packed, ${old}, newCommit]} = ${tmpl}(`),
+      turn.includes(`component main {public [packed, oldCommit, newCommit${pub}]} = ${tmpl}(`),
       `${name}: ${turn}`,
     );
     assert.ok(
@@ -31,11 +31,11 @@ test('every shipped ruleset generates all four main circuits with its parameters
   }
 });
 
-test('provePassability switches turn to TurnPass, the map root folded into its anchor signal', () => {
+test('provePassability switches turn to TurnPass with the map root appended', () => {
   const src = mainSource('turn', variant('tiny-pass', { name: 'pass' }));
   // Tree depth 4 (4-ary levels), the shared top height (k = 1 for two openings), then the mobile spawn slots
   // (infantry 1, scout 2; the hq in slot 0 and the empty slot 3 stay put).
-  assert.match(src, /\[packed, anchor, newCommit\]\} = TurnPass\(.*, 4, 1, 2, \[1, 2\]\);/);
+  assert.match(src, /newCommit, mapRoot\]\} = TurnPass\(.*, 4, 1, 2, \[1, 2\]\);/);
   // A hand-built ruleset past the validator: a speed above 1 could hop, so the generator refuses it.
   const tp = shippedRuleset('tiny-pass');
   const fast = { ...tp, unitTypes: tp.unitTypes.map((u) => (u.structure ? u : { ...u, speed: 2 })) };

@@ -326,13 +326,13 @@ for (const name of ['tiny', 'tiny-square']) {
 }
 
 describe('duel budgets', () => {
-  test('the duel turn, terrain rules on, stays within 2^15 constraints and one packed public word (3 public signals)', async () => {
+  test('the duel turn, terrain rules on, stays within 2^15 constraints and one packed public word (4 public signals)', async () => {
     const c = await load('duel', 'turn');
     assert.ok(c.ruleset.provePassability, 'duel proves passability');
     assert.ok(c.art.constraints <= 2 ** 15, `${c.art.constraints} constraints`);
-    // packed word, anchor (oldCommit + mapRoot), newCommit: the verifier pays one multiplication per signal (no
-    // gameId: the stored oldCommit binds the game; no revealCommit: the play commitments bind it).
-    assert.equal(c.art.publicSignals, 3);
+    // packed word, oldCommit, newCommit, mapRoot: the verifier pays one multiplication per signal (no gameId: the
+    // stored oldCommit binds the game; no revealCommit: the play commitments bind it).
+    assert.equal(c.art.publicSignals, 4);
     assert.equal(
       c.art.publicSignals,
       playSignalCounts(c.ruleset).turn,

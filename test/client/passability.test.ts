@@ -13,7 +13,6 @@ import { ZoneRootsRejectedError } from '../../client/sdk/errors.ts';
 import { GamePlayer } from '../../client/sdk/game-player.ts';
 import { zoneRootsBuild } from '../../client/sdk/zone-roots.ts';
 import { InputError } from '../../core/errors.ts';
-import { FIELD_MODULUS } from '../../core/field.ts';
 import { type Coord, gridDistance, tileCoord, tileIndex } from '../../core/geometry.ts';
 import { zoneRoots } from '../../core/mapproof/witness.ts';
 import { commitMap } from '../../core/maptree.ts';
@@ -193,12 +192,7 @@ describe('GamePlayer on a passability ruleset', () => {
     assert.equal(report.provedPassable, true);
     const plan = proved.at(-1)!.plan as TurnPlan;
     assert.equal(proved.at(-1)!.circuit, 'turn');
-    // The chain's root is in the anchor signal: the old commitment plus the root, mod p.
-    assert.equal(
-      plan.publicSignals.at(-2),
-      (plan.oldCommit + m.root) % FIELD_MODULUS,
-      'anchor = oldCommit + mapRoot',
-    );
+    assert.equal(plan.publicSignals.at(-1), m.root, 'mapRoot is the last public signal');
     assert.equal(plan.input.mapRoot, String(m.root));
     // One opening lane per mobile spawn slot.
     const mobile = mobileSlots(m.ruleset);
@@ -217,8 +211,7 @@ describe('GamePlayer on a passability ruleset', () => {
 
     // A second turn (staying put) reuses the zone roots.
     await player.playTurn({ moves: player.units.map(() => null), reveal: [] });
-    const again = proved.at(-1)!.plan as TurnPlan;
-    assert.equal(again.publicSignals.at(-2), (again.oldCommit + m.root) % FIELD_MODULUS);
+    assert.equal((proved.at(-1)!.plan as TurnPlan).publicSignals.at(-1), m.root);
     assert.equal(calls.zoneRoots, 1, 'read once per game');
   });
 

@@ -110,7 +110,7 @@ describe('ShroudGame force-open: the share window and the open map root', () => 
     const [posted] = await G.queryFilter(G.filters.RootPosted!(s.id), block, block);
     const dealers = [...G.interface.parseLog(posted!)!.args.zoneRoots] as bigint[];
     await expectRevert(as(env, env.other).getFunction('proveZoneRootsFraud')(s.id, dealers), G, 'NoFraud');
-    // The next passability turn's anchor adds the adopted root (mp.turn adds getGame's root to the commitment).
+    // The next passability turn carries the adopted root as its last signal (mp.turn appends getGame's root).
     await mp.turn(s, 0, 40n);
   });
 

@@ -5,7 +5,7 @@
  * games brought to play.
  */
 import { type Contract, concat, keccak256, toBeHex } from 'ethers';
-import { FIELD_MODULUS, playCommitment, revealCommitment } from '../../core/index.ts';
+import { playCommitment, revealCommitment } from '../../core/index.ts';
 import {
   as,
   commitAll,
@@ -40,7 +40,7 @@ export const DAMAGE = 4n;
 export const MAX_REVEALED = 16;
 // 16×12 hex: 4 zones, 7-bit forced lanes. One packed word holds the context (seat 8 bits, step 32, the two opponent
 // masks of 4 bits) and the report (zone mask at bit 48, lanes from bit 52): spawn [packed, gameId, newCommit],
-// turn [packed, oldCommit, newCommit] (the stored commitment binds the game; passability: oldCommit + root); attack [nullifier, gameId, target,
+// turn [packed, oldCommit, newCommit] (the stored commitment binds the game); attack [nullifier, gameId, target,
 // commit]; combat [newCommit, gameId, target with the outcome, oldCommit]. Every commitment is a play commitment
 // Poseidon(stateCommit, revealCommit).
 export const N = { spawn: 3, turn: 3, attack: 4, combat: 4 };
@@ -78,7 +78,7 @@ export const stateOf = (k: bigint) => 1000n + k;
 /** A game in play on the mock ruleset, with the honest dealer's map. */
 export type Playing = Scenario & { dealt: Dealt };
 
-/** Registers a mock ruleset (`passability`: turn proofs add the root to the commitment) with MockVerifiers; returns helpers. */
+/** Registers a mock ruleset (`passability`: turn proofs take the root last) with MockVerifiers; returns helpers. */
 export async function mockPlay(env: Env, name: string, passability = false) {
   const G = env.game;
   const rulesetHash = keccak256(new TextEncoder().encode(name));
@@ -96,7 +96,8 @@ export async function mockPlay(env: Env, name: string, passability = false) {
     )
   ).wait();
   const mock = await env.ethers.deployContract('MockVerifier', [], env.deployer);
-  for (const [i, n] of [N.spawn, N.turn, N.attack, N.combat].entries()) {
+  const turnSignalCount = N.turn + (passability ? 1 : 0);
+  for (const [i, n] of [N.spawn, turnSignalCount, N.attack, N.combat].entries()) {
     await (
       await reg.getFunction('setVerifier')(rulesetHash, i, await mock.getAddress(), '0x12345678', n)
     ).wait();
@@ -161,12 +162,7 @@ export async function mockPlay(env: Env, name: string, passability = false) {
       m.newCommit,
     ];
   }
-  /**
-   * The signals the contract must build for a turn by `seat`; with `over.root` (passability) the commitment signal
-   * is the anchor: the stored commitment plus the root, mod p (independent of core's turnAnchor).
-   */
   async function turnSignals(s: Scenario, seat: number, m: Move, over: Partial<Record<string, bigint>> = {}) {
-    const commit = over['oldCommit'] ?? (await commitOf(s, seat));
     return [
       m.report[0]! |
         contextWord(
@@ -174,7 +170,7 @@ export async function mockPlay(env: Env, name: string, passability = false) {
           over['turn'] ?? (await turnOf(s)),
           await oppMasks(s, seat, over),
         ),
-      over['root'] === undefined ? commit : (commit + over['root']) % FIELD_MODULUS,
+      over['oldCommit'] ?? (await commitOf(s, seat)),
       m.newCommit,
     ];
   }
@@ -190,10 +186,10 @@ export async function mockPlay(env: Env, name: string, passability = false) {
       await (await callSpawn(s, seat, proofFor(await spawnSignals(s, seat, m)), m)).wait();
     }
   }
-  /** Seat `seat` plays move `k` (or `m`); passability turns add the game's root to the stored commitment. */
+  /** Seat `seat` plays move `k` (or `m`); passability turns append the posted root. */
   async function turn(s: Scenario, seat: number, k: bigint, m: Move = move(k)): Promise<Move> {
-    const root = passability ? ((await G.getFunction('getGame')(s.id))[6] as bigint) : undefined;
-    const sig = await turnSignals(s, seat, m, root === undefined ? {} : { root });
+    const sig = await turnSignals(s, seat, m);
+    if (passability) sig.push((await G.getFunction('getGame')(s.id))[6] as bigint);
     await (await callTurn(s, seat, proofFor(sig), m)).wait();
     return m;
   }

@@ -66,17 +66,17 @@ contract ShroudModel {
     }
 
     /// spawn signals [report | context(step = seat), gameId, newCommit]; turn signals [report | context(step = turn),
-    /// oldCommit (if passability the anchor oldCommit + mapRoot mod p), newCommit] (ShroudGame._signals).
+    /// oldCommit, newCommit(, mapRoot if passability)] (ShroudGame._signals).
     function playCall(uint256 id, uint256 n, bool passability, Move memory m, uint256[] memory report, bool valid)
         external
         view
         returns (bytes memory)
     {
-        uint256[] memory sig = new uint256[](3);
+        uint256[] memory sig = new uint256[](!m.isSpawn && passability ? 4 : 3);
         sig[0] = report[0] | this.context(id, n, m.seat, m.step);
-        if (m.isSpawn) sig[1] = id;
-        else sig[1] = passability ? addmod(m.oldCommit, m.root, P) : m.oldCommit;
+        sig[1] = m.isSpawn ? id : m.oldCommit;
         sig[2] = m.newCommit;
+        if (!m.isSpawn && passability) sig[3] = m.root;
         IShroudGame.Proof memory p = proof(sig, valid);
         return m.isSpawn
             ? abi.encodeCall(IShroudGame.spawn, (id, p, report, m.newCommit))
