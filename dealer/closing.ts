@@ -8,6 +8,7 @@
  * nothing; a failure is logged and retried on the next tick.
  */
 import { expiredCall } from '../core/deadlines.ts';
+import type { DealerCloseCall } from './chain/types.ts';
 import { type DealingDeps, markStopped } from './dealing.ts';
 import type { DealStatus } from './store/types.ts';
 
@@ -15,6 +16,10 @@ export type ClosingDeps = Pick<DealingDeps, 'chain' | 'store' | 'log' | 'onClose
 
 /** Games that may still need a closing call: ceremonies not yet dealt, and games whose secrets are published. */
 const CLOSABLE: readonly DealStatus[] = ['watching', 'published'];
+
+/** The phases a closed game ends in, and the closing call that leads to each. */
+const CLOSED: Partial<Record<string, DealerCloseCall>> = { Settled: 'settle', Cancelled: 'cancelMissed' };
+const CLOSED_BY: Record<DealerCloseCall, string> = { settle: 'Settled', cancelMissed: 'Cancelled' };
 
 /** Closing calls one tick sends at most (each waits for its confirmation): a backlog never holds up disputes. */
 export const MAX_CLOSING_CALLS_PER_TICK = 3;
@@ -30,6 +35,8 @@ export class GameCloser {
   readonly #maxCalls: number;
   /** The phase deadline each closable game had when last read (bounded by the games still closable). */
   readonly #deadlines = new Map<string, number>();
+  /** The closing calls this dealer sent whose game is not yet closed at the confirmed block. */
+  readonly #sent = new Map<string, DealerCloseCall>();
 
   constructor(d: ClosingDeps, o: { maxCallsPerTick?: number } = {}) {
     this.#d = d;
@@ -42,6 +49,7 @@ export class GameCloser {
     const games = await store.listGames(CLOSABLE);
     const ids = new Set(games.map((g) => g.gameId.toString()));
     for (const id of this.#deadlines.keys()) if (!ids.has(id)) this.#deadlines.delete(id);
+    for (const id of this.#sent.keys()) if (!ids.has(id)) this.#sent.delete(id);
     const now = await chain.chainTime();
     let calls = 0;
     for (const g of games) {
@@ -52,9 +60,11 @@ export class GameCloser {
       try {
         const state = await chain.closingState(g.gameId);
         this.#deadlines.set(gameId, state.deadline);
-        if (g.status === 'published' && state.phase === 'Settled') {
-          // Settled by someone else (or by a fraud proof during the audit): nothing left to do.
-          await store.updateGame(g.gameId, { status: 'settled' });
+        if (CLOSED[state.phase]) {
+          // Closed at the head (by this dealer or anyone): recorded once the confirmed block agrees, since a re-org
+          // may drop the closing call; until then the game is read again each tick.
+          this.#deadlines.delete(gameId);
+          await this.#closedWhenConfirmed(g.gameId, g.status, state.phase);
           continue;
         }
         const call = expiredCall(state);
@@ -68,15 +78,9 @@ export class GameCloser {
         const tx = await chain.close(g.gameId, call);
         this.#deadlines.delete(gameId);
         if (!tx) continue;
-        if (call === 'settle') await store.updateGame(g.gameId, { status: 'settled' });
-        else await markStopped(this.#d, g.gameId, 'cancelled');
-        this.#d.onClosed?.(g.gameId, call);
-        this.#log.info(
-          { gameId, phase: state.phase, tx: tx.hash },
-          call === 'settle'
-            ? 'audit window closed: game settled, bond back'
-            : 'ceremony missed: game cancelled, bond back',
-        );
+        this.#sent.set(gameId, call);
+        this.#log.info({ gameId, phase: state.phase, tx: tx.hash }, `${call} sent`);
+        await this.#closedWhenConfirmed(g.gameId, g.status, CLOSED_BY[call]);
       } catch (e) {
         this.#deadlines.delete(gameId);
         this.#log.warn(
@@ -94,5 +98,28 @@ export class GameCloser {
     } catch (e) {
       this.#log.warn({ err: (e as Error).message }, 'withdrawing the credit failed; will retry next tick');
     }
+  }
+
+  /**
+   * Records a game closed on-chain, once its confirmed phase is `phase` (Settled or Cancelled): the store's status,
+   * and for a call this dealer sent, the count and the log. Otherwise nothing: a dropped call is sent again later.
+   */
+  async #closedWhenConfirmed(gameId: bigint, status: DealStatus, phase: string): Promise<void> {
+    const confirmed = await this.#d.chain.closingState(gameId, true);
+    if (confirmed.phase !== phase) return;
+    if (phase === 'Settled' && status === 'published')
+      await this.#d.store.updateGame(gameId, { status: 'settled' });
+    else if (phase === 'Cancelled' && status === 'watching') await markStopped(this.#d, gameId, 'cancelled');
+    const id = gameId.toString();
+    const call = this.#sent.get(id);
+    if (!call) return;
+    this.#sent.delete(id);
+    this.#d.onClosed?.(gameId, call);
+    this.#log.info(
+      { gameId: id },
+      call === 'settle'
+        ? 'audit window closed: game settled, bond back'
+        : 'ceremony missed: game cancelled, bond back',
+    );
   }
 }

@@ -389,12 +389,13 @@ export class EthersChain implements ChainView, GameCreator {
   }
 
   /**
-   * Read at the head: a closing call is sent against the latest state and time. An audit past its deadline with
-   * a zone challenge unanswered closes only after the answer window (`auditEnd`).
+   * Read at the head: a closing call is sent against the latest state and time; `confirmed` reads the game at the
+   * confirmed block (whether a closing call is final). An audit past its deadline with a zone challenge unanswered
+   * closes only after the answer window (`auditEnd`).
    */
-  async closingState(gameId: bigint): Promise<PhaseDeadline> {
+  async closingState(gameId: bigint, confirmed = false): Promise<PhaseDeadline> {
     const now = await this.chainTime();
-    const g = await this.#game(gameId);
+    const g = await this.#game(gameId, confirmed ? await this.headBlock() : 'latest');
     if (!g) throw new Error(`game ${gameId} is not on-chain`);
     let deadline = Number(g.deadline);
     if (g.phase === 'Audit' && now > deadline) {

@@ -805,7 +805,8 @@ export class FakeChain implements ChainView, GameCreator {
     return this.#read('chainTime').time ?? FAKE_TIME;
   }
 
-  async closingState(gameId: bigint): Promise<PhaseDeadline> {
+  /** The fake has no re-orgs: its confirmed state is its latest. */
+  async closingState(gameId: bigint, _confirmed = false): Promise<PhaseDeadline> {
     const s = this.#read('closingState');
     return closingOf(s, this.#game(s, gameId));
   }

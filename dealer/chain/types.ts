@@ -191,8 +191,11 @@ export interface ChainView {
   ): Promise<TxRef | null>;
   /** The chain's time: the latest block's timestamp (unix seconds). */
   chainTime(): Promise<number>;
-  /** The game's contract phase and deadline, and the chain's time: what closing it needs (core/deadlines.ts). */
-  closingState(gameId: bigint): Promise<PhaseDeadline>;
+  /**
+   * The game's contract phase and deadline, and the chain's time: what closing it needs (core/deadlines.ts). With
+   * `confirmed`, the phase and deadline at the confirmed block (the latest less the confirmations).
+   */
+  closingState(gameId: bigint, confirmed?: boolean): Promise<PhaseDeadline>;
   /**
    * Sends the dealer's closing call for the game: `cancelMissed` (a player missed a ceremony step: the bond
    * comes back) or `settle` (the audit window closed without fraud). Reads first: null, and nothing sent, when

@@ -536,9 +536,19 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     assert.equal((await store.getGame(s.id))?.status, 'published', 'the audit window is open');
     assert.equal(await chain.close(s.id, 'settle'), null, 'nothing sent before the deadline');
     await increaseTime(env, DURATIONS.auditSeconds + 1);
-    const before = await env.ethers.provider.getBalance(env.dealer.address);
+    const provider = env.ethers.provider;
+    const before = await provider.getBalance(env.dealer.address);
+    const beforeSettle = await provider.send('evm_snapshot', []);
     await watcher.tick();
-    assert.equal(await phaseOf(env, s.id), Phase.Settled);
+    assert.equal(await phaseOf(env, s.id), Phase.Settled, 'sent');
+    assert.equal((await store.getGame(s.id))?.status, 'published', 'not recorded before 2 confirmations');
+    // A re-org drops the settle (and the withdrawal after it): the next tick sends it again.
+    assert.equal(await provider.send('evm_revert', [beforeSettle]), true);
+    assert.equal(await phaseOf(env, s.id), Phase.Audit, 'dropped');
+    await watcher.tick();
+    assert.equal(await phaseOf(env, s.id), Phase.Settled, 'sent again');
+    await provider.send('hardhat_mine', ['0x2']);
+    await watcher.tick();
     assert.equal((await store.getGame(s.id))?.status, 'settled');
     assert.equal(await chain.credit(), 0n, 'withdrawn');
     const gained = (await env.ethers.provider.getBalance(env.dealer.address)) - before;
@@ -561,6 +571,13 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
     const creditBefore: bigint = await G.getFunction('credit')(c.players[0]!.address);
     await watcher.tick();
     assert.equal(await phaseOf(env, c.id), Phase.Cancelled);
+    assert.equal(
+      (await store.getGame(c.id))?.status,
+      'watching',
+      'recorded once 2 blocks confirm the cancel',
+    );
+    await mine(2);
+    await watcher.tick();
     assert.equal((await store.getGame(c.id))?.status, 'cancelled');
     const gained = (await env.ethers.provider.getBalance(env.dealer.address)) - before;
     assert.ok(gained > BOND - 10n ** 16n, `the bond came back (less gas): ${gained}`);
