@@ -43,6 +43,9 @@ export class BotPlayer {
   /** What the chain told this seat about its enemies, oldest first (the planner's memory of reveals and fizzles). */
   readonly intel: IntelEvent[] = [];
   #mapProofPolled = 0;
+  /** The map-proof check under way (it runs beside the seat's duties, never before them), and its news. */
+  #mapProofCheck: Promise<void> | null = null;
+  #mapProofNews: BotAction | null = null;
   /**
    * Why the map proof was refused, once it was: the dealer's map is not shown to be Gen(seed). The seat plays on
    * (stopping would forfeit its stake at fault) and the audit after the secrets judges the map tile by tile.
@@ -61,23 +64,41 @@ export class BotPlayer {
   }
 
   /**
-   * Does what this seat must do now; null when it is someone else's move. First, when the player checks the map
-   * proof and has not yet, it looks for it (at most once per MAP_PROOF_POLL_MS) and verifies it as soon as it is
-   * posted: a false one is reported once (`map-proof-refused`, `mapProofRefused`) and play goes on.
+   * One look for the map proof. Never throws: a dealer that is down or slow is asked again at the next poll; only
+   * a false proof is news beside a verified one.
+   */
+  async #checkMapProof(): Promise<void> {
+    const p = this.player;
+    try {
+      const check = await p.checkMapProof();
+      if (check) this.#mapProofNews = { kind: 'map-proof', seat: p.seat, check };
+    } catch (e) {
+      if (!(e instanceof MapProofError)) return;
+      this.mapProofRefused = e;
+      this.#mapProofNews = { kind: 'map-proof-refused', seat: p.seat, error: e };
+    }
+  }
+
+  /**
+   * Does what this seat must do now; null when it is someone else's move. When the player checks the map proof
+   * and has not yet, a check runs in the background (one at a time, started at most once per MAP_PROOF_POLL_MS):
+   * a dealer slow to serve the proof never holds up a turn or a combat answer. Its outcome is this call's answer
+   * once it is in: `map-proof` when verified, `map-proof-refused` (once; `mapProofRefused`) when false, and play
+   * goes on either way.
    */
   async act(): Promise<BotAction | null> {
     const p = this.player;
+    if (this.#mapProofNews) {
+      const news = this.#mapProofNews;
+      this.#mapProofNews = null;
+      return news;
+    }
     const checking = p.checksMapProof && !p.mapProof && !this.mapProofRefused;
-    if (checking && Date.now() - this.#mapProofPolled >= MAP_PROOF_POLL_MS) {
+    if (checking && !this.#mapProofCheck && Date.now() - this.#mapProofPolled >= MAP_PROOF_POLL_MS) {
       this.#mapProofPolled = Date.now();
-      try {
-        const check = await p.checkMapProof();
-        if (check) return { kind: 'map-proof', seat: p.seat, check };
-      } catch (e) {
-        if (!(e instanceof MapProofError)) throw e;
-        this.mapProofRefused = e;
-        return { kind: 'map-proof-refused', seat: p.seat, error: e };
-      }
+      this.#mapProofCheck = this.#checkMapProof().finally(() => {
+        this.#mapProofCheck = null;
+      });
     }
     const g = await p.chain.game(p.gameId);
     const me = await p.chain.seat(p.gameId, p.seat);

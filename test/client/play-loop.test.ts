@@ -64,44 +64,59 @@ describe('playToEnd', () => {
 });
 
 describe('BotPlayer map-proof check', () => {
-  it('reports a refused map proof once, then plays on without asking again', async () => {
-    let checks = 0;
-    const reached = new Error('reached the chain');
+  /** A player whose map-proof check is `check`, on a chain whose game read is the seat's duty (a sentinel). */
+  function seatWith(check: () => Promise<unknown>) {
+    const looks = { checks: 0, duties: 0 };
+    const duty = new Error('the seat went on to its duty');
     const player = {
       seat: 1,
       checksMapProof: true,
       mapProof: null,
       checkMapProof: async () => {
-        checks++;
-        throw new MapProofError(2, 'chunk proof does not verify');
+        looks.checks++;
+        return check();
       },
       chain: {
         game: async () => {
-          throw reached;
+          looks.duties++;
+          throw duty;
         },
       },
     } as unknown as GamePlayer;
-    const bot = new BotPlayer(player, 'seed');
+    return { bot: new BotPlayer(player, 'seed'), looks, duty };
+  }
+  const tick = () => new Promise((r) => setImmediate(r));
+
+  it('reports a refused map proof once, beside the seat’s duties, then never asks again', async () => {
+    const { bot, looks, duty } = seatWith(async () => {
+      throw new MapProofError(2, 'chunk proof does not verify');
+    });
+    await assert.rejects(bot.act(), (e) => e === duty, 'the check runs beside the duty, not before it');
+    await tick();
     const a = await bot.act();
-    assert.equal(a?.kind, 'map-proof-refused');
-    assert.ok(a?.kind === 'map-proof-refused' && a.error instanceof MapProofError && a.seat === 1);
+    assert.ok(a?.kind === 'map-proof-refused' && a.error instanceof MapProofError && a.seat === 1, String(a));
     assert.equal(bot.mapProofRefused, a.error);
-    // The next act() goes on to the game (here a sentinel error), without checking the proof again.
-    await assert.rejects(bot.act(), (e) => e === reached);
-    assert.equal(checks, 1);
+    await assert.rejects(bot.act(), (e) => e === duty);
+    assert.deepEqual(looks, { checks: 1, duties: 2 });
   });
 
-  it('lets any other error of the check through (not a verdict on the map)', async () => {
-    const player = {
-      seat: 0,
-      checksMapProof: true,
-      mapProof: null,
-      checkMapProof: async () => {
-        throw new Error('RPC down');
-      },
-    } as unknown as GamePlayer;
-    const bot = new BotPlayer(player, 'seed');
-    await assert.rejects(bot.act(), /RPC down/);
+  it('a dealer that never serves the proof holds up nothing: one check at a time, the duty every call', async () => {
+    // Review 32: the check ran first and was awaited, so a hostile map-proof route (each poll ~50–80 s of
+    // retries) kept the seat from its turn and combat deadlines.
+    const { bot, looks, duty } = seatWith(() => new Promise(() => {}));
+    for (let i = 0; i < 3; i++) await assert.rejects(bot.act(), (e) => e === duty);
+    assert.deepEqual(looks, { checks: 1, duties: 3 });
     assert.equal(bot.mapProofRefused, null);
+  });
+
+  it('any other failure of the check is not a verdict: nothing reported, asked again at the next poll', async () => {
+    const { bot, looks, duty } = seatWith(async () => {
+      throw new Error('RPC down');
+    });
+    await assert.rejects(bot.act(), (e) => e === duty);
+    await tick();
+    await assert.rejects(bot.act(), (e) => e === duty, 'no news: the duty');
+    assert.equal(bot.mapProofRefused, null);
+    assert.equal(looks.checks, 1, 'not again within MAP_PROOF_POLL_MS');
   });
 });
