@@ -12,11 +12,12 @@ export type GameTarget =
   | { kind: 'game'; id: bigint; maxStake?: bigint }
   /**
    * `maxStake`: the most this player agreed to stake (a lobby asking more is refused before signing); the other
-   * terms it agreed to (a page funded its key from the listing it showed), checked the same way.
+   * terms it agreed to (a page funded its key from the listing it showed, whose durations are its `floors`),
+   * checked the same way.
    */
   | ({ kind: 'lobby'; lobby: string; maxStake: bigint } & Pick<
       JoinOptions,
-      'maxTurns' | 'maxDisputeDeposit' | 'minBond'
+      'maxTurns' | 'maxDisputeDeposit' | 'minBond' | 'floors'
     >);
 
 export interface ResolveVia {

@@ -342,6 +342,7 @@ export class PlayPage {
           maxTurns: l.maxTurns,
           gameContract: l.gameContract,
           disputeDeposit: l.disputeDeposit,
+          durations: l.durations,
         };
         const trusted = isTrustedGame(this.#trust, w.chainId, l.gameContract);
         if (trusted) b.addEventListener('click', () => resolve({ kind: 'lobby', lobby }), { once: true });
@@ -524,6 +525,8 @@ export class PlayPage {
           maxStake: lobby.stake,
           maxTurns: lobby.maxTurns,
           maxDisputeDeposit: lobby.disputeDeposit,
+          // The windows the person saw: a later view (or a game) with a shorter turn window is refused.
+          ...(lobby.durations ? { floors: lobby.durations } : {}),
         },
         {
           signer: key,

@@ -5,6 +5,7 @@
  * An index per wallet and chain, in clear, lists the sessions (their addresses and games are public on-chain
  * anyway) so a reload finds the unfinished one before asking the wallet for anything.
  */
+import { DURATION_FIELDS, type Durations } from '@shroud/core/limits.ts';
 import type { StateStore } from '@shroud/sdk';
 import { type RecordHeader, recordHeader, type VaultKey } from '@shroud/sdk';
 import { computeAddress } from 'ethers';
@@ -19,6 +20,8 @@ export interface SessionLobby {
   gameContract: string;
   /** The game's dispute deposit (a zone challenge of the audit pays it too); 0 in records saved before it. */
   disputeDeposit: bigint;
+  /** The windows the listing showed: the join's floors (absent in records saved before them). */
+  durations?: Durations;
 }
 
 export interface SessionRecord {
@@ -101,6 +104,12 @@ function parseRecord(text: string): SessionRecord {
       gameContract: l.gameContract,
       disputeDeposit: l.disputeDeposit === undefined ? 0n : uint('lobby.disputeDeposit', l.disputeDeposit),
     };
+    if (l.durations !== undefined) {
+      const d = l.durations as Record<string, unknown> | null;
+      if (typeof d !== 'object' || d === null || !DURATION_FIELDS.every((f) => Number.isSafeInteger(d[f])))
+        throw new SessionRecordError('session record: lobby.durations is malformed');
+      lobby.durations = Object.fromEntries(DURATION_FIELDS.map((f) => [f, d[f]])) as unknown as Durations;
+    }
   }
   let history: OwnTurn[];
   try {

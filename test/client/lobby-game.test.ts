@@ -130,7 +130,7 @@ function chainOf(o: Partial<OnChain> = {}) {
 const resolve = (
   chain: ReturnType<typeof chainOf>,
   maxStake = 1000n,
-  agreed: { maxTurns?: number; maxDisputeDeposit?: bigint } = {},
+  agreed: { maxTurns?: number; maxDisputeDeposit?: bigint; floors?: Partial<typeof TINY.deadlines> } = {},
 ) =>
   resolveGameId(
     { kind: 'lobby', lobby: 'tiny-duel', maxStake, ...agreed },
@@ -221,6 +221,19 @@ describe('the terms the page funded its session key for (found by review 31)', (
       resolve(chainOf({ config: { disputeDeposit: 1000n } }), 1000n, funded),
       'disputeDeposit',
       'signing',
+    );
+  });
+
+  it('a later view of the lobby, or a game, with a shorter window than the listing showed: refused', async () => {
+    // The durations the page showed are the join's floors (found by review 31: only the protocol's were).
+    const shown = { ...funded, floors: TINY.deadlines };
+    const shorter = { ...TINY.deadlines, turnSeconds: TINY.deadlines.turnSeconds - 1 };
+    globalThis.fetch = dealerFetch({ ...lobby, durations: shorter });
+    await rejects(resolve(chainOf(), 1000n, shown), 'durations.turnSeconds', 'signing');
+    globalThis.fetch = dealerFetch();
+    await rejects(
+      resolve(chainOf({ config: { durations: shorter } }), 1000n, shown),
+      'durations.turnSeconds',
     );
   });
 

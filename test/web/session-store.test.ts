@@ -91,6 +91,36 @@ describe('the web session store', () => {
     assert.equal(await again.blob(owner.address, scope.chainId, entry!.address), null);
   });
 
+  it('keeps the windows the listing showed (the join floors, review 31); malformed ones are refused', async () => {
+    const store = new SessionStore(new MemoryStateStore());
+    const key = await VaultKey.derive(owner, scope);
+    const durations = {
+      commitSeconds: 60,
+      revealSeconds: 60,
+      rootSeconds: 60,
+      turnSeconds: 90,
+      combatSeconds: 60,
+      disputeSeconds: 60,
+      secretsSeconds: 60,
+      auditSeconds: 600,
+    };
+    const r = record({ lobby: { ...record().lobby!, durations } });
+    await store.save(key, r);
+    assert.deepEqual(await store.load(key, sessionAddress(r.key)), r);
+    const old = record();
+    await store.save(key, old);
+    assert.equal(
+      (await store.load(key, sessionAddress(old.key)))!.lobby!.durations,
+      undefined,
+      'saved before them',
+    );
+    const bad = record({
+      lobby: { ...record().lobby!, durations: { ...durations, turnSeconds: '90' } as never },
+    });
+    await store.save(key, bad);
+    await assert.rejects(store.load(key, sessionAddress(bad.key)), /lobby\.durations is malformed/);
+  });
+
   it('does not open under another wallet, deployment or session, nor tampered', async () => {
     const idb = new MemoryStateStore();
     const store = new SessionStore(idb);
