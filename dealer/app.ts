@@ -10,6 +10,7 @@ import type { ArtifactCatalog } from './artifacts.ts';
 import { type CacheLimits, cacheLimits } from './cache-limits.ts';
 import type { ChainHead } from './chain/head.ts';
 import type { ChainView } from './chain/types.ts';
+import { SnapshotRateStore } from './ip-rate-store.ts';
 import type { LobbyService } from './lobby.ts';
 import type { MapProver } from './mapproof/service.ts';
 import type { MapCache } from './maps.ts';
@@ -154,6 +155,8 @@ export async function buildApp(d: AppDeps): Promise<FastifyInstance> {
     global: true,
     max: d.http.rateLimit.max,
     timeWindow: d.http.rateLimit.timeWindowMs,
+    // Each request's count is its own (dealer/ip-rate-store.ts): only the excess of a burst is refused.
+    store: SnapshotRateStore,
   });
 
   if (d.http.docs) {

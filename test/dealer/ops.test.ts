@@ -105,6 +105,19 @@ describe('operations routes', () => {
     const res = await d.app.inject({ method: 'POST', url: '/v1/games/1/reveals', payload: {} });
     assert.equal(res.json().error, 'rate-limited');
   });
+
+  it('rate limit: of concurrent requests over the budget, only the excess is refused', async () => {
+    d = await startDealer({ http: { rateLimit: { max: 5, timeWindowMs: 60_000 } } });
+    const codes = (
+      await Promise.all(
+        Array.from({ length: 12 }, () =>
+          d!.app.inject({ method: 'POST', url: '/v1/games/1/reveals', payload: {} }),
+        ),
+      )
+    ).map((r) => r.statusCode);
+    assert.equal(codes.filter((c) => c === 400).length, 5, String(codes));
+    assert.equal(codes.filter((c) => c === 429).length, 7, String(codes));
+  });
 });
 
 describe('config', () => {
