@@ -229,6 +229,8 @@ export class LobbyService {
       );
     }
     if (lobby.status !== 'open') throw await this.#closed(lobby);
+    // Checked first outside the join's lock (a refused join holds nothing), then again under it.
+    await this.#checkPending(lobby, player, now, d.store);
     const out = await d.store.joinLobby(
       {
         lobbyId,
@@ -254,6 +256,14 @@ export class LobbyService {
           );
         case 'not-open':
           throw await this.#closed((await d.store.getLobby(lobbyId)) ?? lobby);
+        case 'busy':
+          throw new DealerError(
+            503,
+            'lobbies-busy',
+            'lobbyId: too many joins at once; try again',
+            'lobbyId',
+            2,
+          );
         default:
           throw new DealerError(
             404,

@@ -51,6 +51,7 @@ import {
   DealerRefusedError,
   DealerUnavailableError,
   GameTermsRejectedError,
+  MapProofError,
   TileRejectedError,
   ZoneRootsRejectedError,
 } from './errors.ts';
@@ -492,19 +493,23 @@ export class GamePlayer {
     const shareCommits: bigint[] = [];
     for (let i = 0; i < this.players.length; i++)
       shareCommits.push((await this.chain.seat(this.gameId, i)).commitment);
+    const claim = {
+      board: this.ruleset.board,
+      maxPlayers: this.ruleset.players.max,
+      gameId: this.gameId,
+      players: this.players.map(addressToField),
+      shareCommits,
+      root: await this.#chainRoot(),
+      recorded,
+    };
     const t0 = now();
-    await o.verify(
-      {
-        board: this.ruleset.board,
-        maxPlayers: this.ruleset.players.max,
-        gameId: this.gameId,
-        players: this.players.map(addressToField),
-        shareCommits,
-        root: await this.#chainRoot(),
-        recorded,
-      },
-      proof,
-    );
+    try {
+      await o.verify(claim, proof);
+    } catch (e) {
+      // Whatever the dealer's proof makes the verifier throw is a refusal of that proof (review 32).
+      if (e instanceof MapProofError) throw e;
+      throw new MapProofError(null, `does not verify (${(e as Error)?.message ?? e})`);
+    }
     const verifyMs = now() - t0;
     this.mapProof = { turn: (await this.chain.game(this.gameId)).turn, verifyMs, at: Date.now() };
     return this.mapProof;

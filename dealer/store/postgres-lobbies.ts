@@ -8,6 +8,7 @@ import {
   toJoin,
   toLobby,
 } from './lobby-rows.ts';
+import { SerialQueue } from './serial-queue.ts';
 import type {
   JoinAdmission,
   JoinOutcome,
@@ -61,6 +62,10 @@ export const POSTGRES_LOBBY_JOINED_AT_MIGRATION =
 
 /** Unique violation: a concurrent join (another process) used the same nonce first. */
 const UNIQUE_VIOLATION = '23505';
+/** lock_not_available: the join lock was not free within `JOIN_LOCK_TIMEOUT`. */
+const LOCK_NOT_AVAILABLE = '55P03';
+/** How long a join waits for the join lock before it is refused as busy (a stalled holder blocks no one longer). */
+const JOIN_LOCK_TIMEOUT = '5s';
 /**
  * The advisory lock key every join takes for its transaction (`pg_advisory_xact_lock`): joins of all dealer
  * processes on one database run one at a time, so their admission checks across lobbies cannot race.
@@ -72,6 +77,8 @@ type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
 export class PostgresLobbies implements LobbyStore {
   readonly #pool: pg.Pool;
   readonly #tx: <T>(fn: (c: pg.PoolClient) => Promise<T>) => Promise<T>;
+  /** This process's joins, one at a time: at most one pool connection waits on the join lock. */
+  readonly #joins = new SerialQueue();
 
   constructor(pool: pg.Pool, tx: <T>(fn: (c: pg.PoolClient) => Promise<T>) => Promise<T>) {
     this.#pool = pool;
@@ -137,50 +144,55 @@ export class PostgresLobbies implements LobbyStore {
     const player = j.player.toLowerCase();
     const lobbyId = j.lobbyId.toLowerCase();
     try {
-      return await this.#tx(async (c): Promise<JoinOutcome> => {
-        // Every join of this database, in every process, waits here for the one before to commit.
-        await c.query('SELECT pg_advisory_xact_lock($1)', [JOIN_LOCK]);
-        if (admit) await admit(this.#readsOn(c));
-        // Row lock: joins to one lobby take their seats one at a time, across processes.
-        const locked = await c.query<{ status: string; seats: number }>(
-          'SELECT status, seats FROM lobbies WHERE lobby_id = $1 FOR UPDATE',
-          [lobbyId],
-        );
-        const l = locked.rows[0];
-        if (!l) return { ok: false, reason: 'unknown-lobby' };
-        const used = await c.query('SELECT 1 FROM lobby_joins WHERE player = $1 AND nonce = $2', [
-          player,
-          j.nonce,
-        ]);
-        if (used.rowCount) return { ok: false, reason: 'nonce-replayed' };
-        const seated = await c.query('SELECT 1 FROM lobby_joins WHERE lobby_id = $1 AND player = $2', [
-          lobbyId,
-          player,
-        ]);
-        if (seated.rowCount) return { ok: false, reason: 'already-joined' };
-        const count = await c.query<{ n: string }>(
-          'SELECT COUNT(*) AS n FROM lobby_joins WHERE lobby_id = $1',
-          [lobbyId],
-        );
-        const seat = Number(count.rows[0]!.n);
-        if (l.status !== 'open' || seat >= l.seats) return { ok: false, reason: 'not-open' };
-        await c.query(
-          `INSERT INTO lobby_joins (lobby_id, player, seat, nonce, deadline, signature, joined_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-          [lobbyId, player, seat, j.nonce, j.deadline, j.signature, j.joinedAt],
-        );
-        const filled = seat + 1 === l.seats;
-        if (filled) {
-          await c.query(`UPDATE lobbies SET status = 'filled', updated_at = $1 WHERE lobby_id = $2`, [
-            Date.now(),
-            lobbyId,
+      return await this.#joins.run(() =>
+        this.#tx(async (c): Promise<JoinOutcome> => {
+          // Every join of this database, in every process, waits here for the one before to commit.
+          await c.query(`SET LOCAL lock_timeout = '${JOIN_LOCK_TIMEOUT}'`);
+          await c.query('SELECT pg_advisory_xact_lock($1)', [JOIN_LOCK]);
+          if (admit) await admit(this.#readsOn(c));
+          // Row lock: joins to one lobby take their seats one at a time, across processes.
+          const locked = await c.query<{ status: string; seats: number }>(
+            'SELECT status, seats FROM lobbies WHERE lobby_id = $1 FOR UPDATE',
+            [lobbyId],
+          );
+          const l = locked.rows[0];
+          if (!l) return { ok: false, reason: 'unknown-lobby' };
+          const used = await c.query('SELECT 1 FROM lobby_joins WHERE player = $1 AND nonce = $2', [
+            player,
+            j.nonce,
           ]);
-          if (next) await this.#insert(c, next);
-        }
-        return { ok: true, seat, filled };
-      });
+          if (used.rowCount) return { ok: false, reason: 'nonce-replayed' };
+          const seated = await c.query('SELECT 1 FROM lobby_joins WHERE lobby_id = $1 AND player = $2', [
+            lobbyId,
+            player,
+          ]);
+          if (seated.rowCount) return { ok: false, reason: 'already-joined' };
+          const count = await c.query<{ n: string }>(
+            'SELECT COUNT(*) AS n FROM lobby_joins WHERE lobby_id = $1',
+            [lobbyId],
+          );
+          const seat = Number(count.rows[0]!.n);
+          if (l.status !== 'open' || seat >= l.seats) return { ok: false, reason: 'not-open' };
+          await c.query(
+            `INSERT INTO lobby_joins (lobby_id, player, seat, nonce, deadline, signature, joined_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+            [lobbyId, player, seat, j.nonce, j.deadline, j.signature, j.joinedAt],
+          );
+          const filled = seat + 1 === l.seats;
+          if (filled) {
+            await c.query(`UPDATE lobbies SET status = 'filled', updated_at = $1 WHERE lobby_id = $2`, [
+              Date.now(),
+              lobbyId,
+            ]);
+            if (next) await this.#insert(c, next);
+          }
+          return { ok: true, seat, filled };
+        }),
+      );
     } catch (e) {
-      if ((e as { code?: string }).code === UNIQUE_VIOLATION) return { ok: false, reason: 'nonce-replayed' };
+      const code = (e as { code?: string }).code;
+      if (code === UNIQUE_VIOLATION) return { ok: false, reason: 'nonce-replayed' };
+      if (code === LOCK_NOT_AVAILABLE) return { ok: false, reason: 'busy' };
       throw e;
     }
   }

@@ -9,6 +9,7 @@ import {
   toJoin,
   toLobby,
 } from './lobby-rows.ts';
+import { SerialQueue } from './serial-queue.ts';
 import type {
   JoinAdmission,
   JoinOutcome,
@@ -59,22 +60,24 @@ export const SQLITE_LOBBY_JOINED_AT_MIGRATION =
   'CREATE INDEX lobby_joins_joined_at ON lobby_joins (joined_at);';
 
 /**
- * The last join of each database file in this process: a join's admission check and its write run after the one
+ * The join queue of each database file in this process: a join's admission check and its write run after the one
  * before has finished (keyed by path, so two stores on one file in one process share it).
  */
-const lastJoin = new Map<string, Promise<unknown>>();
+const joinQueues = new Map<string, SerialQueue>();
 let memoryDbs = 0;
 
 export class SqliteLobbies implements LobbyStore {
   readonly #db: DatabaseSync;
   readonly #tx: <T>(fn: () => T) => T;
-  /** The database file: the key of its join queue (`:memory:` databases each get their own). */
-  readonly #joinKey: string;
+  /** The join queue of the database file (`:memory:` databases each get their own). */
+  readonly #joins: SerialQueue;
 
   constructor(db: DatabaseSync, tx: <T>(fn: () => T) => T, path: string) {
     this.#db = db;
     this.#tx = tx;
-    this.#joinKey = path === ':memory:' || path === '' ? `:memory:${++memoryDbs}` : resolve(path);
+    const key = path === ':memory:' || path === '' ? `:memory:${++memoryDbs}` : resolve(path);
+    this.#joins = joinQueues.get(key) ?? new SerialQueue();
+    joinQueues.set(key, this.#joins);
   }
 
   #insert(l: NewLobby): void {
@@ -119,18 +122,10 @@ export class SqliteLobbies implements LobbyStore {
 
   /** One join at a time per database file (`LobbyStore.joinLobby`): the admission, then the transaction. */
   joinLobby(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null, admit?: JoinAdmission): Promise<JoinOutcome> {
-    const run = async () => {
+    return this.#joins.run(async () => {
       if (admit) await admit(this);
       return this.#join(j, next);
-    };
-    const done = (lastJoin.get(this.#joinKey) ?? Promise.resolve()).then(run, run);
-    const settled = done.catch(() => {});
-    lastJoin.set(this.#joinKey, settled);
-    // The queue's entry goes once it is the last: the map holds no finished joins.
-    void settled.then(() => {
-      if (lastJoin.get(this.#joinKey) === settled) lastJoin.delete(this.#joinKey);
     });
-    return done;
   }
 
   #join(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null): JoinOutcome {

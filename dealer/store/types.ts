@@ -161,7 +161,7 @@ export interface LobbyJoin {
 
 export type JoinOutcome =
   | { ok: true; seat: number; filled: boolean }
-  | { ok: false; reason: 'unknown-lobby' | 'not-open' | 'nonce-replayed' | 'already-joined' };
+  | { ok: false; reason: 'unknown-lobby' | 'not-open' | 'nonce-replayed' | 'already-joined' | 'busy' };
 
 /** A filled lobby whose game may still be waiting for its players (`LobbyStore.pendingLobbies`). */
 export interface PendingLobby {
@@ -196,6 +196,7 @@ export interface LobbyStore {
    * advisory lock, its reads on the join's own connection; SQLite: one join at a time per database file in this
    * process, the deployment SQLite supports), so what it checks across lobbies (one seat per player, the
    * pending-games cap) cannot change before the seat is taken; a throw refuses the join and writes nothing.
+   * `busy`: the join waited too long for the others (PostgreSQL's lock timeout); nothing was written.
    */
   joinLobby(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null, admit?: JoinAdmission): Promise<JoinOutcome>;
   /** In seat order. */

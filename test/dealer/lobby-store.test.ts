@@ -255,4 +255,63 @@ describe('lobby store: Postgres', { skip: postgresSkip() }, () => {
     opened.push(s);
     return s;
   });
+
+  it('a burst of slow joins holds one pool connection at a time: other store calls still get theirs', async () => {
+    // Review 33: each join took a connection and then waited on the join lock, so a burst of joins (refused ones
+    // too: the admission runs under the lock) held every connection and the dealer's other calls timed out.
+    const s = await PostgresStore.open(await server.createDatabase(), secretBox(KEY), {
+      maxConnections: 2,
+      connectTimeoutMs: 1_000,
+    });
+    opened.push(s);
+    const l = lobby({ seats: 8 });
+    await s.openLobby(l);
+    const slow = async () => {
+      await new Promise((r) => setTimeout(r, 200));
+      throw new Error('seat-pending');
+    };
+    // Eight joins of 200 ms each: 1.6 s of lock, longer than the 1 s another call may wait for a connection.
+    const burst = Array.from({ length: 8 }, (_, i) =>
+      s.joinLobby(joinOf(l.id, addr(100 + i)), null, slow).then(
+        () => 'joined',
+        (e: Error) => e.message,
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    const reads: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      reads.push(
+        await s.getLobby(l.id).then(
+          (x) => x?.status ?? 'none',
+          (e: Error) => e.message,
+        ),
+      );
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    assert.deepEqual(reads, ['open', 'open', 'open', 'open'], 'every read got a connection during the burst');
+    assert.deepEqual(await Promise.all(burst), new Array(8).fill('seat-pending'));
+  });
+
+  it('a join lock held past the lock timeout (a stalled dealer process): the waiting join is refused as busy', async () => {
+    const db = await server.createDatabase();
+    const [a, b] = [
+      await PostgresStore.open(db, secretBox(KEY), { maxConnections: 2 }),
+      await PostgresStore.open(db, secretBox(KEY), { maxConnections: 2 }),
+    ];
+    opened.push(a, b);
+    const l = lobby({ seats: 3 });
+    await a.openLobby(l);
+    let release = () => {};
+    const stalled = a.joinLobby(joinOf(l.id, addr(1)), null, () => new Promise<void>((r) => (release = r)));
+    await new Promise((r) => setTimeout(r, 100));
+    const t0 = Date.now();
+    assert.deepEqual(await b.joinLobby(joinOf(l.id, addr(2)), null), { ok: false, reason: 'busy' });
+    assert.ok(
+      Date.now() - t0 < 8_000,
+      `refused after the 5 s lock timeout, not later: ${Date.now() - t0} ms`,
+    );
+    release();
+    assert.deepEqual(await stalled, { ok: true, seat: 0, filled: false });
+    assert.deepEqual(await b.joinLobby(joinOf(l.id, addr(2)), null), { ok: true, seat: 1, filled: false });
+  });
 });

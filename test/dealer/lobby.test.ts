@@ -690,6 +690,20 @@ describe('lobbies: Sybil seats (free addresses filling lobbies they never play)'
     }
   });
 
+  it('a join the store refuses as busy (the join lock timed out) is a 503 lobbies-busy with Retry-After', async () => {
+    const d = await startLobbies();
+    try {
+      const tiny = await d.lobby('tiny-duel');
+      d.store.joinLobby = async () => ({ ok: false, reason: 'busy' });
+      const res = await d.join(tiny.id, await d.body(ALICE, tiny));
+      assert.equal(res.statusCode, 503, res.body);
+      assert.equal(res.json().error, 'lobbies-busy');
+      assert.equal(res.headers['retry-after'], '2');
+    } finally {
+      await d.close();
+    }
+  });
+
   it('a seat in an open lobby counts while its join is valid; a retried join of the same lobby is still a replay', async () => {
     const d = await startLobbies();
     try {
