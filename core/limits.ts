@@ -24,9 +24,9 @@ export const MAX_BOARD_SIDE = 1024;
  * each opponent's mask in the proof context, `Seat.zoneMask` on-chain) fits one packed public-signal word of
  * 253 bits (`PACKED_WORD_BITS`: 2^253 < p, so the word is a canonical field element), and the contract keeps
  * it in 224 bits of the slot that also holds the seat's last turn (32 bits): a turn writes one seat slot, not
- * two (~2.8k gas). It also bounds the open-root proposal, which hashes every zone root on-chain (`gas_propose_open_root_max`
- * of scripts/bench-gas.ts, under the 2^24 per-transaction gas cap of EIP-7825). At the
- * limit (e.g. 128×112: 16×14 zones) the 4-ary tree's depth is 3 + ceil(log4 224) = 7.
+ * two (~2.9k gas when its mask changes). It also bounds the open-root proposal, which hashes every zone root
+ * on-chain (`gas_propose_open_root_max` of scripts/bench-gas.ts, under the 2^24 per-transaction gas cap of
+ * EIP-7825). At the limit (e.g. 128×112: 16×14 zones) the 4-ary tree's depth is 3 + ceil(log4 224) = 7.
  */
 export const MAX_ZONES = 224;
 

@@ -17,9 +17,13 @@ export type ClosingDeps = Pick<DealingDeps, 'chain' | 'store' | 'log' | 'onClose
 /** Games that may still need a closing call: ceremonies not yet dealt, and games whose secrets are published. */
 const CLOSABLE: readonly DealStatus[] = ['watching', 'published'];
 
-/** The phases a closed game ends in, and the closing call that leads to each. */
-const CLOSED: Partial<Record<string, DealerCloseCall>> = { Settled: 'settle', Cancelled: 'cancelMissed' };
-const CLOSED_BY: Record<DealerCloseCall, string> = { settle: 'Settled', cancelMissed: 'Cancelled' };
+/** The phase each closing call ends a game in. */
+const CLOSED_PHASE = { settle: 'Settled', cancelMissed: 'Cancelled' } as const satisfies Record<
+  DealerCloseCall,
+  string
+>;
+const isClosed = (phase: string): phase is 'Settled' | 'Cancelled' =>
+  phase === 'Settled' || phase === 'Cancelled';
 
 /** Closing calls one tick sends at most (each waits for its confirmation): a backlog never holds up disputes. */
 export const MAX_CLOSING_CALLS_PER_TICK = 3;
@@ -60,11 +64,11 @@ export class GameCloser {
       try {
         const state = await chain.closingState(g.gameId);
         this.#deadlines.set(gameId, state.deadline);
-        if (CLOSED[state.phase]) {
+        if (isClosed(state.phase)) {
           // Closed at the head (by this dealer or anyone): recorded once the confirmed block agrees, since a re-org
           // may drop the closing call; until then the game is read again each tick.
           this.#deadlines.delete(gameId);
-          await this.#closedWhenConfirmed(g.gameId, g.status, state.phase);
+          await this.#closedWhenConfirmed(g.gameId, state.phase);
           continue;
         }
         const call = expiredCall(state);
@@ -80,7 +84,7 @@ export class GameCloser {
         if (!tx) continue;
         this.#sent.set(gameId, call);
         this.#log.info({ gameId, phase: state.phase, tx: tx.hash }, `${call} sent`);
-        await this.#closedWhenConfirmed(g.gameId, g.status, CLOSED_BY[call]);
+        await this.#closedWhenConfirmed(g.gameId, CLOSED_PHASE[call]);
       } catch (e) {
         this.#deadlines.delete(gameId);
         this.#log.warn(
@@ -101,15 +105,15 @@ export class GameCloser {
   }
 
   /**
-   * Records a game closed on-chain, once its confirmed phase is `phase` (Settled or Cancelled): the store's status,
-   * and for a call this dealer sent, the count and the log. Otherwise nothing: a dropped call is sent again later.
+   * Records a game closed on-chain, once its confirmed phase is `phase`: the store's status (whatever it was, so the
+   * game leaves the closable ones), and for a call this dealer sent, the count and the log. Otherwise nothing: a
+   * dropped call is sent again later.
    */
-  async #closedWhenConfirmed(gameId: bigint, status: DealStatus, phase: string): Promise<void> {
+  async #closedWhenConfirmed(gameId: bigint, phase: 'Settled' | 'Cancelled'): Promise<void> {
     const confirmed = await this.#d.chain.closingState(gameId, true);
     if (confirmed.phase !== phase) return;
-    if (phase === 'Settled' && status === 'published')
-      await this.#d.store.updateGame(gameId, { status: 'settled' });
-    else if (phase === 'Cancelled' && status === 'watching') await markStopped(this.#d, gameId, 'cancelled');
+    if (phase === 'Settled') await this.#d.store.updateGame(gameId, { status: 'settled' });
+    else await markStopped(this.#d, gameId, 'cancelled');
     const id = gameId.toString();
     const call = this.#sent.get(id);
     if (!call) return;

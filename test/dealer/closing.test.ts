@@ -220,4 +220,30 @@ describe('closing games: the dealer gets its bonds back', () => {
     assert.equal(sent(d, 'cancelMissed'), 0);
     assert.equal((await d.store.getGame(gameId))?.status, 'watching');
   });
+
+  it('a game closed on-chain leaves the closable games whatever status it had (not read again every tick)', async () => {
+    // Review 33: a game Settled while the store still had it as watching was re-read at the head and at the
+    // confirmed block on every tick, forever. (A chain and store of stubs: the fake chain cannot reach that state.)
+    let reads = 0;
+    let status = 'watching';
+    const chain = {
+      chainTime: async () => 1_000,
+      closingState: async () => {
+        reads++;
+        return { phase: 'Settled', deadline: 10, now: 1_000 };
+      },
+      credit: async () => 0n,
+    };
+    const store = {
+      listGames: async () => (status === 'watching' ? [{ gameId: 7n, status }] : []),
+      updateGame: async (_id: bigint, patch: { status: string }) => {
+        status = patch.status;
+      },
+    };
+    const log = { child: () => log, info() {}, warn() {} };
+    const closer = new GameCloser({ chain, store, log } as never);
+    for (let i = 0; i < 3; i++) await closer.tick();
+    assert.equal(status, 'settled');
+    assert.equal(reads, 2, 'read once at the head, once at the confirmed block');
+  });
 });
