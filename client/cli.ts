@@ -9,6 +9,10 @@
  *
  * The seat's hidden state lives in a state file (client/play/state.ts), encrypted under a key the player's wallet
  * derives; a rerun of the same command resumes from it.
+ *
+ * With `--map-proof-keys DIR` the seat checks the game's ZK map proof with the player's own verification keys
+ * (client/play/map-proof.ts); the loop prints the outcome (`map-proof` / `map-proof-refused`). Without it one line
+ * says the proof is not checked.
  */
 import { writeFileSync } from 'node:fs';
 import { JsonRpcProvider, Wallet } from 'ethers';
@@ -23,6 +27,12 @@ import { parsePlayArgs } from './play/args.ts';
 import { proverArtifacts } from './play/artifacts.ts';
 import { resolveGameId } from './play/game-id.ts';
 import { closeToEnd, playToEnd } from './play/loop.ts';
+import {
+  checkMapProofKeys,
+  mapProofOptions,
+  mapProofOutcomeLine,
+  mapProofStatusLine,
+} from './play/map-proof.ts';
 import { exportState, joinWithState, openStateFile, restoreState } from './play/state.ts';
 import { servedTilesJson } from './play/tiles.ts';
 import { GameChain, type Prover } from './sdk/chain.ts';
@@ -60,6 +70,8 @@ try {
   if (!name)
     throw new Error(`game ${gameId} plays ruleset ${cfg.rulesetHash}, which is not a shipped ruleset`);
   const ruleset = shippedRuleset(name);
+  // Keys of another ruleset would refuse every honest proof: a usage error now, before anything is committed.
+  if (args.mapProof) await checkMapProofKeys(args.mapProof, ruleset, name);
   const stateFile =
     args.stateFile ?? defaultStateFile({ chainId, contract: args.contract, gameId, player: wallet.address });
   const vault = await openStateFile({
@@ -117,6 +129,7 @@ try {
       // Checked when committing: never more than the player agreed to stake through --max-stake.
       ...(args.target.maxStake !== undefined ? { terms: { maxStake: args.target.maxStake } } : {}),
       persist: vault,
+      ...(args.mapProof ? { mapProof: mapProofOptions(args.mapProof) } : {}),
     },
     stateFile,
     print,
@@ -132,9 +145,12 @@ try {
       ? `resumed from ${stateFile}: ${player.served.length} tiles, ${player.model ? 'spawned' : 'not spawned'}`
       : `state: ${stateFile}`,
   );
+  print(mapProofStatusLine(args.mapProof));
   const end = await playToEnd(seat, { chain, gameId, pollMs: args.pollMs, print, narrate: args.interactive });
   print(`game over: phase ${end.phase} after turn ${end.turn}`);
   print(`served and verified: ${player.served.length} tiles`);
+  const proofLine = mapProofOutcomeLine(args.mapProof, seat);
+  if (proofLine) print(proofLine);
   if (args.tilesOut) {
     writeFileSync(args.tilesOut, servedTilesJson(player.served));
     print(`tiles: ${args.tilesOut} (npm run audit -- --game ${gameId} --tiles ${args.tilesOut})`);

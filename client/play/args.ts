@@ -6,6 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { cliArgs, inputDir, inputFile, intFlag, outputFile, UsageError } from '../../lib/cli.ts';
 import { readDeploymentFile } from './deployment.ts';
 import type { GameTarget } from './game-id.ts';
+import { type MapProofFlags, mapProofFlags } from './map-proof.ts';
 
 export interface PlayArgs {
   key: string;
@@ -34,6 +35,12 @@ export interface PlayArgs {
   exportState?: string;
   /** `--restore-state FILE`: make that exported state this seat's, then play on from it. */
   restoreState?: string;
+  /**
+   * `--map-proof-keys DIR` (the player's own verification keys, read and checked here) with the MapProofRegistry
+   * (`--map-proof-registry`, else the `--deployment` record's): the game's ZK map proof is checked during play.
+   * Unset: not checked.
+   */
+  mapProof?: MapProofFlags;
 }
 
 export const USAGE = `usage: SHROUD_PLAYER_KEY=0x… npm run play -- (--game ID | --lobby NAME) [--max-stake WEI] [connection] [--interactive] [options]
@@ -49,6 +56,15 @@ connection (a flag beats its environment variable):
   --contract 0x…     the ShroudGame contract (or SHROUD_GAME_CONTRACT)
   --deployment FILE  a deployments/<chainId>.json record (npm run deploy:*): the contract from it
   --dealer URL       the dealer (or SHROUD_DEALER_URL)
+map proof (that the dealer's map is Gen(seed) for the ceremony's seed; not checked without --map-proof-keys):
+  --map-proof-keys DIR  check the game's ZK map proof with YOUR verification keys (never the dealer's: a lying
+                     dealer would serve keys that accept its false proof): DIR holds the game ruleset's
+                     mapchunk.vkey.json and maproot.vkey.json, each at DIR/<circuit>.vkey.json or
+                     DIR/<circuit>/<circuit>.vkey.json, e.g. build/circuits/<ruleset> after
+                     npm run circuits:build -- --ruleset <ruleset> --circuits mapchunk,maproot. Checked in the
+                     background once the MapProofRegistry records the proof; a refused proof is reported and play
+                     goes on (leaving would forfeit the stake), the audit after the game judges the map
+  --map-proof-registry 0x…  the MapProofRegistry the dealer posts to (default: the --deployment record's)
 options:
   --max-stake WEI    the most you agree to stake: with --lobby default 0 (a lobby asking a stake is refused);
                      with --game default any (the game's own stake, read on-chain)
@@ -97,6 +113,8 @@ const OPTIONS = {
   state: { type: 'string' },
   'export-state': { type: 'string' },
   'restore-state': { type: 'string' },
+  'map-proof-keys': { type: 'string' },
+  'map-proof-registry': { type: 'string' },
 } as const;
 
 /** A setting from `--flag`, else from its environment variable; `source` names where it came from. */
@@ -148,6 +166,13 @@ export function parsePlayArgs(argv = process.argv.slice(2), env: NodeJS.ProcessE
       const dealerUrl = url(flagOrEnv('dealer', values.dealer, 'SHROUD_DEALER_URL', env));
       const pollMs = intFlag('poll-ms', values['poll-ms']!, 10, 60_000);
       const state = stateFlags(values.state, values['export-state'], values['restore-state']);
+      const mapProof = mapProofFlags({
+        keys: values['map-proof-keys'],
+        registry: values['map-proof-registry'],
+        ...(record
+          ? { deployment: { file: values.deployment!, mapProofRegistry: record.mapProofRegistry } }
+          : {}),
+      });
       if (!/^0x[0-9a-f]{64}$/i.test(key))
         throw new UsageError('SHROUD_PLAYER_KEY: not a 0x-hex 32-byte private key');
       return {
@@ -167,6 +192,7 @@ export function parsePlayArgs(argv = process.argv.slice(2), env: NodeJS.ProcessE
         ...(values.seed !== undefined ? { seed: values.seed } : {}),
         pollMs,
         ...state,
+        ...(mapProof ? { mapProof } : {}),
       };
     },
     argv,

@@ -4,15 +4,13 @@
  * Each CLI runs as a real process here.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { parseErrorLine } from '../../lib/cli.ts';
+import { type NodeRun, runNode } from '../helpers/run-node.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'shroud-cli-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 const aFile = path.join(tmp, 'a-file');
@@ -47,34 +45,12 @@ const CLIS: Record<string, string> = {
   'map-params': 'scripts/circuits/map-params.ts',
 };
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = NodeRun;
 
+/** `script` is `file [subcommand…]`, as CLIS lists it. */
 function run(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   const [file, ...subcommand] = script.split(' ');
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [path.join(ROOT, file!), ...subcommand, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, SHROUD_DEBUG: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    p.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => p.kill('SIGKILL'), 60_000);
-    p.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runNode(file!, [...subcommand, ...args], env);
 }
 
 /** Exit 2 and exactly one stderr line `<cli>: …` matching `what`, nothing on stdout, no stack. */
