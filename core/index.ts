@@ -14,6 +14,7 @@ export * from './geometry.ts';
 export * from './keccak.ts';
 export * from './limits.ts';
 export * from './lobby.ts';
+export * from './lobby-leave.ts';
 export * from './maptree.ts';
 export * from './merkle.ts';
 export * from './poseidon.ts';

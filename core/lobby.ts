@@ -248,6 +248,8 @@ export interface JoinStatusView {
   lobbyId: string;
   player: string;
   seat: number;
+  /** The nonce of the join that holds the seat: what a `Leave` names (core/lobby-leave.ts). */
+  nonce: string;
   status: 'waiting' | 'created' | 'failed';
   filled: number;
   seats: number;

@@ -33,6 +33,7 @@ import {
   randomBytes32,
   recoverJoinSigner,
 } from '../core/lobby.ts';
+import { fromLeaveBody, type LeaveBody, type LeaveView, recoverLeaveSigner } from '../core/lobby-leave.ts';
 import { rulesetHash } from '../core/ruleset/hash.ts';
 import { shippedRuleset, shippedRulesetNames } from '../core/ruleset/shipped.ts';
 import type { ValidRuleset } from '../core/ruleset/validate.ts';
@@ -254,28 +255,68 @@ export class LobbyService {
             `player: ${m.player} already has a seat in this lobby`,
             'player',
           );
-        case 'not-open':
-          throw await this.#closed((await d.store.getLobby(lobbyId)) ?? lobby);
-        case 'busy':
-          throw new DealerError(
-            503,
-            'lobbies-busy',
-            'lobbyId: too many joins at once; try again',
-            'lobbyId',
-            2,
-          );
         default:
-          throw new DealerError(
-            404,
-            'unknown-lobby',
-            `lobbyId: no lobby ${lobbyId} at this dealer`,
-            'lobbyId',
-          );
+          throw await this.#refusal(out.reason, lobby);
       }
     }
     this.#log.info({ lobby: lobbyId, player, seat: out.seat, filled: out.filled }, 'player joined');
     if (out.filled) void this.drive();
     return this.status(lobbyId, player);
+  }
+
+  /**
+   * Gives up the signer's seat in a lobby that has not filled (a signed `Leave` naming the seat's join,
+   * core/lobby-leave.ts): serialized with the joins, so either the leave or the join that fills the lobby
+   * comes first. Refused with nothing changed: a bad signature (401), no seat (404 `not-joined`), a seat of
+   * another join (409 `stale-leave`: a leave replayed after the player joined again), a lobby that filled
+   * (409 `lobby-closed`: the game is the player's to play, or to leave on-chain by not committing).
+   */
+  async leave(rawId: string, body: LeaveBody): Promise<LeaveView> {
+    const d = this.#d;
+    const lobbyId = lobbyIdOf(rawId);
+    let m: ReturnType<typeof fromLeaveBody>;
+    try {
+      m = fromLeaveBody(lobbyId, body);
+    } catch (e) {
+      if (e instanceof InputError) throw new DealerError(400, 'invalid-request', e.message, e.field);
+      throw e;
+    }
+    const lobby = await this.#lobby(lobbyId);
+    this.#checkSigner(m.player, body.signature, (domain) => recoverLeaveSigner(domain, m, body.signature));
+    const player = m.player.toLowerCase();
+    const joinNonce = m.joinNonce.toLowerCase();
+    // Checked first outside the joins' lock (a leave that cannot succeed holds nothing), then again under it.
+    const seat = (await d.store.lobbyJoins(lobbyId)).find((j) => j.player === player);
+    const kind = this.#kinds.get(lobby.kind);
+    const out =
+      seat === undefined
+        ? ({ ok: false, reason: 'not-joined' } as const)
+        : seat.nonce !== joinNonce
+          ? ({ ok: false, reason: 'stale-leave' } as const)
+          : await d.store.leaveLobby({
+              lobbyId,
+              player,
+              joinNonce,
+              leftAt: d.now(),
+              retireWhenEmpty: !(kind && sameTerms(lobby, kind)),
+            });
+    if (!out.ok) {
+      switch (out.reason) {
+        case 'not-joined':
+          throw new DealerError(404, 'not-joined', `player: ${m.player} has no seat in this lobby`, 'player');
+        case 'stale-leave':
+          throw new DealerError(
+            409,
+            'stale-leave',
+            "joinNonce: the player's seat was taken by another join than this one",
+            'joinNonce',
+          );
+        default:
+          throw await this.#refusal(out.reason, lobby);
+      }
+    }
+    this.#log.info({ lobby: lobbyId, player, seat: out.seat, retired: out.retired }, 'player left');
+    return { lobbyId, player, seat: out.seat, status: 'left' };
   }
 
   /** Where a player's join stands: waiting for seats or the game, the game's id, or why it failed. */
@@ -291,6 +332,7 @@ export class LobbyService {
       lobbyId: lobby.id,
       player,
       seat: join.seat,
+      nonce: join.nonce,
       status: created ? 'created' : failed ? 'failed' : 'waiting',
       filled: lobby.filled,
       seats: lobby.seats,
@@ -459,11 +501,20 @@ export class LobbyService {
   }
 
   #checkSignature(m: JoinMessage, signature: string): void {
+    this.#checkSigner(m.player, signature, (domain) => recoverJoinSigner(domain, m, signature));
+  }
+
+  /** 401 `bad-signature` unless `signature` is a low-s signature by `player` (`recover`: of the typed message). */
+  #checkSigner(
+    player: string,
+    signature: string,
+    recover: (domain: ReturnType<typeof lobbyDomain>) => string,
+  ): void {
     let signer: string;
     try {
       const sig = Signature.from(signature);
       if (BigInt(sig.s) > HALF_N) throw new Error('high s');
-      signer = recoverJoinSigner(lobbyDomain(this.#d.chainId, this.#d.gameContract), m, signature);
+      signer = recover(lobbyDomain(this.#d.chainId, this.#d.gameContract));
     } catch {
       throw new DealerError(
         401,
@@ -472,11 +523,11 @@ export class LobbyService {
         'signature',
       );
     }
-    if (signer !== m.player.toLowerCase()) {
+    if (signer !== player.toLowerCase()) {
       throw new DealerError(
         401,
         'bad-signature',
-        `signature: signed by ${getAddress(signer)}, not by player ${m.player}`,
+        `signature: signed by ${getAddress(signer)}, not by player ${player}`,
         'signature',
       );
     }
@@ -512,6 +563,14 @@ export class LobbyService {
     const l = await this.#d.store.getLobby(id);
     if (!l) throw new DealerError(404, 'unknown-lobby', `lobbyId: no lobby ${id} at this dealer`, 'lobbyId');
     return l;
+  }
+
+  /** A join's or a leave's refusal by the store that both share: the lobby gone, not open, or the lock busy. */
+  async #refusal(reason: 'not-open' | 'busy' | 'unknown-lobby', lobby: LobbyRecord): Promise<DealerError> {
+    if (reason === 'not-open') return this.#closed((await this.#d.store.getLobby(lobby.id)) ?? lobby);
+    if (reason === 'busy')
+      return new DealerError(503, 'lobbies-busy', 'lobbyId: too many joins at once; try again', 'lobbyId', 2);
+    return new DealerError(404, 'unknown-lobby', `lobbyId: no lobby ${lobby.id} at this dealer`, 'lobbyId');
   }
 
   /** The refusal of a join to a lobby no longer open, naming the open lobby of its kind. */

@@ -31,6 +31,8 @@ export interface ResolveVia {
   pollMs: number;
   /** Progress lines (the lobby taken, waiting for other players). */
   print?: (line: string) => void;
+  /** Stops the wait for the lobby to fill (rejecting with the signal's reason): the page's Leave. */
+  signal?: AbortSignal;
 }
 
 /** The game id to join. */
@@ -47,11 +49,15 @@ export async function resolveGameId(target: GameTarget, via: ResolveVia): Promis
           `--lobby ${target.lobby}: no open lobby with that id or name (open: ${open.map((l) => `${l.kind} ${l.id}`).join(', ') || 'none'})`,
         );
       const { kind: _, lobby: __, ...terms } = target;
+      via.signal?.throwIfAborted();
       const ticket = await client.join(via.signer, lobby.id, terms);
       via.print?.(
         `joined lobby ${lobby.kind} (${lobby.id}): seat ${ticket.seat + 1} of ${lobby.seats}, stake ${lobby.stake} wei; waiting for the other players…`,
       );
-      const { gameId } = await client.waitForGame(lobby.id, ticket, { pollMs: via.pollMs });
+      const { gameId } = await client.waitForGame(lobby.id, ticket, {
+        pollMs: via.pollMs,
+        ...(via.signal ? { signal: via.signal } : {}),
+      });
       // The id is the dealer's word: the game must be the one signed for (GameTermsRejectedError, nothing staked).
       const g = await via.chain.game(gameId);
       const players: string[] = [];

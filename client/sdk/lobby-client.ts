@@ -16,6 +16,7 @@ import {
   signJoin,
   toJoinBody,
 } from '@shroud/core/lobby.ts';
+import { type LeaveMessage, type LeaveView, signLeave, toLeaveBody } from '@shroud/core/lobby-leave.ts';
 import type { Signer } from 'ethers';
 import { backoffDelay, realSleep } from './backoff.ts';
 import type { GameConfig } from './chain.ts';
@@ -61,7 +62,10 @@ export interface JoinTicket {
   /** Lowercase 0x address. */
   player: string;
   seat: number;
-  /** The signed join's nonce and deadline (empty / 0 when the ticket came from `status`). */
+  /**
+   * The nonce of the join holding the seat (what `leave` names; empty from a dealer that does not say), and
+   * the signed join's deadline (0 when the ticket came from `status`).
+   */
   nonce: string;
   deadline: number;
   status: 'waiting' | 'created' | 'failed';
@@ -178,7 +182,7 @@ export class LobbyClient {
       // The answer to an earlier attempt was lost after the dealer seated us: the retry is a replay.
       if (e instanceof DealerRefusedError && (e.code === 'nonce-replayed' || e.code === 'already-joined')) {
         const seated = await this.status(lobby.id, player).catch(() => null);
-        if (seated) return { ...seated, nonce: m.nonce, deadline: m.deadline, lobby };
+        if (seated) return { ...seated, nonce: seated.nonce || m.nonce, deadline: m.deadline, lobby };
       }
       throw e;
     }
@@ -192,7 +196,36 @@ export class LobbyClient {
       `/v1/lobbies/${encodeURIComponent(lobbyId)}/joins/${encodeURIComponent(player)}`,
     )) as JoinStatusView;
     if (res.status === 'failed') throw new LobbyGameFailedError(lobbyId, res.message ?? 'failed');
-    return { ...toTicket(res), nonce: '', deadline: 0 };
+    return { ...toTicket(res), deadline: 0 };
+  }
+
+  /**
+   * Gives up `signer`'s seat in lobby `lobbyId` while it has not filled: signs a `Leave` naming the join that
+   * holds the seat (core/lobby-leave.ts). Nothing is staked before the game exists, so leaving costs nothing.
+   * DealerRefusedError `lobby-closed` once the lobby filled (the game is the player's: play it, or stay away and
+   * it is cancelled when its commit window ends); LobbyGameFailedError when the dealer could not create it. A
+   * retry that finds no seat any more (the answer to an earlier attempt was lost) is the leave done.
+   */
+  async leave(signer: Signer, lobbyId: string): Promise<LeaveView> {
+    const listing = (await this.#request('GET', '/v1/lobbies')) as LobbiesView;
+    this.#checkDomain(listing);
+    const player = await signer.getAddress();
+    const seat = await this.status(lobbyId, player);
+    if (!seat.nonce)
+      throw new Error('leave: the dealer does not say which join holds the seat (an older dealer)');
+    const m: LeaveMessage = { lobbyId: seat.lobbyId, player, joinNonce: seat.nonce };
+    const signature = await signLeave(signer, lobbyDomain(BigInt(listing.chainId), listing.gameContract), m);
+    try {
+      return (await this.#request(
+        'POST',
+        `/v1/lobbies/${seat.lobbyId}/leaves`,
+        JSON.stringify(toLeaveBody(m, signature)),
+      )) as LeaveView;
+    } catch (e) {
+      if (e instanceof DealerRefusedError && e.code === 'not-joined')
+        return { lobbyId: seat.lobbyId, player: player.toLowerCase(), seat: seat.seat, status: 'left' };
+      throw e;
+    }
   }
 
   /**
@@ -207,6 +240,8 @@ export class LobbyClient {
     for (;;) {
       o.signal?.throwIfAborted();
       const t = await this.status(lobbyId, ticket.player);
+      // An abort while the answer was on its way wins: the caller left (a page's Leave).
+      o.signal?.throwIfAborted();
       if (t.status === 'created' && t.gameId !== null) return { gameId: t.gameId };
       await abortableSleep(this.#o.sleep, o.pollMs ?? 2000, o.signal);
     }
@@ -385,11 +420,12 @@ function toInfo(l: LobbiesView, x: LobbyView): LobbyInfo {
   };
 }
 
-function toTicket(r: JoinStatusView): Omit<JoinTicket, 'nonce' | 'deadline'> {
+function toTicket(r: JoinStatusView): Omit<JoinTicket, 'deadline'> {
   return {
     lobbyId: r.lobbyId,
     player: r.player,
     seat: r.seat,
+    nonce: typeof r.nonce === 'string' ? r.nonce : '',
     status: r.status,
     gameId: r.gameId === null ? null : BigInt(r.gameId),
   };

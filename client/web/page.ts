@@ -48,6 +48,7 @@ import {
   closeStep,
   closingReserve,
   fundSession,
+  leaveLobby,
   payToWallet,
   sessionBudget,
   shippedRulesetOf,
@@ -62,7 +63,7 @@ import {
   sessionHeader,
 } from './session-store.ts';
 import { assertTrustedGame, BUILT_IN_TRUST, isTrustedGame, type TrustedGames } from './trust.ts';
-import { appendLog, nextClick, nextFile, sleep, type Ui } from './ui.ts';
+import { aborted, appendLog, nextClick, nextFile, sleep, type Ui } from './ui.ts';
 import { type ConnectedWallet, connectWallet } from './wallet.ts';
 import { ProofFailedError, type ProofProgress, WorkerProver } from './worker-prover.ts';
 
@@ -73,6 +74,14 @@ const LIVE = new Set(['Commit', 'Reveal', 'Deal', 'Play', 'Combat', 'Dispute', '
 const CLOSE_LOOK_MS = { min: 5_000, max: 15_000 };
 
 export type { OwnTurn } from './history.ts';
+
+/** The person clicked Leave while the lobby had not given them a game (#join's wait, or its error). */
+class LobbyLeft extends Error {
+  override name = 'LobbyLeft';
+  constructor() {
+    super('left the lobby');
+  }
+}
 
 /** Everything the page knows, in one object: what a saved-and-restored session will hold. */
 export interface PlayState {
@@ -128,6 +137,10 @@ export class PlayPage {
   #progress: ProofProgress | null = null;
   /** The once-per-visit return of finished games' funds (#settleFinished). */
   #settling: Promise<void> | null = null;
+  /** Until the lobby gave this session its game: the Leave button aborts it (#join). */
+  #lobbyExit: AbortController | null = null;
+  /** What the lobby list says first (#pickLobby): how the last Leave went. */
+  #notice: string | null = null;
 
   /** The game contracts this page acts with on a public chain (trust.ts; compiled in by the build). */
   readonly #trust: TrustedGames;
@@ -154,6 +167,7 @@ export class PlayPage {
     ui.dealerUrl.textContent = config.dealerUrl;
     ui.rpcUrl.textContent = config.rpcUrl ?? '(the browser wallet)';
     ui.dismiss.addEventListener('click', () => this.clearError());
+    ui.leaveLobby.addEventListener('click', () => this.#lobbyExit?.abort(new LobbyLeft()));
     ui.exportState.addEventListener('click', () => {
       this.#export().catch((e: unknown) => this.showError(`Exporting: ${describeError(e).message}`, false));
     });
@@ -195,21 +209,29 @@ export class PlayPage {
    * Runs `step` until it succeeds: a transient failure is retried after a backoff (the banner says so), any
    * other waits for the Retry button. The step must be safe to run again from its start.
    */
-  async #retrying<T>(what: string, step: () => Promise<T>): Promise<T> {
+  async #retrying<T>(what: string, step: () => Promise<T>, exit?: AbortSignal): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
+        exit?.throwIfAborted();
         const v = await step();
         if (attempt > 0) this.clearError();
         return v;
       } catch (e) {
+        // The person left: no retry, whatever the step was doing.
+        if (exit?.aborted) {
+          this.clearError();
+          throw exit.reason;
+        }
         const err = describeError(e);
         console.warn(`${what}:`, e);
         this.showError(`${what}: ${err.message}`, !err.transient);
         this.status(
           `${what.toLowerCase()}: ${err.transient ? 'retrying…' : 'stopped, see the message above'}`,
         );
-        if (err.transient) await sleep(Math.min(8000, 500 * 2 ** Math.min(attempt, 4)));
-        else await nextClick(this.ui.retry);
+        const wait = err.transient
+          ? sleep(Math.min(8000, 500 * 2 ** Math.min(attempt, 4)))
+          : nextClick(this.ui.retry);
+        await (exit ? Promise.race([wait, aborted(exit)]) : wait);
       }
     }
   }
@@ -239,8 +261,56 @@ export class PlayPage {
     const saved = await this.#retrying('Reading the saved games', () => this.#unfinished());
     if (saved) await this.#retrying(`Opening your saved game`, () => this.#reopen(saved));
     else await this.#chooseGame();
-    await this.#retrying('Joining the game', () => this.#join());
+    for (;;) {
+      // A Leave that a reload interrupted is finished, never joined again.
+      if (!this.state.session?.record.leaving) {
+        const exit = new AbortController();
+        this.#lobbyExit = exit;
+        try {
+          await this.#retrying('Joining the game', () => this.#join(exit.signal), exit.signal);
+          break;
+        } catch (e) {
+          if (!(e instanceof LobbyLeft)) throw e;
+        } finally {
+          this.#lobbyExit = null;
+          this.ui.leaveLobby.hidden = true;
+        }
+      }
+      await this.#retrying('Leaving the lobby', () => this.#leave());
+      await this.#chooseGame();
+    }
     await this.#play();
+  }
+
+  /**
+   * Leave, before the lobby gave this session a game: the seat is given up at the dealer and the session key's
+   * funds go back to the wallet (session.ts `leaveLobby`); the session is forgotten. Safe to run again.
+   */
+  async #leave(): Promise<void> {
+    const s = this.state.session;
+    const w = this.state.wallet!;
+    if (s) {
+      // Saved first: a reload from here on finishes this leave instead of joining again.
+      if (!s.record.leaving) {
+        s.record.leaving = true;
+        await this.#saveSession();
+      }
+      this.status('leaving the lobby: returning the funds…');
+      const { exit, returned } = await leaveLobby(s.key, s.record, {
+        url: this.state.config.dealerUrl,
+        chainId: w.chainId,
+      });
+      await this.#sessions.remove(s.record.owner, s.record.chainId, s.key.address);
+      this.#notice =
+        exit === 'filled'
+          ? `left the lobby after it filled (its game is cancelled when its commit window ends; nothing of yours is staked): ${returned} wei returned to your wallet`
+          : `left the lobby: ${returned} wei returned to your wallet`;
+      this.log(`${this.#notice} (session key ${s.key.address})`, 'end');
+    }
+    this.state.session = null;
+    this.state.lobby = null;
+    this.state.gameId = null;
+    this.state.history = [];
   }
 
   /** The wallet's unfinished session in this browser, if any (no wallet prompt: the index is in clear). */
@@ -325,7 +395,7 @@ export class PlayPage {
     this.ui.lobbies.replaceChildren();
     this.ui.restoreBox.hidden = false;
     if (lobbies.length === 0) this.ui.lobbies.textContent = 'This dealer has no open lobby.';
-    this.status('pick a game, or restore an exported one');
+    this.status(`${this.#notice ? `${this.#notice}. ` : ''}pick a game, or restore an exported one`);
     const restored = nextFile(this.ui.restore).then((text) => ({ kind: 'restore' as const, text }));
     const joined = new Promise<{ kind: 'lobby'; lobby: SessionLobby }>((resolve) => {
       for (const l of lobbies) {
@@ -463,7 +533,7 @@ export class PlayPage {
    * The session key (sealed and saved before the wallet's one funding transfer), the seat in the lobby, and the
    * game's player (resumed from its sealed state when there is one). Safe to run again from the start.
    */
-  async #join(): Promise<void> {
+  async #join(exit?: AbortSignal): Promise<void> {
     const w = this.state.wallet!;
     const lobby = this.state.lobby;
     if (!lobby) throw new Error('this saved game names no lobby');
@@ -517,6 +587,8 @@ export class PlayPage {
       this.log(`the wallet's credit from earlier games stays in the contract: ${paid.pushFailed}`, 'end');
     if (this.state.gameId === null) {
       this.status(`joined lobby ${lobby.kind}: waiting for the other players…`);
+      // Until the game exists nothing is staked: the person may leave, and the funds go back (#leave).
+      this.ui.leaveLobby.hidden = false;
       this.state.gameId = await resolveGameId(
         // The key was funded for these terms: a game (or a later view of the lobby) asking more is refused.
         {
@@ -536,8 +608,12 @@ export class PlayPage {
           chain,
           pollMs: this.state.config.pollMs,
           print: (l) => this.log(l),
+          ...(exit ? { signal: exit } : {}),
         },
       );
+      // A Leave clicked while the last answers came in wins: nothing is staked yet (#leave).
+      exit?.throwIfAborted();
+      this.ui.leaveLobby.hidden = true;
       record.gameId = this.state.gameId;
       await this.#saveSession();
     }

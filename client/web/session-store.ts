@@ -40,6 +40,8 @@ export interface SessionRecord {
   over: boolean;
   /** The page's own turns (the fog it drew after each). */
   history: OwnTurn[];
+  /** The person clicked Leave before the lobby gave a game: a reload finishes the leave, it never joins again. */
+  leaving?: true;
 }
 
 /** One session in a wallet's index: where its record is and what it is for. */
@@ -118,6 +120,8 @@ function parseRecord(text: string): SessionRecord {
     throw new SessionRecordError(`session record: ${(e as Error).message}`);
   }
   if (typeof o.over !== 'boolean') throw new SessionRecordError('session record: over must be a boolean');
+  if (o.leaving !== undefined && o.leaving !== true)
+    throw new SessionRecordError('session record: leaving must be true when present');
   return {
     version: 2,
     key,
@@ -129,6 +133,7 @@ function parseRecord(text: string): SessionRecord {
     funded: uint('funded'),
     over: o.over,
     history,
+    ...(o.leaving === true ? { leaving: true as const } : {}),
   };
 }
 

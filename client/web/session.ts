@@ -23,8 +23,11 @@ import type { ValidRuleset } from '@shroud/core/ruleset/validate.ts';
 import {
   auditRoot,
   claimExpired,
+  DealerRefusedError,
   type ExpiredClaim,
   GameChain,
+  LobbyClient,
+  LobbyGameFailedError,
   type RootAudit,
   withdrawAll,
   withdrawToPayee,
@@ -165,6 +168,36 @@ export async function sweepSession(
   const pay = keep === 0n ? fee.exact : fee.fields;
   await (await session.sendTransaction({ to: owner, value, gasLimit: 21_000n, ...pay })).wait();
   return paid + value;
+}
+
+/** How the seat went: given up at the dealer, never held, or kept by a lobby that filled or failed first. */
+export type LobbyExit = 'left' | 'not-seated' | 'filled' | 'failed';
+
+/**
+ * The person leaves a lobby that has not given them a game yet: the seat is given up at the dealer (a signed
+ * `Leave`, client/sdk/lobby-client.ts), then everything the key holds goes back to the wallet: nothing is staked
+ * before the game exists. A lobby that filled first keeps the seat (`filled`): its game waits for a commit this key
+ * never sends, and is cancelled when its commit window ends, as for any player who stays away; one whose game
+ * could not be created (`failed`) holds nothing. Safe to run again (a second run finds no seat and an empty key).
+ */
+export async function leaveLobby(
+  session: Wallet,
+  r: Pick<SessionRecord, 'owner' | 'gameContract' | 'lobby'>,
+  dealer: { url: string; chainId: bigint },
+): Promise<{ exit: LobbyExit; returned: bigint }> {
+  let exit: LobbyExit = 'left';
+  if (r.lobby) {
+    const client = new LobbyClient(dealer.url, { chainId: dealer.chainId, gameContract: r.gameContract });
+    try {
+      await client.leave(session, r.lobby.id);
+    } catch (e) {
+      if (e instanceof LobbyGameFailedError) exit = 'failed';
+      else if (e instanceof DealerRefusedError && e.code === 'not-joined') exit = 'not-seated';
+      else if (e instanceof DealerRefusedError && e.code === 'lobby-closed') exit = 'filled';
+      else throw e;
+    }
+  } else exit = 'not-seated';
+  return { exit, returned: await sweepSession(session, r.owner, r.gameContract) };
 }
 
 /** One look at a game whose play is over, from its session key (`closeStep`). */

@@ -18,6 +18,7 @@ export interface Ui {
   connect: HTMLButtonElement;
   wallet: HTMLElement;
   lobbies: HTMLElement;
+  leaveLobby: HTMLButtonElement;
   restoreBox: HTMLElement;
   restore: HTMLInputElement;
   restorePass: HTMLInputElement;
@@ -54,6 +55,7 @@ export function findUi(): Ui {
     connect: el('connect'),
     wallet: el('wallet'),
     lobbies: el('lobbies'),
+    leaveLobby: el('leave-lobby'),
     restoreBox: el('restore-box'),
     restore: el('restore'),
     restorePass: el('restore-pass'),
@@ -117,3 +119,10 @@ export function appendLog(ui: Ui, line: string, kind = 'info'): void {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Resolves when `signal` aborts (never, if it does not). */
+export const aborted = (signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DURATION_FIELDS } from '../../core/limits.ts';
 import type { JoinBody } from '../../core/lobby.ts';
+import type { LeaveBody } from '../../core/lobby-leave.ts';
 import type { LobbyService } from '../lobby.ts';
 import { errorSchema } from '../plugins/schemas.ts';
 
@@ -25,6 +26,20 @@ export const joinBodySchema = {
       description: 'Unix seconds (uint64 in the signed message); at most lobbies.maxJoinAheadSeconds ahead',
     },
     signature: { type: 'string', pattern: '^0x[0-9a-fA-F]{130}$', description: 'EIP-712 Join signature' },
+  },
+} as const;
+
+export const leaveBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['player', 'joinNonce', 'signature'],
+  properties: {
+    player: { ...address, description: 'The leaving player, the signer' },
+    joinNonce: {
+      ...hex32,
+      description: "The nonce of the join whose seat it gives up (the join status's nonce)",
+    },
+    signature: { type: 'string', pattern: '^0x[0-9a-fA-F]{130}$', description: 'EIP-712 Leave signature' },
   },
 } as const;
 
@@ -58,6 +73,7 @@ const joinStatusSchema = {
     lobbyId: { type: 'string' },
     player: { type: 'string' },
     seat: { type: 'integer' },
+    nonce: { type: 'string' },
     status: { type: 'string', enum: ['waiting', 'created', 'failed'] },
     filled: { type: 'integer' },
     seats: { type: 'integer' },
@@ -77,7 +93,7 @@ const DOMAIN =
   'EIP-712 Join {lobbyId bytes32, player address, rulesetHash bytes32, stake uint96, seats uint8, nonce bytes32, ' +
   'deadline uint64} under domain "Shroud Lobby" v1 (chainId, verifyingContract = the game contract), core/lobby.ts.';
 
-/** The lobbies: list, join with a signed `Join`, and each join's status (the game id once created). */
+/** The lobbies: list, join with a signed `Join`, leave with a signed `Leave`, and each join's status (the game id once created). */
 export function lobbyRoutes(lobbies: LobbyService) {
   return async (app: FastifyInstance) => {
     app.get(
@@ -131,6 +147,36 @@ export function lobbyRoutes(lobbies: LobbyService) {
         },
       },
       (req) => lobbies.join(req.params.lobbyId, req.body),
+    );
+
+    app.post<{ Params: { lobbyId: string }; Body: LeaveBody }>(
+      '/v1/lobbies/:lobbyId/leaves',
+      {
+        schema: {
+          summary: 'Give up a seat in a lobby that has not filled, with a signed Leave',
+          description:
+            'EIP-712 Leave {lobbyId bytes32, player address, joinNonce bytes32} under the Join domain, ' +
+            'core/lobby-leave.ts. Later seats move down by one; the join stays spent. Refused, with nothing ' +
+            'changed: a bad signature (401 bad-signature), no seat (404 not-joined), a seat taken by another join ' +
+            'than joinNonce (409 stale-leave), a lobby that filled (409 lobby-closed), an unknown lobby (404 ' +
+            'unknown-lobby).',
+          params: lobbyParams,
+          body: leaveBodySchema,
+          response: {
+            200: {
+              type: 'object',
+              properties: {
+                lobbyId: { type: 'string' },
+                player: { type: 'string' },
+                seat: { type: 'integer' },
+                status: { type: 'string', enum: ['left'] },
+              },
+            },
+            '4xx': errorSchema,
+          },
+        },
+      },
+      (req) => lobbies.leave(req.params.lobbyId, req.body),
     );
 
     app.get<{ Params: { lobbyId: string; player: string } }>(

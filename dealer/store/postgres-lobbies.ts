@@ -12,7 +12,9 @@ import { SerialQueue } from './serial-queue.ts';
 import type {
   JoinAdmission,
   JoinOutcome,
+  LeaveOutcome,
   LobbyJoin,
+  LobbyLeave,
   LobbyPatch,
   LobbyReads,
   LobbyRecord,
@@ -59,6 +61,15 @@ export const POSTGRES_LOBBY_MIGRATION = `CREATE TABLE lobbies (
 /** When seats were taken: the lobbies whose games may still wait for their players are found by it. */
 export const POSTGRES_LOBBY_JOINED_AT_MIGRATION =
   'CREATE INDEX lobby_joins_joined_at ON lobby_joins (joined_at);';
+
+/** Seats given up (`LobbyStore.leaveLobby`): their joins' nonces stay burned. */
+export const POSTGRES_LOBBY_LEAVES_MIGRATION = `CREATE TABLE lobby_leaves (
+     lobby_id TEXT NOT NULL REFERENCES lobbies (lobby_id),
+     player TEXT NOT NULL,
+     nonce TEXT NOT NULL,
+     left_at BIGINT NOT NULL,
+     PRIMARY KEY (player, nonce)
+   );`;
 
 /** Unique violation: a concurrent join (another process) used the same nonce first. */
 const UNIQUE_VIOLATION = '23505';
@@ -146,9 +157,7 @@ export class PostgresLobbies implements LobbyStore {
     try {
       return await this.#joins.run(() =>
         this.#tx(async (c): Promise<JoinOutcome> => {
-          // Every join of this database, in every process, waits here for the one before to commit.
-          await c.query(`SET LOCAL lock_timeout = '${JOIN_LOCK_TIMEOUT}'`);
-          await c.query('SELECT pg_advisory_xact_lock($1)', [JOIN_LOCK]);
+          await this.#joinLock(c);
           if (admit) await admit(this.#readsOn(c));
           // Row lock: joins to one lobby take their seats one at a time, across processes.
           const locked = await c.query<{ status: string; seats: number }>(
@@ -157,10 +166,11 @@ export class PostgresLobbies implements LobbyStore {
           );
           const l = locked.rows[0];
           if (!l) return { ok: false, reason: 'unknown-lobby' };
-          const used = await c.query('SELECT 1 FROM lobby_joins WHERE player = $1 AND nonce = $2', [
-            player,
-            j.nonce,
-          ]);
+          const used = await c.query(
+            `SELECT 1 FROM lobby_joins WHERE player = $1 AND nonce = $2
+             UNION ALL SELECT 1 FROM lobby_leaves WHERE player = $1 AND nonce = $2`,
+            [player, j.nonce],
+          );
           if (used.rowCount) return { ok: false, reason: 'nonce-replayed' };
           const seated = await c.query('SELECT 1 FROM lobby_joins WHERE lobby_id = $1 AND player = $2', [
             lobbyId,
@@ -195,6 +205,63 @@ export class PostgresLobbies implements LobbyStore {
       if (code === LOCK_NOT_AVAILABLE) return { ok: false, reason: 'busy' };
       throw e;
     }
+  }
+
+  /** Under the join lock, as a join (`LobbyStore.leaveLobby`). */
+  async leaveLobby(l: LobbyLeave): Promise<LeaveOutcome> {
+    const lobbyId = l.lobbyId.toLowerCase();
+    const player = l.player.toLowerCase();
+    try {
+      return await this.#joins.run(() =>
+        this.#tx(async (c): Promise<LeaveOutcome> => {
+          await this.#joinLock(c);
+          const locked = await c.query<{ status: string }>(
+            'SELECT status FROM lobbies WHERE lobby_id = $1 FOR UPDATE',
+            [lobbyId],
+          );
+          const lobby = locked.rows[0];
+          if (!lobby) return { ok: false, reason: 'unknown-lobby' };
+          const joins = await c.query<{ seat: number; nonce: string }>(
+            'SELECT seat, nonce FROM lobby_joins WHERE lobby_id = $1 AND player = $2',
+            [lobbyId, player],
+          );
+          const join = joins.rows[0];
+          if (!join) return { ok: false, reason: 'not-joined' };
+          if (join.nonce !== l.joinNonce.toLowerCase()) return { ok: false, reason: 'stale-leave' };
+          if (lobby.status !== 'open') return { ok: false, reason: 'not-open' };
+          await c.query('DELETE FROM lobby_joins WHERE lobby_id = $1 AND player = $2', [lobbyId, player]);
+          await c.query(
+            'INSERT INTO lobby_leaves (lobby_id, player, nonce, left_at) VALUES ($1, $2, $3, $4)',
+            [lobbyId, player, join.nonce, l.leftAt],
+          );
+          // Later seats move down by one, through negative values: UNIQUE (lobby_id, seat) holds after each row.
+          await c.query('UPDATE lobby_joins SET seat = -seat WHERE lobby_id = $1 AND seat > $2', [
+            lobbyId,
+            join.seat,
+          ]);
+          await c.query('UPDATE lobby_joins SET seat = -seat - 1 WHERE lobby_id = $1 AND seat < 0', [
+            lobbyId,
+          ]);
+          const left = await c.query('SELECT 1 FROM lobby_joins WHERE lobby_id = $1 LIMIT 1', [lobbyId]);
+          const retired = left.rowCount === 0 && l.retireWhenEmpty === true;
+          if (retired)
+            await c.query(`UPDATE lobbies SET status = 'closed', updated_at = $1 WHERE lobby_id = $2`, [
+              Date.now(),
+              lobbyId,
+            ]);
+          return { ok: true, seat: join.seat, retired };
+        }),
+      );
+    } catch (e) {
+      if ((e as { code?: string }).code === LOCK_NOT_AVAILABLE) return { ok: false, reason: 'busy' };
+      throw e;
+    }
+  }
+
+  /** Every join and leave of this database, in every process, waits here for the one before to commit. */
+  async #joinLock(c: pg.PoolClient): Promise<void> {
+    await c.query(`SET LOCAL lock_timeout = '${JOIN_LOCK_TIMEOUT}'`);
+    await c.query('SELECT pg_advisory_xact_lock($1)', [JOIN_LOCK]);
   }
 
   lobbyJoins(id: string): Promise<LobbyJoin[]> {

@@ -3,6 +3,7 @@ import type { Groth16Proof } from '../../core/mapproof/types.ts';
 import { StoreOpenError } from './errors.ts';
 import {
   POSTGRES_LOBBY_JOINED_AT_MIGRATION,
+  POSTGRES_LOBBY_LEAVES_MIGRATION,
   POSTGRES_LOBBY_MIGRATION,
   PostgresLobbies,
 } from './postgres-lobbies.ts';
@@ -24,7 +25,9 @@ import type {
   IndexedTurn,
   JoinAdmission,
   JoinOutcome,
+  LeaveOutcome,
   LobbyJoin,
+  LobbyLeave,
   LobbyPatch,
   LobbyRecord,
   LobbyStatus,
@@ -162,6 +165,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // Rows indexed before the change hold the revealCommit of games on the previous contract, which this dealer
   // cannot serve anyway (their commitment view and logs are the old ones); receipts keep R (reveal_commit).
   'ALTER TABLE turn_commits RENAME COLUMN reveal_commit TO commitment;',
+  // Seats given up in open lobbies, keeping their joins' nonces burned.
+  POSTGRES_LOBBY_LEAVES_MIGRATION,
 ];
 
 /** Serializes migrations across dealer processes starting at once ('SHROUD' in ASCII). */
@@ -531,6 +536,10 @@ export class PostgresStore implements DealerStore {
 
   joinLobby(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null, admit?: JoinAdmission): Promise<JoinOutcome> {
     return this.#lobbies.joinLobby(j, next, admit);
+  }
+
+  leaveLobby(l: LobbyLeave): Promise<LeaveOutcome> {
+    return this.#lobbies.leaveLobby(l);
   }
 
   lobbyJoins(id: string): Promise<LobbyJoin[]> {

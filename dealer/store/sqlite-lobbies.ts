@@ -13,7 +13,9 @@ import { SerialQueue } from './serial-queue.ts';
 import type {
   JoinAdmission,
   JoinOutcome,
+  LeaveOutcome,
   LobbyJoin,
+  LobbyLeave,
   LobbyPatch,
   LobbyRecord,
   LobbyStatus,
@@ -58,6 +60,15 @@ export const SQLITE_LOBBY_MIGRATION = `CREATE TABLE lobbies (
 /** When seats were taken: the lobbies whose games may still wait for their players are found by it. */
 export const SQLITE_LOBBY_JOINED_AT_MIGRATION =
   'CREATE INDEX lobby_joins_joined_at ON lobby_joins (joined_at);';
+
+/** Seats given up (`LobbyStore.leaveLobby`): their joins' nonces stay burned. */
+export const SQLITE_LOBBY_LEAVES_MIGRATION = `CREATE TABLE lobby_leaves (
+     lobby_id TEXT NOT NULL REFERENCES lobbies (lobby_id),
+     player TEXT NOT NULL,
+     nonce TEXT NOT NULL,
+     left_at INTEGER NOT NULL,
+     PRIMARY KEY (player, nonce)
+   );`;
 
 /**
  * The join queue of each database file in this process: a join's admission check and its write run after the one
@@ -135,7 +146,9 @@ export class SqliteLobbies implements LobbyStore {
     return this.#tx((): JoinOutcome => {
       const l = db.prepare(`${SELECT} WHERE l.lobby_id = ?`).get(lobbyId) as LobbyRow | undefined;
       if (!l) return { ok: false, reason: 'unknown-lobby' };
-      if (db.prepare('SELECT 1 AS x FROM lobby_joins WHERE player = ? AND nonce = ?').get(player, j.nonce)) {
+      const burned = `SELECT 1 AS x FROM lobby_joins WHERE player = ? AND nonce = ?
+         UNION ALL SELECT 1 AS x FROM lobby_leaves WHERE player = ? AND nonce = ?`;
+      if (db.prepare(burned).get(player, j.nonce, player, j.nonce)) {
         return { ok: false, reason: 'nonce-replayed' };
       }
       if (
@@ -158,6 +171,50 @@ export class SqliteLobbies implements LobbyStore {
         if (next) this.#insert(next);
       }
       return { ok: true, seat, filled };
+    });
+  }
+
+  /** In the join queue (`LobbyStore.leaveLobby`). */
+  leaveLobby(l: LobbyLeave): Promise<LeaveOutcome> {
+    return this.#joins.run(async () => this.#leave(l));
+  }
+
+  #leave(l: LobbyLeave): LeaveOutcome {
+    const db = this.#db;
+    const lobbyId = l.lobbyId.toLowerCase();
+    const player = l.player.toLowerCase();
+    return this.#tx((): LeaveOutcome => {
+      const lobby = db.prepare('SELECT status FROM lobbies WHERE lobby_id = ?').get(lobbyId) as
+        | { status: string }
+        | undefined;
+      if (!lobby) return { ok: false, reason: 'unknown-lobby' };
+      const join = db
+        .prepare('SELECT seat, nonce FROM lobby_joins WHERE lobby_id = ? AND player = ?')
+        .get(lobbyId, player) as { seat: number; nonce: string } | undefined;
+      if (!join) return { ok: false, reason: 'not-joined' };
+      if (join.nonce !== l.joinNonce.toLowerCase()) return { ok: false, reason: 'stale-leave' };
+      if (lobby.status !== 'open') return { ok: false, reason: 'not-open' };
+      db.prepare('DELETE FROM lobby_joins WHERE lobby_id = ? AND player = ?').run(lobbyId, player);
+      db.prepare('INSERT INTO lobby_leaves (lobby_id, player, nonce, left_at) VALUES (?, ?, ?, ?)').run(
+        lobbyId,
+        player,
+        join.nonce,
+        l.leftAt,
+      );
+      // Later seats move down by one, through negative values: UNIQUE (lobby_id, seat) holds after each row.
+      db.prepare('UPDATE lobby_joins SET seat = -seat WHERE lobby_id = ? AND seat > ?').run(
+        lobbyId,
+        join.seat,
+      );
+      db.prepare('UPDATE lobby_joins SET seat = -seat - 1 WHERE lobby_id = ? AND seat < 0').run(lobbyId);
+      const empty = !db.prepare('SELECT 1 AS x FROM lobby_joins WHERE lobby_id = ?').get(lobbyId);
+      const retired = empty && l.retireWhenEmpty === true;
+      if (retired)
+        db.prepare(`UPDATE lobbies SET status = 'closed', updated_at = ? WHERE lobby_id = ?`).run(
+          Date.now(),
+          lobbyId,
+        );
+      return { ok: true, seat: join.seat, retired };
     });
   }
 

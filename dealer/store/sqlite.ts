@@ -11,7 +11,12 @@ import {
   sealSecrets,
 } from './sealed-secrets.ts';
 import type { SecretBox } from './secret-box.ts';
-import { SQLITE_LOBBY_JOINED_AT_MIGRATION, SQLITE_LOBBY_MIGRATION, SqliteLobbies } from './sqlite-lobbies.ts';
+import {
+  SQLITE_LOBBY_JOINED_AT_MIGRATION,
+  SQLITE_LOBBY_LEAVES_MIGRATION,
+  SQLITE_LOBBY_MIGRATION,
+  SqliteLobbies,
+} from './sqlite-lobbies.ts';
 import type {
   DealerStore,
   DealSecrets,
@@ -20,7 +25,9 @@ import type {
   IndexedTurn,
   JoinAdmission,
   JoinOutcome,
+  LeaveOutcome,
   LobbyJoin,
+  LobbyLeave,
   LobbyPatch,
   LobbyRecord,
   LobbyStatus,
@@ -154,6 +161,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // Rows indexed before the change hold the revealCommit of games on the previous contract, which this dealer
   // cannot serve anyway (their commitment view and logs are the old ones); receipts keep R (reveal_commit).
   'ALTER TABLE turn_commits RENAME COLUMN reveal_commit TO commitment;',
+  // Seats given up in open lobbies, keeping their joins' nonces burned.
+  SQLITE_LOBBY_LEAVES_MIGRATION,
 ];
 
 interface GameRow {
@@ -535,6 +544,10 @@ export class SqliteStore implements DealerStore {
 
   joinLobby(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null, admit?: JoinAdmission): Promise<JoinOutcome> {
     return this.#lobbies.joinLobby(j, next, admit);
+  }
+
+  leaveLobby(l: LobbyLeave): Promise<LeaveOutcome> {
+    return this.#lobbies.leaveLobby(l);
   }
 
   lobbyJoins(id: string): Promise<LobbyJoin[]> {

@@ -163,6 +163,30 @@ export type JoinOutcome =
   | { ok: true; seat: number; filled: boolean }
   | { ok: false; reason: 'unknown-lobby' | 'not-open' | 'nonce-replayed' | 'already-joined' | 'busy' };
 
+/** A signed leave the dealer checked: the player gives up the seat its join `joinNonce` took. */
+export interface LobbyLeave {
+  lobbyId: string;
+  /** Lowercase 0x address. */
+  player: string;
+  /** Lowercase 0x, 32 bytes. */
+  joinNonce: string;
+  /** Unix seconds. */
+  leftAt: number;
+  /**
+   * The lobby is kept on terms its kind no longer has (dealer/lobby.ts `start`): closed in the same transaction
+   * when this leave empties it, so it does not linger open beside its kind's current lobby.
+   */
+  retireWhenEmpty?: boolean;
+}
+
+export type LeaveOutcome =
+  | { ok: true; seat: number; retired: boolean }
+  | {
+      ok: false;
+      /** `stale-leave`: the player's seat was taken by another join than the one the leave names. */
+      reason: 'unknown-lobby' | 'not-joined' | 'stale-leave' | 'not-open' | 'busy';
+    };
+
 /** A filled lobby whose game may still be waiting for its players (`LobbyStore.pendingLobbies`). */
 export interface PendingLobby {
   lobby: LobbyRecord;
@@ -199,6 +223,13 @@ export interface LobbyStore {
    * `busy`: the join waited too long for the others (PostgreSQL's lock timeout); nothing was written.
    */
   joinLobby(j: Omit<LobbyJoin, 'seat'>, next: NewLobby | null, admit?: JoinAdmission): Promise<JoinOutcome>;
+  /**
+   * Gives up a seat in an open lobby, serialized with the joins (a leave and the join that would fill the lobby
+   * cannot both win): the seat's row goes, later seats move down by one, and the join's nonce stays burned (its
+   * signed join cannot seat the player again). Refused, changing nothing: no such seat, a seat of another join,
+   * a lobby no longer open.
+   */
+  leaveLobby(l: LobbyLeave): Promise<LeaveOutcome>;
   /** In seat order. */
   lobbyJoins(id: string): Promise<LobbyJoin[]>;
   /** The lobby whose game is `gameId`. */

@@ -131,6 +131,7 @@ const resolve = (
   chain: ReturnType<typeof chainOf>,
   maxStake = 1000n,
   agreed: { maxTurns?: number; maxDisputeDeposit?: bigint; floors?: Partial<typeof TINY.deadlines> } = {},
+  signal?: AbortSignal,
 ) =>
   resolveGameId(
     { kind: 'lobby', lobby: 'tiny-duel', maxStake, ...agreed },
@@ -141,6 +142,7 @@ const resolve = (
       gameContract: CONTRACT,
       pollMs: 10,
       chain,
+      ...(signal ? { signal } : {}),
     },
   );
 
@@ -166,6 +168,31 @@ describe('player CLI --lobby: the game the dealer names is checked on-chain befo
     const chain = chainOf();
     assert.equal(await resolve(chain), GAME_ID);
     assert.deepEqual(chain.reads, [GAME_ID], 'the game was read on-chain');
+  });
+
+  it('a Leave (the signal) while the poll that names the game is on its way wins: no game id (review 34)', async () => {
+    const exit = new AbortController();
+    const inner = globalThis.fetch;
+    globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      // The person clicks Leave while the status poll that answers `created` is in flight.
+      if (new URL(String(input)).pathname.startsWith(`/v1/lobbies/${LOBBY_ID}/joins/`))
+        exit.abort(new Error('left'));
+      return inner(input, init);
+    }) as typeof fetch;
+    const chain = chainOf();
+    await assert.rejects(resolve(chain, 1000n, {}, exit.signal), /^Error: left$/);
+    assert.deepEqual(chain.reads, [], 'the game was not even read');
+    // Aborted before the join: nothing is signed or sent.
+    const joins: string[] = [];
+    globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      if (init?.method === 'POST') joins.push(String(input));
+      return inner(input, init);
+    }) as typeof fetch;
+    await assert.rejects(
+      resolve(chain, 1000n, {}, AbortSignal.abort(new Error('left before joining'))),
+      /left before joining/,
+    );
+    assert.deepEqual(joins, []);
   });
 
   it('a game with a bigger stake than the player signed for (a lying dealer) is refused', async () => {

@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { type Contract, Transaction, Wallet } from 'ethers';
 import { pino } from 'pino';
 import { LobbyClient, LobbyGameFailedError, LobbyTermsRejectedError } from '../../client/sdk/index.ts';
+import { leaveLobby } from '../../client/web/session.ts';
 import { packStartAreas } from '../../core/generator/index.ts';
 import { DURATION_FIELDS, DURATION_FLOORS, rulesetHash, shippedRuleset } from '../../core/index.ts';
 import { buildApp } from '../../dealer/app.ts';
@@ -194,6 +195,56 @@ describe('lobbies on the real contract (Hardhat, EthersChain, LobbyClient)', () 
         (e: unknown) => e instanceof LobbyTermsRejectedError && e.field === 'gameContract',
       );
       assert.equal((await client.lobbies())[0]?.filled, 0, 'nothing was sent');
+    } finally {
+      await d.close();
+    }
+  });
+
+  it("the page's Leave: the key gives its seat up while waiting, and everything it holds goes home; once filled, the seat stays", async () => {
+    const d = await startDealer();
+    try {
+      const wallet = env.players[5]!;
+      const provider = env.ethers.provider;
+      const client = new LobbyClient(d.url, { chainId: CHAIN_ID, gameContract });
+      const [lobby] = await client.lobbies();
+      const record = { owner: wallet.address, gameContract, lobby: { id: lobby!.id } } as Parameters<
+        typeof leaveLobby
+      >[1];
+      const dealer = { url: d.url, chainId: CHAIN_ID };
+      // A session key the wallet funded, seated and waiting: the wait stops when the person clicks Leave.
+      const key = new Wallet(Wallet.createRandom().privateKey, provider);
+      await (await wallet.sendTransaction({ to: key.address, value: 10n ** 16n })).wait();
+      const ticket = await client.join(key, lobby!.id);
+      const stop = new AbortController();
+      const waiting = client.waitForGame(lobby!.id, ticket, { pollMs: 20, signal: stop.signal });
+      stop.abort(new Error('left'));
+      await assert.rejects(waiting, /left/);
+      const before = await provider.getBalance(wallet.address);
+      const out = await leaveLobby(key, record, dealer);
+      assert.equal(out.exit, 'left');
+      assert.equal(await provider.getBalance(key.address), 0n, 'the key holds nothing');
+      assert.equal((await provider.getBalance(wallet.address)) - before, out.returned);
+      assert.ok(out.returned > 10n ** 16n - 10n ** 15n, `all but the transfer's gas: ${out.returned}`);
+      assert.equal((await client.lobbies())[0]?.filled, 0, 'the seat is free');
+      assert.deepEqual(
+        await leaveLobby(key, record, dealer),
+        { exit: 'not-seated', returned: 0n },
+        'again: nothing',
+      );
+
+      // Another key joins; the lobby fills before its Leave: the game has the key, the funds still go home.
+      const late = new Wallet(Wallet.createRandom().privateKey, provider);
+      await (await wallet.sendTransaction({ to: late.address, value: 10n ** 16n })).wait();
+      const games = await gameCount();
+      await client.join(late, lobby!.id);
+      await client.join(env.players[2]!, lobby!.id);
+      await d.service.drive();
+      assert.equal(await gameCount(), games + 1n);
+      const filled = await leaveLobby(late, record, dealer);
+      assert.equal(filled.exit, 'filled');
+      assert.equal(await provider.getBalance(late.address), 0n);
+      const { gameId } = await client.status(lobby!.id, late.address);
+      assert.equal((await G.getFunction('getSeat')(gameId, 0)).player, late.address, 'its seat in the game');
     } finally {
       await d.close();
     }

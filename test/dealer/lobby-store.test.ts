@@ -1,7 +1,8 @@
 /**
  * The lobby half of the DealerStore on both backends: joins take seats in order, the last one fills the lobby
- * and opens its successor in the same transaction, a nonce is single use per player across lobbies, and
- * concurrent joins (two store instances: two dealer processes) never overfill a lobby.
+ * and opens its successor in the same transaction, a nonce is single use per player across lobbies (a seat given
+ * up keeps its join spent), and concurrent joins and leaves (two store instances: two dealer processes) never
+ * overfill a lobby nor leave a filled one short.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -218,6 +219,110 @@ function lobbyStoreContract(open: (same?: boolean) => Promise<DealerStore>): voi
       [0, 1, 2, 3],
     );
     assert.equal((await s2.getLobby(l.id))?.status, 'filled');
+  });
+
+  it('a leave frees its seat (later seats move down) and burns its join; refused for another join, no seat, a filled lobby', async () => {
+    const s = await open();
+    const l = lobby({ seats: 4 });
+    await s.openLobby(l);
+    const joins = [1, 2, 3].map((i) => joinOf(l.id, addr(i)));
+    for (const j of joins) assert.equal((await s.joinLobby(j, null)).ok, true);
+    const leave = (player: string, joinNonce: string, lobbyId = l.id) =>
+      s.leaveLobby({ lobbyId, player, joinNonce, leftAt: 1_700_000_050 });
+    assert.deepEqual(await leave(addr(1), randomBytes32()), { ok: false, reason: 'stale-leave' });
+    assert.deepEqual(await leave(addr(9), randomBytes32()), { ok: false, reason: 'not-joined' });
+    assert.deepEqual(await leave(addr(1), joins[0]!.nonce, randomBytes32()), {
+      ok: false,
+      reason: 'unknown-lobby',
+    });
+    assert.equal((await s.lobbyJoins(l.id)).length, 3, 'the refused leaves changed nothing');
+    assert.deepEqual(await leave(addr(1), joins[0]!.nonce), { ok: true, seat: 0, retired: false });
+    assert.deepEqual(
+      (await s.lobbyJoins(l.id)).map((j) => [j.player, j.seat]),
+      [
+        [addr(2), 0],
+        [addr(3), 1],
+      ],
+    );
+    assert.equal((await s.getLobby(l.id))?.filled, 2);
+    assert.deepEqual(
+      await s.joinLobby(joins[0]!, null),
+      { ok: false, reason: 'nonce-replayed' },
+      'the join stays spent',
+    );
+    assert.deepEqual(
+      await leave(addr(1), joins[0]!.nonce),
+      { ok: false, reason: 'not-joined' },
+      'a replayed leave',
+    );
+    const again = joinOf(l.id, addr(1));
+    assert.deepEqual(await s.joinLobby(again, null), { ok: true, seat: 2, filled: false });
+    assert.deepEqual(
+      await leave(addr(1), joins[0]!.nonce),
+      { ok: false, reason: 'stale-leave' },
+      'the old leave',
+    );
+    assert.deepEqual(await s.joinLobby(joinOf(l.id, addr(4)), null), { ok: true, seat: 3, filled: true });
+    assert.deepEqual(await leave(addr(2), joins[1]!.nonce), { ok: false, reason: 'not-open' });
+    assert.deepEqual(
+      (await s.lobbyJoins(l.id)).map((j) => [j.player, j.seat]),
+      [
+        [addr(2), 0],
+        [addr(3), 1],
+        [addr(1), 2],
+        [addr(4), 3],
+      ],
+      'the game seats the players still there, in join order',
+    );
+  });
+
+  it('a leave that empties a lobby kept on old terms retires it in the same transaction; one with joins left stays', async () => {
+    const s = await open();
+    const l = lobby({ seats: 3 });
+    await s.openLobby(l);
+    const [a, b] = [joinOf(l.id, addr(1)), joinOf(l.id, addr(2))];
+    for (const j of [a, b]) assert.equal((await s.joinLobby(j, null)).ok, true);
+    const leave = (j: typeof a) =>
+      s.leaveLobby({ lobbyId: l.id, player: j.player, joinNonce: j.nonce, leftAt: 1, retireWhenEmpty: true });
+    assert.deepEqual(await leave(a), { ok: true, seat: 0, retired: false });
+    assert.equal((await s.getLobby(l.id))?.status, 'open');
+    assert.deepEqual(await leave(b), { ok: true, seat: 0, retired: true });
+    assert.equal((await s.getLobby(l.id))?.status, 'closed');
+    assert.deepEqual(await s.joinLobby(joinOf(l.id, addr(3)), null), { ok: false, reason: 'not-open' });
+  });
+
+  it('a leave racing the join that would fill the lobby (two dealer processes): one of them wins, never both', async () => {
+    for (let round = 0; round < 6; round++) {
+      const s1 = await open(round > 0);
+      const s2 = await open(true);
+      const l = lobby({ seats: 2 });
+      await s1.openLobby(l);
+      const first = joinOf(l.id, addr(1));
+      assert.equal((await s1.joinLobby(first, null)).ok, true);
+      const [left, filling] = await Promise.all([
+        (round % 2 ? s1 : s2).leaveLobby({
+          lobbyId: l.id,
+          player: addr(1),
+          joinNonce: first.nonce,
+          leftAt: 1,
+        }),
+        (round % 2 ? s2 : s1).joinLobby(joinOf(l.id, addr(2)), null),
+      ]);
+      assert.equal(filling.ok, true);
+      const got = await s1.getLobby(l.id);
+      const seated = (await s1.lobbyJoins(l.id)).map((j) => [j.player, j.seat]);
+      if (left.ok) {
+        assert.equal(got?.status, 'open');
+        assert.deepEqual(seated, [[addr(2), 0]]);
+      } else {
+        assert.deepEqual(left, { ok: false, reason: 'not-open' });
+        assert.equal(got?.status, 'filled');
+        assert.deepEqual(seated, [
+          [addr(1), 0],
+          [addr(2), 1],
+        ]);
+      }
+    }
   });
 }
 

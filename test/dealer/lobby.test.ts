@@ -16,13 +16,16 @@ import {
   DURATION_FLOORS,
   type Hasher,
   type JoinMessage,
+  type LeaveMessage,
   loadHasher,
   lobbyDomain,
   randomBytes32,
   rulesetHash,
   shippedRuleset,
   signJoin,
+  signLeave,
   toJoinBody,
+  toLeaveBody,
 } from '../../core/index.ts';
 import { generateSealKey } from '../../core/sealed.ts';
 import { buildApp, REDACT_PATHS } from '../../dealer/app.ts';
@@ -174,6 +177,19 @@ async function startLobbies(
     async status(lobbyId: string, player: string) {
       return app.inject({ method: 'GET', url: `/v1/lobbies/${lobbyId}/joins/${player}` });
     },
+    async leave(lobbyId: string, body: unknown) {
+      return app.inject({
+        method: 'POST',
+        url: `/v1/lobbies/${lobbyId}/leaves`,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+      });
+    },
+    /** `signer`'s leave of the seat its join `joinNonce` took, as the SDK signs it; `as` signs for another. */
+    async leaveBody(signer: Wallet, lobbyId: string, joinNonce: string, as?: Wallet, chainId = CHAIN_ID) {
+      const m: LeaveMessage = { lobbyId, player: signer.address, joinNonce };
+      return toLeaveBody(m, await signLeave(as ?? signer, lobbyDomain(chainId, CONTRACT), m));
+    },
     /** `signer`'s join of `lobby` as the SDK signs it; `o` overrides signed fields, `as` signs for another. */
     async body(signer: Wallet, lobby: LobbyJson, o: Partial<JoinMessage> = {}, as?: Wallet) {
       const m: JoinMessage = {
@@ -251,12 +267,14 @@ describe('lobbies: joining and game creation (FakeChain)', () => {
     const d = await startLobbies();
     try {
       const lobby = await d.lobby();
-      const a = await d.join(lobby.id, await d.body(ALICE, lobby));
+      const aliceJoin = await d.body(ALICE, lobby);
+      const a = await d.join(lobby.id, aliceJoin);
       assert.equal(a.statusCode, 200, a.body);
       assert.deepEqual(a.json(), {
         lobbyId: lobby.id,
         player: ALICE.address.toLowerCase(),
         seat: 0,
+        nonce: aliceJoin.nonce.toLowerCase(),
         status: 'waiting',
         filled: 1,
         seats: 2,
@@ -528,6 +546,36 @@ describe('lobbies: joining and game creation (FakeChain)', () => {
     }
   });
 
+  it('a lobby kept on its old terms, left by everyone, is retired (it does not linger open beside the new one)', async () => {
+    let d = await startLobbies();
+    const skirmish = await d.lobby('skirmish-3');
+    const alice = await d.body(ALICE, skirmish);
+    await d.join(skirmish.id, alice);
+    d = await d.restart([TINY_DUEL, { ...SKIRMISH_3, stake: 5n }]);
+    try {
+      assert.deepEqual(
+        (await d.listing()).lobbies.filter((l) => l.kind === 'skirmish-3').map((l) => [l.id, l.stake]),
+        [
+          [skirmish.id, '0'],
+          [
+            (await d.store.listLobbies(['open'])).find((l) => l.kind === 'skirmish-3' && l.stake === 5n)!.id,
+            '5',
+          ],
+        ],
+        'kept on its old terms beside the new one while it has a join',
+      );
+      const res = await d.leave(skirmish.id, await d.leaveBody(ALICE, skirmish.id, alice.nonce));
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal((await d.store.getLobby(skirmish.id))?.status, 'closed');
+      assert.deepEqual(
+        (await d.listing()).lobbies.filter((l) => l.kind === 'skirmish-3').map((l) => l.stake),
+        ['5'],
+      );
+    } finally {
+      await d.close();
+    }
+  });
+
   describe('crash between "filled" and "created"', () => {
     /** Fills the tiny lobby in a dealer that dies at `at`, then restarts it: one game, every join kept. */
     async function crashAndRecover(at: CrashPoint, between?: (chain: FakeChain) => void) {
@@ -624,6 +672,175 @@ describe('lobbies: joining and game creation (FakeChain)', () => {
       assert.equal((await d.store.lobbyJoins(lobby.id)).length, 2);
       assert.equal(await gamesOn(chain), 0);
       assert.equal((await d.lobby()).filled, 0, 'the next lobby is open');
+    } finally {
+      await d.close();
+    }
+  });
+});
+
+describe('lobbies: leaving before the lobby fills (a signed Leave)', () => {
+  const seats = async (d: Lobbies, lobbyId: string) =>
+    (await d.store.lobbyJoins(lobbyId)).map((j) => [j.player, j.seat]);
+
+  it('a seat given up moves the later ones down; the game seats the players still there, in join order', async () => {
+    const d = await startLobbies();
+    try {
+      const lobby = await d.lobby('skirmish-3');
+      const alice = await d.body(ALICE, lobby);
+      assert.equal((await d.join(lobby.id, alice)).statusCode, 200);
+      assert.equal((await d.join(lobby.id, await d.body(BOB, lobby))).statusCode, 200);
+      const mine = (await d.status(lobby.id, ALICE.address)).json();
+      assert.equal(mine.nonce, alice.nonce.toLowerCase(), 'the status names the join holding the seat');
+      const res = await d.leave(lobby.id, await d.leaveBody(ALICE, lobby.id, mine.nonce));
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json(), {
+        lobbyId: lobby.id,
+        player: ALICE.address.toLowerCase(),
+        seat: 0,
+        status: 'left',
+      });
+      assert.deepEqual(await seats(d, lobby.id), [[BOB.address.toLowerCase(), 0]]);
+      assert.equal((await d.lobby('skirmish-3')).filled, 1);
+      assert.equal((await d.status(lobby.id, ALICE.address)).json().error, 'not-joined');
+      assert.ok(d.logs.lines.some((l) => l.includes('"player left"')));
+      // Alice comes back with a new join; Mallory fills the lobby: the game seats Bob, Alice, Mallory.
+      assert.equal((await d.join(lobby.id, await d.body(ALICE, lobby))).statusCode, 200);
+      assert.equal((await d.join(lobby.id, await d.body(MALLORY, lobby))).statusCode, 200);
+      await d.service.drive();
+      const created = (await d.status(lobby.id, BOB.address)).json();
+      assert.equal(created.status, 'created', JSON.stringify(created));
+      assert.deepEqual(
+        d.chain.createdWith(BigInt(created.gameId)).players,
+        [BOB, ALICE, MALLORY].map((w) => w.address.toLowerCase()),
+      );
+    } finally {
+      await d.close();
+    }
+  });
+
+  describe('refusals: each with its message, the lobby unchanged', () => {
+    let d: Lobbies;
+    let lobby: LobbyJson;
+    let aliceNonce: string;
+    before(async () => {
+      d = await startLobbies();
+      lobby = await d.lobby('skirmish-3');
+      const first = await d.body(ALICE, lobby);
+      assert.equal((await d.join(lobby.id, first)).statusCode, 200);
+      // Alice leaves and joins again: her first join's leave is stale, and that join stays spent.
+      assert.equal(
+        (await d.leave(lobby.id, await d.leaveBody(ALICE, lobby.id, first.nonce))).statusCode,
+        200,
+      );
+      const second = await d.body(ALICE, lobby);
+      assert.equal((await d.join(lobby.id, second)).statusCode, 200);
+      aliceNonce = second.nonce;
+      const replayed = await d.join(lobby.id, first);
+      assert.equal(replayed.statusCode, 409, 'the join of a seat given up cannot seat her again');
+      assert.equal(replayed.json().error, 'nonce-replayed');
+      (d as { firstNonce?: string }).firstNonce = first.nonce;
+    });
+    after(() => d.close());
+
+    const leaveRefused = async (
+      lobbyId: string,
+      body: unknown,
+      want: { status: number; error: string; field?: string; message: RegExp },
+    ) => {
+      const before = await d.snapshot(lobby.id);
+      const res = await d.leave(lobbyId, body);
+      assert.equal(res.statusCode, want.status, res.body);
+      const b = res.json() as { error: string; field: string; message: string };
+      assert.equal(b.error, want.error, res.body);
+      if (want.field) assert.equal(b.field, want.field, res.body);
+      assert.match(b.message, want.message);
+      assert.deepEqual(await d.snapshot(lobby.id), before, 'a refused leave changes nothing');
+    };
+
+    it('signed by someone else than the player', async () => {
+      await leaveRefused(lobby.id, await d.leaveBody(ALICE, lobby.id, aliceNonce, MALLORY), {
+        status: 401,
+        error: 'bad-signature',
+        message: /not by player/,
+      });
+    });
+
+    it('for another chain (the domain binds the chain and the contract)', async () => {
+      await leaveRefused(lobby.id, await d.leaveBody(ALICE, lobby.id, aliceNonce, undefined, CHAIN_ID + 1n), {
+        status: 401,
+        error: 'bad-signature',
+        message: /not by player/,
+      });
+    });
+
+    it("the player's join signature sent as a leave (another typed message)", async () => {
+      const join = await d.body(ALICE, lobby, { nonce: aliceNonce });
+      await leaveRefused(
+        lobby.id,
+        { player: ALICE.address, joinNonce: aliceNonce, signature: join.signature },
+        { status: 401, error: 'bad-signature', message: /not by player/ },
+      );
+    });
+
+    it('the leave of a seat given up, replayed after the player joined again (stale)', async () => {
+      const firstNonce = (d as { firstNonce?: string }).firstNonce!;
+      await leaveRefused(lobby.id, await d.leaveBody(ALICE, lobby.id, firstNonce), {
+        status: 409,
+        error: 'stale-leave',
+        field: 'joinNonce',
+        message: /another join/,
+      });
+    });
+
+    it('a player with no seat here', async () => {
+      await leaveRefused(lobby.id, await d.leaveBody(BOB, lobby.id, aliceNonce), {
+        status: 404,
+        error: 'not-joined',
+        message: /has no seat in this lobby/,
+      });
+    });
+
+    it('an unknown lobby', async () => {
+      const other = randomBytes32();
+      await leaveRefused(other, await d.leaveBody(ALICE, other, aliceNonce), {
+        status: 404,
+        error: 'unknown-lobby',
+        message: /no lobby/,
+      });
+    });
+
+    it('a malformed body, named by field', async () => {
+      const body = await d.leaveBody(ALICE, lobby.id, aliceNonce);
+      await leaveRefused(
+        lobby.id,
+        { ...body, joinNonce: '0x1234' },
+        { status: 400, error: 'invalid-request', field: 'body.joinNonce', message: /must match pattern/ },
+      );
+      await leaveRefused(
+        lobby.id,
+        { ...body, extra: 1 },
+        { status: 400, error: 'invalid-request', field: 'body.extra', message: /additional properties/ },
+      );
+    });
+  });
+
+  it('a filled lobby refuses the leave (409 lobby-closed): its game is created with every seat', async () => {
+    const d = await startLobbies();
+    try {
+      const lobby = await d.lobby();
+      const alice = await d.body(ALICE, lobby);
+      assert.equal((await d.join(lobby.id, alice)).statusCode, 200);
+      assert.equal((await d.join(lobby.id, await d.body(BOB, lobby))).statusCode, 200);
+      const res = await d.leave(lobby.id, await d.leaveBody(ALICE, lobby.id, alice.nonce));
+      assert.equal(res.statusCode, 409, res.body);
+      assert.equal(res.json().error, 'lobby-closed');
+      await d.service.drive();
+      const created = (await d.status(lobby.id, ALICE.address)).json();
+      assert.equal(created.status, 'created', JSON.stringify(created));
+      assert.deepEqual(
+        d.chain.createdWith(BigInt(created.gameId)).players,
+        [ALICE, BOB].map((w) => w.address.toLowerCase()),
+      );
     } finally {
       await d.close();
     }

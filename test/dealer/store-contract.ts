@@ -424,10 +424,12 @@ export function storeContract(backend: () => StoreBackend): void {
     const a = '0x00000000000000000000000000000000000000aa';
     await s.store.putTurnCommits([{ gameId, player: a, turn: 1, commitment: 1234n, block: 5 }], 6);
     await s.store.close();
-    // The database as the dealer before the change left it: the old column name, the last migration not run.
+    // The database as the dealer before the change left it: the old column name, neither that migration nor the
+    // one after it (the lobby leaves) run.
     await s.exec('ALTER TABLE turn_commits RENAME COLUMN commitment TO reveal_commit');
+    await s.exec('DROP TABLE lobby_leaves');
     await s.exec(
-      'DELETE FROM schema_migrations WHERE version = (SELECT MAX(version) FROM schema_migrations)',
+      'DELETE FROM schema_migrations WHERE version >= (SELECT MAX(version) - 1 FROM schema_migrations)',
     );
     const upgraded = await s.open();
     assert.deepEqual(await upgraded.indexedTurn(gameId, a, 1), {

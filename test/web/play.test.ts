@@ -18,6 +18,9 @@
  * terrain (DOM and screenshot pixels); the wallet approved one transfer for the game and at most one signature per
  * page load (two on a device's first); the session key's funds go back to the wallet, all but a closing reserve
  * when play ends, and the rest with the stake's credit once the page has closed the game (P7).
+ *
+ * Then a person joins a lobby nobody else joins and leaves it: the seat is freed at the dealer (a signed Leave)
+ * and the session key's funds come back; a reload offers the lobbies again.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -76,6 +79,7 @@ interface WalletCall {
 
 /** The page's wallet: an injected EIP-1193 provider whose key is here; it refuses each method in `refuse` once. */
 interface TestWallet {
+  address: string;
   refuse: Set<string>;
   install(context: BrowserContext): Promise<void>;
   /** Every signing call of `method` so far. */
@@ -108,6 +112,7 @@ async function testWallet(provider: JsonRpcProvider): Promise<TestWallet> {
     return provider.send(method, params);
   };
   const me: TestWallet = {
+    address: w.address,
     refuse: new Set(),
     async install(context) {
       await context.exposeFunction('shroudTestWallet', async (method: string, params: unknown[]) => {
@@ -838,6 +843,53 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
       bot.stop();
       provider.destroy();
       await SnarkjsProver.terminate();
+    }
+  });
+
+  it('a person leaves a lobby nobody else joins: the seat is freed, the funds come back, the lobbies show again', {
+    timeout: 300_000,
+  }, async () => {
+    const provider = new JsonRpcProvider(env.rpcUrl, 31337, { staticNetwork: true, cacheTimeout: -1 });
+    try {
+      wallet = await testWallet(provider);
+      const start = await provider.getBalance(wallet.address);
+      const device = await newDevice();
+      page = device.page;
+      await page.goto(`${env.proxy.url}/play?rpc=${encodeURIComponent(env.rpcProxy.url)}&pollMs=200`);
+      await tid('connect').click();
+      await tid(`join-${LOBBY}`).click();
+      await tid('leave-lobby').waitFor({ state: 'visible', timeout: 60_000 });
+      const dealerLobbies = new LobbyClient(env.dealerUrl, { chainId: 31337n });
+      const seated = async () => (await dealerLobbies.lobbies()).find((x) => x.kind === LOBBY)!.filled;
+      assert.equal(await seated(), 1, "the page's key holds the seat");
+      const funded = (await tid('log').locator('li').allTextContents()).find((l) =>
+        /session key 0x/.test(l),
+      )!;
+      const key = /session key (0x[0-9a-fA-F]{40})/.exec(funded)![1]!;
+      assert.ok((await provider.getBalance(key)) > 0n, 'the key was funded');
+      await page.screenshot({ path: path.join(SHOTS, 'play-lobby-waiting.png') });
+      await tid('leave-lobby').click();
+      await page
+        .locator('[data-testid="status"]', {
+          hasText: /^left the lobby: \d+ wei returned to your wallet\. pick a game/,
+        })
+        .waitFor({ timeout: 60_000 });
+      await tid(`join-${LOBBY}`).waitFor({ state: 'visible', timeout: 60_000 });
+      await page.screenshot({ path: path.join(SHOTS, 'play-lobby-left.png') });
+      assert.equal(await visible('leave-lobby'), false);
+      assert.equal(await seated(), 0, 'the seat is free at the dealer');
+      assert.equal(await provider.getBalance(key), 0n, 'the key holds nothing');
+      const spent = start - (await provider.getBalance(wallet.address));
+      // The wallet paid only gas: the key's payee naming and its transfer home (and the funding transfer's own).
+      assert.ok(spent > 0n && spent < 10n ** 15n, `the wallet lost only gas: ${spent} wei`);
+      assert.deepEqual(wallet.approvals(), { signatures: 2, transfers: 1, refused: 0 });
+      // The session is forgotten: a reload offers the lobbies, not a game to resume.
+      await page.reload();
+      await tid('connect').click();
+      await tid(`join-${LOBBY}`).waitFor({ state: 'visible', timeout: 60_000 });
+      assert.equal(await visible('leave-lobby'), false);
+    } finally {
+      provider.destroy();
     }
   });
 });

@@ -121,6 +121,20 @@ describe('the web session store', () => {
     await assert.rejects(store.load(key, sessionAddress(bad.key)), /lobby\.durations is malformed/);
   });
 
+  it('keeps a Leave in progress (a reload finishes it, never joins again); anything but true is refused', async () => {
+    const store = new SessionStore(new MemoryStateStore());
+    const key = await VaultKey.derive(owner, scope);
+    const r = record({ leaving: true });
+    await store.save(key, r);
+    assert.equal((await store.load(key, sessionAddress(r.key)))!.leaving, true);
+    const before = record();
+    await store.save(key, before);
+    assert.equal((await store.load(key, sessionAddress(before.key)))!.leaving, undefined, 'saved before it');
+    const bad = record({ leaving: false as never });
+    await store.save(key, bad);
+    await assert.rejects(store.load(key, sessionAddress(bad.key)), /leaving must be true/);
+  });
+
   it('does not open under another wallet, deployment or session, nor tampered', async () => {
     const idb = new MemoryStateStore();
     const store = new SessionStore(idb);
