@@ -174,6 +174,20 @@ export interface MapProofCheck {
 /** A turn whose tiles the dealer did not serve: the opening a dispute puts on-chain. */
 export type UnservedTurn = PendingReveal;
 
+/**
+ * Runs a map-proof verifier: whatever the dealer's proof makes it throw (a malformed point, a missing field) is a
+ * refusal of that proof, a MapProofError, never an error the caller would take for a transient one and poll again
+ * (review 32). A MapProofError the verifier threw is kept as it is (it names the zone).
+ */
+export async function refusingUnverified(verify: () => Promise<void>): Promise<void> {
+  try {
+    await verify();
+  } catch (e) {
+    if (e instanceof MapProofError) throw e;
+    throw new MapProofError(null, `does not verify (${(e as Error)?.message ?? e})`);
+  }
+}
+
 /** What following a dispute or an open-root proposal did this time. */
 export type FollowUp =
   | { kind: 'accepted'; tiles: number }
@@ -503,13 +517,7 @@ export class GamePlayer {
       recorded,
     };
     const t0 = now();
-    try {
-      await o.verify(claim, proof);
-    } catch (e) {
-      // Whatever the dealer's proof makes the verifier throw is a refusal of that proof (review 32).
-      if (e instanceof MapProofError) throw e;
-      throw new MapProofError(null, `does not verify (${(e as Error)?.message ?? e})`);
-    }
+    await refusingUnverified(() => o.verify(claim, proof));
     const verifyMs = now() - t0;
     this.mapProof = { turn: (await this.chain.game(this.gameId)).turn, verifyMs, at: Date.now() };
     return this.mapProof;
