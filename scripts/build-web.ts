@@ -4,7 +4,8 @@
  *   npm run build:web -- [--out DIR (build/web)] [--deployments DIR (deployments)]
  *
  * The play page trusts, on public chains, only the game contracts recorded in the deployments folder at build
- * time (client/web/trust.ts): rebuild it after deploying.
+ * time (client/web/trust.ts), and checks the map proof only with the keys under build/circuits and the registries
+ * of those records (client/web/map-proof.ts): rebuild it after deploying or building map-proof keys.
  * Each page is one entry of PAGES: its folder name and the function that builds it into a folder.
  * The dealer serves build/web/viewer at /viewer and build/web/play at /play.
  */
@@ -12,19 +13,30 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../client/viewer/asset.ts';
 import { buildViewer } from '../client/viewer/build.ts';
-import { buildPlayPage, DEFAULT_DEPLOYMENTS_DIR, trustedGamesFrom } from '../client/web/build.ts';
+import {
+  buildPlayPage,
+  DEFAULT_DEPLOYMENTS_DIR,
+  mapProofBuildLine,
+  trustedGamesFrom,
+} from '../client/web/build.ts';
 import type { TrustedGames } from '../client/web/trust.ts';
 import { outputDir, parseCli, runCli } from '../lib/cli.ts';
 
 interface WebPage {
   /** Folder under the output folder, and the page's name. */
   name: string;
-  build: (outDir: string, trusted: TrustedGames) => Promise<unknown>;
+  build: (outDir: string, deployments: { dir: string; trusted: TrustedGames }) => Promise<unknown>;
 }
 
 const PAGES: readonly WebPage[] = [
   { name: 'viewer', build: (dir) => buildViewer(dir) },
-  { name: 'play', build: (dir, trusted) => buildPlayPage(dir, { trusted }) },
+  {
+    name: 'play',
+    build: async (dir, d) => {
+      const built = await buildPlayPage(dir, { trusted: d.trusted, deployments: d.dir });
+      process.stdout.write(`${mapProofBuildLine(built)}\n`);
+    },
+  },
 ];
 
 const USAGE = `usage: npm run build:web -- [--out DIR] [--deployments DIR]
@@ -52,7 +64,7 @@ await runCli('build:web', async () => {
   for (const page of PAGES) {
     const dir = path.join(out, page.name);
     const t0 = performance.now();
-    await page.build(dir, trusted);
+    await page.build(dir, { dir: values.deployments!, trusted });
     const files = readdirSync(dir).map(
       (f) => `${f} ${statSync(path.join(dir, f)).size.toLocaleString('en-US')} B`,
     );

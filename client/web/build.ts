@@ -16,6 +16,10 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mapRootSignalCount } from '../../core/mapproof/signals.ts';
+import { shippedRuleset, shippedRulesetNames } from '../../core/ruleset/shipped.ts';
+import type { MapProofKeys } from '../sdk/mapproof.ts';
+import type { BuiltMapProof } from './map-proof.ts';
 import { LOCAL_CHAIN_ID, type TrustedGames } from './trust.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -26,26 +30,111 @@ export const DEFAULT_PLAY_DIR = path.join(ROOT, 'build', 'web', 'play');
 /** The deployment records the page trusts by default (`deployments/<chainId>.json`, written by scripts/deploy.ts). */
 export const DEFAULT_DEPLOYMENTS_DIR = path.join(ROOT, 'deployments');
 
+/** The deployment records in `dir` (`<chainId>.json`), checked: a malformed name, chain id or address stops the build. */
+function deploymentRecords(
+  dir: string,
+): { id: string; file: string; shroudGame: string; mapProofRegistry?: unknown }[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((n) => n.endsWith('.json'))
+    .sort()
+    .map((f) => {
+      const file = path.join(dir, f);
+      const id = f.slice(0, -'.json'.length);
+      if (!/^[1-9][0-9]*$/.test(id)) throw new Error(`${file}: a deployment record is named <chainId>.json`);
+      const d = JSON.parse(readFileSync(file, 'utf8')) as {
+        chainId?: unknown;
+        shroudGame?: unknown;
+        mapProofRegistry?: unknown;
+      };
+      if (String(d.chainId) !== id) throw new Error(`${file}: chainId ${String(d.chainId)} is not ${id}`);
+      if (typeof d.shroudGame !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(d.shroudGame))
+        throw new Error(`${file}: shroudGame is not an address`);
+      return { id, file, shroudGame: d.shroudGame, mapProofRegistry: d.mapProofRegistry };
+    });
+}
+
 /**
  * The game contracts a page built now will trust (client/web/trust.ts): the ShroudGame of every deployment record
  * in `dir` but the local chain's. A record whose name, chain id or address is malformed stops the build.
  */
 export function trustedGamesFrom(dir: string = DEFAULT_DEPLOYMENTS_DIR): TrustedGames {
   const trust: Record<string, string[]> = {};
-  if (!existsSync(dir)) return trust;
-  for (const f of readdirSync(dir)
-    .filter((n) => n.endsWith('.json'))
-    .sort()) {
-    const file = path.join(dir, f);
-    const id = f.slice(0, -'.json'.length);
-    if (!/^[1-9][0-9]*$/.test(id)) throw new Error(`${file}: a deployment record is named <chainId>.json`);
-    const d = JSON.parse(readFileSync(file, 'utf8')) as { chainId?: unknown; shroudGame?: unknown };
-    if (String(d.chainId) !== id) throw new Error(`${file}: chainId ${String(d.chainId)} is not ${id}`);
-    if (typeof d.shroudGame !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(d.shroudGame))
-      throw new Error(`${file}: shroudGame is not an address`);
-    if (BigInt(id) !== LOCAL_CHAIN_ID) trust[id] = [d.shroudGame.toLowerCase()];
-  }
+  for (const r of deploymentRecords(dir))
+    if (BigInt(r.id) !== LOCAL_CHAIN_ID) trust[r.id] = [r.shroudGame.toLowerCase()];
   return trust;
+}
+
+/**
+ * The MapProofRegistry a page built now reads on each public chain (client/web/map-proof.ts): the
+ * `mapProofRegistry` of every deployment record in `dir` that has one, but the local chain's (its page takes
+ * `?mapProofRegistry=`). A malformed one stops the build.
+ */
+export function mapProofRegistriesFrom(dir: string = DEFAULT_DEPLOYMENTS_DIR): BuiltMapProof['registries'] {
+  const out: Record<string, string> = {};
+  for (const r of deploymentRecords(dir)) {
+    if (BigInt(r.id) === LOCAL_CHAIN_ID || r.mapProofRegistry === undefined) continue;
+    if (typeof r.mapProofRegistry !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(r.mapProofRegistry))
+      throw new Error(`${r.file}: mapProofRegistry is not an address`);
+    out[r.id] = r.mapProofRegistry.toLowerCase();
+  }
+  return out;
+}
+
+/** Where `npm run circuits:build -- --ruleset R --circuits mapchunk,maproot` writes (`R/<circuit>/<circuit>.vkey.json`). */
+export const DEFAULT_CIRCUITS_DIR = path.join(ROOT, 'build', 'circuits');
+
+/** The fields of a verification key the check reads (snarkjs' files also hold vk_alphabeta_12, unused). */
+const VKEY_FIELDS = [
+  'protocol',
+  'curve',
+  'nPublic',
+  'vk_alpha_1',
+  'vk_beta_2',
+  'vk_gamma_2',
+  'vk_delta_2',
+  'IC',
+];
+
+/**
+ * The map-proof verification keys a page built now carries (client/web/map-proof.ts): of each shipped ruleset
+ * whose `<dir>/<ruleset>/mapchunk/mapchunk.vkey.json` and `<dir>/<ruleset>/maproot/maproot.vkey.json` both exist,
+ * read and checked as the CLI player's `--map-proof-keys` are (client/play/map-proof.ts), trimmed to the fields the
+ * check reads. A ruleset without both files is left out (a half-built one too); a malformed key, or a key with
+ * another ruleset's signal count, stops the build.
+ */
+export async function mapProofKeysFrom(
+  dir: string = DEFAULT_CIRCUITS_DIR,
+  rulesets: readonly string[] = shippedRulesetNames,
+): Promise<BuiltMapProof['keys']> {
+  // Imported here: the CLI's reader brings the SDK's map-proof module (snarkjs), which the dealer loading this
+  // module for its constants does not need.
+  const { MAP_PROOF_CIRCUITS, readMapProofKeys } = await import('../play/map-proof.ts');
+  const out: Record<string, MapProofKeys> = {};
+  for (const name of rulesets) {
+    const rdir = path.join(dir, name);
+    const files = MAP_PROOF_CIRCUITS.map((c) => path.join(rdir, c, `${c}.vkey.json`));
+    // A ruleset whose circuits are not (all) built is left out: the page says it does not check its map proof.
+    if (!files.every((f) => existsSync(f))) continue;
+    const fail = (why: string) => new Error(`the play page's map-proof keys of ruleset ${name}: ${why}`);
+    let vkeys: MapProofKeys;
+    try {
+      vkeys = readMapProofKeys('map-proof-keys', rdir).vkeys;
+    } catch (e) {
+      throw fail((e as Error).message);
+    }
+    const r = shippedRuleset(name);
+    const want = { maproot: mapRootSignalCount(r.players.max, r.board.zoneCount), mapchunk: 3 };
+    for (const c of MAP_PROOF_CIRCUITS)
+      if (vkeys[c].nPublic !== want[c])
+        throw fail(`${c}'s key takes ${vkeys[c].nPublic} public signals, the ruleset's circuit ${want[c]}`);
+    const trim = (k: object) =>
+      Object.fromEntries(
+        Object.entries(k).filter(([f]) => VKEY_FIELDS.includes(f)),
+      ) as unknown as MapProofKeys['maproot'];
+    out[name] = { mapchunk: trim(vkeys.mapchunk), maproot: trim(vkeys.maproot) };
+  }
+  return out;
 }
 
 /** The files of a built page; `index.html` is written last, so its presence means the build finished. */
@@ -79,6 +168,9 @@ export interface PlayBuild {
   dir: string;
   /** The game contracts compiled in (trust.ts). */
   trusted: TrustedGames;
+  /** The rulesets whose map-proof verification keys are compiled in, and the registry per chain (map-proof.ts). */
+  mapProofRulesets: string[];
+  mapProofRegistries: BuiltMapProof['registries'];
   /** Bytes per file, and `bundle` = play.js + worker.js. */
   bytes: Record<(typeof PLAY_FILES)[number], number> & { bundle: number };
 }
@@ -89,9 +181,19 @@ export interface PlayBuild {
  */
 export async function buildPlayPage(
   outDir: string = DEFAULT_PLAY_DIR,
-  opts: { trusted?: TrustedGames } = {},
+  opts: {
+    /** The deployment records (default `deployments/`): the trusted games and registries not given below. */
+    deployments?: string;
+    trusted?: TrustedGames;
+    mapProofRegistries?: BuiltMapProof['registries'];
+    /** The map-proof keys per ruleset (default: `mapProofKeysFrom()`, from build/circuits). */
+    mapProofKeys?: BuiltMapProof['keys'];
+  } = {},
 ): Promise<PlayBuild> {
-  const trusted = opts.trusted ?? trustedGamesFrom();
+  const deployments = opts.deployments ?? DEFAULT_DEPLOYMENTS_DIR;
+  const trusted = opts.trusted ?? trustedGamesFrom(deployments);
+  const mapProofRegistries = opts.mapProofRegistries ?? mapProofRegistriesFrom(deployments);
+  const mapProofKeys = opts.mapProofKeys ?? (await mapProofKeysFrom());
   const parent = path.dirname(path.resolve(outDir));
   mkdirSync(parent, { recursive: true });
   const tmp = mkdtempSync(path.join(parent, '.play-build-'));
@@ -111,7 +213,11 @@ export async function buildPlayPage(
       legalComments: 'none',
       logLevel: 'silent',
       absWorkingDir: ROOT,
-      define: { __SHROUD_TRUSTED_GAMES__: JSON.stringify(trusted) },
+      define: {
+        __SHROUD_TRUSTED_GAMES__: JSON.stringify(trusted),
+        __SHROUD_MAP_PROOF_KEYS__: JSON.stringify(mapProofKeys),
+        __SHROUD_MAP_PROOF_REGISTRIES__: JSON.stringify(mapProofRegistries),
+      },
     });
     copyFileSync(path.join(HERE, 'play.css'), path.join(tmp, 'play.css'));
     copyFileSync(path.join(HERE, 'index.html'), path.join(tmp, 'index.html'));
@@ -125,5 +231,15 @@ export async function buildPlayPage(
     PLAY_FILES.map((f) => [f, statSync(path.join(outDir, f)).size]),
   ) as PlayBuild['bytes'];
   bytes.bundle = bytes['play.js'] + bytes['worker.js'];
-  return { dir: outDir, trusted, bytes };
+  return { dir: outDir, trusted, mapProofRulesets: Object.keys(mapProofKeys), mapProofRegistries, bytes };
+}
+
+/** The line `npm run build:web` prints about the map proof: which rulesets' keys and which registries went in. */
+export function mapProofBuildLine(b: Pick<PlayBuild, 'mapProofRulesets' | 'mapProofRegistries'>): string {
+  const regs = Object.entries(b.mapProofRegistries).map(([chain, r]) => `chain ${chain}: ${r}`);
+  return `play checks map proofs: ${
+    b.mapProofRulesets.length
+      ? `keys of ${b.mapProofRulesets.join(', ')}`
+      : 'no ruleset (no build/circuits/<ruleset>/{mapchunk,maproot} keys: npm run circuits:build -- --ruleset R --circuits mapchunk,maproot)'
+  }; MapProofRegistry ${regs.length ? regs.join('; ') : 'of no public chain'} (local chain: ?mapProofRegistry=)`;
 }

@@ -41,6 +41,7 @@ import type { PageConfig } from './config.ts';
 import { describeError } from './errors.ts';
 import { download, ExportFileError, exportText, openExport } from './export-file.ts';
 import { drawnFog, type OwnTurn } from './history.ts';
+import { BUILT_IN_MAP_PROOF, type BuiltMapProof, pageMapProof } from './map-proof.ts';
 import { type MapUnit, mapHit, mapSvg } from './map-view.ts';
 import { WebPlanner } from './planner.ts';
 import {
@@ -144,10 +145,20 @@ export class PlayPage {
 
   /** The game contracts this page acts with on a public chain (trust.ts; compiled in by the build). */
   readonly #trust: TrustedGames;
+  /** The map-proof keys and registries this page checks with (map-proof.ts; compiled in by the build). */
+  readonly #mapProof: BuiltMapProof;
+  /** The game whose map-proof line (checked or not, and why) is in the log already. */
+  #mapProofSaid: bigint | null = null;
 
-  constructor(ui: Ui, config: PageConfig, trust: TrustedGames = BUILT_IN_TRUST) {
+  constructor(
+    ui: Ui,
+    config: PageConfig,
+    trust: TrustedGames = BUILT_IN_TRUST,
+    mapProof: BuiltMapProof = BUILT_IN_MAP_PROOF,
+  ) {
     this.ui = ui;
     this.#trust = trust;
+    this.#mapProof = mapProof;
     this.state = {
       config,
       wallet: null,
@@ -652,6 +663,19 @@ export class PlayPage {
     );
     this.#logBlock = Math.max(0, (await w.provider.getBlockNumber()) - 1);
     this.state.vault ??= await this.#playerVault(key, lobby.gameContract, gameId);
+    const prover = this.state.prover;
+    // Only with the keys this page was built with, never the dealer's; checked in the worker (map-proof.ts).
+    const mapProof = pageMapProof({
+      built: this.#mapProof,
+      ruleset: name,
+      chainId: w.chainId,
+      localRegistry: this.state.config.mapProofRegistry,
+      verify: (claim, proof, vkeys) => prover.verifyMapProof(claim, proof, vkeys),
+    });
+    if (this.#mapProofSaid !== gameId) {
+      this.#mapProofSaid = gameId;
+      this.log(mapProof.line, mapProof.options ? 'info' : 'unchecked');
+    }
     this.state.player = await GamePlayer.join({
       chain,
       dealer,
@@ -661,6 +685,7 @@ export class PlayPage {
       gameId,
       terms: { maxStake: lobby.stake },
       persist: this.state.vault,
+      ...(mapProof.options ? { mapProof: mapProof.options } : {}),
     });
     this.ui.setup.hidden = true;
     this.ui.game.hidden = false;
@@ -765,6 +790,12 @@ export class PlayPage {
       if (a) {
         // The log line, the history and the map change together (one task): what the page shows is consistent.
         this.log(describeAction(a), a.kind);
+        // Play goes on (leaving would forfeit the stake): the banner says so, with nothing to retry.
+        if (a.kind === 'map-proof-refused')
+          this.showError(
+            `The dealer's map proof was refused (${a.error.message}): the map is NOT proven to be Gen(seed). Play goes on (leaving would forfeit your stake); the audit after the game judges the map from the published secrets.`,
+            false,
+          );
         if (a.kind === 'spawn' || a.kind === 'turn') {
           this.#recordTurn(a.kind, a.report.turn, a.report.unserved);
           // The dealer's failure is already shown (#unserved says why); this covers a turn unserved without one.

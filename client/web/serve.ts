@@ -8,7 +8,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { cliArgs, intFlag, UsageError } from '../../lib/cli.ts';
-import { buildPlayPage, DEFAULT_PLAY_DIR, PLAY_FILES, PLAY_SECURITY_HEADERS } from './build.ts';
+import {
+  buildPlayPage,
+  DEFAULT_PLAY_DIR,
+  mapProofBuildLine,
+  PLAY_FILES,
+  PLAY_SECURITY_HEADERS,
+} from './build.ts';
 
 const USAGE = `usage: npm run play:web -- --dealer URL [--rpc URL] [--contract 0x…] [--port N] [--host H] [--build]
        npm run play:web -- --build-only [--dir DIR]
@@ -79,6 +85,7 @@ try {
     console.log(
       `built ${b.dir}: play.js ${b.bytes['play.js']} bytes, worker.js ${b.bytes['worker.js']} bytes`,
     );
+    console.log(mapProofBuildLine(b));
   }
 } catch (e) {
   console.error(`play:web: ${(e as Error).message.split('\n')[0]}`);

@@ -2,19 +2,29 @@
  * The page's `Prover`: artifacts from the SDK's ArtifactStore (downloaded once, checked against the SHA-256 the
  * chain registered, cached in IndexedDB), proofs in a dedicated Web Worker (worker.ts), progress reported while
  * it works. A proof whose public signals differ from the witness plan is refused before anything is sent; a
- * worker that dies is replaced for the next proof.
+ * worker that dies is replaced for the next proof. The same worker checks the game's map proof (`verifyMapProof`).
  */
+
+import type { MapProof } from '@shroud/core/mapproof/types.ts';
 import { toSolidityProof } from '@shroud/core/mapproof/types.ts';
 import type { WitnessPlan } from '@shroud/core/witness/inputs.ts';
-import type {
-  ArtifactChain,
-  ArtifactStore,
-  CircuitArtifactBytes,
-  CircuitKind,
-  Prover,
-  SolidityProof,
+import {
+  type ArtifactChain,
+  type ArtifactStore,
+  type CircuitArtifactBytes,
+  type CircuitKind,
+  MapProofError,
+  type Prover,
+  type SolidityProof,
 } from '@shroud/sdk';
-import type { ProveRequest, WorkerReply } from './worker-protocol.ts';
+import type { MapProofClaim, MapProofKeys } from '@shroud/sdk/mapproof.ts';
+import type {
+  ProveRequest,
+  VerifyMapProofReply,
+  VerifyMapProofRequest,
+  WorkerReply,
+  WorkerRequest,
+} from './worker-protocol.ts';
 
 export interface ProofProgress {
   circuit: CircuitKind;
@@ -46,6 +56,13 @@ export interface WorkerProverOptions {
 export class ProofFailedError extends Error {
   override name = 'ProofFailedError';
 }
+
+/** The worker failed to load or crashed (it is replaced for the next request). */
+class WorkerFailedError extends ProofFailedError {}
+
+/** The page's MapProofError for a worker's refusal: the same zone, the same message. */
+export const mapProofErrorOf = (r: { zone: number | null; reason: string }): MapProofError =>
+  new MapProofError(r.zone, r.reason);
 
 export class WorkerProver implements Prover {
   /** Checked artifacts per circuit, fetched once (a failed fetch is forgotten, to be tried again). */
@@ -105,10 +122,47 @@ export class WorkerProver implements Prover {
     this.#worker = null;
   }
 
+  /**
+   * Checks the game's ZK map proof in the worker (snarkjs' curve stays out of the page's main bundle) with `vkeys`,
+   * the keys the page was built with: resolves when it verifies, throws MapProofError with the zone and reason the
+   * worker's `verifyMapProof` found when it does not. A worker that dies meanwhile is replaced and asked once more:
+   * a crash of this page is not taken for a refusal of the dealer's proof unless it happens twice.
+   */
+  async verifyMapProof(claim: MapProofClaim, proof: MapProof, vkeys: MapProofKeys): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      let r: VerifyMapProofReply;
+      try {
+        r = await this.#call<VerifyMapProofReply>(
+          { type: 'verify-map-proof', claim, proof, vkeys },
+          'map proof',
+        );
+      } catch (e) {
+        if (attempt === 0 && e instanceof WorkerFailedError) continue;
+        throw e;
+      }
+      if (r.type === 'error') throw mapProofErrorOf(r);
+      return;
+    }
+  }
+
   #run(
-    req: Omit<ProveRequest, 'id'>,
+    req: Omit<ProveRequest, 'id' | 'type'>,
     onStage: (stage: number, of: number, label: string) => void,
   ): Promise<Extract<WorkerReply, { type: 'done' }>> {
+    return this.#call<WorkerReply>({ type: 'prove', ...req }, req.circuit, (r) =>
+      onStage(r.stage, r.of, r.label),
+    ).then((r) => {
+      if (r.type === 'done') return r;
+      throw new ProofFailedError(r.message);
+    });
+  }
+
+  /** Posts one request to the worker (started if need be) and waits for its answer, passing on its progress. */
+  #call<R extends { id: number; type: string }>(
+    req: Omit<ProveRequest, 'id'> | Omit<VerifyMapProofRequest, 'id'>,
+    what: string,
+    onProgress?: (r: Extract<WorkerReply, { type: 'progress' }>) => void,
+  ): Promise<Exclude<R, { type: 'progress' }>> {
     const worker = (this.#worker ??= new Worker(this.#o.workerUrl, {
       type: 'module',
       name: 'shroud-prover',
@@ -119,25 +173,22 @@ export class WorkerProver implements Prover {
         worker.removeEventListener('message', onMessage);
         worker.removeEventListener('error', onError);
       };
-      const onMessage = (ev: MessageEvent<WorkerReply>) => {
+      const onMessage = (ev: MessageEvent<R | WorkerReply>) => {
         const r = ev.data;
         if (r.id !== id) return;
-        if (r.type === 'progress') return onStage(r.stage, r.of, r.label);
+        if (r.type === 'progress') return onProgress?.(r as Extract<WorkerReply, { type: 'progress' }>);
         done();
-        if (r.type === 'done') resolve(r);
-        else reject(new ProofFailedError(r.message));
+        resolve(r as Exclude<R, { type: 'progress' }>);
       };
       const onError = (ev: ErrorEvent) => {
         done();
         // A worker that failed to load or crashed is of no further use.
         this.terminate();
-        reject(
-          new ProofFailedError(`${req.circuit}: the prover worker failed (${ev.message || 'no message'})`),
-        );
+        reject(new WorkerFailedError(`${what}: the prover worker failed (${ev.message || 'no message'})`));
       };
       worker.addEventListener('message', onMessage);
       worker.addEventListener('error', onError);
-      worker.postMessage({ id, ...req } satisfies ProveRequest);
+      worker.postMessage({ id, ...req } satisfies WorkerRequest);
     });
   }
 }

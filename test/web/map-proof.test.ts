@@ -1,0 +1,359 @@
+/**
+ * The play page checks the game's ZK map proof with what it was built with (client/web/map-proof.ts): the
+ * verification keys of the shipped rulesets built under build/circuits and each public chain's MapProofRegistry,
+ * compiled in by the build (build.ts); on the local chain the registry of `?mapProofRegistry=` (config.ts). The
+ * check runs in the prover worker (worker-verify.ts), whose refusal the page rethrows as the same MapProofError
+ * (worker-prover.ts).
+ */
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Curve } from 'ffjavascript';
+import * as snarkjs from 'snarkjs';
+import type { MapProofOptions } from '../../client/sdk/game-player.ts';
+import { type MapProofClaim, MapProofError, type MapProofKeys } from '../../client/sdk/mapproof.ts';
+import { releaseSnarkjsThreads } from '../../client/sdk/snark-threads.ts';
+import {
+  buildPlayPage,
+  mapProofBuildLine,
+  mapProofKeysFrom,
+  mapProofRegistriesFrom,
+  ROOT,
+} from '../../client/web/build.ts';
+import { ConfigError, pageConfig } from '../../client/web/config.ts';
+import { type BuiltMapProof, pageMapProof } from '../../client/web/map-proof.ts';
+import type { VerifyMapProofReply, VerifyMapProofRequest } from '../../client/web/worker-protocol.ts';
+import { mapProofErrorOf, WorkerProver } from '../../client/web/worker-prover.ts';
+import { handleVerifyMapProof } from '../../client/web/worker-verify.ts';
+import type { MapProof } from '../../core/mapproof/types.ts';
+import { shippedRuleset } from '../../core/ruleset/shipped.ts';
+import { syntheticKey } from '../helpers/groth16-synthetic.ts';
+
+const REGISTRY = '0x00000000000000000000000000000000000000aa';
+const GAME = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+const TINY_KEYS = path.join(ROOT, 'build', 'circuits', 'tiny');
+const circuitsFile = (dir: string, c: string) => path.join(dir, c, `${c}.vkey.json`);
+
+const dirs: string[] = [];
+const tmp = () => {
+  const d = mkdtempSync(path.join(tmpdir(), 'shroud-map-proof-'));
+  dirs.push(d);
+  return d;
+};
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** A circuits folder laid out as circuits:build does: `<ruleset>/<circuit>/<circuit>.vkey.json`. */
+function circuitsDir(layout: Record<string, Partial<Record<'mapchunk' | 'maproot', string>>>): string {
+  const d = tmp();
+  for (const [ruleset, files] of Object.entries(layout))
+    for (const [c, from] of Object.entries(files)) {
+      mkdirSync(path.join(d, ruleset, c), { recursive: true });
+      copyFileSync(from, circuitsFile(path.join(d, ruleset), c));
+    }
+  return d;
+}
+const tinyFiles = {
+  mapchunk: circuitsFile(TINY_KEYS, 'mapchunk'),
+  maproot: circuitsFile(TINY_KEYS, 'maproot'),
+};
+
+describe('the map-proof keys and registries a page is built with', () => {
+  it("collects each shipped ruleset's two keys, trimmed to what the check reads; none when the files are absent", async () => {
+    const keys = await mapProofKeysFrom(circuitsDir({ tiny: tinyFiles, 'not-shipped': tinyFiles }));
+    assert.deepEqual(Object.keys(keys), ['tiny'], 'only shipped rulesets');
+    const raw = JSON.parse(readFileSync(tinyFiles.maproot, 'utf8'));
+    assert.deepEqual(keys.tiny!.maproot.IC, raw.IC);
+    assert.equal(keys.tiny!.maproot.nPublic, raw.nPublic);
+    assert.equal(keys.tiny!.mapchunk.nPublic, 3);
+    assert.equal('vk_alphabeta_12' in keys.tiny!.maproot, false, 'unused fields are left out');
+    assert.deepEqual(await mapProofKeysFrom(tmp()), {});
+    assert.deepEqual(await mapProofKeysFrom(path.join(tmp(), 'missing')), {});
+  });
+
+  it("leaves out a ruleset with one key of two; stops the build on a malformed key or another ruleset's", async () => {
+    assert.deepEqual(
+      await mapProofKeysFrom(circuitsDir({ tiny: { maproot: tinyFiles.maproot } })),
+      {},
+      'a half-built ruleset is left out',
+    );
+    const bad = tmp();
+    writeFileSync(path.join(bad, 'junk.json'), '{"protocol":"plonk"}');
+    await assert.rejects(
+      mapProofKeysFrom(
+        circuitsDir({ tiny: { mapchunk: tinyFiles.mapchunk, maproot: path.join(bad, 'junk.json') } }),
+      ),
+      /map-proof keys of ruleset tiny: .*not a Groth16 verification key/,
+    );
+    // tiny's keys filed as tiny-four's: the maproot key takes tiny's signal count, not tiny-four's.
+    assert.notEqual(shippedRuleset('tiny').players.max, shippedRuleset('tiny-four').players.max);
+    await assert.rejects(
+      mapProofKeysFrom(circuitsDir({ 'tiny-four': tinyFiles })),
+      /ruleset tiny-four: maproot's key takes \d+ public signals, the ruleset's circuit \d+/,
+    );
+  });
+
+  it("takes each public chain's mapProofRegistry from its deployment record, not the local chain's", () => {
+    const d = tmp();
+    writeFileSync(
+      path.join(d, '11155111.json'),
+      JSON.stringify({
+        chainId: 11155111,
+        shroudGame: GAME,
+        mapProofRegistry: REGISTRY.toUpperCase().replace('0X', '0x'),
+      }),
+    );
+    writeFileSync(path.join(d, '5.json'), JSON.stringify({ chainId: 5, shroudGame: GAME }));
+    writeFileSync(
+      path.join(d, '31337.json'),
+      JSON.stringify({ chainId: 31337, shroudGame: GAME, mapProofRegistry: REGISTRY }),
+    );
+    assert.deepEqual(mapProofRegistriesFrom(d), { '11155111': REGISTRY });
+    assert.deepEqual(mapProofRegistriesFrom(path.join(d, 'missing')), {});
+    const bad = tmp();
+    writeFileSync(
+      path.join(bad, '1.json'),
+      JSON.stringify({ chainId: 1, shroudGame: GAME, mapProofRegistry: '0x12' }),
+    );
+    assert.throws(() => mapProofRegistriesFrom(bad), /1\.json: mapProofRegistry is not an address/);
+  });
+
+  it('the build line names the rulesets and registries, or says there are none', () => {
+    assert.match(
+      mapProofBuildLine({ mapProofRulesets: ['tiny'], mapProofRegistries: { '11155111': REGISTRY } }),
+      new RegExp(`keys of tiny; MapProofRegistry chain 11155111: ${REGISTRY}`),
+    );
+    assert.match(
+      mapProofBuildLine({ mapProofRulesets: [], mapProofRegistries: {} }),
+      /no ruleset .*circuits:build.*MapProofRegistry of no public chain/,
+    );
+  });
+
+  it('the build compiles the keys and registries into play.js', { timeout: 120_000 }, async () => {
+    const keys = await mapProofKeysFrom(circuitsDir({ tiny: tinyFiles }));
+    const out = path.join(tmp(), 'play');
+    const built = await buildPlayPage(out, {
+      trusted: {},
+      mapProofKeys: keys,
+      mapProofRegistries: { '11155111': REGISTRY },
+    });
+    assert.deepEqual(built.mapProofRulesets, ['tiny']);
+    assert.deepEqual(built.mapProofRegistries, { '11155111': REGISTRY });
+    const js = readFileSync(path.join(out, 'play.js'), 'utf8');
+    assert.ok(js.includes(REGISTRY), 'the registry is in the bundle');
+    assert.ok(js.includes(keys.tiny!.maproot.IC.at(-1)![0]!), "tiny's maproot key is in the bundle");
+    assert.ok(!js.includes('__SHROUD_MAP_PROOF_'), 'the placeholders were replaced');
+    assert.ok(!js.includes('vk_alphabeta_12'), 'trimmed keys');
+  });
+});
+
+describe('?mapProofRegistry=', () => {
+  const origin = 'http://127.0.0.1:8787';
+  it('is the local registry when given, null when not, and refused when malformed (naming the parameter)', () => {
+    assert.equal(pageConfig({ search: '', origin }).mapProofRegistry, null);
+    assert.equal(pageConfig({ search: `?mapProofRegistry=${REGISTRY}`, origin }).mapProofRegistry, REGISTRY);
+    for (const v of ['0x1234', 'nope', ''])
+      assert.throws(
+        () => pageConfig({ search: `?mapProofRegistry=${v}`, origin }),
+        (e: unknown) =>
+          e instanceof ConfigError && e.message.startsWith(`?mapProofRegistry=${v}: not an address`),
+      );
+  });
+});
+
+describe("the page's choice", () => {
+  const vkeys = { mapchunk: { nPublic: 3 }, maproot: { nPublic: 11 } } as unknown as MapProofKeys;
+  const built: BuiltMapProof = { keys: { tiny: vkeys }, registries: { '11155111': REGISTRY } };
+  const seen: unknown[] = [];
+  const verify = async (...a: unknown[]) => {
+    seen.push(a);
+  };
+  const choose = (o: {
+    ruleset?: string;
+    chainId: bigint;
+    localRegistry?: string | null;
+    built?: BuiltMapProof;
+  }) =>
+    pageMapProof({
+      built: o.built ?? built,
+      ruleset: o.ruleset ?? 'tiny',
+      chainId: o.chainId,
+      localRegistry: o.localRegistry ?? null,
+      verify,
+    });
+
+  it("checks with the built-in keys of the game's ruleset and the built-in registry of a public chain", async () => {
+    const c = choose({ chainId: 11155111n, localRegistry: '0x00000000000000000000000000000000000000bb' });
+    const options = c.options as MapProofOptions;
+    assert.equal(options.registry, REGISTRY, "a link's registry is ignored off the local chain");
+    assert.match(c.line, /^map proof: checked .*tiny verification keys this page was built with/);
+    assert.match(c.line, /\?mapProofRegistry=0x0+bb is ignored off the local chain/);
+    const claim = { gameId: 1n } as unknown as MapProofClaim;
+    const proof = { chunks: [] } as unknown as MapProof;
+    await options.verify(claim, proof);
+    assert.deepEqual(seen.at(-1), [claim, proof, vkeys], 'bound to the built-in keys');
+  });
+
+  it("checks on the local chain with the link's registry", () => {
+    const c = choose({ chainId: 31337n, localRegistry: REGISTRY });
+    assert.equal(c.options?.registry, REGISTRY);
+    assert.match(c.line, /\(\?mapProofRegistry=\)/);
+  });
+
+  it('says why it does not check: no keys for the ruleset, or no registry', () => {
+    const noKeys = choose({ ruleset: 'duel', chainId: 11155111n });
+    assert.equal(noKeys.options, null);
+    assert.match(
+      noKeys.line,
+      /^map proof: not checked \(this page was built without the map-proof verification keys of ruleset duel: .*circuits:build -- --ruleset duel/,
+    );
+    const proto = choose({ ruleset: 'toString', chainId: 11155111n });
+    assert.equal(proto.options, null, 'a name on the prototype is no ruleset');
+    const local = choose({ chainId: 31337n });
+    assert.equal(local.options, null);
+    assert.match(
+      local.line,
+      /no MapProofRegistry: on the local chain give it in the address, \?mapProofRegistry=0x…/,
+    );
+    const other = choose({ chainId: 1n, localRegistry: REGISTRY });
+    assert.equal(other.options, null);
+    assert.match(other.line, /built without a MapProofRegistry for chain 1 /);
+  });
+});
+
+/** A map proof of `tiny` under synthetic keys (test/helpers/groth16-synthetic.ts): valid unless tampered with. */
+function syntheticMapProof(c: Curve) {
+  const r = shippedRuleset('tiny');
+  const M = r.players.max;
+  const Z = r.board.zoneCount;
+  const root = syntheticKey(c, 2 * M + 4 + Z);
+  const chunk = syntheticKey(c, 3);
+  const players = [0xa1n, 0xa2n];
+  const shareCommits = [11n, 12n];
+  const pad = (xs: bigint[]) => [...xs, ...new Array(M - xs.length).fill(0n)];
+  const seedHash = 77n;
+  const mapRoot = 99n;
+  const zoneRoots = Array.from({ length: Z }, (_, z) => 1000n + BigInt(z));
+  const claim: MapProofClaim = {
+    board: r.board,
+    maxPlayers: M,
+    gameId: 5n,
+    players,
+    shareCommits,
+    root: mapRoot,
+  };
+  const proof: MapProof = {
+    root: root.prove([5n, ...pad(players), ...pad(shareCommits), 2n, seedHash, mapRoot, ...zoneRoots]),
+    chunks: zoneRoots.map((zr, z) => chunk.prove([zr, BigInt(z), seedHash])),
+  };
+  return { claim, proof, vkeys: { maproot: root.vkey, mapchunk: chunk.vkey } as MapProofKeys, Z };
+}
+
+describe("the worker's map-proof check", () => {
+  let c: Curve;
+  before(async () => {
+    c = await snarkjs.curves.getCurveFromName('bn128');
+  });
+  after(() => releaseSnarkjsThreads());
+
+  const ask = (m: ReturnType<typeof syntheticMapProof>, proof = m.proof) =>
+    handleVerifyMapProof({ id: 3, type: 'verify-map-proof', claim: m.claim, proof, vkeys: m.vkeys });
+
+  it('answers done for a proof that verifies under the keys sent', { timeout: 60_000 }, async () => {
+    const m = syntheticMapProof(c);
+    const r = await ask(m);
+    assert.equal(r.type, 'done');
+    assert.equal(r.id, 3);
+  });
+
+  it("refuses a false chunk proof with its zone; the page's MapProofError has the same zone and message", {
+    timeout: 60_000,
+  }, async () => {
+    const m = syntheticMapProof(c);
+    const other = syntheticMapProof(c);
+    const zone = m.Z - 1;
+    const chunks = [...m.proof.chunks];
+    // A valid proof of the same signals under another key: it does not verify under the page's key.
+    chunks[zone] = { ...other.proof.chunks[zone]!, publicSignals: m.proof.chunks[zone]!.publicSignals };
+    const r = await ask(m, { ...m.proof, chunks });
+    assert.equal(r.type, 'error');
+    const { zone: z, reason } = r as Extract<VerifyMapProofReply, { type: 'error' }>;
+    assert.equal(z, zone);
+    assert.equal(reason, 'chunk proof does not verify');
+    const e = mapProofErrorOf(r as Extract<VerifyMapProofReply, { type: 'error' }>);
+    assert.ok(e instanceof MapProofError);
+    assert.equal(e.zone, zone);
+    assert.equal(e.message, `map proof, zone ${zone}: chunk proof does not verify`);
+  });
+
+  it('refuses a malformed proof as a whole (zone null), and so whatever else the check throws', async () => {
+    const m = syntheticMapProof(c);
+    const r = await ask(m, { chunks: [] } as unknown as MapProof);
+    assert.deepEqual(r, { id: 3, type: 'error', zone: null, reason: 'the root proof has no public signals' });
+    assert.equal(mapProofErrorOf(r as never).message, 'map proof: the root proof has no public signals');
+    const req = { id: 4, type: 'verify-map-proof' } as VerifyMapProofRequest;
+    const seen: unknown[] = [];
+    const thrown = await handleVerifyMapProof(req, async (...a) => {
+      seen.push(a);
+      throw new Error('point not on curve');
+    });
+    assert.deepEqual(seen, [[undefined, undefined, undefined]]);
+    assert.deepEqual(thrown, {
+      id: 4,
+      type: 'error',
+      zone: null,
+      reason: 'does not verify (point not on curve)',
+    });
+  });
+
+  it("WorkerProver.verifyMapProof asks the worker and rethrows its refusal as the page's MapProofError", {
+    timeout: 60_000,
+  }, async () => {
+    const m = syntheticMapProof(c);
+    const posted: unknown[] = [];
+    let crashes = 1;
+    /** The worker, in this process: answers with the handler worker.ts calls; crashes once first. */
+    class FakeWorker extends EventTarget {
+      postMessage(msg: VerifyMapProofRequest) {
+        posted.push(msg.type);
+        if (crashes-- > 0) {
+          queueMicrotask(() => this.dispatchEvent(Object.assign(new Event('error'), { message: 'crashed' })));
+          return;
+        }
+        const req = structuredClone(msg);
+        void handleVerifyMapProof(req).then((data) =>
+          this.dispatchEvent(new MessageEvent('message', { data })),
+        );
+      }
+      terminate() {}
+    }
+    const g = globalThis as { Worker?: unknown };
+    const saved = g.Worker;
+    g.Worker = FakeWorker;
+    try {
+      const prover = new WorkerProver({ workerUrl: 'worker.js' } as never);
+      await prover.verifyMapProof(m.claim, m.proof, m.vkeys);
+      assert.deepEqual(
+        posted,
+        ['verify-map-proof', 'verify-map-proof'],
+        'a crashed worker is asked once more',
+      );
+      const root = {
+        ...m.proof.root,
+        publicSignals: m.proof.root.publicSignals.map((s, i) => (i === 0 ? '6' : s)),
+      };
+      await assert.rejects(
+        prover.verifyMapProof(m.claim, { ...m.proof, root }, m.vkeys),
+        (e: unknown) =>
+          e instanceof MapProofError &&
+          e.zone === null &&
+          /root proof signal 0 is 6, the chain says 5/.test(e.message),
+      );
+    } finally {
+      g.Worker = saved;
+    }
+  });
+});
