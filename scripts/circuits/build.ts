@@ -16,6 +16,7 @@ import {
   existsSync,
   mkdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -299,11 +300,10 @@ async function setup(
     if (!/ZKey Ok!/.test(verify))
       throw new Error(`zkey verify did not report "ZKey Ok!"; log ${path.relative(ROOT, log)}`);
   }
-  await snark(
-    ['zkey', 'export', 'verificationkey', zkey, path.join(dir, `${name}.vkey.json`)],
-    log,
-    'export vkey',
-  );
+  // Written aside, then renamed: a reader (the play page's build, the demo's staged keys) never sees half a key.
+  const vkey = path.join(dir, `${name}.vkey.json`);
+  await snark(['zkey', 'export', 'verificationkey', zkey, `${vkey}.tmp`], log, 'export vkey');
+  renameSync(`${vkey}.tmp`, vkey);
   await snark(
     ['zkey', 'export', 'solidityverifier', zkey, path.join(dir, `${name}Verifier.sol`)],
     log,
