@@ -94,7 +94,11 @@ export async function verifyMapProof(
   }
   if (!Array.isArray(proof.chunks) || proof.chunks.length !== Z)
     throw new MapProofError(null, `${proof.chunks?.length} chunk proofs for ${Z} zones`);
-  const claims: Groth16Claim[] = [{ vkey: vkeys.maproot, ...proof.root }];
+  // Picked field by field, the player's key last: a field the dealer's JSON carries (a `vkey` of its own, review 35)
+  // must never stand in for the key the proof is checked with.
+  const claimOf = (vkey: Groth16VerificationKey, p: { publicSignals: readonly unknown[]; proof: unknown }) =>
+    ({ publicSignals: p.publicSignals, proof: p.proof, vkey }) as Groth16Claim;
+  const claims: Groth16Claim[] = [claimOf(vkeys.maproot, proof.root)];
   for (let zone = 0; zone < Z; zone++) {
     const c = proof.chunks[zone]!;
     if (!isSignals(c?.publicSignals)) throw new MapProofError(zone, 'proof has no public signals');
@@ -104,7 +108,7 @@ export async function verifyMapProof(
     if (chunk.seedHash !== s.seedHash) throw new MapProofError(zone, 'proof is for another seed');
     if (chunk.zoneRoot !== s.zoneRoots[zone])
       throw new MapProofError(zone, 'zone root differs from the root proof');
-    claims.push({ vkey: vkeys.mapchunk, ...c });
+    claims.push(claimOf(vkeys.mapchunk, c));
   }
   const bad = await invalidGroth16(await bn254(), claims);
   if (bad.length === 0) return;
