@@ -29,6 +29,7 @@ import { resolveGameId } from './play/game-id.ts';
 import { closeToEnd, playToEnd } from './play/loop.ts';
 import {
   checkMapProofKeys,
+  checkMapProofRegistry,
   mapProofOptions,
   mapProofOutcomeLine,
   mapProofStatusLine,
@@ -37,6 +38,7 @@ import { exportState, joinWithState, openStateFile, restoreState } from './play/
 import { servedTilesJson } from './play/tiles.ts';
 import { GameChain, type Prover } from './sdk/chain.ts';
 import { DealerClient } from './sdk/dealer-client.ts';
+import { LobbyClient } from './sdk/lobby-client.ts';
 import { SnarkjsProver } from './sdk/prover.ts';
 import { type LineTerminal, lineTerminal } from './terminal/io.ts';
 import { QuitRequested, TerminalPlanner } from './terminal/planner.ts';
@@ -54,6 +56,17 @@ try {
     throw new UsageError(
       `--deployment ${args.deployment.file}: a record of chain ${args.deployment.chainId}, but the RPC serves chain ${chainId}`,
     );
+  if (args.mapProof) {
+    await checkMapProofRegistry(args.mapProof, provider, args.contract);
+    // A lobby names its ruleset: keys of another one are refused before a seat is taken (review 35).
+    if (args.target.kind === 'lobby') {
+      const target = args.target.lobby;
+      const open = await new LobbyClient(args.dealerUrl, { chainId, gameContract: args.contract }).lobbies();
+      const l = open.find((x) => x.id === target) ?? open.find((x) => x.kind === target);
+      if (l && shippedRulesetNames.includes(l.ruleset))
+        await checkMapProofKeys(args.mapProof, shippedRuleset(l.ruleset), l.ruleset, chainId);
+    }
+  }
   const gameId = await resolveGameId(args.target, {
     signer: wallet,
     dealerUrl: args.dealerUrl,
@@ -71,7 +84,7 @@ try {
     throw new Error(`game ${gameId} plays ruleset ${cfg.rulesetHash}, which is not a shipped ruleset`);
   const ruleset = shippedRuleset(name);
   // Keys of another ruleset would refuse every honest proof: a usage error now, before anything is committed.
-  if (args.mapProof) await checkMapProofKeys(args.mapProof, ruleset, name);
+  if (args.mapProof) await checkMapProofKeys(args.mapProof, ruleset, name, chainId);
   const stateFile =
     args.stateFile ?? defaultStateFile({ chainId, contract: args.contract, gameId, player: wallet.address });
   const vault = await openStateFile({

@@ -12,12 +12,16 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { Contract, type Provider } from 'ethers';
 import { mapRootSignalCount } from '../../core/mapproof/signals.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import { UsageError } from '../../lib/cli.ts';
 import type { MapProofCheck, MapProofOptions } from '../sdk/game-player.ts';
 import { parseKey } from '../sdk/groth16-batch.ts';
 import { bn254, type Groth16VerificationKey, type MapProofKeys, verifyMapProof } from '../sdk/mapproof.ts';
+
+/** Hardhat's chain: development, where development keys are what every key is. */
+const LOCAL_CHAIN_ID = 31337n;
 
 export const MAP_PROOF_CIRCUITS = ['mapchunk', 'maproot'] as const;
 type MapCircuit = (typeof MAP_PROOF_CIRCUITS)[number];
@@ -28,6 +32,8 @@ export interface MapProofFlags {
   keysDir: string;
   files: Record<MapCircuit, string>;
   vkeys: MapProofKeys;
+  /** Keys of the development setup (a setup.json beside a key with `devSetup`): their trapdoor is public. */
+  dev: boolean;
   /** The MapProofRegistry address, and where it came from (`--map-proof-registry` or `--deployment FILE`). */
   registry: string;
   registrySource: string;
@@ -139,9 +145,21 @@ export function mapProofFlags(o: {
     keysDir: o.keys,
     files,
     vkeys,
+    dev: MAP_PROOF_CIRCUITS.some((c) => devSetupBeside(files[c])),
     registry,
     registrySource: o.registry !== undefined ? '--map-proof-registry' : `--deployment ${o.deployment!.file}`,
   };
+}
+
+/** Whether circuits:build's setup.json beside `file` records the development setup (its trapdoor is public). */
+function devSetupBeside(file: string): boolean {
+  const setup = path.join(path.dirname(file), 'setup.json');
+  if (!existsSync(setup)) return false;
+  try {
+    return (JSON.parse(readFileSync(setup, 'utf8')) as { devSetup?: unknown }).devSetup === true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -153,7 +171,13 @@ export async function checkMapProofKeys(
   f: MapProofFlags,
   ruleset: ValidRuleset,
   name: string,
+  chainId: bigint = LOCAL_CHAIN_ID,
 ): Promise<void> {
+  // Development keys' trapdoor is public: a check with them proves nothing off the local chain (review 35).
+  if (f.dev && chainId !== LOCAL_CHAIN_ID)
+    throw new UsageError(
+      `--map-proof-keys ${f.keysDir}: development keys (setup.json devSetup: their trapdoor is public) prove nothing on chain ${chainId}; give the verification keys of the ceremony the deployment used`,
+    );
   const want = {
     maproot: mapRootSignalCount(ruleset.players.max, ruleset.board.zoneCount),
     mapchunk: 3,
@@ -171,6 +195,32 @@ export async function checkMapProofKeys(
       throw new UsageError(`--map-proof-keys ${f.keysDir}: ${f.files[c]}: ${(e as Error).message}`);
     }
   }
+}
+
+/**
+ * The registry must be a MapProofRegistry of this game contract (its `game()`): another one never records this
+ * game's proof, so the check would silently never run (review 35). A UsageError otherwise.
+ */
+export async function checkMapProofRegistry(
+  f: MapProofFlags,
+  provider: Provider,
+  gameContract: string,
+): Promise<void> {
+  let game: string;
+  try {
+    game = await new Contract(f.registry, ['function game() view returns (address)'], provider).getFunction(
+      'game',
+    )();
+  } catch (e) {
+    // No code there, or code without `game()`; a node that does not answer is another error, passed on.
+    const code = (e as { code?: string }).code;
+    if (code !== 'BAD_DATA' && code !== 'CALL_EXCEPTION') throw e;
+    throw new UsageError(`${f.registrySource}: ${f.registry} is not a MapProofRegistry on this chain`);
+  }
+  if (game.toLowerCase() !== gameContract.toLowerCase())
+    throw new UsageError(
+      `${f.registrySource}: the MapProofRegistry ${f.registry} records the games of ${game}, not of ${gameContract}`,
+    );
 }
 
 /** The `GamePlayer`'s `mapProof` option: the registry and `verifyMapProof` bound to the player's own keys. */

@@ -173,6 +173,18 @@ export class LobbyTermsRejectedError extends Error {
   }
 }
 
+/**
+ * The map proof could not be checked here: a local failure (the verifier's worker died twice, its curve did not
+ * load), not the dealer's. Not a refusal: `GamePlayer.checkMapProof` passes it on as it is, and the bot's loop
+ * tries again at its next poll (review 35).
+ */
+export class MapProofUncheckedError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(`map proof not checked: ${message}`, options);
+    this.name = 'MapProofUncheckedError';
+  }
+}
+
 /** The lobby filled but the dealer could not create its game (the chain refused createGame). */
 export class LobbyGameFailedError extends Error {
   readonly lobbyId: string;

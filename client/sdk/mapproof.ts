@@ -10,7 +10,7 @@ import { keccak256 } from '@shroud/core/keccak.ts';
 import { mapChunkSignals, mapRootSignalCount, mapRootSignals } from '@shroud/core/mapproof/signals.ts';
 import type { MapProof } from '@shroud/core/mapproof/types.ts';
 import { curves } from 'snarkjs';
-import { MapProofError } from './errors.ts';
+import { MapProofError, MapProofUncheckedError } from './errors.ts';
 import { type Groth16Claim, type Groth16VerificationKey, invalidGroth16 } from './groth16-batch.ts';
 
 export type { Groth16VerificationKey };
@@ -110,7 +110,16 @@ export async function verifyMapProof(
       throw new MapProofError(zone, 'zone root differs from the root proof');
     claims.push(claimOf(vkeys.mapchunk, c));
   }
-  const bad = await invalidGroth16(await bn254(), claims);
+  let curve: Awaited<ReturnType<typeof bn254>>;
+  try {
+    curve = await bn254();
+  } catch (e) {
+    // This machine's failure (the curve's WebAssembly or threads), not the dealer's: no refusal (review 35).
+    throw new MapProofUncheckedError(`the BN254 curve did not load (${(e as Error)?.message ?? e})`, {
+      cause: e,
+    });
+  }
+  const bad = await invalidGroth16(curve, claims);
   if (bad.length === 0) return;
   const first = bad[0]!;
   const why = [first.malformed, bad.length > 1 ? `${bad.length} of ${claims.length} proofs fail` : null]

@@ -110,7 +110,7 @@ export async function mapProofKeysFrom(
   // Imported here: the CLI's reader brings the SDK's map-proof module (snarkjs), which the dealer loading this
   // module for its constants does not need.
   const { MAP_PROOF_CIRCUITS, readMapProofKeys } = await import('../play/map-proof.ts');
-  const out: Record<string, MapProofKeys> = {};
+  const out: Record<string, BuiltMapProof['keys'][string]> = {};
   for (const name of rulesets) {
     const rdir = path.join(dir, name);
     const files = MAP_PROOF_CIRCUITS.map((c) => path.join(rdir, c, `${c}.vkey.json`));
@@ -132,7 +132,20 @@ export async function mapProofKeysFrom(
       Object.fromEntries(
         Object.entries(k).filter(([f]) => VKEY_FIELDS.includes(f)),
       ) as unknown as MapProofKeys['maproot'];
-    out[name] = { mapchunk: trim(vkeys.mapchunk), maproot: trim(vkeys.maproot) };
+    // Keys of the development setup (setup.json `devSetup`: its trapdoor is public) prove nothing on a public chain:
+    // marked, so the page checks with them on the local chain only (map-proof.ts).
+    const dev = MAP_PROOF_CIRCUITS.some((c) => {
+      const setup = path.join(rdir, c, 'setup.json');
+      return (
+        existsSync(setup) &&
+        (JSON.parse(readFileSync(setup, 'utf8')) as { devSetup?: unknown }).devSetup === true
+      );
+    });
+    out[name] = {
+      mapchunk: trim(vkeys.mapchunk),
+      maproot: trim(vkeys.maproot),
+      ...(dev ? { dev: true } : {}),
+    };
   }
   return out;
 }

@@ -14,7 +14,8 @@ import { LOCAL_CHAIN_ID } from './trust.ts';
 
 /** What the page was built with: keys per ruleset name, registry per chain id (decimal, public chains only). */
 export interface BuiltMapProof {
-  keys: Readonly<Record<string, MapProofKeys>>;
+  /** `dev`: keys of the development setup, whose trapdoor is public (used on the local chain only). */
+  keys: Readonly<Record<string, MapProofKeys & { dev?: true }>>;
   registries: Readonly<Record<string, string>>;
 }
 
@@ -56,6 +57,11 @@ export function pageMapProof(o: {
     );
   const local = o.chainId === LOCAL_CHAIN_ID;
   const chain = String(o.chainId);
+  if (vkeys.dev && !local)
+    return off(
+      `this page was built with development map-proof keys of ruleset ${o.ruleset}, whose trapdoor is public: they prove nothing on chain ${chain}; build the page with the keys of the ceremony the deployment used`,
+    );
+  const { dev: _, ...keys } = vkeys;
   const registry = local
     ? o.localRegistry
     : Object.hasOwn(o.built.registries, chain)
@@ -72,7 +78,7 @@ export function pageMapProof(o: {
       ? `; ?mapProofRegistry=${o.localRegistry} is ignored off the local chain`
       : '';
   return {
-    options: { registry, verify: (claim, proof) => o.verify(claim, proof, vkeys) },
+    options: { registry, verify: (claim, proof) => o.verify(claim, proof, keys) },
     line: `map proof: checked in the page's worker with the ${o.ruleset} verification keys this page was built with, against the MapProofRegistry ${registry}${local ? ' (?mapProofRegistry=)' : ` (built in for chain ${chain})`}${ignored}`,
   };
 }

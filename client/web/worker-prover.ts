@@ -14,6 +14,7 @@ import {
   type CircuitArtifactBytes,
   type CircuitKind,
   MapProofError,
+  MapProofUncheckedError,
   type Prover,
   type SolidityProof,
 } from '@shroud/sdk';
@@ -125,8 +126,8 @@ export class WorkerProver implements Prover {
   /**
    * Checks the game's ZK map proof in the worker (snarkjs' curve stays out of the page's main bundle) with `vkeys`,
    * the keys the page was built with: resolves when it verifies, throws MapProofError with the zone and reason the
-   * worker's `verifyMapProof` found when it does not. A worker that dies meanwhile is replaced and asked once more:
-   * a crash of this page is not taken for a refusal of the dealer's proof unless it happens twice.
+   * worker's `verifyMapProof` found when it does not. A worker that dies meanwhile is replaced and asked once more;
+   * dying again is MapProofUncheckedError: this page's failure is never taken for a refusal of the dealer's proof.
    */
   async verifyMapProof(claim: MapProofClaim, proof: MapProof, vkeys: MapProofKeys): Promise<void> {
     for (let attempt = 0; ; attempt++) {
@@ -137,8 +138,10 @@ export class WorkerProver implements Prover {
           'map proof',
         );
       } catch (e) {
-        if (attempt === 0 && e instanceof WorkerFailedError) continue;
-        throw e;
+        if (!(e instanceof WorkerFailedError)) throw e;
+        if (attempt === 0) continue;
+        // The page's own failure, not the dealer's: no refusal, the bot's loop asks again later.
+        throw new MapProofUncheckedError((e as Error).message, { cause: e });
       }
       if (r.type === 'error') throw mapProofErrorOf(r);
       return;

@@ -9,10 +9,12 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { AbiCoder, type Provider } from 'ethers';
 import { parsePlayArgs, USAGE } from '../../client/play/args.ts';
 import { readDeploymentFile } from '../../client/play/deployment.ts';
 import {
   checkMapProofKeys,
+  checkMapProofRegistry,
   type MapProofFlags,
   mapProofFlags,
   mapProofOptions,
@@ -186,6 +188,45 @@ describe('--map-proof-keys / --map-proof-registry: each bad input is a one-line 
       (e: unknown) => e instanceof UsageError && /maproot\.vkey\.json: verification key: /.test(e.message),
     );
     await checkMapProofKeys(mapProofFlags({ keys: flat(), registry: REGISTRY })!, tiny, 'tiny');
+  });
+
+  it('development keys (setup.json devSetup beside them) only on the local chain (review 35)', async () => {
+    const dev = mapProofFlags({
+      keys: keysDir({
+        'mapchunk/mapchunk.vkey.json': vkey(3),
+        'maproot/maproot.vkey.json': vkey(TINY_ROOT_SIGNALS),
+        'maproot/setup.json': { devSetup: true },
+      }),
+      registry: REGISTRY,
+    })!;
+    assert.equal(dev.dev, true);
+    assert.equal(mapProofFlags({ keys: flat(), registry: REGISTRY })!.dev, false);
+    await assert.rejects(
+      checkMapProofKeys(dev, tiny, 'tiny', 11155111n),
+      (e: unknown) =>
+        e instanceof UsageError && /development keys .* prove nothing on chain 11155111/.test(e.message),
+    );
+    await checkMapProofKeys(dev, tiny, 'tiny', 31337n);
+  });
+
+  it("a registry that is not this game contract's MapProofRegistry (review 35)", async () => {
+    const f = mapProofFlags({ keys: flat(), registry: REGISTRY })!;
+    const answering = (game: string | null) =>
+      ({
+        call: async () => {
+          if (game === null) return '0x';
+          return AbiCoder.defaultAbiCoder().encode(['address'], [game]);
+        },
+      }) as unknown as Provider;
+    await checkMapProofRegistry(f, answering(GAME.toLowerCase()), GAME);
+    await assert.rejects(
+      checkMapProofRegistry(f, answering(REGISTRY), GAME),
+      (e: unknown) => e instanceof UsageError && /records the games of 0x.*, not of 0x5FbDB/.test(e.message),
+    );
+    await assert.rejects(
+      checkMapProofRegistry(f, answering(null), GAME),
+      (e: unknown) => e instanceof UsageError && /is not a MapProofRegistry on this chain/.test(e.message),
+    );
   });
 });
 

@@ -12,7 +12,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Curve } from 'ffjavascript';
 import * as snarkjs from 'snarkjs';
-import type { MapProofOptions } from '../../client/sdk/game-player.ts';
+import { MapProofUncheckedError } from '../../client/sdk/errors.ts';
+import { type MapProofOptions, refusingUnverified } from '../../client/sdk/game-player.ts';
 import { type MapProofClaim, MapProofError, type MapProofKeys } from '../../client/sdk/mapproof.ts';
 import { releaseSnarkjsThreads } from '../../client/sdk/snark-threads.ts';
 import {
@@ -70,6 +71,11 @@ describe('the map-proof keys and registries a page is built with', () => {
     assert.equal(keys.tiny!.maproot.nPublic, raw.nPublic);
     assert.equal(keys.tiny!.mapchunk.nPublic, 3);
     assert.equal('vk_alphabeta_12' in keys.tiny!.maproot, false, 'unused fields are left out');
+    // Keys of the development setup are marked (setup.json `devSetup`, as circuits:build writes it).
+    const devDir = circuitsDir({ tiny: tinyFiles });
+    writeFileSync(path.join(devDir, 'tiny', 'maproot', 'setup.json'), JSON.stringify({ devSetup: true }));
+    assert.equal((await mapProofKeysFrom(devDir)).tiny!.dev, true);
+    assert.equal(keys.tiny!.dev, undefined, 'no setup.json: not marked');
     assert.deepEqual(await mapProofKeysFrom(tmp()), {});
     assert.deepEqual(await mapProofKeysFrom(path.join(tmp(), 'missing')), {});
   });
@@ -203,6 +209,15 @@ describe("the page's choice", () => {
     assert.match(c.line, /\(\?mapProofRegistry=\)/);
   });
 
+  it('checks with development keys (public trapdoor) on the local chain only (review 35)', () => {
+    const dev = { ...built, keys: { tiny: { ...vkeys, dev: true as const } } };
+    const off = choose({ built: dev, chainId: 11155111n });
+    assert.equal(off.options, null);
+    assert.match(off.line, /built with development map-proof keys of ruleset tiny, whose trapdoor is public/);
+    const local = choose({ built: dev, chainId: 31337n, localRegistry: REGISTRY });
+    assert.equal(local.options?.registry, REGISTRY);
+  });
+
   it('says why it does not check: no keys for the ruleset, or no registry', () => {
     const noKeys = choose({ ruleset: 'duel', chainId: 11155111n });
     assert.equal(noKeys.options, null);
@@ -315,6 +330,9 @@ describe("the worker's map-proof check", () => {
     const m = syntheticMapProof(c);
     const posted: unknown[] = [];
     let crashes = 1;
+    const crashNext = (n: number) => {
+      crashes = n;
+    };
     /** The worker, in this process: answers with the handler worker.ts calls; crashes once first. */
     class FakeWorker extends EventTarget {
       postMessage(msg: VerifyMapProofRequest) {
@@ -351,6 +369,19 @@ describe("the worker's map-proof check", () => {
           e instanceof MapProofError &&
           e.zone === null &&
           /root proof signal 0 is 6, the chain says 5/.test(e.message),
+      );
+      // A worker that dies twice is this page's failure: unchecked (asked again later), never a refusal.
+      crashNext(2);
+      await assert.rejects(
+        prover.verifyMapProof(m.claim, m.proof, m.vkeys),
+        (e: unknown) => e instanceof MapProofUncheckedError && !(e instanceof MapProofError),
+      );
+      await assert.rejects(
+        refusingUnverified(async () => {
+          throw new MapProofUncheckedError('the worker died');
+        }),
+        MapProofUncheckedError,
+        'GamePlayer.checkMapProof passes it on as it is',
       );
     } finally {
       g.Worker = saved;
