@@ -30,7 +30,7 @@ import { mapProofErrorOf, WorkerProver } from '../../client/web/worker-prover.ts
 import { handleVerifyMapProof } from '../../client/web/worker-verify.ts';
 import type { MapProof } from '../../core/mapproof/types.ts';
 import { shippedRuleset } from '../../core/ruleset/shipped.ts';
-import { syntheticKey } from '../helpers/groth16-synthetic.ts';
+import { syntheticMapProof } from '../helpers/synthetic-map-proof.ts';
 
 const REGISTRY = '0x00000000000000000000000000000000000000aa';
 const GAME = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
@@ -238,34 +238,6 @@ describe("the page's choice", () => {
     assert.match(other.line, /built without a MapProofRegistry for chain 1 /);
   });
 });
-
-/** A map proof of `tiny` under synthetic keys (test/helpers/groth16-synthetic.ts): valid unless tampered with. */
-function syntheticMapProof(c: Curve) {
-  const r = shippedRuleset('tiny');
-  const M = r.players.max;
-  const Z = r.board.zoneCount;
-  const root = syntheticKey(c, 2 * M + 4 + Z);
-  const chunk = syntheticKey(c, 3);
-  const players = [0xa1n, 0xa2n];
-  const shareCommits = [11n, 12n];
-  const pad = (xs: bigint[]) => [...xs, ...new Array(M - xs.length).fill(0n)];
-  const seedHash = 77n;
-  const mapRoot = 99n;
-  const zoneRoots = Array.from({ length: Z }, (_, z) => 1000n + BigInt(z));
-  const claim: MapProofClaim = {
-    board: r.board,
-    maxPlayers: M,
-    gameId: 5n,
-    players,
-    shareCommits,
-    root: mapRoot,
-  };
-  const proof: MapProof = {
-    root: root.prove([5n, ...pad(players), ...pad(shareCommits), 2n, seedHash, mapRoot, ...zoneRoots]),
-    chunks: zoneRoots.map((zr, z) => chunk.prove([zr, BigInt(z), seedHash])),
-  };
-  return { claim, proof, vkeys: { maproot: root.vkey, mapchunk: chunk.vkey } as MapProofKeys, Z };
-}
 
 describe("the worker's map-proof check", () => {
   let c: Curve;
