@@ -29,6 +29,7 @@ import { resolveGameId } from './play/game-id.ts';
 import { closeToEnd, playToEnd } from './play/loop.ts';
 import {
   checkMapProofKeys,
+  checkMapProofKeysOnChain,
   checkMapProofRegistry,
   mapProofOptions,
   mapProofOutcomeLine,
@@ -63,8 +64,10 @@ try {
       const target = args.target.lobby;
       const open = await new LobbyClient(args.dealerUrl, { chainId, gameContract: args.contract }).lobbies();
       const l = open.find((x) => x.id === target) ?? open.find((x) => x.kind === target);
-      if (l && shippedRulesetNames.includes(l.ruleset))
+      if (l && shippedRulesetNames.includes(l.ruleset)) {
         await checkMapProofKeys(args.mapProof, shippedRuleset(l.ruleset), l.ruleset, chainId);
+        await checkMapProofKeysOnChain(args.mapProof, chain, provider, l.rulesetHash, l.ruleset);
+      }
     }
   }
   const gameId = await resolveGameId(args.target, {
@@ -84,7 +87,10 @@ try {
     throw new Error(`game ${gameId} plays ruleset ${cfg.rulesetHash}, which is not a shipped ruleset`);
   const ruleset = shippedRuleset(name);
   // Keys of another ruleset would refuse every honest proof: a usage error now, before anything is committed.
-  if (args.mapProof) await checkMapProofKeys(args.mapProof, ruleset, name, chainId);
+  if (args.mapProof) {
+    await checkMapProofKeys(args.mapProof, ruleset, name, chainId);
+    await checkMapProofKeysOnChain(args.mapProof, chain, provider, cfg.rulesetHash, name);
+  }
   const stateFile =
     args.stateFile ?? defaultStateFile({ chainId, contract: args.contract, gameId, player: wallet.address });
   const vault = await openStateFile({

@@ -16,9 +16,11 @@ import { Contract, type Provider } from 'ethers';
 import { mapRootSignalCount } from '../../core/mapproof/signals.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import { UsageError } from '../../lib/cli.ts';
+import type { GameChain } from '../sdk/chain.ts';
 import type { MapProofCheck, MapProofOptions } from '../sdk/game-player.ts';
 import { parseKey } from '../sdk/groth16-batch.ts';
 import { bn254, type Groth16VerificationKey, type MapProofKeys, verifyMapProof } from '../sdk/mapproof.ts';
+import { vkeyInVerifierCode } from '../sdk/vkey-onchain.ts';
 
 /** Hardhat's chain: development, where development keys are what every key is. */
 const LOCAL_CHAIN_ID = 31337n;
@@ -195,6 +197,29 @@ export async function checkMapProofKeys(
       throw new UsageError(`--map-proof-keys ${f.keysDir}: ${f.files[c]}: ${(e as Error).message}`);
     }
   }
+}
+
+/**
+ * The maproot key must be the one the chain's maproot verifier holds for the game's ruleset (the registry's): keys
+ * of another ruleset or another setup (one a player built with a ptau of its own) would refuse every honest proof
+ * (review 35). A UsageError otherwise, and when the chain registers no maproot verifier (no proof is ever recorded).
+ */
+export async function checkMapProofKeysOnChain(
+  f: MapProofFlags,
+  chain: Pick<GameChain, 'verifierOf'>,
+  provider: Pick<Provider, 'getCode'>,
+  rulesetHash: string,
+  name: string,
+): Promise<void> {
+  const verifier = await chain.verifierOf(rulesetHash, 'maproot');
+  if (/^0x0{40}$/i.test(verifier))
+    throw new UsageError(
+      `--map-proof-keys: the chain registers no maproot verifier for ruleset ${name}: no map proof of its games can be recorded`,
+    );
+  if (!vkeyInVerifierCode(f.vkeys.maproot, await provider.getCode(verifier)))
+    throw new UsageError(
+      `--map-proof-keys ${f.keysDir}: ${f.files.maproot} is not the key of the chain's maproot verifier ${verifier} for ruleset ${name} (a key of another ruleset or another setup)`,
+    );
 }
 
 /**

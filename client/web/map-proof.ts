@@ -10,6 +10,7 @@
 import type { MapProof } from '@shroud/core/mapproof/types.ts';
 import type { MapProofOptions } from '@shroud/sdk';
 import type { MapProofClaim, MapProofKeys } from '@shroud/sdk/mapproof.ts';
+import { vkeyInVerifierCode } from '@shroud/sdk/vkey-onchain.ts';
 import { LOCAL_CHAIN_ID } from './trust.ts';
 
 /** What the page was built with: keys per ruleset name, registry per chain id (decimal, public chains only). */
@@ -45,6 +46,11 @@ export function pageMapProof(o: {
   localRegistry: string | null;
   /** Verifies with the given keys, throwing MapProofError (the worker's check: WorkerProver.verifyMapProof). */
   verify: (claim: MapProofClaim, proof: MapProof, vkeys: MapProofKeys) => Promise<void>;
+  /**
+   * The runtime code of the chain's maproot verifier for the ruleset (`0x` when none is registered): the built-in
+   * maproot key must be the one it holds, or every honest proof would be refused (review 35).
+   */
+  verifierCode: string;
 }): PageMapProof {
   const off = (why: string): PageMapProof => ({
     options: null,
@@ -62,6 +68,12 @@ export function pageMapProof(o: {
       `this page was built with development map-proof keys of ruleset ${o.ruleset}, whose trapdoor is public: they prove nothing on chain ${chain}; build the page with the keys of the ceremony the deployment used`,
     );
   const { dev: _, ...keys } = vkeys;
+  if (!vkeyInVerifierCode(keys.maproot, o.verifierCode))
+    return off(
+      o.verifierCode === '0x'
+        ? `the chain registers no maproot verifier for ruleset ${o.ruleset}: no map proof of its games can be recorded`
+        : `the maproot key this page was built with is not the one the chain's verifier holds for ruleset ${o.ruleset} (keys of another setup)`,
+    );
   const registry = local
     ? o.localRegistry
     : Object.hasOwn(o.built.registries, chain)

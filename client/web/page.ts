@@ -15,6 +15,7 @@
 import { isFinalPhase } from '@shroud/core/deadlines.ts';
 import type { GamePhaseName } from '@shroud/core/game-phases.ts';
 import { loadHasher } from '@shroud/core/poseidon.ts';
+import { rulesetHash } from '@shroud/core/ruleset/hash.ts';
 import type { ValidRuleset } from '@shroud/core/ruleset/validate.ts';
 import {
   ArtifactStore,
@@ -671,6 +672,7 @@ export class PlayPage {
       chainId: w.chainId,
       localRegistry: this.state.config.mapProofRegistry,
       verify: (claim, proof, vkeys) => prover.verifyMapProof(claim, proof, vkeys),
+      verifierCode: await w.provider.getCode(await chain.verifierOf(rulesetHash(ruleset), 'maproot')),
     });
     if (this.#mapProofSaid !== gameId) {
       this.#mapProofSaid = gameId;

@@ -14,14 +14,13 @@ import type { Curve } from 'ffjavascript';
 import * as snarkjs from 'snarkjs';
 import { MapProofUncheckedError } from '../../client/sdk/errors.ts';
 import { type MapProofOptions, refusingUnverified } from '../../client/sdk/game-player.ts';
-import { type MapProofClaim, MapProofError, type MapProofKeys } from '../../client/sdk/mapproof.ts';
+import { bn254, type MapProofClaim, MapProofError, type MapProofKeys } from '../../client/sdk/mapproof.ts';
 import { releaseSnarkjsThreads } from '../../client/sdk/snark-threads.ts';
 import {
   buildPlayPage,
   mapProofBuildLine,
   mapProofKeysFrom,
   mapProofRegistriesFrom,
-  ROOT,
 } from '../../client/web/build.ts';
 import { ConfigError, pageConfig } from '../../client/web/config.ts';
 import { type BuiltMapProof, pageMapProof } from '../../client/web/map-proof.ts';
@@ -30,11 +29,10 @@ import { mapProofErrorOf, WorkerProver } from '../../client/web/worker-prover.ts
 import { handleVerifyMapProof } from '../../client/web/worker-verify.ts';
 import type { MapProof } from '../../core/mapproof/types.ts';
 import { shippedRuleset } from '../../core/ruleset/shipped.ts';
-import { syntheticMapProof } from '../helpers/synthetic-map-proof.ts';
+import { syntheticMapKeys, syntheticMapProof } from '../helpers/synthetic-map-proof.ts';
 
 const REGISTRY = '0x00000000000000000000000000000000000000aa';
 const GAME = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
-const TINY_KEYS = path.join(ROOT, 'build', 'circuits', 'tiny');
 const circuitsFile = (dir: string, c: string) => path.join(dir, c, `${c}.vkey.json`);
 
 const dirs: string[] = [];
@@ -57,10 +55,24 @@ function circuitsDir(layout: Record<string, Partial<Record<'mapchunk' | 'maproot
     }
   return d;
 }
-const tinyFiles = {
-  mapchunk: circuitsFile(TINY_KEYS, 'mapchunk'),
-  maproot: circuitsFile(TINY_KEYS, 'maproot'),
-};
+/** tiny's two keys as files (synthetic: a fresh clone has built no mapchunk key when this runs). */
+const curve = (await bn254()) as unknown as Curve;
+const tinyKeys = syntheticMapKeys(curve);
+const tinyFiles = (() => {
+  const d = tmp();
+  const file = (c: 'mapchunk' | 'maproot') => {
+    const f = path.join(d, `${c}.vkey.json`);
+    writeFileSync(f, JSON.stringify(tinyKeys[c].vkey));
+    return f;
+  };
+  return { mapchunk: file('mapchunk'), maproot: file('maproot') };
+})();
+/** Runtime code that holds `vkey`'s constants, as its snarkjs verifier contract does (client/sdk/vkey-onchain.ts). */
+const codeHolding = (vkey: MapProofKeys['maproot']) =>
+  `0x6080${[vkey.vk_alpha_1, ...vkey.vk_beta_2, ...vkey.vk_gamma_2, ...vkey.vk_delta_2, ...vkey.IC]
+    .flatMap((p) => [p[0]!, p[1]!])
+    .map((x) => `7f${BigInt(x).toString(16).padStart(64, '0')}`)
+    .join('')}`;
 
 describe('the map-proof keys and registries a page is built with', () => {
   it("collects each shipped ruleset's two keys, trimmed to what the check reads; none when the files are absent", async () => {
@@ -171,7 +183,7 @@ describe('?mapProofRegistry=', () => {
 });
 
 describe("the page's choice", () => {
-  const vkeys = { mapchunk: { nPublic: 3 }, maproot: { nPublic: 11 } } as unknown as MapProofKeys;
+  const vkeys = { mapchunk: tinyKeys.mapchunk.vkey, maproot: tinyKeys.maproot.vkey } as MapProofKeys;
   const built: BuiltMapProof = { keys: { tiny: vkeys }, registries: { '11155111': REGISTRY } };
   const seen: unknown[] = [];
   const verify = async (...a: unknown[]) => {
@@ -182,12 +194,14 @@ describe("the page's choice", () => {
     chainId: bigint;
     localRegistry?: string | null;
     built?: BuiltMapProof;
+    verifierCode?: string;
   }) =>
     pageMapProof({
       built: o.built ?? built,
       ruleset: o.ruleset ?? 'tiny',
       chainId: o.chainId,
       localRegistry: o.localRegistry ?? null,
+      verifierCode: o.verifierCode ?? codeHolding(vkeys.maproot),
       verify,
     });
 
@@ -216,6 +230,16 @@ describe("the page's choice", () => {
     assert.match(off.line, /built with development map-proof keys of ruleset tiny, whose trapdoor is public/);
     const local = choose({ built: dev, chainId: 31337n, localRegistry: REGISTRY });
     assert.equal(local.options?.registry, REGISTRY);
+  });
+
+  it("does not check with a maproot key the chain's verifier does not hold, or with none registered (review 35)", () => {
+    const other = syntheticMapKeys(curve);
+    const wrong = choose({ chainId: 11155111n, verifierCode: codeHolding(other.maproot.vkey) });
+    assert.equal(wrong.options, null);
+    assert.match(wrong.line, /is not the one the chain's verifier holds for ruleset tiny/);
+    const none = choose({ chainId: 11155111n, verifierCode: '0x' });
+    assert.equal(none.options, null);
+    assert.match(none.line, /the chain registers no maproot verifier for ruleset tiny/);
   });
 
   it('says why it does not check: no keys for the ruleset, or no registry', () => {
