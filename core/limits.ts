@@ -19,6 +19,9 @@ import { InputError } from './errors.ts';
  */
 export const MAX_BOARD_SIDE = 1024;
 
+/** Hardhat's chain id: development, where every run deploys afresh and development keys are what every key is. */
+export const LOCAL_CHAIN_ID = 31337n;
+
 /**
  * Most zones (8×8 tiles each) a board may have. A zone bitmask (a player's vision by zone: the turn report,
  * each opponent's mask in the proof context, `Seat.zoneMask` on-chain) fits one packed public-signal word of

@@ -13,6 +13,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Contract, type Provider } from 'ethers';
+import { LOCAL_CHAIN_ID } from '../../core/limits.ts';
 import { mapRootSignalCount } from '../../core/mapproof/signals.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
 import { UsageError } from '../../lib/cli.ts';
@@ -21,9 +22,6 @@ import type { MapProofCheck, MapProofOptions } from '../sdk/game-player.ts';
 import { parseKey } from '../sdk/groth16-batch.ts';
 import { bn254, type Groth16VerificationKey, type MapProofKeys, verifyMapProof } from '../sdk/mapproof.ts';
 import { vkeyInVerifierCode } from '../sdk/vkey-onchain.ts';
-
-/** Hardhat's chain: development, where development keys are what every key is. */
-const LOCAL_CHAIN_ID = 31337n;
 
 export const MAP_PROOF_CIRCUITS = ['mapchunk', 'maproot'] as const;
 type MapCircuit = (typeof MAP_PROOF_CIRCUITS)[number];
@@ -82,7 +80,7 @@ function vkeyOf(flag: string, file: string, text: string): Groth16VerificationKe
 export function readMapProofKeys(
   flag: string,
   dir: string,
-): { files: Record<MapCircuit, string>; vkeys: MapProofKeys } {
+): { files: Record<MapCircuit, string>; vkeys: MapProofKeys; dev: boolean } {
   if (!existsSync(dir) || !statSync(dir).isDirectory())
     throw new UsageError(`--${flag} ${dir}: no such folder`);
   const files = {} as Record<MapCircuit, string>;
@@ -102,7 +100,24 @@ export function readMapProofKeys(
     files[c] = file;
     vkeys[c] = vkeyOf(flag, file, text);
   }
-  return { files, vkeys };
+  return { files, vkeys, dev: MAP_PROOF_CIRCUITS.some((c) => devSetupBeside(files[c])) };
+}
+
+/**
+ * The first key of `vkeys` whose signal count is not `ruleset`'s (the maproot key takes 2·maxPlayers + 4 + zones
+ * public signals, the mapchunk key 3), with both counts; null when both fit.
+ */
+export function signalCountMismatch(
+  vkeys: MapProofKeys,
+  ruleset: ValidRuleset,
+): { circuit: MapCircuit; got: number; want: number } | null {
+  const want = {
+    maproot: mapRootSignalCount(ruleset.players.max, ruleset.board.zoneCount),
+    mapchunk: 3,
+  };
+  for (const c of MAP_PROOF_CIRCUITS)
+    if (vkeys[c].nPublic !== want[c]) return { circuit: c, got: vkeys[c].nPublic, want: want[c] };
+  return null;
 }
 
 /**
@@ -126,7 +141,7 @@ export function mapProofFlags(o: {
     return undefined;
   }
   if (o.keys === '') throw new UsageError('--map-proof-keys needs a value');
-  const { files, vkeys } = readMapProofKeys('map-proof-keys', o.keys);
+  const { files, vkeys, dev } = readMapProofKeys('map-proof-keys', o.keys);
   const fromRecord = o.deployment?.mapProofRegistry;
   if (
     o.registry !== undefined &&
@@ -147,7 +162,7 @@ export function mapProofFlags(o: {
     keysDir: o.keys,
     files,
     vkeys,
-    dev: MAP_PROOF_CIRCUITS.some((c) => devSetupBeside(files[c])),
+    dev,
     registry,
     registrySource: o.registry !== undefined ? '--map-proof-registry' : `--deployment ${o.deployment!.file}`,
   };
@@ -180,15 +195,11 @@ export async function checkMapProofKeys(
     throw new UsageError(
       `--map-proof-keys ${f.keysDir}: development keys (setup.json devSetup: their trapdoor is public) prove nothing on chain ${chainId}; give the verification keys of the ceremony the deployment used`,
     );
-  const want = {
-    maproot: mapRootSignalCount(ruleset.players.max, ruleset.board.zoneCount),
-    mapchunk: 3,
-  };
-  for (const c of MAP_PROOF_CIRCUITS)
-    if (f.vkeys[c].nPublic !== want[c])
-      throw new UsageError(
-        `--map-proof-keys ${f.keysDir}: ${f.files[c]} takes ${f.vkeys[c].nPublic} public signals, the game's ruleset ${name} ${want[c]}: not ${name}'s ${c} key`,
-      );
+  const m = signalCountMismatch(f.vkeys, ruleset);
+  if (m)
+    throw new UsageError(
+      `--map-proof-keys ${f.keysDir}: ${f.files[m.circuit]} takes ${m.got} public signals, the game's ruleset ${name} ${m.want}: not ${name}'s ${m.circuit} key`,
+    );
   const curve = await bn254();
   for (const c of MAP_PROOF_CIRCUITS) {
     try {

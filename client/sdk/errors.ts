@@ -179,9 +179,27 @@ export class LobbyTermsRejectedError extends Error {
  * tries again at its next poll (review 35).
  */
 export class MapProofUncheckedError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(`map proof not checked: ${message}`, options);
+  /** Why, without the prefix (`new MapProofUncheckedError(reason)` rebuilds it: a worker's reply). */
+  readonly reason: string;
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(`map proof not checked: ${reason}`, options);
     this.name = 'MapProofUncheckedError';
+    this.reason = reason;
+  }
+}
+
+/**
+ * Runs a map-proof verifier: whatever the dealer's proof makes it throw (a malformed point, a missing field) is a
+ * refusal of that proof, a MapProofError, never an error the caller would take for a transient one and poll again
+ * (review 32). A MapProofError the verifier threw is kept as it is (it names the zone), and so is a
+ * MapProofUncheckedError: the verifier says it could not run (a local failure), which blames no one (review 35).
+ */
+export async function refusingUnverified(verify: () => Promise<void>): Promise<void> {
+  try {
+    await verify();
+  } catch (e) {
+    if (e instanceof MapProofError || e instanceof MapProofUncheckedError) throw e;
+    throw new MapProofError(null, `does not verify (${(e as Error)?.message ?? e})`);
   }
 }
 
@@ -199,9 +217,12 @@ export class LobbyGameFailedError extends Error {
 export class MapProofError extends Error {
   /** The zone whose chunk proof is at fault; null for the root proof or the response as a whole. */
   readonly zone: number | null;
-  constructor(zone: number | null, message: string) {
-    super(zone === null ? `map proof: ${message}` : `map proof, zone ${zone}: ${message}`);
+  /** What is wrong, without the zone prefix (`new MapProofError(zone, reason)` rebuilds it: a worker's reply). */
+  readonly reason: string;
+  constructor(zone: number | null, reason: string) {
+    super(zone === null ? `map proof: ${reason}` : `map proof, zone ${zone}: ${reason}`);
     this.name = 'MapProofError';
     this.zone = zone;
+    this.reason = reason;
   }
 }

@@ -51,12 +51,14 @@ import {
   DealerRefusedError,
   DealerUnavailableError,
   GameTermsRejectedError,
-  MapProofError,
-  MapProofUncheckedError,
+  refusingUnverified,
   TileRejectedError,
   ZoneRootsRejectedError,
 } from './errors.ts';
 import type { MapProofClaim } from './mapproof.ts';
+
+export { refusingUnverified };
+
 import { PlayerModel } from './player.ts';
 import {
   type PendingReveal,
@@ -174,21 +176,6 @@ export interface MapProofCheck {
 
 /** A turn whose tiles the dealer did not serve: the opening a dispute puts on-chain. */
 export type UnservedTurn = PendingReveal;
-
-/**
- * Runs a map-proof verifier: whatever the dealer's proof makes it throw (a malformed point, a missing field) is a
- * refusal of that proof, a MapProofError, never an error the caller would take for a transient one and poll again
- * (review 32). A MapProofError the verifier threw is kept as it is (it names the zone), and so is a
- * MapProofUncheckedError: the verifier says it could not run (a local failure), which blames no one (review 35).
- */
-export async function refusingUnverified(verify: () => Promise<void>): Promise<void> {
-  try {
-    await verify();
-  } catch (e) {
-    if (e instanceof MapProofError || e instanceof MapProofUncheckedError) throw e;
-    throw new MapProofError(null, `does not verify (${(e as Error)?.message ?? e})`);
-  }
-}
 
 /** What following a dispute or an open-root proposal did this time. */
 export type FollowUp =

@@ -16,7 +16,6 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mapRootSignalCount } from '../../core/mapproof/signals.ts';
 import { shippedRuleset, shippedRulesetNames } from '../../core/ruleset/shipped.ts';
 import type { MapProofKeys } from '../sdk/mapproof.ts';
 import type { BuiltMapProof } from './map-proof.ts';
@@ -109,42 +108,30 @@ export async function mapProofKeysFrom(
 ): Promise<BuiltMapProof['keys']> {
   // Imported here: the CLI's reader brings the SDK's map-proof module (snarkjs), which the dealer loading this
   // module for its constants does not need.
-  const { MAP_PROOF_CIRCUITS, readMapProofKeys } = await import('../play/map-proof.ts');
+  const { MAP_PROOF_CIRCUITS, readMapProofKeys, signalCountMismatch } = await import('../play/map-proof.ts');
   const out: Record<string, BuiltMapProof['keys'][string]> = {};
   for (const name of rulesets) {
     const rdir = path.join(dir, name);
-    const files = MAP_PROOF_CIRCUITS.map((c) => path.join(rdir, c, `${c}.vkey.json`));
     // A ruleset whose circuits are not (all) built is left out: the page says it does not check its map proof.
-    if (!files.every((f) => existsSync(f))) continue;
+    if (!MAP_PROOF_CIRCUITS.every((c) => existsSync(path.join(rdir, c, `${c}.vkey.json`)))) continue;
     const fail = (why: string) => new Error(`the play page's map-proof keys of ruleset ${name}: ${why}`);
-    let vkeys: MapProofKeys;
+    let read: ReturnType<typeof readMapProofKeys>;
     try {
-      vkeys = readMapProofKeys('map-proof-keys', rdir).vkeys;
+      read = readMapProofKeys('map-proof-keys', rdir);
     } catch (e) {
       throw fail((e as Error).message);
     }
-    const r = shippedRuleset(name);
-    const want = { maproot: mapRootSignalCount(r.players.max, r.board.zoneCount), mapchunk: 3 };
-    for (const c of MAP_PROOF_CIRCUITS)
-      if (vkeys[c].nPublic !== want[c])
-        throw fail(`${c}'s key takes ${vkeys[c].nPublic} public signals, the ruleset's circuit ${want[c]}`);
+    const m = signalCountMismatch(read.vkeys, shippedRuleset(name));
+    if (m) throw fail(`${m.circuit}'s key takes ${m.got} public signals, the ruleset's circuit ${m.want}`);
     const trim = (k: object) =>
       Object.fromEntries(
         Object.entries(k).filter(([f]) => VKEY_FIELDS.includes(f)),
       ) as unknown as MapProofKeys['maproot'];
-    // Keys of the development setup (setup.json `devSetup`: its trapdoor is public) prove nothing on a public chain:
-    // marked, so the page checks with them on the local chain only (map-proof.ts).
-    const dev = MAP_PROOF_CIRCUITS.some((c) => {
-      const setup = path.join(rdir, c, 'setup.json');
-      return (
-        existsSync(setup) &&
-        (JSON.parse(readFileSync(setup, 'utf8')) as { devSetup?: unknown }).devSetup === true
-      );
-    });
+    // Development keys (public trapdoor) are marked: the page checks with them on the local chain only (map-proof.ts).
     out[name] = {
-      mapchunk: trim(vkeys.mapchunk),
-      maproot: trim(vkeys.maproot),
-      ...(dev ? { dev: true } : {}),
+      mapchunk: trim(read.vkeys.mapchunk),
+      maproot: trim(read.vkeys.maproot),
+      ...(read.dev ? { dev: true } : {}),
     };
   }
   return out;

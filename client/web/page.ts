@@ -672,7 +672,10 @@ export class PlayPage {
       chainId: w.chainId,
       localRegistry: this.state.config.mapProofRegistry,
       verify: (claim, proof, vkeys) => prover.verifyMapProof(claim, proof, vkeys),
-      verifierCode: await w.provider.getCode(await chain.verifierOf(rulesetHash(ruleset), 'maproot')),
+      // Read only when there is a key to hold to it (pageMapProof says why not otherwise).
+      verifierCode: Object.hasOwn(this.#mapProof.keys, name)
+        ? await w.provider.getCode(await chain.verifierOf(rulesetHash(ruleset), 'maproot'))
+        : '0x',
     });
     if (this.#mapProofSaid !== gameId) {
       this.#mapProofSaid = gameId;

@@ -5,12 +5,12 @@
  * contract that takes the stake or serves a fake map root. The local chain (31337, addresses differ per run) is
  * exempt. Pure: the build fills `BUILT_IN_TRUST`, tests pass their own table.
  */
+import { LOCAL_CHAIN_ID } from '@shroud/core/limits.ts';
+
+export { LOCAL_CHAIN_ID };
 
 /** Chain id (decimal) → the game contracts trusted on it (lower-case addresses). */
 export type TrustedGames = Readonly<Record<string, readonly string[]>>;
-
-/** Hardhat's chain id: development, where every run deploys afresh. */
-export const LOCAL_CHAIN_ID = 31337n;
 
 declare const __SHROUD_TRUSTED_GAMES__: TrustedGames | undefined;
 

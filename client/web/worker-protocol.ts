@@ -53,4 +53,6 @@ export type WorkerRequest = ProveRequest | VerifyMapProofRequest;
  */
 export type VerifyMapProofReply =
   | { id: number; type: 'done'; ms: number }
-  | { id: number; type: 'error'; zone: number | null; reason: string };
+  | { id: number; type: 'error'; zone: number | null; reason: string }
+  /** The worker could not run the check (MapProofUncheckedError's reason): no one's fault, asked again later. */
+  | { id: number; type: 'unchecked'; reason: string };

@@ -144,6 +144,7 @@ export class WorkerProver implements Prover {
         throw new MapProofUncheckedError((e as Error).message, { cause: e });
       }
       if (r.type === 'error') throw mapProofErrorOf(r);
+      if (r.type === 'unchecked') throw new MapProofUncheckedError(r.reason);
       return;
     }
   }

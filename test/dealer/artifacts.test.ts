@@ -4,7 +4,6 @@
  * rather than read whole, a file rebuilt in place, the routes off without a folder, and the export CLI.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -16,6 +15,7 @@ import { ArtifactCatalog, openArtifactCatalog } from '../../dealer/artifacts.ts'
 import { loadConfig } from '../../dealer/config.ts';
 import { exportArtifacts } from '../../scripts/artifacts-export.ts';
 import { GENERATED_DIR, readManifest } from '../../scripts/contracts/rulesets.ts';
+import { runNode } from '../helpers/run-node.ts';
 import { type Dealer, startDealer, tempDir } from './fixture.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -385,24 +385,7 @@ describe('dealer serving contracts/generated', () => {
 });
 
 /** Runs the export CLI as a real process. */
-function exportCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [path.join(ROOT, 'scripts', 'artifacts-export.ts'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, SHROUD_DEBUG: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    p.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    p.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const exportCli = (args: string[]) => runNode('scripts/artifacts-export.ts', args);
 
 describe('npm run artifacts:export', () => {
   it('writes <sha256>.zkey/.wasm and index.json with relative URLs; a second run keeps them', async () => {

@@ -13,12 +13,13 @@ export interface NodeRun {
 
 /**
  * `node <ROOT>/<file> ...args` from the repository root, with `env` over the process's (SHROUD_DEBUG cleared, so an
- * error prints as the user sees it); killed after 60 s.
+ * error prints as the user sees it); killed after `timeoutMs` (60 s).
  */
 export function runNode(
   file: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv = {},
+  timeoutMs = 60_000,
 ): Promise<NodeRun> {
   return new Promise((resolve) => {
     const p = spawn(process.execPath, [path.join(ROOT, file), ...args], {
@@ -34,7 +35,7 @@ export function runNode(
     p.stderr.on('data', (d) => {
       stderr += d;
     });
-    const timer = setTimeout(() => p.kill('SIGKILL'), 60_000);
+    const timer = setTimeout(() => p.kill('SIGKILL'), timeoutMs);
     p.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });

@@ -37,6 +37,7 @@ import { deployPlan } from '../../scripts/contracts/plan.ts';
 import { createFromCli, parseGameArgs } from '../../scripts/game.ts';
 import { HTTP } from '../dealer/fixture.ts';
 import { freePort } from '../helpers/free-port.ts';
+import { runNode } from '../helpers/run-node.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const HARDHAT = path.join(ROOT, 'node_modules', 'hardhat', 'dist', 'src', 'cli.js');
@@ -59,35 +60,14 @@ interface Run {
 }
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [path.join(ROOT, 'scripts', 'game.ts'), ...args], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        SHROUD_DEBUG: '',
-        RPC_URL: '',
-        SHROUD_RPC_URL: '',
-        SHROUD_TX_KEY: '',
-        SHROUD_GAME_CONTRACT: '',
-        SHROUD_DEALER_SEAL_PUBLIC_KEY: '',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    p.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => p.kill('SIGKILL'), 120_000);
-    p.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  const cleared = {
+    RPC_URL: '',
+    SHROUD_RPC_URL: '',
+    SHROUD_TX_KEY: '',
+    SHROUD_GAME_CONTRACT: '',
+    SHROUD_DEALER_SEAL_PUBLIC_KEY: '',
+  };
+  return runNode('scripts/game.ts', args, { ...cleared, ...env }, 120_000);
 }
 
 /** One stderr line `game: …` matching `what`, exit `code`, nothing on stdout, no stack. */

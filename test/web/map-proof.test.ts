@@ -320,6 +320,17 @@ describe("the worker's map-proof check", () => {
     });
   });
 
+  it("answers unchecked, not refused, when the worker's own check could not run (review 35)", async () => {
+    const m = syntheticMapProof(c);
+    const r = await handleVerifyMapProof(
+      { id: 5, type: 'verify-map-proof', claim: m.claim, proof: m.proof, vkeys: m.vkeys },
+      async () => {
+        throw new MapProofUncheckedError('the BN254 curve did not load (out of memory)');
+      },
+    );
+    assert.deepEqual(r, { id: 5, type: 'unchecked', reason: 'the BN254 curve did not load (out of memory)' });
+  });
+
   it("WorkerProver.verifyMapProof asks the worker and rethrows its refusal as the page's MapProofError", {
     timeout: 60_000,
   }, async () => {
