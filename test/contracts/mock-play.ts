@@ -78,8 +78,11 @@ export const stateOf = (k: bigint) => 1000n + k;
 /** A game in play on the mock ruleset, with the honest dealer's map. */
 export type Playing = Scenario & { dealt: Dealt };
 
-/** Registers a mock ruleset (`passability`: turn proofs take the root last) with MockVerifiers; returns helpers. */
-export async function mockPlay(env: Env, name: string, passability = false) {
+/**
+ * Registers a mock ruleset (`passability`: turn proofs take the root last) with MockVerifiers, or with `verifier`
+ * for every circuit when given; returns helpers.
+ */
+export async function mockPlay(env: Env, name: string, passability = false, verifier?: string) {
   const G = env.game;
   const rulesetHash = keccak256(new TextEncoder().encode(name));
   const reg = env.registry.connect(env.deployer) as Contract;
@@ -95,12 +98,11 @@ export async function mockPlay(env: Env, name: string, passability = false) {
       MAX_REVEALED,
     )
   ).wait();
-  const mock = await env.ethers.deployContract('MockVerifier', [], env.deployer);
+  const target =
+    verifier ?? (await (await env.ethers.deployContract('MockVerifier', [], env.deployer)).getAddress());
   const turnSignalCount = N.turn + (passability ? 1 : 0);
   for (const [i, n] of [N.spawn, turnSignalCount, N.attack, N.combat].entries()) {
-    await (
-      await reg.getFunction('setVerifier')(rulesetHash, i, await mock.getAddress(), '0x12345678', n)
-    ).wait();
+    await (await reg.getFunction('setVerifier')(rulesetHash, i, target, '0x12345678', n)).wait();
   }
 
   const addr = (s: Scenario, seat: number) => BigInt(s.players[seat]!.address);
