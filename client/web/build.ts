@@ -99,30 +99,36 @@ const VKEY_FIELDS = [
  * The map-proof verification keys a page built now carries (client/web/map-proof.ts): of each shipped ruleset
  * whose `<dir>/<ruleset>/mapchunk/mapchunk.vkey.json` and `<dir>/<ruleset>/maproot/maproot.vkey.json` both exist,
  * read and checked as the CLI player's `--map-proof-keys` are (client/play/map-proof.ts), trimmed to the fields the
- * check reads. A ruleset without both files is left out (a half-built one too); a malformed key, or a key with
- * another ruleset's signal count, stops the build.
+ * check reads. A ruleset without both files is left out (a half-built one too); so is one whose key is malformed
+ * or has another ruleset's signal count, named in `refused` with the reason: one bad file must not stop the page
+ * (which the dealer builds on its first `/play` request) for every other ruleset. A left-out ruleset's map proof
+ * is reported unchecked by the page, never refused.
  */
 export async function mapProofKeysFrom(
   dir: string = DEFAULT_CIRCUITS_DIR,
   rulesets: readonly string[] = shippedRulesetNames,
-): Promise<BuiltMapProof['keys']> {
+): Promise<{ keys: BuiltMapProof['keys']; refused: Record<string, string> }> {
   // Imported here: the CLI's reader brings the SDK's map-proof module (snarkjs), which the dealer loading this
   // module for its constants does not need.
   const { MAP_PROOF_CIRCUITS, readMapProofKeys, signalCountMismatch } = await import('../play/map-proof.ts');
   const out: Record<string, BuiltMapProof['keys'][string]> = {};
+  const refused: Record<string, string> = {};
   for (const name of rulesets) {
     const rdir = path.join(dir, name);
     // A ruleset whose circuits are not (all) built is left out: the page says it does not check its map proof.
     if (!MAP_PROOF_CIRCUITS.every((c) => existsSync(path.join(rdir, c, `${c}.vkey.json`)))) continue;
-    const fail = (why: string) => new Error(`the play page's map-proof keys of ruleset ${name}: ${why}`);
     let read: ReturnType<typeof readMapProofKeys>;
     try {
       read = readMapProofKeys('map-proof-keys', rdir);
     } catch (e) {
-      throw fail((e as Error).message);
+      refused[name] = (e as Error).message;
+      continue;
     }
     const m = signalCountMismatch(read.vkeys, shippedRuleset(name));
-    if (m) throw fail(`${m.circuit}'s key takes ${m.got} public signals, the ruleset's circuit ${m.want}`);
+    if (m) {
+      refused[name] = `${m.circuit}'s key takes ${m.got} public signals, the ruleset's circuit ${m.want}`;
+      continue;
+    }
     const trim = (k: object) =>
       Object.fromEntries(
         Object.entries(k).filter(([f]) => VKEY_FIELDS.includes(f)),
@@ -134,7 +140,7 @@ export async function mapProofKeysFrom(
       ...(read.dev ? { dev: true } : {}),
     };
   }
-  return out;
+  return { keys: out, refused };
 }
 
 /** The files of a built page; `index.html` is written last, so its presence means the build finished. */
@@ -170,6 +176,8 @@ export interface PlayBuild {
   trusted: TrustedGames;
   /** The rulesets whose map-proof verification keys are compiled in, and the registry per chain (map-proof.ts). */
   mapProofRulesets: string[];
+  /** Rulesets whose keys were found but refused (malformed, or another ruleset's), with the reason. */
+  mapProofRefused: Record<string, string>;
   mapProofRegistries: BuiltMapProof['registries'];
   /** Bytes per file, and `bundle` = play.js + worker.js. */
   bytes: Record<(typeof PLAY_FILES)[number], number> & { bundle: number };
@@ -193,7 +201,9 @@ export async function buildPlayPage(
   const deployments = opts.deployments ?? DEFAULT_DEPLOYMENTS_DIR;
   const trusted = opts.trusted ?? trustedGamesFrom(deployments);
   const mapProofRegistries = opts.mapProofRegistries ?? mapProofRegistriesFrom(deployments);
-  const mapProofKeys = opts.mapProofKeys ?? (await mapProofKeysFrom());
+  const { keys: mapProofKeys, refused: mapProofRefused } = opts.mapProofKeys
+    ? { keys: opts.mapProofKeys, refused: {} }
+    : await mapProofKeysFrom();
   const parent = path.dirname(path.resolve(outDir));
   mkdirSync(parent, { recursive: true });
   const tmp = mkdtempSync(path.join(parent, '.play-build-'));
@@ -231,15 +241,25 @@ export async function buildPlayPage(
     PLAY_FILES.map((f) => [f, statSync(path.join(outDir, f)).size]),
   ) as PlayBuild['bytes'];
   bytes.bundle = bytes['play.js'] + bytes['worker.js'];
-  return { dir: outDir, trusted, mapProofRulesets: Object.keys(mapProofKeys), mapProofRegistries, bytes };
+  return {
+    dir: outDir,
+    trusted,
+    mapProofRulesets: Object.keys(mapProofKeys),
+    mapProofRefused,
+    mapProofRegistries,
+    bytes,
+  };
 }
 
 /** The line `npm run build:web` prints about the map proof: which rulesets' keys and which registries went in. */
-export function mapProofBuildLine(b: Pick<PlayBuild, 'mapProofRulesets' | 'mapProofRegistries'>): string {
+export function mapProofBuildLine(
+  b: Pick<PlayBuild, 'mapProofRulesets' | 'mapProofRegistries'> & Partial<Pick<PlayBuild, 'mapProofRefused'>>,
+): string {
   const regs = Object.entries(b.mapProofRegistries).map(([chain, r]) => `chain ${chain}: ${r}`);
+  const refused = Object.entries(b.mapProofRefused ?? {}).map(([name, why]) => `${name} (${why})`);
   return `play checks map proofs: ${
     b.mapProofRulesets.length
       ? `keys of ${b.mapProofRulesets.join(', ')}`
       : 'no ruleset (no build/circuits/<ruleset>/{mapchunk,maproot} keys: npm run circuits:build -- --ruleset R --circuits mapchunk,maproot)'
-  }; MapProofRegistry ${regs.length ? regs.join('; ') : 'of no public chain'} (local chain: ?mapProofRegistry=)`;
+  }${refused.length ? `; keys left out, not checked: ${refused.join('; ')}` : ''}; MapProofRegistry ${regs.length ? regs.join('; ') : 'of no public chain'} (local chain: ?mapProofRegistry=)`;
 }

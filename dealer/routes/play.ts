@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
 import {
   buildPlayPage,
   DEFAULT_PLAY_DIR,
+  mapProofBuildLine,
   PLAY_FILES,
   PLAY_SECURITY_HEADERS,
 } from '../../client/web/build.ts';
@@ -24,10 +25,15 @@ const TYPES: Record<(typeof PLAY_FILES)[number], string> = {
  */
 export function playRoutes(dir: string = DEFAULT_PLAY_DIR) {
   let building: Promise<void> | null = null;
-  const ready = async () => {
+  const ready = async (log: FastifyBaseLogger) => {
     if (existsSync(path.join(dir, 'index.html'))) return;
     building ??= buildPlayPage(dir)
-      .then(() => undefined)
+      .then((b) => {
+        // What the page checks map proofs with; keys found but refused (malformed, another ruleset's) are a warning.
+        const line = mapProofBuildLine(b);
+        if (Object.keys(b.mapProofRefused).length) log.warn(line);
+        else log.info(line);
+      })
       .finally(() => {
         building = null;
       });
@@ -42,7 +48,7 @@ export function playRoutes(dir: string = DEFAULT_PLAY_DIR) {
     }
   };
   const send = async (reply: FastifyReply, file: (typeof PLAY_FILES)[number]) => {
-    await ready();
+    await ready(reply.log);
     return reply
       .type(TYPES[file])
       .header('cache-control', 'no-cache')

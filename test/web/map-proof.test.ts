@@ -76,8 +76,11 @@ const codeHolding = (vkey: MapProofKeys['maproot']) =>
 
 describe('the map-proof keys and registries a page is built with', () => {
   it("collects each shipped ruleset's two keys, trimmed to what the check reads; none when the files are absent", async () => {
-    const keys = await mapProofKeysFrom(circuitsDir({ tiny: tinyFiles, 'not-shipped': tinyFiles }));
+    const { keys, refused } = await mapProofKeysFrom(
+      circuitsDir({ tiny: tinyFiles, 'not-shipped': tinyFiles }),
+    );
     assert.deepEqual(Object.keys(keys), ['tiny'], 'only shipped rulesets');
+    assert.deepEqual(refused, {});
     const raw = JSON.parse(readFileSync(tinyFiles.maproot, 'utf8'));
     assert.deepEqual(keys.tiny!.maproot.IC, raw.IC);
     assert.equal(keys.tiny!.maproot.nPublic, raw.nPublic);
@@ -86,32 +89,37 @@ describe('the map-proof keys and registries a page is built with', () => {
     // Keys of the development setup are marked (setup.json `devSetup`, as circuits:build writes it).
     const devDir = circuitsDir({ tiny: tinyFiles });
     writeFileSync(path.join(devDir, 'tiny', 'maproot', 'setup.json'), JSON.stringify({ devSetup: true }));
-    assert.equal((await mapProofKeysFrom(devDir)).tiny!.dev, true);
+    assert.equal((await mapProofKeysFrom(devDir)).keys.tiny!.dev, true);
     assert.equal(keys.tiny!.dev, undefined, 'no setup.json: not marked');
-    assert.deepEqual(await mapProofKeysFrom(tmp()), {});
-    assert.deepEqual(await mapProofKeysFrom(path.join(tmp(), 'missing')), {});
+    assert.deepEqual(await mapProofKeysFrom(tmp()), { keys: {}, refused: {} });
+    assert.deepEqual(await mapProofKeysFrom(path.join(tmp(), 'missing')), { keys: {}, refused: {} });
   });
 
-  it("leaves out a ruleset with one key of two; stops the build on a malformed key or another ruleset's", async () => {
+  it("leaves out a ruleset with one key of two, and one with a malformed key or another ruleset's, naming why", async () => {
     assert.deepEqual(
       await mapProofKeysFrom(circuitsDir({ tiny: { maproot: tinyFiles.maproot } })),
-      {},
+      { keys: {}, refused: {} },
       'a half-built ruleset is left out',
     );
     const bad = tmp();
     writeFileSync(path.join(bad, 'junk.json'), '{"protocol":"plonk"}');
-    await assert.rejects(
-      mapProofKeysFrom(
-        circuitsDir({ tiny: { mapchunk: tinyFiles.mapchunk, maproot: path.join(bad, 'junk.json') } }),
-      ),
-      /map-proof keys of ruleset tiny: .*not a Groth16 verification key/,
-    );
     // tiny's keys filed as tiny-four's: the maproot key takes tiny's signal count, not tiny-four's.
     assert.notEqual(shippedRuleset('tiny').players.max, shippedRuleset('tiny-four').players.max);
-    await assert.rejects(
-      mapProofKeysFrom(circuitsDir({ 'tiny-four': tinyFiles })),
-      /ruleset tiny-four: maproot's key takes \d+ public signals, the ruleset's circuit \d+/,
+    // One bad ruleset must not cost the others their check: tiny-pass's good keys still go in.
+    const { keys, refused } = await mapProofKeysFrom(
+      circuitsDir({
+        tiny: { mapchunk: tinyFiles.mapchunk, maproot: path.join(bad, 'junk.json') },
+        'tiny-four': tinyFiles,
+        'tiny-pass': tinyFiles,
+      }),
+      ['tiny', 'tiny-four', 'tiny-pass'],
     );
+    assert.deepEqual(Object.keys(refused).sort(), ['tiny', 'tiny-four']);
+    assert.match(refused['tiny']!, /not a Groth16 verification key/);
+    assert.match(refused['tiny-four']!, /maproot's key takes \d+ public signals, the ruleset's circuit \d+/);
+    assert.equal(keys['tiny'], undefined);
+    assert.equal(keys['tiny-four'], undefined);
+    assert.ok(keys['tiny-pass'], "another ruleset's keys are kept");
   });
 
   it("takes each public chain's mapProofRegistry from its deployment record, not the local chain's", () => {
@@ -148,10 +156,18 @@ describe('the map-proof keys and registries a page is built with', () => {
       mapProofBuildLine({ mapProofRulesets: [], mapProofRegistries: {} }),
       /no ruleset .*circuits:build.*MapProofRegistry of no public chain/,
     );
+    assert.match(
+      mapProofBuildLine({
+        mapProofRulesets: ['tiny'],
+        mapProofRefused: { 'tiny-four': "maproot's key takes 4 public signals, the ruleset's circuit 5" },
+        mapProofRegistries: {},
+      }),
+      /keys of tiny; keys left out, not checked: tiny-four \(maproot's key takes 4 public signals.*\); MapProofRegistry/,
+    );
   });
 
   it('the build compiles the keys and registries into play.js', { timeout: 120_000 }, async () => {
-    const keys = await mapProofKeysFrom(circuitsDir({ tiny: tinyFiles }));
+    const { keys } = await mapProofKeysFrom(circuitsDir({ tiny: tinyFiles }));
     const out = path.join(tmp(), 'play');
     const built = await buildPlayPage(out, {
       trusted: {},
