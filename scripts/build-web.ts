@@ -17,6 +17,7 @@ import {
   buildPlayPage,
   DEFAULT_DEPLOYMENTS_DIR,
   mapProofBuildLine,
+  mapProofRefusedWarning,
   trustedGamesFrom,
 } from '../client/web/build.ts';
 import type { TrustedGames } from '../client/web/trust.ts';
@@ -35,6 +36,8 @@ const PAGES: readonly WebPage[] = [
     build: async (dir, d) => {
       const built = await buildPlayPage(dir, { trusted: d.trusted, deployments: d.dir });
       process.stdout.write(`${mapProofBuildLine(built)}\n`);
+      const warning = mapProofRefusedWarning(built);
+      if (warning) process.stderr.write(`build:web: ${warning}\n`);
     },
   },
 ];

@@ -251,6 +251,20 @@ export async function buildPlayPage(
   };
 }
 
+/**
+ * The warning a build prints (stderr) when keys were found but refused, or null: such a ruleset's map proofs go
+ * unchecked in the page, which a release build must not ship unnoticed.
+ */
+export function mapProofRefusedWarning(b: Pick<PlayBuild, 'mapProofRefused'>): string | null {
+  const names = Object.keys(b.mapProofRefused);
+  if (!names.length) return null;
+  return `warning: map-proof keys refused, the page does not check the map proofs of ${names.join(', ')} (${Object.values(
+    b.mapProofRefused,
+  ).join(
+    '; ',
+  )}): rebuild them (npm run circuits:build -- --ruleset R --circuits mapchunk,maproot) or move them away`;
+}
+
 /** The line `npm run build:web` prints about the map proof: which rulesets' keys and which registries went in. */
 export function mapProofBuildLine(
   b: Pick<PlayBuild, 'mapProofRulesets' | 'mapProofRegistries'> & Partial<Pick<PlayBuild, 'mapProofRefused'>>,

@@ -12,6 +12,7 @@ import {
   buildPlayPage,
   DEFAULT_PLAY_DIR,
   mapProofBuildLine,
+  mapProofRefusedWarning,
   PLAY_FILES,
   PLAY_SECURITY_HEADERS,
 } from './build.ts';
@@ -86,6 +87,8 @@ try {
       `built ${b.dir}: play.js ${b.bytes['play.js']} bytes, worker.js ${b.bytes['worker.js']} bytes`,
     );
     console.log(mapProofBuildLine(b));
+    const warning = mapProofRefusedWarning(b);
+    if (warning) console.error(`play:web: ${warning}`);
   }
 } catch (e) {
   console.error(`play:web: ${(e as Error).message.split('\n')[0]}`);

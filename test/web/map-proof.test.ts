@@ -20,6 +20,7 @@ import {
   buildPlayPage,
   mapProofBuildLine,
   mapProofKeysFrom,
+  mapProofRefusedWarning,
   mapProofRegistriesFrom,
 } from '../../client/web/build.ts';
 import { ConfigError, pageConfig } from '../../client/web/config.ts';
@@ -163,6 +164,11 @@ describe('the map-proof keys and registries a page is built with', () => {
         mapProofRegistries: {},
       }),
       /keys of tiny; keys left out, not checked: tiny-four \(maproot's key takes 4 public signals.*\); MapProofRegistry/,
+    );
+    assert.equal(mapProofRefusedWarning({ mapProofRefused: {} }), null);
+    assert.match(
+      mapProofRefusedWarning({ mapProofRefused: { 'tiny-four': 'not a Groth16 verification key' } })!,
+      /^warning: .*does not check the map proofs of tiny-four \(not a Groth16 verification key\)/,
     );
   });
 
