@@ -88,6 +88,14 @@ const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a
 export const DEFAULT_MAX_PENDING_GAMES = 8;
 
 /**
+ * How long after a left join's deadline its spent nonce is kept (`LobbyLeave.forgetBefore`): the join is refused
+ * as expired from its deadline on, and the store refuses any join older than what it forgot, whatever this process's
+ * clock; the margin keeps a dealer process whose clock runs behind another's from seeing its fresh joins refused.
+ * The spent nonces kept are those of the leaves of the last `maxJoinAheadSeconds` plus this (review 34).
+ */
+export const FORGET_GRACE_SECONDS = 300;
+
+/**
  * How long after its lobby filled a game of `ruleset` may still wait for its players: its commit and reveal
  * windows. After them it is under way, or cancellable (`cancelMissed`), and its seats no longer hold anyone.
  */
@@ -288,6 +296,7 @@ export class LobbyService {
     // Checked first outside the joins' lock (a leave that cannot succeed holds nothing), then again under it.
     const seat = (await d.store.lobbyJoins(lobbyId)).find((j) => j.player === player);
     const kind = this.#kinds.get(lobby.kind);
+    const now = d.now();
     const out =
       seat === undefined
         ? ({ ok: false, reason: 'not-joined' } as const)
@@ -297,7 +306,8 @@ export class LobbyService {
               lobbyId,
               player,
               joinNonce,
-              leftAt: d.now(),
+              leftAt: now,
+              forgetBefore: now - FORGET_GRACE_SECONDS,
               retireWhenEmpty: !(kind && sameTerms(lobby, kind)),
             });
     if (!out.ok) {

@@ -71,6 +71,21 @@ export const POSTGRES_LOBBY_LEAVES_MIGRATION = `CREATE TABLE lobby_leaves (
      PRIMARY KEY (player, nonce)
    );`;
 
+/**
+ * Spent nonces kept only while they matter (`LobbyLeave.forgetBefore`): each left join keeps its deadline, and
+ * `lobby_nonce_floor` the latest `forgetBefore`; a join with a deadline before it is refused, so the rows of the
+ * joins whose deadline is before it can go. Rows from before this migration get a deadline no join of theirs
+ * can have passed: their leave's time plus the longest `maxJoinAheadSeconds` the config accepts (86400). Rows of
+ * lobbies no longer open go (those lobbies take no joins); from now on a lobby drops them as it closes.
+ */
+export const POSTGRES_LOBBY_LEAVES_BOUND_MIGRATION = `ALTER TABLE lobby_leaves ADD COLUMN deadline BIGINT;
+   UPDATE lobby_leaves SET deadline = left_at + 86400;
+   DELETE FROM lobby_leaves WHERE lobby_id NOT IN (SELECT lobby_id FROM lobbies WHERE status = 'open');
+   CREATE INDEX lobby_leaves_deadline ON lobby_leaves (deadline);
+   CREATE INDEX lobby_leaves_lobby ON lobby_leaves (lobby_id);
+   CREATE TABLE lobby_nonce_floor (id INTEGER PRIMARY KEY CHECK (id = 0), forgotten_before BIGINT NOT NULL);
+   INSERT INTO lobby_nonce_floor (id, forgotten_before) VALUES (0, 0);`;
+
 /** Unique violation: a concurrent join (another process) used the same nonce first. */
 const UNIQUE_VIOLATION = '23505';
 /** lock_not_available: the join lock was not free within `JOIN_LOCK_TIMEOUT`. */
@@ -84,6 +99,11 @@ const JOIN_LOCK_TIMEOUT = '5s';
 const JOIN_LOCK = 0x53684a6e; // "ShJn"
 
 type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
+
+/** A lobby that is no longer open takes no joins: its spent nonces need no keeping (in the caller's transaction). */
+async function forgetLobby(q: Queryable, lobbyId: string): Promise<void> {
+  await q.query('DELETE FROM lobby_leaves WHERE lobby_id = $1', [lobbyId]);
+}
 
 export class PostgresLobbies implements LobbyStore {
   readonly #pool: pg.Pool;
@@ -166,10 +186,12 @@ export class PostgresLobbies implements LobbyStore {
           );
           const l = locked.rows[0];
           if (!l) return { ok: false, reason: 'unknown-lobby' };
+          // A join whose deadline is before the floor may have been left and its row forgotten: refused as one.
           const used = await c.query(
             `SELECT 1 FROM lobby_joins WHERE player = $1 AND nonce = $2
-             UNION ALL SELECT 1 FROM lobby_leaves WHERE player = $1 AND nonce = $2`,
-            [player, j.nonce],
+             UNION ALL SELECT 1 FROM lobby_leaves WHERE player = $1 AND nonce = $2
+             UNION ALL SELECT 1 FROM lobby_nonce_floor WHERE forgotten_before > $3`,
+            [player, j.nonce, j.deadline],
           );
           if (used.rowCount) return { ok: false, reason: 'nonce-replayed' };
           const seated = await c.query('SELECT 1 FROM lobby_joins WHERE lobby_id = $1 AND player = $2', [
@@ -194,6 +216,7 @@ export class PostgresLobbies implements LobbyStore {
               Date.now(),
               lobbyId,
             ]);
+            await forgetLobby(c, lobbyId);
             if (next) await this.#insert(c, next);
           }
           return { ok: true, seat, filled };
@@ -221,8 +244,8 @@ export class PostgresLobbies implements LobbyStore {
           );
           const lobby = locked.rows[0];
           if (!lobby) return { ok: false, reason: 'unknown-lobby' };
-          const joins = await c.query<{ seat: number; nonce: string }>(
-            'SELECT seat, nonce FROM lobby_joins WHERE lobby_id = $1 AND player = $2',
+          const joins = await c.query<{ seat: number; nonce: string; deadline: string }>(
+            'SELECT seat, nonce, deadline FROM lobby_joins WHERE lobby_id = $1 AND player = $2',
             [lobbyId, player],
           );
           const join = joins.rows[0];
@@ -231,9 +254,18 @@ export class PostgresLobbies implements LobbyStore {
           if (lobby.status !== 'open') return { ok: false, reason: 'not-open' };
           await c.query('DELETE FROM lobby_joins WHERE lobby_id = $1 AND player = $2', [lobbyId, player]);
           await c.query(
-            'INSERT INTO lobby_leaves (lobby_id, player, nonce, left_at) VALUES ($1, $2, $3, $4)',
-            [lobbyId, player, join.nonce, l.leftAt],
+            'INSERT INTO lobby_leaves (lobby_id, player, nonce, left_at, deadline) VALUES ($1, $2, $3, $4, $5)',
+            [lobbyId, player, join.nonce, l.leftAt, join.deadline],
           );
+          if (l.forgetBefore !== undefined) {
+            // The floor first: no join older than the rows about to go can be seated once they are gone.
+            await c.query('UPDATE lobby_nonce_floor SET forgotten_before = GREATEST(forgotten_before, $1)', [
+              l.forgetBefore,
+            ]);
+            await c.query(
+              'DELETE FROM lobby_leaves WHERE deadline < (SELECT forgotten_before FROM lobby_nonce_floor)',
+            );
+          }
           // Later seats move down by one, through negative values: UNIQUE (lobby_id, seat) holds after each row.
           await c.query('UPDATE lobby_joins SET seat = -seat WHERE lobby_id = $1 AND seat > $2', [
             lobbyId,
@@ -244,11 +276,13 @@ export class PostgresLobbies implements LobbyStore {
           ]);
           const left = await c.query('SELECT 1 FROM lobby_joins WHERE lobby_id = $1 LIMIT 1', [lobbyId]);
           const retired = left.rowCount === 0 && l.retireWhenEmpty === true;
-          if (retired)
+          if (retired) {
             await c.query(`UPDATE lobbies SET status = 'closed', updated_at = $1 WHERE lobby_id = $2`, [
               Date.now(),
               lobbyId,
             ]);
+            await forgetLobby(c, lobbyId);
+          }
           return { ok: true, seat: join.seat, retired };
         }),
       );
@@ -318,10 +352,16 @@ export class PostgresLobbies implements LobbyStore {
     if (patch.fault !== undefined) cols.push(['fault', patch.fault]);
     cols.push(['updated_at', Date.now()]);
     const set = cols.map(([c], i) => `${c} = $${i + 1}`).join(', ');
-    const res = await this.#pool.query(`UPDATE lobbies SET ${set} WHERE lobby_id = $${cols.length + 1}`, [
-      ...cols.map(([, v]) => v),
-      id.toLowerCase(),
-    ]);
-    if (res.rowCount !== 1) throw new Error(`no lobby ${id} to update`);
+    const lobbyId = id.toLowerCase();
+    const closes = patch.status !== undefined && patch.status !== 'open';
+    const update = async (q: Queryable) => {
+      const res = await q.query(`UPDATE lobbies SET ${set} WHERE lobby_id = $${cols.length + 1}`, [
+        ...cols.map(([, v]) => v),
+        lobbyId,
+      ]);
+      if (res.rowCount !== 1) throw new Error(`no lobby ${id} to update`);
+      if (closes) await forgetLobby(q, lobbyId);
+    };
+    await (closes ? this.#tx(update) : update(this.#pool));
   }
 }

@@ -3,6 +3,7 @@ import type { Groth16Proof } from '../../core/mapproof/types.ts';
 import { StoreOpenError } from './errors.ts';
 import {
   POSTGRES_LOBBY_JOINED_AT_MIGRATION,
+  POSTGRES_LOBBY_LEAVES_BOUND_MIGRATION,
   POSTGRES_LOBBY_LEAVES_MIGRATION,
   POSTGRES_LOBBY_MIGRATION,
   PostgresLobbies,
@@ -167,6 +168,8 @@ export const MIGRATIONS: readonly Migration[] = [
   'ALTER TABLE turn_commits RENAME COLUMN reveal_commit TO commitment;',
   // Seats given up in open lobbies, keeping their joins' nonces burned.
   POSTGRES_LOBBY_LEAVES_MIGRATION,
+  // ... only while they matter: until the join's deadline is forgotten, or its lobby closes (review 34).
+  POSTGRES_LOBBY_LEAVES_BOUND_MIGRATION,
 ];
 
 /** Serializes migrations across dealer processes starting at once ('SHROUD' in ASCII). */

@@ -71,6 +71,21 @@ export const SQLITE_LOBBY_LEAVES_MIGRATION = `CREATE TABLE lobby_leaves (
    );`;
 
 /**
+ * Spent nonces kept only while they matter (`LobbyLeave.forgetBefore`): each left join keeps its deadline, and
+ * `lobby_nonce_floor` the latest `forgetBefore`; a join with a deadline before it is refused, so the rows of the
+ * joins whose deadline is before it can go. Rows from before this migration get a deadline no join of theirs
+ * can have passed: their leave's time plus the longest `maxJoinAheadSeconds` the config accepts (86400). Rows of
+ * lobbies no longer open go (those lobbies take no joins); from now on a lobby drops them as it closes.
+ */
+export const SQLITE_LOBBY_LEAVES_BOUND_MIGRATION = `ALTER TABLE lobby_leaves ADD COLUMN deadline INTEGER;
+   UPDATE lobby_leaves SET deadline = left_at + 86400;
+   DELETE FROM lobby_leaves WHERE lobby_id NOT IN (SELECT lobby_id FROM lobbies WHERE status = 'open');
+   CREATE INDEX lobby_leaves_deadline ON lobby_leaves (deadline);
+   CREATE INDEX lobby_leaves_lobby ON lobby_leaves (lobby_id);
+   CREATE TABLE lobby_nonce_floor (id INTEGER PRIMARY KEY CHECK (id = 0), forgotten_before INTEGER NOT NULL);
+   INSERT INTO lobby_nonce_floor (id, forgotten_before) VALUES (0, 0);`;
+
+/**
  * The join queue of each database file in this process: a join's admission check and its write run after the one
  * before has finished (keyed by path, so two stores on one file in one process share it).
  */
@@ -146,9 +161,11 @@ export class SqliteLobbies implements LobbyStore {
     return this.#tx((): JoinOutcome => {
       const l = db.prepare(`${SELECT} WHERE l.lobby_id = ?`).get(lobbyId) as LobbyRow | undefined;
       if (!l) return { ok: false, reason: 'unknown-lobby' };
+      // A join whose deadline is before the floor may have been left and its row forgotten: refused as one.
       const burned = `SELECT 1 AS x FROM lobby_joins WHERE player = ? AND nonce = ?
-         UNION ALL SELECT 1 AS x FROM lobby_leaves WHERE player = ? AND nonce = ?`;
-      if (db.prepare(burned).get(player, j.nonce, player, j.nonce)) {
+         UNION ALL SELECT 1 AS x FROM lobby_leaves WHERE player = ? AND nonce = ?
+         UNION ALL SELECT 1 AS x FROM lobby_nonce_floor WHERE forgotten_before > ?`;
+      if (db.prepare(burned).get(player, j.nonce, player, j.nonce, j.deadline)) {
         return { ok: false, reason: 'nonce-replayed' };
       }
       if (
@@ -168,6 +185,7 @@ export class SqliteLobbies implements LobbyStore {
           Date.now(),
           lobbyId,
         );
+        this.#forgetLobby(lobbyId);
         if (next) this.#insert(next);
       }
       return { ok: true, seat, filled };
@@ -189,18 +207,24 @@ export class SqliteLobbies implements LobbyStore {
         | undefined;
       if (!lobby) return { ok: false, reason: 'unknown-lobby' };
       const join = db
-        .prepare('SELECT seat, nonce FROM lobby_joins WHERE lobby_id = ? AND player = ?')
-        .get(lobbyId, player) as { seat: number; nonce: string } | undefined;
+        .prepare('SELECT seat, nonce, deadline FROM lobby_joins WHERE lobby_id = ? AND player = ?')
+        .get(lobbyId, player) as { seat: number; nonce: string; deadline: number } | undefined;
       if (!join) return { ok: false, reason: 'not-joined' };
       if (join.nonce !== l.joinNonce.toLowerCase()) return { ok: false, reason: 'stale-leave' };
       if (lobby.status !== 'open') return { ok: false, reason: 'not-open' };
       db.prepare('DELETE FROM lobby_joins WHERE lobby_id = ? AND player = ?').run(lobbyId, player);
-      db.prepare('INSERT INTO lobby_leaves (lobby_id, player, nonce, left_at) VALUES (?, ?, ?, ?)').run(
-        lobbyId,
-        player,
-        join.nonce,
-        l.leftAt,
-      );
+      db.prepare(
+        'INSERT INTO lobby_leaves (lobby_id, player, nonce, left_at, deadline) VALUES (?, ?, ?, ?, ?)',
+      ).run(lobbyId, player, join.nonce, l.leftAt, join.deadline);
+      if (l.forgetBefore !== undefined) {
+        // The floor first: no join older than the rows about to go can be seated once they are gone.
+        db.prepare('UPDATE lobby_nonce_floor SET forgotten_before = MAX(forgotten_before, ?)').run(
+          l.forgetBefore,
+        );
+        db.prepare(
+          'DELETE FROM lobby_leaves WHERE deadline < (SELECT forgotten_before FROM lobby_nonce_floor)',
+        ).run();
+      }
       // Later seats move down by one, through negative values: UNIQUE (lobby_id, seat) holds after each row.
       db.prepare('UPDATE lobby_joins SET seat = -seat WHERE lobby_id = ? AND seat > ?').run(
         lobbyId,
@@ -209,13 +233,20 @@ export class SqliteLobbies implements LobbyStore {
       db.prepare('UPDATE lobby_joins SET seat = -seat - 1 WHERE lobby_id = ? AND seat < 0').run(lobbyId);
       const empty = !db.prepare('SELECT 1 AS x FROM lobby_joins WHERE lobby_id = ?').get(lobbyId);
       const retired = empty && l.retireWhenEmpty === true;
-      if (retired)
+      if (retired) {
         db.prepare(`UPDATE lobbies SET status = 'closed', updated_at = ? WHERE lobby_id = ?`).run(
           Date.now(),
           lobbyId,
         );
+        this.#forgetLobby(lobbyId);
+      }
       return { ok: true, seat: join.seat, retired };
     });
+  }
+
+  /** A lobby that is no longer open takes no joins: its spent nonces need no keeping (in the caller's transaction). */
+  #forgetLobby(lobbyId: string): void {
+    this.#db.prepare('DELETE FROM lobby_leaves WHERE lobby_id = ?').run(lobbyId);
   }
 
   async lobbyJoins(id: string): Promise<LobbyJoin[]> {
@@ -265,9 +296,13 @@ export class SqliteLobbies implements LobbyStore {
     if (patch.createdBlock !== undefined) cols.push(['created_block', patch.createdBlock]);
     if (patch.fault !== undefined) cols.push(['fault', patch.fault]);
     cols.push(['updated_at', Date.now()]);
-    const res = this.#db
-      .prepare(`UPDATE lobbies SET ${cols.map(([c]) => `${c} = ?`).join(', ')} WHERE lobby_id = ?`)
-      .run(...cols.map(([, v]) => v), id.toLowerCase());
-    if (res.changes !== 1) throw new Error(`no lobby ${id} to update`);
+    const lobbyId = id.toLowerCase();
+    this.#tx(() => {
+      const res = this.#db
+        .prepare(`UPDATE lobbies SET ${cols.map(([c]) => `${c} = ?`).join(', ')} WHERE lobby_id = ?`)
+        .run(...cols.map(([, v]) => v), lobbyId);
+      if (res.changes !== 1) throw new Error(`no lobby ${id} to update`);
+      if (patch.status !== undefined && patch.status !== 'open') this.#forgetLobby(lobbyId);
+    });
   }
 }

@@ -13,6 +13,7 @@ import {
 import type { SecretBox } from './secret-box.ts';
 import {
   SQLITE_LOBBY_JOINED_AT_MIGRATION,
+  SQLITE_LOBBY_LEAVES_BOUND_MIGRATION,
   SQLITE_LOBBY_LEAVES_MIGRATION,
   SQLITE_LOBBY_MIGRATION,
   SqliteLobbies,
@@ -163,6 +164,8 @@ export const MIGRATIONS: readonly Migration[] = [
   'ALTER TABLE turn_commits RENAME COLUMN reveal_commit TO commitment;',
   // Seats given up in open lobbies, keeping their joins' nonces burned.
   SQLITE_LOBBY_LEAVES_MIGRATION,
+  // ... only while they matter: until the join's deadline is forgotten, or its lobby closes (review 34).
+  SQLITE_LOBBY_LEAVES_BOUND_MIGRATION,
 ];
 
 interface GameRow {

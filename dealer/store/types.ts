@@ -151,7 +151,7 @@ export interface LobbyJoin {
   player: string;
   /** Seat in the game: join order. */
   seat: number;
-  /** 0x, 32 bytes: single use per player, across lobbies. */
+  /** 0x, 32 bytes: single use per player, across lobbies (a left join's: while `leaveLobby` keeps it spent). */
   nonce: string;
   deadline: number;
   signature: string;
@@ -172,6 +172,13 @@ export interface LobbyLeave {
   joinNonce: string;
   /** Unix seconds. */
   leftAt: number;
+  /**
+   * Unix seconds: the spent nonces of left joins whose deadline is before it are forgotten, and every join with
+   * a deadline before it (or before any earlier leave's) is refused from then on, whatever its nonce. The dealer
+   * passes a time a little before now (dealer/lobby.ts `FORGET_GRACE_SECONDS`): it refuses those joins as
+   * expired anyway. Left out: nothing is forgotten.
+   */
+  forgetBefore?: number;
   /**
    * The lobby is kept on terms its kind no longer has (dealer/lobby.ts `start`): closed in the same transaction
    * when this leave empties it, so it does not linger open beside its kind's current lobby.
@@ -213,8 +220,9 @@ export interface LobbyStore {
   /** Oldest first. */
   listLobbies(statuses?: readonly LobbyStatus[]): Promise<LobbyRecord[]>;
   /**
-   * One transaction: refuses a nonce the player used before (any lobby), a player already seated here, a
-   * lobby not open; else seats the player next. The last seat marks the lobby `filled` and opens `next`
+   * One transaction: refuses a nonce the player used before (any lobby; of a left join, while its lobby is open
+   * and its deadline not forgotten: `LobbyLeave.forgetBefore`), a deadline before the latest `forgetBefore`, a
+   * player already seated here, a lobby not open; else seats the player next. The last seat marks the lobby `filled` and opens `next`
    * (when given) in the same transaction, so a crash never leaves a full lobby without its successor.
    * `admit` runs first, while every other join of this database waits (PostgreSQL: a transaction-scoped
    * advisory lock, its reads on the join's own connection; SQLite: one join at a time per database file in this
@@ -226,8 +234,9 @@ export interface LobbyStore {
   /**
    * Gives up a seat in an open lobby, serialized with the joins (a leave and the join that would fill the lobby
    * cannot both win): the seat's row goes, later seats move down by one, and the join's nonce stays burned (its
-   * signed join cannot seat the player again). Refused, changing nothing: no such seat, a seat of another join,
-   * a lobby no longer open.
+   * signed join cannot seat the player again) until its deadline is before a later leave's `forgetBefore` (the
+   * join is refused by its deadline then) or its lobby closes (filled, retired: it takes no joins any more).
+   * Refused, changing nothing: no such seat, a seat of another join, a lobby no longer open.
    */
   leaveLobby(l: LobbyLeave): Promise<LeaveOutcome>;
   /** In seat order. */

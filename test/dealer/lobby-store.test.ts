@@ -1,13 +1,15 @@
 /**
  * The lobby half of the DealerStore on both backends: joins take seats in order, the last one fills the lobby
  * and opens its successor in the same transaction, a nonce is single use per player across lobbies (a seat given
- * up keeps its join spent), and concurrent joins and leaves (two store instances: two dealer processes) never
- * overfill a lobby nor leave a filled one short.
+ * up keeps its join spent while that join could still be replayed, no longer), and concurrent joins and leaves (two
+ * store instances: two dealer processes) never overfill a lobby nor leave a filled one short.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import { randomBytes32 } from '../../core/lobby.ts';
 import { PostgresStore } from '../../dealer/store/postgres.ts';
 import { secretBox } from '../../dealer/store/secret-box.ts';
@@ -42,8 +44,21 @@ const joinOf = (lobbyId: string, player: string, nonce = randomBytes32()) => ({
   joinedAt: 1_700_000_001,
 });
 
-/** The lobby contract; `open` gives a store on one fresh database, again for the same one when `same`. */
-function lobbyStoreContract(open: (same?: boolean) => Promise<DealerStore>): void {
+/** A `lobby_leaves` row as read behind the store's back. */
+interface LeaveRow {
+  lobby: string;
+  player: string;
+  nonce: string;
+}
+
+/**
+ * The lobby contract; `open` gives a store on one fresh database, again for the same one when `same`; `leaves`
+ * reads the `lobby_leaves` rows of the last database opened (what the spent nonces cost the dealer).
+ */
+function lobbyStoreContract(
+  open: (same?: boolean) => Promise<DealerStore>,
+  leaves: () => Promise<LeaveRow[]>,
+): void {
   it('seats joins in order; the last seat fills the lobby and opens its successor in one transaction', async () => {
     const s = await open();
     const l = lobby({ seats: 3 });
@@ -324,6 +339,164 @@ function lobbyStoreContract(open: (same?: boolean) => Promise<DealerStore>): voi
       }
     }
   });
+
+  // The attacker holds every join and leave the player ever signed (a proxy's log) and replays them.
+  it('a left join stays spent while it could be replayed: in its lobby, in another, after later leaves; its row goes once its deadline is forgotten, and the join with it', async () => {
+    const s = await open();
+    const [a, b] = [lobby({ seats: 4 }), lobby({ seats: 4, kind: 'other' })];
+    await s.openLobby(a);
+    await s.openLobby(b);
+    const leave = (j: ReturnType<typeof joinOf>, forgetBefore: number) =>
+      s.leaveLobby({
+        lobbyId: j.lobbyId,
+        player: j.player,
+        joinNonce: j.nonce,
+        leftAt: 1_700_000_050,
+        forgetBefore,
+      });
+    const replayed = { ok: false, reason: 'nonce-replayed' };
+    const alice = joinOf(a.id, addr(1)); // deadline 1_700_000_600
+    assert.equal((await s.joinLobby(alice, null)).ok, true);
+    assert.equal((await leave(alice, 1_700_000_000)).ok, true);
+    assert.deepEqual(await s.joinLobby(alice, null), replayed, 'replayed after leaving');
+    assert.deepEqual(
+      await s.joinLobby({ ...alice, lobbyId: b.id }, null),
+      replayed,
+      'its nonce in another lobby',
+    );
+    // Later leaves forget only the joins whose deadline is before their `forgetBefore`: Alice's is not.
+    const bob = joinOf(a.id, addr(2));
+    assert.equal((await s.joinLobby(bob, null)).ok, true);
+    assert.equal((await leave(bob, alice.deadline)).ok, true);
+    assert.deepEqual(await s.joinLobby(alice, null), replayed, 'replayed after a later leave pruned');
+    assert.deepEqual(await s.joinLobby({ ...alice, lobbyId: b.id }, null), replayed);
+    assert.deepEqual(
+      (await leaves()).map((r) => r.player).sort(),
+      [addr(1), addr(2)],
+      'both joins could still be replayed: both kept',
+    );
+    // Past the deadline: the rows go, and every join that old with them (whatever its nonce, any lobby).
+    const carol = { ...joinOf(a.id, addr(3)), deadline: 1_700_001_200 };
+    assert.equal((await s.joinLobby(carol, null)).ok, true);
+    assert.equal((await leave(carol, alice.deadline + 1)).ok, true);
+    assert.deepEqual(
+      (await leaves()).map((r) => [r.lobby, r.player, r.nonce]),
+      [[a.id.toLowerCase(), addr(3), carol.nonce]],
+      "only Carol's join, not yet past its deadline, is kept",
+    );
+    assert.deepEqual(await s.joinLobby(alice, null), replayed, 'replayed after its row was pruned');
+    assert.deepEqual(await s.joinLobby(bob, null), replayed);
+    assert.deepEqual(await s.joinLobby({ ...alice, lobbyId: b.id }, null), replayed);
+    assert.deepEqual(
+      await s.joinLobby({ ...joinOf(b.id, addr(1)), deadline: alice.deadline }, null),
+      replayed,
+      'a fresh nonce but a forgotten deadline',
+    );
+    assert.deepEqual(await s.joinLobby(carol, null), replayed, 'the join kept is still spent');
+    // The forgetting is per database, not per store: another dealer process refuses them too.
+    const other = await open(true);
+    assert.deepEqual(await other.joinLobby(alice, null), replayed);
+    assert.deepEqual(
+      await other.leaveLobby({
+        lobbyId: a.id,
+        player: addr(1),
+        joinNonce: alice.nonce,
+        leftAt: 1,
+        forgetBefore: 0,
+      }),
+      { ok: false, reason: 'not-joined' },
+      'the leave replayed',
+    );
+    // A later forgetBefore never lowers the bound: an earlier one changes nothing.
+    const dave = { ...joinOf(a.id, addr(4)), deadline: 1_700_001_200 };
+    assert.equal((await s.joinLobby(dave, null)).ok, true);
+    assert.equal((await leave(dave, 0)).ok, true);
+    assert.deepEqual(await s.joinLobby(bob, null), replayed);
+    assert.deepEqual(
+      await s.joinLobby({ ...joinOf(a.id, addr(1)), deadline: 1_700_001_200 }, null),
+      { ok: true, seat: 0, filled: false },
+      'a fresh join of a player that left',
+    );
+  });
+
+  it('one address joining and leaving over and over: its spent joins are kept only until their deadlines pass', async () => {
+    const s = await open();
+    const l = lobby({ seats: 2 });
+    await s.openLobby(l);
+    const AHEAD = 600;
+    const GRACE = 60;
+    const spent: ReturnType<typeof joinOf>[] = [];
+    for (let i = 0; i < 40; i++) {
+      const t = 1_700_000_000 + i * 100; // a join and a leave every 100 s, each join good for 600 s
+      const j = { ...joinOf(l.id, addr(1)), deadline: t + AHEAD, joinedAt: t };
+      assert.deepEqual(await s.joinLobby(j, null), { ok: true, seat: 0, filled: false });
+      assert.equal(
+        (
+          await s.leaveLobby({
+            lobbyId: l.id,
+            player: addr(1),
+            joinNonce: j.nonce,
+            leftAt: t,
+            forgetBefore: t - GRACE,
+          })
+        ).ok,
+        true,
+      );
+      spent.push(j);
+      const rows = await leaves();
+      assert.ok(rows.length <= (AHEAD + GRACE) / 100 + 1, `${rows.length} rows after ${i + 1} cycles`);
+    }
+    assert.equal((await leaves()).length, 7, 'the joins of the last 600 + 60 s');
+    for (const j of spent)
+      assert.deepEqual(await s.joinLobby(j, null), { ok: false, reason: 'nonce-replayed' });
+  });
+
+  it("a lobby that closes drops its spent joins (it refuses every join and leave); other lobbies' stay", async () => {
+    const s = await open();
+    const [a, b, c, d] = [
+      lobby({ seats: 2 }),
+      lobby({ seats: 2, kind: 'b' }),
+      lobby({ seats: 3, kind: 'c' }),
+      lobby({ kind: 'd' }),
+    ];
+    for (const l of [a, b, c, d]) await s.openLobby(l);
+    const cycle = async (l: NewLobby, player: string, retireWhenEmpty = false) => {
+      const j = joinOf(l.id, player);
+      assert.equal((await s.joinLobby(j, null)).ok, true);
+      const out = await s.leaveLobby({
+        lobbyId: l.id,
+        player,
+        joinNonce: j.nonce,
+        leftAt: 1,
+        forgetBefore: 0,
+        retireWhenEmpty,
+      });
+      assert.equal(out.ok, true);
+      return j;
+    };
+    const spent = [
+      await cycle(a, addr(1)),
+      await cycle(b, addr(2)),
+      await cycle(c, addr(3)),
+      await cycle(d, addr(4)),
+    ];
+    assert.equal((await leaves()).length, 4);
+    // a fills (in the join's transaction); c's last leave retires it; d is retired by the service (updateLobby).
+    assert.equal((await s.joinLobby(joinOf(a.id, addr(5)), null)).ok, true);
+    assert.deepEqual(await s.joinLobby(joinOf(a.id, addr(6)), null), { ok: true, seat: 1, filled: true });
+    await cycle(c, addr(7), true);
+    assert.equal((await s.getLobby(c.id))?.status, 'closed');
+    await s.updateLobby(d.id, { status: 'closed' });
+    assert.deepEqual(
+      (await leaves()).map((r) => [r.lobby, r.player]),
+      [[b.id.toLowerCase(), addr(2)]],
+      'only the open lobby keeps its spent joins',
+    );
+    // Every join of them is still refused: the closed lobbies take none, the open one keeps its row.
+    for (const j of spent) assert.equal((await s.joinLobby(j, null)).ok, false, j.lobbyId);
+    assert.deepEqual(await s.joinLobby(spent[1]!, null), { ok: false, reason: 'nonce-replayed' });
+    assert.deepEqual(await s.joinLobby(spent[0]!, null), { ok: false, reason: 'not-open' });
+  });
 }
 
 describe('lobby store: SQLite', () => {
@@ -335,12 +508,24 @@ describe('lobby store: SQLite', () => {
     for (const s of opened) await s.close();
     tmp.cleanup();
   });
-  lobbyStoreContract(async (same) => {
-    if (!same) path = join(tmp.dir, `l${n++}.sqlite`);
-    const s = new SqliteStore(path, secretBox(KEY));
-    opened.push(s);
-    return s;
-  });
+  lobbyStoreContract(
+    async (same) => {
+      if (!same) path = join(tmp.dir, `l${n++}.sqlite`);
+      const s = new SqliteStore(path, secretBox(KEY));
+      opened.push(s);
+      return s;
+    },
+    async () => {
+      const db = new DatabaseSync(path, { readOnly: true });
+      try {
+        return db
+          .prepare('SELECT lobby_id AS lobby, player, nonce FROM lobby_leaves ORDER BY lobby_id, player')
+          .all() as unknown as LeaveRow[];
+      } finally {
+        db.close();
+      }
+    },
+  );
 });
 
 describe('lobby store: Postgres', { skip: postgresSkip() }, () => {
@@ -354,12 +539,26 @@ describe('lobby store: Postgres', { skip: postgresSkip() }, () => {
     for (const s of opened) await s.close();
     await server?.destroy();
   });
-  lobbyStoreContract(async (same) => {
-    if (!same) url = await server.createDatabase();
-    const s = await PostgresStore.open(url, secretBox(KEY), { maxConnections: 4 });
-    opened.push(s);
-    return s;
-  });
+  lobbyStoreContract(
+    async (same) => {
+      if (!same) url = await server.createDatabase();
+      const s = await PostgresStore.open(url, secretBox(KEY), { maxConnections: 4 });
+      opened.push(s);
+      return s;
+    },
+    async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      try {
+        const { rows } = await c.query<LeaveRow>(
+          'SELECT lobby_id AS lobby, player, nonce FROM lobby_leaves ORDER BY lobby_id, player',
+        );
+        return rows;
+      } finally {
+        await c.end();
+      }
+    },
+  );
 
   it('a burst of slow joins holds one pool connection at a time: other store calls still get theirs', async () => {
     // Review 33: each join took a connection and then waited on the join lock, so a burst of joins (refused ones

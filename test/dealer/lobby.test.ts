@@ -6,6 +6,7 @@
  * never creates two games.
  */
 import assert from 'node:assert/strict';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Wallet } from 'ethers';
@@ -32,7 +33,7 @@ import { buildApp, REDACT_PATHS } from '../../dealer/app.ts';
 import { FakeChain } from '../../dealer/chain/fake.ts';
 import type { GameCreator } from '../../dealer/chain/types.ts';
 import { ConfigError, loadConfig, lobbyKinds } from '../../dealer/config.ts';
-import { type LobbyKind, LobbyService } from '../../dealer/lobby.ts';
+import { FORGET_GRACE_SECONDS, type LobbyKind, LobbyService } from '../../dealer/lobby.ts';
 import { MapCache } from '../../dealer/maps.ts';
 import { createMetrics } from '../../dealer/metrics.ts';
 import { secretBox } from '../../dealer/store/secret-box.ts';
@@ -841,6 +842,67 @@ describe('lobbies: leaving before the lobby fills (a signed Leave)', () => {
         d.chain.createdWith(BigInt(created.gameId)).players,
         [ALICE, BOB].map((w) => w.address.toLowerCase()),
       );
+    } finally {
+      await d.close();
+    }
+  });
+});
+
+describe('lobbies: the spent joins of seats given up (review 34)', () => {
+  /** The `lobby_leaves` rows of the dealer's database, read behind its back. */
+  const spentRows = (d: Lobbies) => {
+    const db = new DatabaseSync(d.dbPath, { readOnly: true });
+    try {
+      return db.prepare('SELECT lobby_id, player, nonce FROM lobby_leaves').all() as {
+        lobby_id: string;
+        player: string;
+        nonce: string;
+      }[];
+    } finally {
+      db.close();
+    }
+  };
+
+  it('one address joining and leaving over and over keeps only its joins that could still be replayed, and none replays', async () => {
+    const d = await startLobbies();
+    try {
+      const lobby = await d.lobby('skirmish-3');
+      const AHEAD = 120; // d.body's deadline: now + 120 s
+      const STEP = 30;
+      const joins: Awaited<ReturnType<typeof d.body>>[] = [];
+      const start = d.clock.now;
+      for (let i = 0; i < 40; i++) {
+        const j = await d.body(ALICE, lobby);
+        assert.equal((await d.join(lobby.id, j)).statusCode, 200);
+        const left = await d.leave(lobby.id, await d.leaveBody(ALICE, lobby.id, j.nonce));
+        assert.equal(left.statusCode, 200, left.body);
+        joins.push(j);
+        const rows = spentRows(d).length;
+        assert.ok(rows <= (AHEAD + FORGET_GRACE_SECONDS) / STEP + 1, `${rows} rows after ${i + 1} cycles`);
+        d.clock.now += STEP;
+      }
+      assert.equal(spentRows(d).length, Math.floor((AHEAD + FORGET_GRACE_SECONDS) / STEP) + 1);
+      // Every join Alice signed, replayed now: the old ones expired, the recent ones spent.
+      for (const j of joins) {
+        const res = await d.join(lobby.id, j);
+        const want = j.deadline <= d.clock.now ? [401, 'expired'] : [409, 'nonce-replayed'];
+        assert.deepEqual([res.statusCode, res.json().error], want, `deadline ${j.deadline}`);
+      }
+      // A dealer process whose clock runs far behind (the first join not expired by it): its row is gone, and the
+      // store refuses it all the same.
+      assert.ok(!spentRows(d).some((r) => r.nonce === joins[0]!.nonce.toLowerCase()), 'its row was pruned');
+      d.clock.now = start;
+      const replayed = await d.join(lobby.id, joins[0]!);
+      assert.deepEqual([replayed.statusCode, replayed.json().error], [409, 'nonce-replayed']);
+      assert.deepEqual(await d.store.lobbyJoins(lobby.id), [], 'no seat taken');
+      d.clock.now = start + 40 * STEP;
+      // The lobby fills: it takes no joins any more, and drops its spent ones.
+      for (const w of [ALICE, BOB, MALLORY]) {
+        assert.equal((await d.join(lobby.id, await d.body(w, lobby))).statusCode, 200);
+      }
+      assert.deepEqual(spentRows(d), []);
+      const last = await d.join(lobby.id, joins.at(-1)!);
+      assert.deepEqual([last.statusCode, last.json().error], [409, 'lobby-closed']);
     } finally {
       await d.close();
     }

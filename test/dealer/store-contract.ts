@@ -425,11 +425,12 @@ export function storeContract(backend: () => StoreBackend): void {
     await s.store.putTurnCommits([{ gameId, player: a, turn: 1, commitment: 1234n, block: 5 }], 6);
     await s.store.close();
     // The database as the dealer before the change left it: the old column name, neither that migration nor the
-    // one after it (the lobby leaves) run.
+    // two after it (the lobby leaves, their bound) run.
     await s.exec('ALTER TABLE turn_commits RENAME COLUMN commitment TO reveal_commit');
     await s.exec('DROP TABLE lobby_leaves');
+    await s.exec('DROP TABLE lobby_nonce_floor');
     await s.exec(
-      'DELETE FROM schema_migrations WHERE version >= (SELECT MAX(version) - 1 FROM schema_migrations)',
+      'DELETE FROM schema_migrations WHERE version >= (SELECT MAX(version) - 2 FROM schema_migrations)',
     );
     const upgraded = await s.open();
     assert.deepEqual(await upgraded.indexedTurn(gameId, a, 1), {
@@ -439,6 +440,58 @@ export function storeContract(backend: () => StoreBackend): void {
     await upgraded.putTurnCommits([{ gameId, player: a, turn: 2, commitment: 99n, block: 7 }], 8);
     assert.deepEqual(await upgraded.indexedTurn(gameId, a, 2), { commitment: 99n, laterTurnIndexed: false });
     assert.equal(await upgraded.getTurnCursor(), 8);
+  });
+
+  it('the spent joins of seats given up before their bound: kept with a deadline none of their joins passed; those of closed lobbies dropped', async () => {
+    const s = await fresh();
+    const lobby = (id: string) => ({
+      id,
+      kind: 'k',
+      ruleset: 'tiny',
+      rulesetHash: `0x${'11'.repeat(32)}`,
+      seats: 3,
+      stake: 1n,
+      disputeDeposit: 1n,
+      maxTurns: 40,
+      bond: 1n,
+      openedAt: 1,
+    });
+    const [open, closed] = [`0x${'0a'.repeat(32)}`, `0x${'0b'.repeat(32)}`];
+    await s.store.openLobby(lobby(open));
+    await s.store.openLobby(lobby(closed));
+    const spend = async (lobbyId: string, player: string, nonce: string) => {
+      const j = { lobbyId, player, nonce, deadline: 1_700_000_600, signature: '0x', joinedAt: 1_700_000_000 };
+      assert.equal((await s.store.joinLobby(j, null)).ok, true);
+      assert.equal(
+        (await s.store.leaveLobby({ lobbyId, player, joinNonce: nonce, leftAt: 1_700_000_100 })).ok,
+        true,
+      );
+      return j;
+    };
+    const a = await spend(open, '0x00000000000000000000000000000000000000aa', `0x${'01'.repeat(32)}`);
+    assert.deepEqual(await s.store.joinLobby(a, null), { ok: false, reason: 'nonce-replayed' });
+    const b = await spend(closed, '0x00000000000000000000000000000000000000bb', `0x${'02'.repeat(32)}`);
+    await s.store.close();
+    // The database as the dealer before the bound left it: no deadline kept, no floor, the closed lobby's row there.
+    await s.exec('DROP TABLE lobby_nonce_floor');
+    await s.exec('DROP INDEX lobby_leaves_deadline');
+    await s.exec('DROP INDEX lobby_leaves_lobby');
+    await s.exec('ALTER TABLE lobby_leaves DROP COLUMN deadline');
+    await s.exec(`UPDATE lobbies SET status = 'closed' WHERE lobby_id = '${closed}'`);
+    await s.exec(
+      'DELETE FROM schema_migrations WHERE version = (SELECT MAX(version) FROM schema_migrations)',
+    );
+    assert.equal(await s.count('lobby_leaves'), 2);
+    const upgraded = await s.open();
+    const rows = await s.rows('lobby_leaves');
+    assert.deepEqual(
+      rows.map((r) => [r.lobby_id, r.nonce, Number(r.deadline)]),
+      [[open, a.nonce, 1_700_000_100 + 86_400]],
+      "the open lobby's row, with its leave's time plus the longest join deadline the config accepts",
+    );
+    // Its join and the closed lobby's stay refused.
+    assert.deepEqual(await upgraded.joinLobby(a, null), { ok: false, reason: 'nonce-replayed' });
+    assert.deepEqual(await upgraded.joinLobby(b, null), { ok: false, reason: 'not-open' });
   });
 
   it('stores creation blocks: given with the game, patched later, kept through a reopen', async () => {
