@@ -39,8 +39,6 @@ export class GameCloser {
   readonly #maxCalls: number;
   /** The phase deadline each closable game had when last read (bounded by the games still closable). */
   readonly #deadlines = new Map<string, number>();
-  /** The closing calls this dealer sent whose game is not yet closed at the confirmed block. */
-  readonly #sent = new Map<string, DealerCloseCall>();
 
   constructor(d: ClosingDeps, o: { maxCallsPerTick?: number } = {}) {
     this.#d = d;
@@ -53,7 +51,6 @@ export class GameCloser {
     const games = await store.listGames(CLOSABLE);
     const ids = new Set(games.map((g) => g.gameId.toString()));
     for (const id of this.#deadlines.keys()) if (!ids.has(id)) this.#deadlines.delete(id);
-    for (const id of this.#sent.keys()) if (!ids.has(id)) this.#sent.delete(id);
     const now = await chain.chainTime();
     let calls = 0;
     for (const g of games) {
@@ -68,7 +65,7 @@ export class GameCloser {
           // Closed at the head (by this dealer or anyone): recorded once the confirmed block agrees, since a re-org
           // may drop the closing call; until then the game is read again each tick.
           this.#deadlines.delete(gameId);
-          await this.#closedWhenConfirmed(g.gameId, state.phase);
+          await this.#closedWhenConfirmed(g.gameId, state.phase, g.closeCall);
           continue;
         }
         const call = expiredCall(state);
@@ -82,9 +79,11 @@ export class GameCloser {
         const tx = await chain.close(g.gameId, call);
         this.#deadlines.delete(gameId);
         if (!tx) continue;
-        this.#sent.set(gameId, call);
+        // Recorded in the store, not in memory: a process restarted before the call confirms still counts it
+        // (only a crash between the send and this write loses the count).
+        await store.updateGame(g.gameId, { closeCall: call });
         this.#log.info({ gameId, phase: state.phase, tx: tx.hash }, `${call} sent`);
-        await this.#closedWhenConfirmed(g.gameId, CLOSED_PHASE[call]);
+        await this.#closedWhenConfirmed(g.gameId, CLOSED_PHASE[call], call);
       } catch (e) {
         this.#deadlines.delete(gameId);
         this.#log.warn(
@@ -106,18 +105,20 @@ export class GameCloser {
 
   /**
    * Records a game closed on-chain, once its confirmed phase is `phase`: the store's status (whatever it was, so the
-   * game leaves the closable ones), and for a call this dealer sent, the count and the log. Otherwise nothing: a
-   * dropped call is sent again later.
+   * game leaves the closable ones), and for a call this dealer sent (`call`, as the store recorded it), the count
+   * and the log. Otherwise nothing: a dropped call is sent again later.
    */
-  async #closedWhenConfirmed(gameId: bigint, phase: 'Settled' | 'Cancelled'): Promise<void> {
+  async #closedWhenConfirmed(
+    gameId: bigint,
+    phase: 'Settled' | 'Cancelled',
+    call: DealerCloseCall | null,
+  ): Promise<void> {
     const confirmed = await this.#d.chain.closingState(gameId, true);
     if (confirmed.phase !== phase) return;
     if (phase === 'Settled') await this.#d.store.updateGame(gameId, { status: 'settled' });
     else await markStopped(this.#d, gameId, 'cancelled');
     const id = gameId.toString();
-    const call = this.#sent.get(id);
-    if (!call) return;
-    this.#sent.delete(id);
+    if (!call || CLOSED_PHASE[call] !== phase) return;
     this.#d.onClosed?.(gameId, call);
     this.#log.info(
       { gameId: id },

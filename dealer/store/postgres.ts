@@ -170,6 +170,8 @@ export const MIGRATIONS: readonly Migration[] = [
   POSTGRES_LOBBY_LEAVES_MIGRATION,
   // ... only while they matter: until the join's deadline is forgotten, or its lobby closes (review 34).
   POSTGRES_LOBBY_LEAVES_BOUND_MIGRATION,
+  // The closing call this dealer sent for a game, counted when the game closes even after a restart.
+  'ALTER TABLE games ADD COLUMN close_call TEXT;',
 ];
 
 /** Serializes migrations across dealer processes starting at once ('SHROUD' in ASCII). */
@@ -196,6 +198,7 @@ interface GameRow {
   fault: string | null;
   /** BIGINT: pg returns it as a string. */
   created_block: string | null;
+  close_call: string | null;
 }
 
 const big = (v: string | null): bigint | null => (v === null ? null : BigInt(v));
@@ -212,6 +215,7 @@ function toGame(r: GameRow): GameRecord {
     rootTx: r.root_tx,
     fault: r.fault,
     createdBlock: r.created_block === null ? null : Number(r.created_block),
+    closeCall: r.close_call as GameRecord['closeCall'],
   };
 }
 
@@ -344,6 +348,7 @@ export class PostgresStore implements DealerStore {
     if (patch.rootTx !== undefined) cols.push(['root_tx', patch.rootTx]);
     if (patch.fault !== undefined) cols.push(['fault', patch.fault]);
     if (patch.createdBlock !== undefined) cols.push(['created_block', patch.createdBlock]);
+    if (patch.closeCall !== undefined) cols.push(['close_call', patch.closeCall]);
     cols.push(['updated_at', Date.now()]);
     const set = cols.map(([c], i) => `${c} = $${i + 1}`).join(', ');
     const res = await this.#pool.query(`UPDATE games SET ${set} WHERE game_id = $${cols.length + 1}`, [

@@ -166,6 +166,8 @@ export const MIGRATIONS: readonly Migration[] = [
   SQLITE_LOBBY_LEAVES_MIGRATION,
   // ... only while they matter: until the join's deadline is forgotten, or its lobby closes (review 34).
   SQLITE_LOBBY_LEAVES_BOUND_MIGRATION,
+  // The closing call this dealer sent for a game, counted when the game closes even after a restart.
+  'ALTER TABLE games ADD COLUMN close_call TEXT;',
 ];
 
 interface GameRow {
@@ -179,6 +181,7 @@ interface GameRow {
   root_tx: string | null;
   fault: string | null;
   created_block: number | null;
+  close_call: string | null;
 }
 
 const big = (v: string | null): bigint | null => (v === null ? null : BigInt(v));
@@ -195,6 +198,7 @@ function toGame(r: GameRow): GameRecord {
     rootTx: r.root_tx,
     fault: r.fault,
     createdBlock: r.created_block,
+    closeCall: r.close_call as GameRecord['closeCall'],
   };
 }
 
@@ -311,6 +315,7 @@ export class SqliteStore implements DealerStore {
     if (patch.rootTx !== undefined) cols.push(['root_tx', patch.rootTx]);
     if (patch.fault !== undefined) cols.push(['fault', patch.fault]);
     if (patch.createdBlock !== undefined) cols.push(['created_block', patch.createdBlock]);
+    if (patch.closeCall !== undefined) cols.push(['close_call', patch.closeCall]);
     cols.push(['updated_at', Date.now()]);
     const set = cols.map(([c]) => `${c} = ?`).join(', ');
     const res = this.#db

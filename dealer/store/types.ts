@@ -1,7 +1,7 @@
 import type { LobbyStatus } from '../../core/lobby.ts';
 import type { Groth16Proof } from '../../core/mapproof/types.ts';
 import type { SealedShare } from '../../core/sealed.ts';
-import type { SignedCreate } from '../chain/types.ts';
+import type { DealerCloseCall, SignedCreate } from '../chain/types.ts';
 
 /** Where the dealer is in dealing one game; each step is persisted before the next starts. */
 export type DealStatus =
@@ -35,6 +35,12 @@ export interface GameRecord {
    * tracked before this was recorded, until the watcher's one-time backfill fills it in.
    */
   createdBlock: number | null;
+  /**
+   * The closing call this dealer sent for the game (dealer/closing.ts), recorded once sent, so that it is counted
+   * (`shroud_dealer_games_closed_total`) when the game is closed at the confirmed block, even by a process started
+   * after it was sent. Null: none sent.
+   */
+  closeCall: DealerCloseCall | null;
 }
 
 /** The secrets of one dealt game. Encrypted at rest; never logged. */

@@ -246,4 +246,44 @@ describe('closing games: the dealer gets its bonds back', () => {
     assert.equal(status, 'settled');
     assert.equal(reads, 2, 'read once at the head, once at the confirmed block');
   });
+
+  it('counts a closing call sent just before a restart, once the restarted dealer sees it confirmed', async () => {
+    // Review 33: the sent calls were kept in memory only, so a call that confirmed after a restart closed the game
+    // uncounted. The store now records the call once sent. (Stubs: a chain whose confirmed block lags the head.)
+    const game = { gameId: 7n, status: 'published', closeCall: null as string | null };
+    let settledAtHead = false;
+    let confirmed = false;
+    const chain = {
+      chainTime: async () => 1_000,
+      closingState: async (_id: bigint, atConfirmed?: boolean) =>
+        (atConfirmed ? confirmed : settledAtHead)
+          ? { phase: 'Settled', deadline: 10, now: 1_000 }
+          : { phase: 'Audit', deadline: 10, now: 1_000 },
+      close: async () => {
+        settledAtHead = true;
+        return { hash: '0xabc' };
+      },
+      credit: async () => 0n,
+    };
+    const store = {
+      listGames: async () => (game.status === 'published' ? [{ ...game }] : []),
+      updateGame: async (_id: bigint, patch: Partial<typeof game>) => {
+        Object.assign(game, patch);
+      },
+    };
+    const log = { child: () => log, info() {}, warn() {} };
+    const closed: string[] = [];
+    const deps = { chain, store, log, onClosed: (_id: bigint, call: string) => closed.push(call) };
+    await new GameCloser(deps as never).tick();
+    assert.equal(game.closeCall, 'settle', 'recorded once sent');
+    assert.deepEqual(closed, [], 'not confirmed yet');
+    // The dealer restarts (a new closer, the same store); the call confirms meanwhile.
+    confirmed = true;
+    const restarted = new GameCloser(deps as never);
+    await restarted.tick();
+    assert.deepEqual(closed, ['settle'], 'counted by the restarted dealer');
+    assert.equal(game.status, 'settled');
+    await restarted.tick();
+    assert.deepEqual(closed, ['settle'], 'once');
+  });
 });

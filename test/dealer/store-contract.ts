@@ -145,6 +145,7 @@ export function storeContract(backend: () => StoreBackend): void {
     });
     await s.store.addGame({ gameId: 9n, contract: CONTRACT, ruleset: 'tiny', players: [], createdBlock: 1 }); // no overwrite
     await s.store.updateGame(9n, { status: 'dealt', root: 42n, masterCommitment: 43n, rootTx: '0xt' });
+    await s.store.updateGame(9n, { closeCall: 'settle' });
     assert.equal(await s.store.getCursor(), null);
     await s.store.setCursor(76);
     await s.store.setCursor(77);
@@ -163,6 +164,7 @@ export function storeContract(backend: () => StoreBackend): void {
       rootTx: '0xt',
       fault: null,
       createdBlock: 1234,
+      closeCall: 'settle',
     });
     assert.equal(await again.getCursor(), 77);
     assert.deepEqual(await again.getReveal(9n, '0xa', 3), {
@@ -425,12 +427,13 @@ export function storeContract(backend: () => StoreBackend): void {
     await s.store.putTurnCommits([{ gameId, player: a, turn: 1, commitment: 1234n, block: 5 }], 6);
     await s.store.close();
     // The database as the dealer before the change left it: the old column name, neither that migration nor the
-    // two after it (the lobby leaves, their bound) run.
+    // three after it (the lobby leaves, their bound, the closing call) run.
     await s.exec('ALTER TABLE turn_commits RENAME COLUMN commitment TO reveal_commit');
     await s.exec('DROP TABLE lobby_leaves');
     await s.exec('DROP TABLE lobby_nonce_floor');
+    await s.exec('ALTER TABLE games DROP COLUMN close_call');
     await s.exec(
-      'DELETE FROM schema_migrations WHERE version >= (SELECT MAX(version) - 2 FROM schema_migrations)',
+      'DELETE FROM schema_migrations WHERE version >= (SELECT MAX(version) - 3 FROM schema_migrations)',
     );
     const upgraded = await s.open();
     assert.deepEqual(await upgraded.indexedTurn(gameId, a, 1), {
@@ -478,8 +481,10 @@ export function storeContract(backend: () => StoreBackend): void {
     await s.exec('DROP INDEX lobby_leaves_lobby');
     await s.exec('ALTER TABLE lobby_leaves DROP COLUMN deadline');
     await s.exec(`UPDATE lobbies SET status = 'closed' WHERE lobby_id = '${closed}'`);
+    // ... nor the closing call after it.
+    await s.exec('ALTER TABLE games DROP COLUMN close_call');
     await s.exec(
-      'DELETE FROM schema_migrations WHERE version = (SELECT MAX(version) FROM schema_migrations)',
+      'DELETE FROM schema_migrations WHERE version >= (SELECT MAX(version) - 1 FROM schema_migrations)',
     );
     assert.equal(await s.count('lobby_leaves'), 2);
     const upgraded = await s.open();

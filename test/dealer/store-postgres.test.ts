@@ -59,7 +59,7 @@ describe('Postgres store: server-side behaviour', { skip: postgresSkip() }, () =
     await first.addGame({ gameId: 1n, contract: CONTRACT, ruleset: 'duel', players: ['0xa'] });
     await first.close();
     for (let i = 0; i < 2; i++) await (await openStore(url)).close();
-    assert.deepEqual(await versions(url), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(await versions(url), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     const again = await openStore(url);
     assert.equal((await again.getGame(1n))?.ruleset, 'duel');
   });
@@ -67,7 +67,7 @@ describe('Postgres store: server-side behaviour', { skip: postgresSkip() }, () =
   it('several dealers starting at once on a fresh database all open (the advisory lock serializes migrations)', async () => {
     const url = await server.createDatabase();
     const stores = await Promise.all(Array.from({ length: 4 }, () => openStore(url)));
-    assert.deepEqual(await versions(url), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(await versions(url), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     await Promise.all(stores.map((s, i) => s.setCursor(i)));
     assert.ok([0, 1, 2, 3].includes((await stores[0]!.getCursor())!));
   });
