@@ -5,7 +5,7 @@
  */
 import type { Signer } from 'ethers';
 import type { GameChain } from '../sdk/chain.ts';
-import { checkLobbyGame, type JoinOptions, LobbyClient } from '../sdk/lobby-client.ts';
+import { checkLobbyGameOnChain, type JoinOptions, LobbyClient } from '../sdk/lobby-client.ts';
 
 export type GameTarget =
   /** `maxStake`, when given (`--max-stake`): the most this player stakes in that game (checked before it commits). */
@@ -59,11 +59,9 @@ export async function resolveGameId(target: GameTarget, via: ResolveVia): Promis
         ...(via.signal ? { signal: via.signal } : {}),
       });
       // The id is the dealer's word: the game must be the one signed for (GameTermsRejectedError, nothing staked).
-      const g = await via.chain.game(gameId);
-      const players: string[] = [];
-      for (let i = 0; i < g.nPlayers; i++) players.push((await via.chain.seat(gameId, i)).player);
-      checkLobbyGame(
-        { dealer: g.dealer, bond: g.bond, players, config: await via.chain.config(gameId) },
+      await checkLobbyGameOnChain(
+        via.chain,
+        gameId,
         ticket.lobby ?? lobby,
         await via.signer.getAddress(),
         terms,

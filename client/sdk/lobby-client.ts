@@ -19,7 +19,7 @@ import {
 import { type LeaveMessage, type LeaveView, signLeave, toLeaveBody } from '@shroud/core/lobby-leave.ts';
 import type { Signer } from 'ethers';
 import { backoffDelay, realSleep } from './backoff.ts';
-import type { GameConfig } from './chain.ts';
+import type { GameChain, GameConfig } from './chain.ts';
 import {
   type DealerErrorBody,
   DealerRefusedError,
@@ -70,6 +70,12 @@ export interface JoinTicket {
   deadline: number;
   status: 'waiting' | 'created' | 'failed';
   gameId: bigint | null;
+  /**
+   * Seats taken and seats in all, when the join was answered (absent from older dealers): `filled === seats`
+   * once the lobby is full, and its game, not the seat, is the player's (a leave is refused).
+   */
+  filled?: number;
+  seats?: number;
   /** The lobby as the join signed it (from `join` only): what `checkLobbyGame` holds the game to. */
   lobby?: LobbyInfo;
 }
@@ -187,6 +193,19 @@ export class LobbyClient {
       throw e;
     }
     return { ...toTicket(res), nonce: m.nonce, deadline: m.deadline, lobby };
+  }
+
+  /**
+   * One lobby, open or not (`GET /v1/lobbies/:id`): what `checkLobbyGame` holds the game of a seat taken earlier
+   * (a retry or a reload: the join's own view of the lobby is gone) to.
+   */
+  async lobby(lobbyId: string): Promise<LobbyInfo> {
+    const listing = (await this.#request('GET', '/v1/lobbies')) as LobbiesView;
+    this.#checkDomain(listing);
+    return toInfo(
+      listing,
+      (await this.#request('GET', `/v1/lobbies/${encodeURIComponent(lobbyId)}`)) as LobbyView,
+    );
   }
 
   /** A seat's status (`GET /v1/lobbies/:id/joins/:player`); DealerRefusedError `not-joined` when none. */
@@ -399,6 +418,28 @@ export function checkLobbyGame(
       reject(`durations.${f}`, `${g.config.durations[f]} s, shorter than the lobby's ${listed} s`);
 }
 
+/**
+ * `checkLobbyGame` on game `gameId` as `chain` reads it: the id a dealer answered is only its word, so the game is
+ * read on-chain (dealer, bond, seats, config) and held to the lobby `player` signed a join of, before staking.
+ */
+export async function checkLobbyGameOnChain(
+  chain: Pick<GameChain, 'game' | 'seat' | 'config'>,
+  gameId: bigint,
+  lobby: LobbyInfo,
+  player: string,
+  opts: Parameters<typeof checkLobbyGame>[3] = {},
+): Promise<void> {
+  const g = await chain.game(gameId);
+  const players: string[] = [];
+  for (let i = 0; i < g.nPlayers; i++) players.push((await chain.seat(gameId, i)).player);
+  checkLobbyGame(
+    { dealer: g.dealer, bond: g.bond, players, config: await chain.config(gameId) },
+    lobby,
+    player,
+    opts,
+  );
+}
+
 function toInfo(l: LobbiesView, x: LobbyView): LobbyInfo {
   return {
     id: x.id,
@@ -428,6 +469,9 @@ function toTicket(r: JoinStatusView): Omit<JoinTicket, 'deadline'> {
     nonce: typeof r.nonce === 'string' ? r.nonce : '',
     status: r.status,
     gameId: r.gameId === null ? null : BigInt(r.gameId),
+    ...(Number.isSafeInteger(r.filled) && Number.isSafeInteger(r.seats)
+      ? { filled: r.filled, seats: r.seats }
+      : {}),
   };
 }
 
@@ -439,13 +483,14 @@ function errorBody(text: string): DealerErrorBody | string {
   return text;
 }
 
-/** `sleep(ms)`, cut short (rejecting with the signal's reason) when `signal` aborts. */
-function abortableSleep(
+/** `sleep(ms)`, cut short (rejecting with the signal's reason) when `signal` aborts, at once when it already has. */
+export function abortableSleep(
   sleep: (ms: number) => Promise<void>,
   ms: number,
   signal?: AbortSignal,
 ): Promise<void> {
   if (!signal) return sleep(ms);
+  if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<void>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });

@@ -34,7 +34,6 @@ import {
 import { Wallet } from 'ethers';
 import { BotPlayer } from '../bot-player.ts';
 import type { TurnPlanner } from '../planner.ts';
-import { resolveGameId } from '../play/game-id.ts';
 import { describeAction } from '../play/loop.ts';
 import { knowledgeOf } from '../viewer/recorder.ts';
 import { IndexedDbArtifactCache } from './artifact-cache.ts';
@@ -50,7 +49,9 @@ import {
   closeStep,
   closingReserve,
   fundSession,
+  type LeaveOffer,
   leaveLobby,
+  lobbyGame,
   payToWallet,
   sessionBudget,
   shippedRulesetOf,
@@ -139,8 +140,10 @@ export class PlayPage {
   #progress: ProofProgress | null = null;
   /** The once-per-visit return of finished games' funds (#settleFinished). */
   #settling: Promise<void> | null = null;
-  /** Until the lobby gave this session its game: the Leave button aborts it (#join). */
+  /** Until the lobby gave this session its game: the Leave button aborts it (#join), when it is offered. */
   #lobbyExit: AbortController | null = null;
+  /** What a Leave would do now (session.ts `LeaveOffer`): only `open` is honoured. */
+  #leaveOffer: LeaveOffer = 'joining';
   /** What the lobby list says first (#pickLobby): how the last Leave went. */
   #notice: string | null = null;
 
@@ -179,7 +182,11 @@ export class PlayPage {
     ui.dealerUrl.textContent = config.dealerUrl;
     ui.rpcUrl.textContent = config.rpcUrl ?? '(the browser wallet)';
     ui.dismiss.addEventListener('click', () => this.clearError());
-    ui.leaveLobby.addEventListener('click', () => this.#lobbyExit?.abort(new LobbyLeft()));
+    // Not while the join's answer is on its way (the seat could be taken, even fill the lobby, after the leave),
+    // nor once the lobby filled with this seat: its game is being created (#offerLeave).
+    ui.leaveLobby.addEventListener('click', () => {
+      if (this.#leaveOffer === 'open') this.#lobbyExit?.abort(new LobbyLeft());
+    });
     ui.exportState.addEventListener('click', () => {
       this.#export().catch((e: unknown) => this.showError(`Exporting: ${describeError(e).message}`, false));
     });
@@ -285,6 +292,7 @@ export class PlayPage {
           if (!(e instanceof LobbyLeft)) throw e;
         } finally {
           this.#lobbyExit = null;
+          this.#leaveOffer = 'joining';
           this.ui.leaveLobby.hidden = true;
         }
       }
@@ -323,6 +331,24 @@ export class PlayPage {
     this.state.lobby = null;
     this.state.gameId = null;
     this.state.history = [];
+  }
+
+  /**
+   * The Leave button while the page waits for its lobby: disabled ("joining…") while the join's answer is on its
+   * way, offered while the seat waits in an open lobby, gone once the lobby filled with it (session.ts LeaveOffer).
+   */
+  #offerLeave(o: LeaveOffer): void {
+    this.#leaveOffer = o;
+    const b = this.ui.leaveLobby;
+    b.hidden = o === 'full';
+    b.disabled = o !== 'open';
+    b.dataset.offer = o;
+    b.textContent =
+      o === 'joining'
+        ? 'Joining… (Leave waits for the dealer’s answer)'
+        : 'Leave the lobby (your funds go back)';
+    if (o === 'open') this.status(`in lobby ${this.state.lobby?.kind ?? ''}: waiting for the other players…`);
+    if (o === 'full') this.status('the lobby is full: the dealer is creating the game…');
   }
 
   /** The wallet's unfinished session in this browser, if any (no wallet prompt: the index is in clear). */
@@ -598,31 +624,19 @@ export class PlayPage {
     if (paid.pushFailed)
       this.log(`the wallet's credit from earlier games stays in the contract: ${paid.pushFailed}`, 'end');
     if (this.state.gameId === null) {
-      this.status(`joined lobby ${lobby.kind}: waiting for the other players…`);
-      // Until the game exists nothing is staked: the person may leave, and the funds go back (#leave).
-      this.ui.leaveLobby.hidden = false;
-      this.state.gameId = await resolveGameId(
-        // The key was funded for these terms: a game (or a later view of the lobby) asking more is refused.
-        {
-          kind: 'lobby',
-          lobby: lobby.id,
-          maxStake: lobby.stake,
-          maxTurns: lobby.maxTurns,
-          maxDisputeDeposit: lobby.disputeDeposit,
-          // The windows the person saw: a later view (or a game) with a shorter turn window is refused.
-          ...(lobby.durations ? { floors: lobby.durations } : {}),
-        },
-        {
-          signer: key,
-          dealerUrl: this.state.config.dealerUrl,
-          chainId: w.chainId,
-          gameContract: lobby.gameContract,
-          chain,
-          pollMs: this.state.config.pollMs,
-          print: (l) => this.log(l),
-          ...(exit ? { signal: exit } : {}),
-        },
-      );
+      this.status(`joining lobby ${lobby.kind}…`);
+      // Until the game exists nothing is staked: the person may leave, and the funds go back (#leave); but only
+      // once the dealer answered the join (#offerLeave).
+      this.#offerLeave('joining');
+      this.state.gameId = await lobbyGame(key, lobby, {
+        dealerUrl: this.state.config.dealerUrl,
+        chainId: w.chainId,
+        chain,
+        pollMs: this.state.config.pollMs,
+        print: (l) => this.log(l),
+        onOffer: (o) => this.#offerLeave(o),
+        ...(exit ? { signal: exit } : {}),
+      });
       // A Leave clicked while the last answers came in wins: nothing is staked yet (#leave).
       exit?.throwIfAborted();
       this.ui.leaveLobby.hidden = true;

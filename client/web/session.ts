@@ -21,19 +21,25 @@ import { rulesetHash } from '@shroud/core/ruleset/hash.ts';
 import { shippedRuleset, shippedRulesetNames } from '@shroud/core/ruleset/shipped.ts';
 import type { ValidRuleset } from '@shroud/core/ruleset/validate.ts';
 import {
+  abortableSleep,
   auditRoot,
+  checkLobbyGameOnChain,
   claimExpired,
   DealerRefusedError,
   type ExpiredClaim,
   GameChain,
+  GameTermsRejectedError,
+  type JoinTicket,
   LobbyClient,
   LobbyGameFailedError,
+  type LobbyInfo,
+  LobbyTermsRejectedError,
   type RootAudit,
   withdrawAll,
   withdrawToPayee,
 } from '@shroud/sdk';
 import type { Provider, Signer, Wallet } from 'ethers';
-import type { SessionRecord } from './session-store.ts';
+import type { SessionLobby, SessionRecord } from './session-store.ts';
 
 /** Gas a whole game may take from one seat: commit, seal, spawn, each turn, and room for attacks and answers. */
 export const GAS_PER_GAME_TURN = 1_500_000n;
@@ -198,6 +204,99 @@ export async function leaveLobby(
     }
   } else exit = 'not-seated';
   return { exit, returned: await sweepSession(session, r.owner, r.gameContract) };
+}
+
+/**
+ * What the page's Leave would do now, while it waits for its lobby's game (`lobbyGame`):
+ * - `joining`: a join of the session key may be on its way to the dealer (sent and not answered, or its answer
+ *   lost). Not offered: a leave sent now could find no seat, and the join then take one; if that join filled the
+ *   lobby, its game would be created for a key whose funds went home, and cancelled when its commit window ends.
+ * - `open`: no join is unanswered, and the seat (if the dealer holds one) is in a lobby still open, or the game
+ *   was refused (its terms, or the dealer could not create it): a leave gives the seat up and the funds go home.
+ * - `full`: the lobby filled with this seat: its game is being created, and it is this key's to play.
+ */
+export type LeaveOffer = 'joining' | 'open' | 'full';
+
+export interface LobbyGameVia {
+  dealerUrl: string;
+  chainId: bigint;
+  /** Where the game the dealer names is read before anything is staked (the dealer's word is not enough). */
+  chain: Pick<GameChain, 'game' | 'seat' | 'config'>;
+  pollMs: number;
+  /** The person's Leave: stops the wait (rejecting with its reason). The page aborts it only in `open`. */
+  signal?: AbortSignal;
+  /** Each change of what a Leave would do. */
+  onOffer?: (offer: LeaveOffer) => void;
+  print?: (line: string) => void;
+  /** The dealer's fetch (tests). */
+  fetch?: typeof globalThis.fetch;
+}
+
+/** The lobby is full (the game is this seat's), by the dealer's last answer; unknown from older dealers. */
+const isFull = (t: JoinTicket) =>
+  t.status === 'created' || (t.filled !== undefined && t.seats !== undefined && t.filled >= t.seats);
+
+/**
+ * The session key's seat in `lobby` and, once the dealer created the game, its id: the game is read on-chain and
+ * held to the terms the key was funded for before anything is staked (GameTermsRejectedError). A seat the dealer
+ * holds already (a retry, a reload, a join whose answer was lost) is taken up, not joined again. Safe to run again.
+ * `onOffer` follows what a Leave would do (`LeaveOffer`): `joining` from the join's signature until the dealer's
+ * answer, then `open` while the seat waits in an open lobby, `full` once it filled.
+ */
+export async function lobbyGame(key: Signer, lobby: SessionLobby, via: LobbyGameVia): Promise<bigint> {
+  const client = new LobbyClient(via.dealerUrl, {
+    chainId: via.chainId,
+    gameContract: lobby.gameContract,
+    ...(via.fetch ? { fetch: via.fetch } : {}),
+  });
+  const terms = {
+    maxStake: lobby.stake,
+    maxTurns: lobby.maxTurns,
+    maxDisputeDeposit: lobby.disputeDeposit,
+    // The windows the person saw: a game with a shorter one is refused.
+    ...(lobby.durations ? { floors: lobby.durations } : {}),
+  };
+  const me = await key.getAddress();
+  let signed: LobbyInfo | undefined;
+  try {
+    let ticket = await client.status(lobby.id, me).catch((e: unknown) => {
+      if (e instanceof DealerRefusedError && e.code === 'not-joined') return null;
+      throw e;
+    });
+    if (ticket) via.print?.(`seat ${ticket.seat + 1} in lobby ${lobby.kind} (${lobby.id}), taken earlier`);
+    else {
+      // From here until the answer a Leave waits (`joining`): an answer lost (the dealer down) keeps it waiting,
+      // and the retry asks the dealer first whether this join took the seat.
+      via.onOffer?.('joining');
+      ticket = await client.join(key, lobby.id, terms);
+      signed = ticket.lobby;
+      via.print?.(
+        `joined lobby ${lobby.kind} (${lobby.id}): seat ${ticket.seat + 1}${ticket.seats ? ` of ${ticket.seats}` : ''}, stake ${lobby.stake} wei${isFull(ticket) ? '; the lobby is full: the dealer creates the game' : '; waiting for the other players…'}`,
+      );
+    }
+    for (;;) {
+      via.onOffer?.(isFull(ticket) ? 'full' : 'open');
+      if (ticket.status === 'created' && ticket.gameId !== null) break;
+      if (ticket.status === 'failed') throw new LobbyGameFailedError(lobby.id, 'failed');
+      await abortableSleep((ms) => new Promise((r) => setTimeout(r, ms)), via.pollMs, via.signal);
+      ticket = await client.status(lobby.id, me);
+      // A Leave while the answer was on its way wins (it was offered: the lobby was open at the last answer).
+      via.signal?.throwIfAborted();
+    }
+    const gameId = ticket.gameId;
+    await checkLobbyGameOnChain(via.chain, gameId, signed ?? (await client.lobby(lobby.id)), me, terms);
+    return gameId;
+  } catch (e) {
+    // The dealer answered (a refusal: no seat taken), or the game is refused: a Leave is safe, and the way out.
+    if (
+      e instanceof DealerRefusedError ||
+      e instanceof LobbyTermsRejectedError ||
+      e instanceof GameTermsRejectedError ||
+      e instanceof LobbyGameFailedError
+    )
+      via.onOffer?.('open');
+    throw e;
+  }
 }
 
 /** One look at a game whose play is over, from its session key (`closeStep`). */

@@ -27,6 +27,13 @@ export interface DealerProxy {
   corrupt: RegExp | null;
   /** Paths of the responses corrupted so far. */
   corrupted: string[];
+  /**
+   * While set, the answers to POSTs whose path matches are held (the dealer did the work; its answer is slow)
+   * until `release()`; `held` counts them.
+   */
+  hold: RegExp | null;
+  held: number;
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -44,7 +51,17 @@ export async function dealerProxy(dealerUrl: string): Promise<DealerProxy> {
     dropped: 0,
     corrupt: null,
     corrupted: [],
+    hold: null,
+    held: 0,
+    release: () => {},
     close: async () => {},
+  };
+  let releaseHeld = () => {};
+  let heldUntil = new Promise<void>((r) => (releaseHeld = r));
+  proxy.release = () => {
+    proxy.hold = null;
+    releaseHeld();
+    heldUntil = new Promise<void>((r) => (releaseHeld = r));
   };
   const server: Server = createServer(async (req, res) => {
     if (proxy.down === true || (proxy.down instanceof RegExp && proxy.down.test(req.url ?? ''))) {
@@ -85,6 +102,10 @@ export async function dealerProxy(dealerUrl: string): Promise<DealerProxy> {
         proxy.corrupted.push(req.url ?? '');
         body = Buffer.from(body);
         body[body.length >> 1]! ^= 0xff;
+      }
+      if (req.method === 'POST' && proxy.hold?.test(req.url ?? '')) {
+        proxy.held++;
+        await heldUntil;
       }
       const out: Record<string, string> = {};
       r.headers.forEach((v, k) => {

@@ -20,7 +20,9 @@
  * when play ends, and the rest with the stake's credit once the page has closed the game (P7).
  *
  * Then a person joins a lobby nobody else joins and leaves it: the seat is freed at the dealer (a signed Leave)
- * and the session key's funds come back; a reload offers the lobbies again.
+ * and the session key's funds come back; a reload offers the lobbies again. And a person whose join fills a lobby
+ * clicks Leave while the dealer's answer is slow: the Leave is not offered then ("joining…"), and the page plays
+ * the game its join filled instead of leaving it to be cancelled.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -858,7 +860,10 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
       await page.goto(`${env.proxy.url}/play?rpc=${encodeURIComponent(env.rpcProxy.url)}&pollMs=200`);
       await tid('connect').click();
       await tid(`join-${LOBBY}`).click();
-      await tid('leave-lobby').waitFor({ state: 'visible', timeout: 60_000 });
+      // Offered once the dealer answered the join (until then it says "joining…", disabled).
+      await page
+        .locator('[data-testid="leave-lobby"]:enabled')
+        .waitFor({ state: 'visible', timeout: 60_000 });
       const dealerLobbies = new LobbyClient(env.dealerUrl, { chainId: 31337n });
       const seated = async () => (await dealerLobbies.lobbies()).find((x) => x.kind === LOBBY)!.filled;
       assert.equal(await seated(), 1, "the page's key holds the seat");
@@ -889,6 +894,78 @@ describe('a person plays tiny in the browser against the bot', { skip }, () => {
       await tid(`join-${LOBBY}`).waitFor({ state: 'visible', timeout: 60_000 });
       assert.equal(await visible('leave-lobby'), false);
     } finally {
+      provider.destroy();
+    }
+  });
+
+  it("a Leave clicked while the page's join that fills the lobby is on its way is not taken: the page plays that game", {
+    timeout: 300_000,
+  }, async () => {
+    const provider = new JsonRpcProvider(env.rpcUrl, 31337, { staticNetwork: true, cacheTimeout: -1 });
+    try {
+      wallet = await testWallet(provider);
+      // Another player sits in the lobby already: the page's join fills it.
+      const dealerLobbies = new LobbyClient(env.dealerUrl, { chainId: 31337n });
+      const open = (await dealerLobbies.lobbies()).find((x) => x.kind === LOBBY)!;
+      assert.equal(open.filled, 0);
+      await dealerLobbies.join(Wallet.createRandom(), open.id, { maxStake: open.stake });
+      const device = await newDevice();
+      page = device.page;
+      await page.goto(`${env.proxy.url}/play?rpc=${encodeURIComponent(env.rpcProxy.url)}&pollMs=200`);
+      await tid('connect').click();
+      // The dealer seats the page's key, and its answer is slow: the person clicks Leave meanwhile.
+      env.proxy.hold = /\/v1\/lobbies\/[^/]+\/joins$/;
+      env.proxy.held = 0;
+      await tid(`join-${LOBBY}`).click();
+      const deadline = Date.now() + 60_000;
+      while (env.proxy.held === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(env.proxy.held, 1, "the page's join reached the dealer and its answer is held");
+      assert.equal(
+        (await dealerLobbies.lobbies()).find((x) => x.id === open.id),
+        undefined,
+        'the lobby filled',
+      );
+      // Read now, asserted last: first what the click did.
+      const disabledMeanwhile = await tid('leave-lobby').isDisabled();
+      const saidMeanwhile = (await tid('leave-lobby').textContent()) ?? '';
+      await page.screenshot({ path: path.join(SHOTS, 'play-lobby-joining.png') });
+      // The person clicks anyway (forced: a disabled button takes no click).
+      await tid('leave-lobby').click({ force: true, timeout: 5_000 });
+      env.proxy.release();
+      // The page goes on into the game its join filled: no leave, no sweep, the game is played.
+      await page.waitForFunction(
+        () => {
+          const s = (globalThis as unknown as { shroudPlay: { snapshot(): { gameId: string | null } } })
+            .shroudPlay;
+          const status = document.querySelector('[data-testid="status"]')?.textContent ?? '';
+          return s.snapshot().gameId !== null || /left the lobby/.test(status);
+        },
+        null,
+        { timeout: 120_000, polling: 200 },
+      );
+      const status = (await tid('status').textContent()) ?? '';
+      assert.doesNotMatch(status, /left the lobby/, 'the seat was not given up');
+      const s = await snapshot();
+      assert.ok(s.gameId, 'the page holds the game');
+      await tid('game').waitFor({ state: 'visible', timeout: 120_000 });
+      assert.equal(await visible('leave-lobby'), false);
+      const key = (await tid('game').getAttribute('data-address'))!;
+      assert.ok((await provider.getBalance(key)) > 0n, "the session key keeps the game's funds");
+      const chain = new GameChain(open.gameContract, provider);
+      const players: string[] = [];
+      const g = await chain.game(BigInt(s.gameId));
+      for (let i = 0; i < g.nPlayers; i++) players.push((await chain.seat(BigInt(s.gameId), i)).player);
+      assert.ok(
+        players.some((p) => p.toLowerCase() === key.toLowerCase()),
+        'the key is seated in the game',
+      );
+      assert.ok(LIVE.has(g.phase), `the game is live: ${g.phase}`);
+      await page.screenshot({ path: path.join(SHOTS, 'play-lobby-joined-game.png') });
+      assert.equal(disabledMeanwhile, true, 'no Leave while the join was on its way');
+      assert.match(saidMeanwhile, /joining/i);
+      await device.context.close();
+    } finally {
+      env.proxy.release();
       provider.destroy();
     }
   });
