@@ -118,7 +118,8 @@ export class GameCloser {
     if (phase === 'Settled') await this.#d.store.updateGame(gameId, { status: 'settled' });
     else await markStopped(this.#d, gameId, 'cancelled');
     const id = gameId.toString();
-    if (!call || CLOSED_PHASE[call] !== phase) return;
+    // Counted once across dealer processes sharing the store: by whichever clears the recorded call (review 37).
+    if (!call || CLOSED_PHASE[call] !== phase || !(await this.#d.store.claimCloseCall(gameId, call))) return;
     this.#d.onClosed?.(gameId, call);
     this.#log.info(
       { gameId: id },

@@ -451,6 +451,8 @@ export class PlayPage {
           gameContract: l.gameContract,
           disputeDeposit: l.disputeDeposit,
           durations: l.durations,
+          // What the game is held to even when no join of this page signs the lobby's view (session.ts lobbyGame).
+          pinned: { rulesetHash: l.rulesetHash, seats: l.seats, bond: l.bond, dealer: l.dealer },
         };
         const trusted = isTrustedGame(this.#trust, w.chainId, l.gameContract);
         if (trusted) b.addEventListener('click', () => resolve({ kind: 'lobby', lobby }), { once: true });

@@ -22,6 +22,11 @@ export interface SessionLobby {
   disputeDeposit: bigint;
   /** The windows the listing showed: the join's floors (absent in records saved before them). */
   durations?: Durations;
+  /**
+   * What else the person picked (absent in records saved before them): a game is held to these, not to the
+   * dealer's later word, when no join of this page signed the lobby's view (a seat taken up on a retry or reload).
+   */
+  pinned?: { rulesetHash: string; seats: number; bond: bigint; dealer: string };
 }
 
 export interface SessionRecord {
@@ -106,6 +111,25 @@ function parseRecord(text: string): SessionRecord {
       gameContract: l.gameContract,
       disputeDeposit: l.disputeDeposit === undefined ? 0n : uint('lobby.disputeDeposit', l.disputeDeposit),
     };
+    if (l.pinned !== undefined) {
+      const p = l.pinned as Record<string, unknown> | null;
+      if (
+        typeof p !== 'object' ||
+        p === null ||
+        typeof p.rulesetHash !== 'string' ||
+        !/^0x[0-9a-fA-F]{64}$/.test(p.rulesetHash) ||
+        !Number.isSafeInteger(p.seats) ||
+        typeof p.dealer !== 'string' ||
+        !/^0x[0-9a-fA-F]{40}$/.test(p.dealer)
+      )
+        throw new SessionRecordError('session record: lobby.pinned is malformed');
+      lobby.pinned = {
+        rulesetHash: p.rulesetHash,
+        seats: p.seats as number,
+        bond: uint('lobby.pinned.bond', p.bond),
+        dealer: p.dealer,
+      };
+    }
     if (l.durations !== undefined) {
       const d = l.durations as Record<string, unknown> | null;
       if (typeof d !== 'object' || d === null || !DURATION_FIELDS.every((f) => Number.isSafeInteger(d[f])))

@@ -268,8 +268,19 @@ export async function lobbyGame(key: Signer, lobby: SessionLobby, via: LobbyGame
       // From here until the answer a Leave waits (`joining`): an answer lost (the dealer down) keeps it waiting,
       // and the retry asks the dealer first whether this join took the seat.
       via.onOffer?.('joining');
-      ticket = await client.join(key, lobby.id, terms);
-      signed = ticket.lobby;
+      try {
+        ticket = await client.join(key, lobby.id, terms);
+        signed = ticket.lobby;
+      } catch (e) {
+        // A refusal may answer a retry of a join whose first answer was lost after it took the seat (e.g.
+        // `lobby-closed` once it filled the lobby): the seat is looked up before a Leave is offered (review 37).
+        if (!(e instanceof DealerRefusedError)) throw e;
+        ticket = await client.status(lobby.id, me).catch((s: unknown) => {
+          if (s instanceof DealerRefusedError && s.code === 'not-joined') throw e;
+          throw s;
+        });
+        via.print?.(`seat ${ticket.seat + 1} in lobby ${lobby.kind} (${lobby.id}): taken by this join`);
+      }
       via.print?.(
         `joined lobby ${lobby.kind} (${lobby.id}): seat ${ticket.seat + 1}${ticket.seats ? ` of ${ticket.seats}` : ''}, stake ${lobby.stake} wei${isFull(ticket) ? '; the lobby is full: the dealer creates the game' : '; waiting for the other players…'}`,
       );
@@ -284,7 +295,16 @@ export async function lobbyGame(key: Signer, lobby: SessionLobby, via: LobbyGame
       via.signal?.throwIfAborted();
     }
     const gameId = ticket.gameId;
-    await checkLobbyGameOnChain(via.chain, gameId, signed ?? (await client.lobby(lobby.id)), me, terms);
+    // Held to what the person picked (`pinned`), not only to the dealer's word: a seat taken up on a retry or
+    // reload has no signed view, and the lobby's listing now is whatever the dealer says (review 37).
+    const view = signed ?? (await client.lobby(lobby.id));
+    await checkLobbyGameOnChain(
+      via.chain,
+      gameId,
+      lobby.pinned ? { ...view, ...lobby.pinned } : view,
+      me,
+      terms,
+    );
     return gameId;
   } catch (e) {
     // The dealer answered (a refusal: no seat taken), or the game is refused: a Leave is safe, and the way out.

@@ -258,10 +258,14 @@ export class PostgresLobbies implements LobbyStore {
             [lobbyId, player, join.nonce, l.leftAt, join.deadline],
           );
           if (l.forgetBefore !== undefined) {
-            // The floor first: no join older than the rows about to go can be seated once they are gone.
-            await c.query('UPDATE lobby_nonce_floor SET forgotten_before = GREATEST(forgotten_before, $1)', [
-              l.forgetBefore,
-            ]);
+            // The floor first: no join older than the rows about to go can be seated once they are gone. Never past
+            // the database server's clock: a dealer process whose clock runs ahead must not refuse every fresh
+            // join, in every lobby, of every process (review 37).
+            await c.query(
+              `UPDATE lobby_nonce_floor
+                 SET forgotten_before = GREATEST(forgotten_before, LEAST($1, EXTRACT(EPOCH FROM clock_timestamp())::BIGINT))`,
+              [l.forgetBefore],
+            );
             await c.query(
               'DELETE FROM lobby_leaves WHERE deadline < (SELECT forgotten_before FROM lobby_nonce_floor)',
             );

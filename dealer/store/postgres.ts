@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Groth16Proof } from '../../core/mapproof/types.ts';
+import type { DealerCloseCall } from '../chain/types.ts';
 import { StoreOpenError } from './errors.ts';
 import {
   POSTGRES_LOBBY_JOINED_AT_MIGRATION,
@@ -356,6 +357,14 @@ export class PostgresStore implements DealerStore {
       gameId.toString(),
     ]);
     if (res.rowCount !== 1) throw new Error(`no game ${gameId} to update`);
+  }
+
+  async claimCloseCall(gameId: bigint, call: DealerCloseCall): Promise<boolean> {
+    const res = await this.#pool.query(
+      'UPDATE games SET close_call = NULL WHERE game_id = $1 AND close_call = $2',
+      [gameId.toString(), call],
+    );
+    return res.rowCount === 1;
   }
 
   async putSealedShares(gameId: bigint, shares: readonly SealedShareRecord[]): Promise<void> {

@@ -217,10 +217,11 @@ export class SqliteLobbies implements LobbyStore {
         'INSERT INTO lobby_leaves (lobby_id, player, nonce, left_at, deadline) VALUES (?, ?, ?, ?, ?)',
       ).run(lobbyId, player, join.nonce, l.leftAt, join.deadline);
       if (l.forgetBefore !== undefined) {
-        // The floor first: no join older than the rows about to go can be seated once they are gone.
-        db.prepare('UPDATE lobby_nonce_floor SET forgotten_before = MAX(forgotten_before, ?)').run(
-          l.forgetBefore,
-        );
+        // The floor first: no join older than the rows about to go can be seated once they are gone. Never past
+        // the database's clock: a process whose clock runs ahead must not refuse every fresh join (review 37).
+        db.prepare(
+          `UPDATE lobby_nonce_floor SET forgotten_before = MAX(forgotten_before, MIN(?, CAST(strftime('%s', 'now') AS INTEGER)))`,
+        ).run(l.forgetBefore);
         db.prepare(
           'DELETE FROM lobby_leaves WHERE deadline < (SELECT forgotten_before FROM lobby_nonce_floor)',
         ).run();

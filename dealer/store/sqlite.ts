@@ -1,6 +1,7 @@
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import type { Groth16Proof } from '../../core/mapproof/types.ts';
 import { DEFAULT_CACHE_LIMITS } from '../cache-limits.ts';
+import type { DealerCloseCall } from '../chain/types.ts';
 import { Lru } from '../lru.ts';
 import {
   decodeSealedShare,
@@ -322,6 +323,13 @@ export class SqliteStore implements DealerStore {
       .prepare(`UPDATE games SET ${set} WHERE game_id = ?`)
       .run(...cols.map(([, v]) => v), gameId.toString());
     if (res.changes !== 1) throw new Error(`no game ${gameId} to update`);
+  }
+
+  async claimCloseCall(gameId: bigint, call: DealerCloseCall): Promise<boolean> {
+    const res = this.#db
+      .prepare('UPDATE games SET close_call = NULL WHERE game_id = ? AND close_call = ?')
+      .run(gameId.toString(), call);
+    return res.changes === 1;
   }
 
   async putSealedShares(gameId: bigint, shares: readonly SealedShareRecord[]): Promise<void> {

@@ -182,7 +182,8 @@ export interface LobbyLeave {
    * Unix seconds: the spent nonces of left joins whose deadline is before it are forgotten, and every join with
    * a deadline before it (or before any earlier leave's) is refused from then on, whatever its nonce. The dealer
    * passes a time a little before now (dealer/lobby.ts `FORGET_GRACE_SECONDS`): it refuses those joins as
-   * expired anyway. Left out: nothing is forgotten.
+   * expired anyway. Capped by the database's clock, so a process whose clock runs ahead cannot push it past the
+   * deadlines of honest joins. Left out: nothing is forgotten.
    */
   forgetBefore?: number;
   /**
@@ -271,6 +272,12 @@ export interface DealerStore extends LobbyStore {
     gameId: bigint,
     patch: Partial<Omit<GameRecord, 'gameId' | 'contract' | 'ruleset' | 'players'>>,
   ): Promise<void>;
+
+  /**
+   * Clears the game's recorded closing call if it is `call`, in one statement: true for the one caller that
+   * cleared it (which counts it), false for every other (another dealer process on the same database, a repeat).
+   */
+  claimCloseCall(gameId: bigint, call: DealerCloseCall): Promise<boolean>;
 
   putSealedShares(gameId: bigint, shares: readonly SealedShareRecord[]): Promise<void>;
   sealedShares(gameId: bigint): Promise<SealedShareRecord[]>;

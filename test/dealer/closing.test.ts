@@ -270,6 +270,12 @@ describe('closing games: the dealer gets its bonds back', () => {
       updateGame: async (_id: bigint, patch: Partial<typeof game>) => {
         Object.assign(game, patch);
       },
+      // As the stores do it: one conditional update.
+      claimCloseCall: async (_id: bigint, call: string) => {
+        if (game.closeCall !== call) return false;
+        game.closeCall = null;
+        return true;
+      },
     };
     const log = { child: () => log, info() {}, warn() {} };
     const closed: string[] = [];
@@ -285,5 +291,9 @@ describe('closing games: the dealer gets its bonds back', () => {
     assert.equal(game.status, 'settled');
     await restarted.tick();
     assert.deepEqual(closed, ['settle'], 'once');
+    // Two dealer processes on one store whose ticks overlap count the call once between them (review 37).
+    Object.assign(game, { status: 'published', closeCall: 'settle' });
+    await Promise.all([new GameCloser(deps as never).tick(), new GameCloser(deps as never).tick()]);
+    assert.deepEqual(closed, ['settle', 'settle'], 'one more count for the one more recorded call, not two');
   });
 });

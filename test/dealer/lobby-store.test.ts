@@ -419,6 +419,33 @@ function lobbyStoreContract(
     );
   });
 
+  it("a leave from a process whose clock runs an hour ahead cannot push the floor past the database's clock", async () => {
+    // Review 37: the floor is global and only rises; one such leave (a throwaway key joins and leaves) refused every
+    // honest join, in every lobby and process, until real time caught up.
+    const s = await open();
+    const [a, b] = [lobby({ seats: 4 }), lobby({ seats: 4, kind: 'other' })];
+    await s.openLobby(a);
+    await s.openLobby(b);
+    const now = Math.floor(Date.now() / 1000);
+    const ahead = now + 3600;
+    const mallory = { ...joinOf(a.id, addr(0xbad)), deadline: ahead + 120, joinedAt: ahead };
+    assert.equal((await s.joinLobby(mallory, null)).ok, true);
+    const left = await s.leaveLobby({
+      lobbyId: a.id,
+      player: mallory.player,
+      joinNonce: mallory.nonce,
+      leftAt: ahead,
+      forgetBefore: ahead - 300, // what dealer/lobby.ts passes from that clock
+    });
+    assert.equal(left.ok, true);
+    // An honest join through another process with a right clock (the SDK's deadline: now + 120), another lobby.
+    const other = await open(true);
+    const alice = { ...joinOf(b.id, addr(1)), deadline: now + 120, joinedAt: now };
+    assert.deepEqual(await other.joinLobby(alice, null), { ok: true, seat: 0, filled: false });
+    // Mallory's own join is still refused (its row is kept: its deadline is not before the capped floor).
+    assert.deepEqual(await other.joinLobby(mallory, null), { ok: false, reason: 'nonce-replayed' });
+  });
+
   it('one address joining and leaving over and over: its spent joins are kept only until their deadlines pass', async () => {
     const s = await open();
     const l = lobby({ seats: 2 });

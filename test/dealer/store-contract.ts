@@ -166,6 +166,14 @@ export function storeContract(backend: () => StoreBackend): void {
       createdBlock: 1234,
       closeCall: 'settle',
     });
+    // The recorded closing call is cleared once, by the one caller that counts it.
+    assert.equal(await again.claimCloseCall(9n, 'cancelMissed'), false, 'not the recorded call');
+    const claims = await Promise.all([
+      again.claimCloseCall(9n, 'settle'),
+      again.claimCloseCall(9n, 'settle'),
+    ]);
+    assert.deepEqual(claims.sort(), [false, true]);
+    assert.equal((await again.getGame(9n))?.closeCall, null);
     assert.equal(await again.getCursor(), 77);
     assert.deepEqual(await again.getReveal(9n, '0xa', 3), {
       gameId: 9n,

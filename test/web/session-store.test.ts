@@ -121,6 +121,32 @@ describe('the web session store', () => {
     await assert.rejects(store.load(key, sessionAddress(bad.key)), /lobby\.durations is malformed/);
   });
 
+  it('keeps what the person picked besides the terms (review 37: a taken-up seat is held to it); malformed refused', async () => {
+    const store = new SessionStore(new MemoryStateStore());
+    const key = await VaultKey.derive(owner, scope);
+    const pinned = {
+      rulesetHash: `0x${'ab'.repeat(32)}`,
+      seats: 2,
+      bond: 10n ** 18n,
+      dealer: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+    };
+    const r = record({ lobby: { ...record().lobby!, pinned } });
+    await store.save(key, r);
+    assert.deepEqual(await store.load(key, sessionAddress(r.key)), r);
+    const old = record();
+    await store.save(key, old);
+    assert.equal(
+      (await store.load(key, sessionAddress(old.key)))!.lobby!.pinned,
+      undefined,
+      'saved before it',
+    );
+    for (const over of [{ rulesetHash: '0x12' }, { seats: 2.5 }, { dealer: 'nobody' }]) {
+      const bad = record({ lobby: { ...record().lobby!, pinned: { ...pinned, ...over } as never } });
+      await store.save(key, bad);
+      await assert.rejects(store.load(key, sessionAddress(bad.key)), /lobby\.pinned is malformed/);
+    }
+  });
+
   it('keeps a Leave in progress (a reload finishes it, never joins again); anything but true is refused', async () => {
     const store = new SessionStore(new MemoryStateStore());
     const key = await VaultKey.derive(owner, scope);
