@@ -11,7 +11,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Wallet } from 'ethers';
 import type { GameConfig, GameState, SeatState } from '../../client/sdk/chain.ts';
-import { DealerRefusedError, DealerUnavailableError } from '../../client/sdk/errors.ts';
+import {
+  DealerRefusedError,
+  DealerUnavailableError,
+  GameTermsRejectedError,
+} from '../../client/sdk/errors.ts';
 import { type LeaveOffer, lobbyGame } from '../../client/web/session.ts';
 import type { SessionLobby } from '../../client/web/session-store.ts';
 import { rulesetHash, shippedRuleset } from '../../core/index.ts';
@@ -34,6 +38,7 @@ const SESSION_LOBBY: SessionLobby = {
   gameContract: CONTRACT,
   disputeDeposit: 100n,
   durations: { ...TINY.deadlines },
+  pinned: { rulesetHash: rulesetHash(TINY).toLowerCase(), seats: 2, bond: 10n ** 18n, dealer: DEALER },
 };
 
 interface Seat {
@@ -44,12 +49,15 @@ interface Seat {
 /**
  * A dealer with one two-seat lobby in which `others` players sit already. The player's join is answered once
  * `release()` is called (while `held`); its answer is lost (`lose` joins: the connection drops after the dealer
- * seated it). Once the lobby is full, the game is created after `createAfter` status looks.
+ * seated it; `loseFirst`: only the first attempt's, its retries answered). Once the lobby is full, the game is
+ * created after `createAfter` status looks. As dealer/lobby.ts, a lobby no longer open refuses a join
+ * (`lobby-closed`) before its seats are looked at.
  */
 function slowDealer(o: {
   others: number;
   held?: boolean;
   lose?: boolean;
+  loseFirst?: boolean;
   refuse?: string;
   createAfter?: number;
 }) {
@@ -109,13 +117,13 @@ function slowDealer(o: {
       if (o.refuse) return json({ error: o.refuse, message: `lobbyId: ${o.refuse}` }, 409);
       const body = JSON.parse(String(init!.body)) as { player: string; nonce: string };
       const player = body.player.toLowerCase();
-      if (o.lose) {
-        // Seated by the first; every answer lost (the client's retries too).
+      if (o.lose || (o.loseFirst && log.joinsPosted === 1)) {
+        // Seated by the first; its answer lost (`lose`: the client's retries' too).
         if (!seats.has(player)) seats.set(player, { seat: filled++, nonce: body.nonce });
         throw new TypeError('fetch failed: the connection dropped');
       }
-      if (seats.has(player)) return json({ error: 'already-joined', message: 'already' }, 409);
       if (filled >= 2) return json({ error: 'lobby-closed', message: 'lobbyId: the lobby is filled' }, 409);
+      if (seats.has(player)) return json({ error: 'already-joined', message: 'already' }, 409);
       const s = { seat: filled, nonce: body.nonce };
       seats.set(player, s);
       filled++;
@@ -139,29 +147,41 @@ function slowDealer(o: {
   return { fetch, log, release, arrived, seats };
 }
 
-/** What the chain says of GAME_ID: the lobby's game, with the other player and the page's key seated. */
-const chain = {
-  async game(): Promise<GameState> {
-    return { dealer: DEALER, phase: 'Commit', nPlayers: 2, bond: 10n ** 18n } as GameState;
-  },
-  async seat(_id: bigint, i: number): Promise<SeatState> {
-    return { player: [OTHER, PLAYER.address.toLowerCase()][i]! } as SeatState;
-  },
-  async config(): Promise<GameConfig> {
-    return {
-      kind: 0,
-      width: 16,
-      height: 12,
-      maxTurns: 40,
-      depth: 4,
-      rulesetHash: rulesetHash(TINY).toLowerCase(),
-      stake: 1000n,
-      durations: { ...TINY.deadlines },
-      sealKey: SEAL,
-      disputeDeposit: 100n,
-    };
-  },
-};
+/**
+ * What the chain says of GAME_ID: by default the lobby's game, with the other player and the page's key seated;
+ * `over` makes it another game (more seats, a 1-wei bond, another ruleset).
+ */
+function chainOf(over: { others?: string[]; bond?: bigint; rulesetHash?: string } = {}) {
+  const players = [...(over.others ?? [OTHER]), PLAYER.address.toLowerCase()];
+  return {
+    async game(): Promise<GameState> {
+      return {
+        dealer: DEALER,
+        phase: 'Commit',
+        nPlayers: players.length,
+        bond: over.bond ?? 10n ** 18n,
+      } as GameState;
+    },
+    async seat(_id: bigint, i: number): Promise<SeatState> {
+      return { player: players[i]! } as SeatState;
+    },
+    async config(): Promise<GameConfig> {
+      return {
+        kind: 0,
+        width: 16,
+        height: 12,
+        maxTurns: 40,
+        depth: 4,
+        rulesetHash: over.rulesetHash ?? rulesetHash(TINY).toLowerCase(),
+        stake: 1000n,
+        durations: { ...TINY.deadlines },
+        sealKey: SEAL,
+        disputeDeposit: 100n,
+      };
+    },
+  };
+}
+const chain = chainOf();
 
 /**
  * The page's wait for its lobby, with its Leave button: a click is honoured only while the offer is `open` (as
@@ -236,5 +256,79 @@ describe("the page's Leave while its join is on its way", () => {
     await assert.rejects(page.run(), DealerRefusedError);
     assert.equal(page.offers.at(-1), 'open');
     assert.equal(page.leave(), true);
+  });
+
+  it('a join refused as lobby-closed after its lost first attempt filled the lobby: the seat is found, no Leave', async () => {
+    // Review 37: the SDK retries a join whose answer was lost; the dealer answers the retry lobby-closed.
+    const dealer = slowDealer({ others: 1, loseFirst: true });
+    const page = pageWait(dealer);
+    assert.equal(await page.run(), GAME_ID, "the seat's game is played");
+    assert.equal(dealer.log.joinsPosted, 2, 'the lost attempt and its refused retry');
+    assert.ok(!page.offers.includes('open'), `never offered: ${page.offers.join(', ')}`);
+  });
+});
+
+describe('a seat taken up without a join of this page', () => {
+  it('has its game held to the lobby the person picked, not to the listing the dealer shows now', async () => {
+    // Review 37: a dealer answers "seat taken earlier" on the first look (or a reload finds the seat): no join is
+    // signed, and the lobby's listing now says another ruleset, 4 seats and a 1-wei bond, as the game does.
+    const evil = { rulesetHash: `0x${'ee'.repeat(32)}`, bond: 1n };
+    const others = [
+      OTHER,
+      '0x2222222222222222222222222222222222222222',
+      '0x3333333333333333333333333333333333333333',
+    ];
+    const answers: Record<string, unknown> = {
+      [`/v1/lobbies/${LOBBY_ID}`]: {
+        id: LOBBY_ID,
+        kind: 'tiny-duel',
+        ruleset: 'x',
+        rulesetHash: evil.rulesetHash,
+        seats: 4,
+        filled: 4,
+        stake: '1000',
+        disputeDeposit: '100',
+        maxTurns: 40,
+        bond: '1',
+        durations: { ...TINY.deadlines },
+        status: 'created',
+        gameId: GAME_ID.toString(),
+      },
+      [`/v1/lobbies/${LOBBY_ID}/joins/${PLAYER.address.toLowerCase()}`]: {
+        lobbyId: LOBBY_ID,
+        player: PLAYER.address.toLowerCase(),
+        seat: 3,
+        nonce: `0x${'00'.repeat(32)}`,
+        status: 'created',
+        filled: 4,
+        seats: 4,
+        gameId: GAME_ID.toString(),
+        message: null,
+      },
+      '/v1/lobbies': {
+        chainId: '31337',
+        gameContract: CONTRACT,
+        dealer: DEALER,
+        sealKey: SEAL.map(String),
+        lobbies: [],
+      },
+    };
+    let joins = 0;
+    const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      const path = decodeURIComponent(new URL(String(input)).pathname).toLowerCase();
+      if (init?.method === 'POST') joins++;
+      const body = answers[path] ?? answers[Object.keys(answers).find((k) => k.toLowerCase() === path) ?? ''];
+      return new Response(JSON.stringify(body ?? { error: 'not-found', message: path }), {
+        status: body ? 200 : 404,
+        headers: { 'content-type': 'application/json' },
+      });
+    }) as typeof globalThis.fetch;
+    const via = { dealerUrl: 'http://dealer.test', chainId: 31337n, pollMs: 5, fetch };
+    const game = chainOf({ others, ...evil });
+    await assert.rejects(lobbyGame(PLAYER, SESSION_LOBBY, { ...via, chain: game }), GameTermsRejectedError);
+    assert.equal(joins, 0, 'no join was signed');
+    // A record saved before `pinned` is held to the listing, as before.
+    const { pinned: _, ...unpinned } = SESSION_LOBBY;
+    assert.equal(await lobbyGame(PLAYER, unpinned, { ...via, chain: game }), GAME_ID);
   });
 });
