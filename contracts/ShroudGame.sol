@@ -26,9 +26,9 @@ import {ShroudTurns} from "./game/ShroudTurns.sol";
 ///        `msg.sender`, seat, turn, stored commitments, the opponents' stored zone masks in increasing seat order
 ///        skipping the prover, 0 for seats the ruleset has but the game does not and for forfeited seats, the
 ///        ruleset's damage, and for passability turns the map root) or a prover-supplied output < p (`NotInField`).
-///      * Turn order (`ShroudTurns`): turns 0..n−1 are the spawns in seat order, then `submitTurn`s round-robin over
+///      * Turn order (`ShroudTurns`): turns 0..n−1 are the spawns in seat order, then `playTurn`s round-robin over
 ///        the unforfeited seats; a seat that misses its deadline is forfeited at fault by `claimTurnTimeout`.
-///      * Combat: during its own turn (before `submitTurn`), the mover may `attack` a tile, naming the defender. The
+///      * Combat: during its own turn (before `playTurn`), the mover may `attack` a tile, naming the defender. The
 ///        game enters `Phase.Combat` until the defender answers `respondCombat` with a combat proof against its
 ///        stored commitment, or misses the deadline (`claimCombatTimeout`: it forfeits at fault). No turn proof is
 ///        accepted meanwhile, so the defender's commitment cannot change between the attack and the answer.
@@ -139,7 +139,7 @@ contract ShroudGame is IShroudGame {
     ///      [packed…, oldCommit, newCommit(, mapRoot for passability rulesets)]. No gameId: the stored commitment
     ///      binds the game, since every stored commitment was made by a proof that knew its opening. Both commitments
     ///      are play commitments: no reveal commitment signal or slot of its own (core/state.ts playCommitment).
-    function submitTurn(uint256 gameId, Proof calldata proof, uint256[] calldata report, uint256 newCommit) external {
+    function playTurn(uint256 gameId, Proof calldata proof, uint256[] calldata report, uint256 newCommit) external {
         _play(gameId, proof, report, newCommit, false);
     }
 

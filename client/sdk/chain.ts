@@ -720,11 +720,11 @@ export class GameChain {
   }
 
   async submitTurn(gameId: bigint, plan: TurnPlan, proof: SolidityProof): Promise<TxResult> {
-    return this.#play('submitTurn', gameId, plan, proof);
+    return this.#play('playTurn', gameId, plan, proof);
   }
 
   /** Spawn and turn take the same arguments: the proof and the plan's public outputs. */
-  #play(fn: 'spawn' | 'submitTurn', gameId: bigint, plan: SpawnPlan | TurnPlan, proof: SolidityProof) {
+  #play(fn: 'spawn' | 'playTurn', gameId: bigint, plan: SpawnPlan | TurnPlan, proof: SolidityProof) {
     return this.#send(fn, [gameId, proof, plan.report, plan.newCommit]);
   }
 

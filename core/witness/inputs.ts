@@ -77,7 +77,7 @@ export interface VisionOutputs {
   forced: ZoneReveal[];
   /**
    * The report part of the packed public words (zone bitmask and forced-reveal lanes, every context bit
-   * 0; core/witness/publics.ts): what `spawn` and `submitTurn` take.
+   * 0; core/witness/publics.ts): what `spawn` and `playTurn` take.
    */
   report: bigint[];
   revealCommit: bigint;

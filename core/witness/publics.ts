@@ -137,7 +137,7 @@ export function forcedLanes(reveals: readonly PublicZoneReveal[], unitSlots: num
 }
 
 /**
- * The report part of the packed words (what `spawn` and `submitTurn` take): the zone bitmask and the
+ * The report part of the packed words (what `spawn` and `playTurn` take): the zone bitmask and the
  * forced-reveal lanes at their places, every context bit 0.
  */
 export function packReport(r: R, zoneMask: bigint, forced: readonly PublicZoneReveal[]): bigint[] {

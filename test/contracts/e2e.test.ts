@@ -183,7 +183,7 @@ describe('end to end on tiny with real Groth16 proofs', () => {
       });
       const proof = await prove('turn', plan);
       const args = [id, proof, plan.report, plan.newCommit];
-      const rc = await (await as(env, players[k]!).getFunction('submitTurn')(...args)).wait();
+      const rc = await (await as(env, players[k]!).getFunction('playTurn')(...args)).wait();
       record(rc, plan.forced);
       assert.equal((await seatOf(k)).playCommitment, plan.newCommit);
       assert.equal(await G.getFunction('playCommitment')(id, players[k]!.address, t), plan.newCommit);
@@ -193,7 +193,7 @@ describe('end to end on tiny with real Groth16 proofs', () => {
     await moveTurn(0, 2); // turn 2: seat 0 infantry (5,5) → (7,5)
     await moveTurn(1, -1); // turn 3: seat 1 infantry (10,5) → (9,5)
     // A real proof replayed at a later turn fails (turn, commitment and masks moved on).
-    await expectRevert(as(env, p0).getFunction('submitTurn')(...turnProofOf2!.args), G, 'InvalidProof');
+    await expectRevert(as(env, p0).getFunction('playTurn')(...turnProofOf2!.args), G, 'InvalidProof');
     await moveTurn(0, 1); // turn 4: (7,5) → (8,5), adjacent to seat 1's infantry
     await moveTurn(1, 0); // turn 5
     assert.ok(forcedSeen.length > 0, 'units in each other’s zones were force-revealed');

@@ -179,7 +179,7 @@ export async function mockPlay(env: Env, name: string, passability = false, veri
   const callSpawn = (s: Scenario, seat: number, proof: unknown, m: Move) =>
     as(env, s.players[seat]!).getFunction('spawn')(s.id, proof, m.report, m.newCommit);
   const callTurn = (s: Scenario, seat: number, proof: unknown, m: Move) =>
-    as(env, s.players[seat]!).getFunction('submitTurn')(s.id, proof, m.report, m.newCommit);
+    as(env, s.players[seat]!).getFunction('playTurn')(s.id, proof, m.report, m.newCommit);
 
   /** Every seat spawns in order (seat i with `moves[i]`, default `move(10 i)`). */
   async function spawnBoth(s: Scenario, moves: Move[] = []): Promise<void> {

@@ -217,7 +217,7 @@ async function move(
     await (await as(env, player).getFunction('spawn')(t.id, proofFor(sig), report, newCommit)).wait();
   } else {
     const sig = [...packed, BigInt(me.playCommitment), newCommit];
-    await (await as(env, player).getFunction('submitTurn')(t.id, proofFor(sig), report, newCommit)).wait();
+    await (await as(env, player).getFunction('playTurn')(t.id, proofFor(sig), report, newCommit)).wait();
   }
   return { seat, turn, commitment: newCommit };
 }

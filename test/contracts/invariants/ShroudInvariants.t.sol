@@ -69,12 +69,12 @@ contract ShroudInvariants {
     /// drifted from `ShroudGame._signals` once made every spawn, turn and combat answer fail as `InvalidProof`, so the
     /// invariants never saw a turn; this fails then.)
     function test_honestStepsPlayTurns() public {
-        for (uint256 i = 0; i < 400 && ledger.okCount(IShroudGame.submitTurn.selector) == 0; i++) {
+        for (uint256 i = 0; i < 400 && ledger.okCount(IShroudGame.playTurn.selector) == 0; i++) {
             if (i % 40 == 0) handler.createGame(uint256(keccak256(abi.encode("game", i))));
             handler.advance(i, uint256(keccak256(abi.encode("step", i))));
         }
         require(ledger.okCount(IShroudGame.spawn.selector) > 0, "no spawn succeeded");
-        require(ledger.okCount(IShroudGame.submitTurn.selector) > 0, "no turn succeeded");
+        require(ledger.okCount(IShroudGame.playTurn.selector) > 0, "no turn succeeded");
     }
 
     /// The campaign reaches the audit's zone challenges: honest steps bring games to their audit, where a seat's

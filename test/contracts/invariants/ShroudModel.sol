@@ -80,7 +80,7 @@ contract ShroudModel {
         IShroudGame.Proof memory p = proof(sig, valid);
         return m.isSpawn
             ? abi.encodeCall(IShroudGame.spawn, (id, p, report, m.newCommit))
-            : abi.encodeCall(IShroudGame.submitTurn, (id, p, report, m.newCommit));
+            : abi.encodeCall(IShroudGame.playTurn, (id, p, report, m.newCommit));
     }
 
     /// The play commitment Poseidon(stateCommit, revealCommit) a seat stores (core/state.ts playCommitment).
