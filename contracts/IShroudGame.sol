@@ -453,7 +453,9 @@ interface IShroudGame {
 
     /// @notice The defender proves whether one of its units stands on the attacked tile (with its type and HP) and
     ///         commits to its units after the combat; the attacker's turn then goes on.
-    function respondCombat(
+    /// @dev Named, as `playTurn`, so that its selector (0x32c39f3d) comes early in the dispatcher: `respondCombat`
+    ///      (0xd24179b2) was the 51st of 61.
+    function defend(
         uint256 gameId,
         Proof calldata proof,
         uint256 present,

@@ -29,7 +29,7 @@ import {ShroudTurns} from "./game/ShroudTurns.sol";
 ///      * Turn order (`ShroudTurns`): turns 0..n−1 are the spawns in seat order, then `playTurn`s round-robin over
 ///        the unforfeited seats; a seat that misses its deadline is forfeited at fault by `claimTurnTimeout`.
 ///      * Combat: during its own turn (before `playTurn`), the mover may `attack` a tile, naming the defender. The
-///        game enters `Phase.Combat` until the defender answers `respondCombat` with a combat proof against its
+///        game enters `Phase.Combat` until the defender answers `defend` with a combat proof against its
 ///        stored commitment, or misses the deadline (`claimCombatTimeout`: it forfeits at fault). No turn proof is
 ///        accepted meanwhile, so the defender's commitment cannot change between the attack and the answer.
 ///      Each ruleset's play verifiers are copied from the write-once registry at the ruleset's first game, so proofs
@@ -181,7 +181,7 @@ contract ShroudGame is IShroudGame {
     /// @dev Public signals [newCommit, gameId, target, oldCommit]: target = player | turn << 160 | col << 192 |
     ///      row << 202 | damage << 212 | outcome << 220 (built here), outcome = present | unitType << 1 | unitHp << 5
     ///      (the defender's claim, checked to fit its fields, so the word is injective).
-    function respondCombat(
+    function defend(
         uint256 gameId,
         Proof calldata proof,
         uint256 present,
@@ -666,17 +666,20 @@ contract ShroudGame is IShroudGame {
         pure
         returns (uint256)
     {
-        uint256 word = pos >> 8;
-        uint256 off = pos & 0xff;
-        if (off + bits > PACKED_WORD_BITS) {
-            word++;
-            off = 0;
+        // Unchecked: pos, bits ≤ 2^16 and word < rw, a memory array's length (no arithmetic here can overflow).
+        unchecked {
+            uint256 word = pos >> 8;
+            uint256 off = pos & 0xff;
+            if (off + bits > PACKED_WORD_BITS) {
+                word++;
+                off = 0;
+            }
+            if (word >= rw) revert WrongSignalCount(word + 1, rw);
+            uint256 w = sig[word];
+            if ((w >> off) & ((uint256(1) << bits) - 1) != 0) revert ContextBitsSet(word);
+            sig[word] = w | (value << off);
+            return (word << 8) | (off + bits);
         }
-        if (word >= rw) revert WrongSignalCount(word + 1, rw);
-        uint256 w = sig[word];
-        if ((w >> off) & ((uint256(1) << bits) - 1) != 0) revert ContextBitsSet(word);
-        sig[word] = w | (value << off);
-        return (word << 8) | (off + bits);
     }
 
     /// Checks the proof with the ruleset's verifier for `circuit`: the copy made at the ruleset's first game (one

@@ -685,7 +685,7 @@ async function duelPlay(
     damage,
   });
   out['gas_combat_response'] = await gasOf(
-    as(players[1]!).getFunction('respondCombat')(
+    as(players[1]!).getFunction('defend')(
       id,
       await proofOf('combat', cmb),
       cmb.present ? 1n : 0n,

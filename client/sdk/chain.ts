@@ -739,7 +739,7 @@ export class GameChain {
   }
 
   async respondCombat(gameId: bigint, plan: CombatPlan, proof: SolidityProof): Promise<TxResult> {
-    return this.#send('respondCombat', [
+    return this.#send('defend', [
       gameId,
       proof,
       plan.present ? 1n : 0n,

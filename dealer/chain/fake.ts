@@ -332,7 +332,7 @@ export class FakeChain implements ChainView, GameCreator {
   }
 
   /**
-   * Stands for a verified combat answer (`respondCombat`) of `player` as defender: its seat's stored play
+   * Stands for a verified combat answer (`defend`) of `player` as defender: its seat's stored play
    * commitment becomes `commitment` (Poseidon(S', R): new state, same reveal list) without a new turn or log.
    */
   respondCombatFor(gameId: bigint, player: string, commitment: bigint): void {

@@ -138,7 +138,7 @@ export interface ChainView {
    * The contract's `playCommitment` view, at the confirmed block: the play commitment the player's seat stores
    * for its latest spawn (turn 0) or turn when `turn` is it; null when the player has none at `turn` (nor
    * later); IN_LOGS when `turn` is earlier than the player's latest (only its `TurnSubmitted` log has it: see
-   * `turnsSubmitted`). Never scans logs. NOT final: a combat answer (`respondCombat`) replaces the seat's
+   * `turnsSubmitted`). Never scans logs. NOT final: a combat answer (`defend`) replaces the seat's
    * stored value by Poseidon(S', R) without a new turn, so callers cache it at most until the head changes.
    */
   playCommitment(gameId: bigint, player: string, turn: number): Promise<bigint | null | typeof IN_LOGS>;

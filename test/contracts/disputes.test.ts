@@ -380,7 +380,7 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
       await mp.commitOf(s, 1),
     ];
     await (
-      await as(env, s.players[1]!).getFunction('respondCombat')(s.id, proofFor(cmb), 1n, 2n, 3n, answered)
+      await as(env, s.players[1]!).getFunction('defend')(s.id, proofFor(cmb), 1n, 2n, 3n, answered)
     ).wait();
     assert.equal(await mp.commitOf(s, 1), answered);
     // The spawn's own state commitment no longer opens the seat's value; the answer's does, with the same list.

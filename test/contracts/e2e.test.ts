@@ -238,7 +238,7 @@ describe('end to end on tiny with real Groth16 proofs', () => {
     const cmbProof = await prove('combat', cmb);
     // A value ≥ p is refused before verification, even with a real proof.
     await expectRevert(
-      as(env, p1).getFunction('respondCombat')(
+      as(env, p1).getFunction('defend')(
         id,
         cmbProof,
         1n,
@@ -250,7 +250,7 @@ describe('end to end on tiny with real Groth16 proofs', () => {
       'NotInField',
     );
     const rc = await (
-      await as(env, p1).getFunction('respondCombat')(
+      await as(env, p1).getFunction('defend')(
         id,
         cmbProof,
         1n,

@@ -386,17 +386,17 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     await expectRevert(as(env, env.other).getFunction('claimCombatTimeout')(s.id), G, 'DeadlineNotPassed');
     // Only the defender, with a proof for the stored state, the attack's tile and the ruleset's damage.
     await expectRevert(
-      as(env, s.players[0]!).getFunction('respondCombat')(s.id, proofFor(bad), 1n, 2n, 3n, 77n),
+      as(env, s.players[0]!).getFunction('defend')(s.id, proofFor(bad), 1n, 2n, 3n, 77n),
       G,
       'NotDefender',
     );
     await expectRevert(
-      as(env, s.players[1]!).getFunction('respondCombat')(s.id, ZERO_PROOF, 2n, 2n, 3n, 77n),
+      as(env, s.players[1]!).getFunction('defend')(s.id, ZERO_PROOF, 2n, 2n, 3n, 77n),
       G,
       'NotInField',
     );
     await expectRevert(
-      as(env, s.players[1]!).getFunction('respondCombat')(s.id, ZERO_PROOF, 1n, 2n, 3n, P),
+      as(env, s.players[1]!).getFunction('defend')(s.id, ZERO_PROOF, 1n, 2n, 3n, P),
       G,
       'NotInField',
     );
@@ -406,7 +406,7 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
       [2n, 256n],
     ] as const) {
       await expectRevert(
-        as(env, s.players[1]!).getFunction('respondCombat')(s.id, ZERO_PROOF, 1n, t, hp, 77n),
+        as(env, s.players[1]!).getFunction('defend')(s.id, ZERO_PROOF, 1n, t, hp, 77n),
         G,
         'NotInField',
       );
@@ -421,14 +421,14 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     ]) {
       const sig = await combatSignals(s, 1n, 2n, 3n, 77n, over);
       await expectRevert(
-        as(env, s.players[1]!).getFunction('respondCombat')(s.id, proofFor(sig), 1n, 2n, 3n, 77n),
+        as(env, s.players[1]!).getFunction('defend')(s.id, proofFor(sig), 1n, 2n, 3n, 77n),
         G,
         'InvalidProof',
       );
     }
     const sig = await combatSignals(s, 1n, 2n, 3n, 77n);
     const rc2 = await (
-      await as(env, s.players[1]!).getFunction('respondCombat')(s.id, proofFor(sig), 1n, 2n, 3n, 77n)
+      await as(env, s.players[1]!).getFunction('defend')(s.id, proofFor(sig), 1n, 2n, 3n, 77n)
     ).wait();
     const res = rc2.logs
       .map((l: { topics: string[]; data: string }) => G.interface.parseLog(l))
@@ -452,7 +452,7 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     await (await attack(s, 13n)).wait();
     const miss = await combatSignals(s, 0n, 0n, 0n, 77n);
     const rc3 = await (
-      await as(env, s.players[1]!).getFunction('respondCombat')(s.id, proofFor(miss), 0n, 0n, 0n, 77n)
+      await as(env, s.players[1]!).getFunction('defend')(s.id, proofFor(miss), 0n, 0n, 0n, 77n)
     ).wait();
     const names = rc3.logs.map((l: { topics: string[]; data: string }) => G.interface.parseLog(l)?.name);
     assert.ok(names.includes('CombatFizzled') && !names.includes('CombatResolved'));
@@ -469,7 +469,7 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     assert.equal((await G.getFunction('getCombat')(s.id)).turnLeft, 0n, 'no time left when it attacked');
     const oc = await commitOf(s, 1);
     const rc = await (
-      await as(env, s.players[1]!).getFunction('respondCombat')(
+      await as(env, s.players[1]!).getFunction('defend')(
         s.id,
         proofFor(await combatSignals(s, 0n, 0n, 0n, oc)),
         0n,
@@ -492,7 +492,7 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     await increaseTime(env, DURATIONS.combatSeconds + 1);
     const sig = await combatSignals(s, 0n, 0n, 0n, await commitOf(s, 1));
     await expectRevert(
-      as(env, s.players[1]!).getFunction('respondCombat')(s.id, proofFor(sig), 0n, 0n, 0n, sig[3]),
+      as(env, s.players[1]!).getFunction('defend')(s.id, proofFor(sig), 0n, 0n, 0n, sig[3]),
       G,
       'DeadlinePassed',
     );

@@ -844,7 +844,7 @@ contract ShroudHandler {
             _r(seed, 1) % 2, _r(seed, 2) % 16, _r(seed, 3) % 256, model.play(stateCommit, k.revealOf[gi][defender])
         ];
         // [newCommit, gameId, target = player | turn << 160 | col << 192 | row << 202 | damage << 212 | outcome << 220,
-        //  oldCommit] (ShroudGame.respondCombat); the player in the target is the caller (the defender)
+        //  oldCommit] (ShroudGame.defend); the player in the target is the caller (the defender)
         uint256[] memory sig = new uint256[](4);
         sig[0] = a[3];
         sig[1] = id;

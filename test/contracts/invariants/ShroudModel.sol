@@ -103,7 +103,7 @@ contract ShroudModel {
         pure
         returns (bytes memory)
     {
-        return abi.encodeCall(IShroudGame.respondCombat, (id, proof(sig, valid), a[0], a[1], a[2], a[3]));
+        return abi.encodeCall(IShroudGame.defend, (id, proof(sig, valid), a[0], a[1], a[2], a[3]));
     }
 
     /// proposeOpenRoot with the zone roots of the proposal made from `pseed` (`wrongLength`: one zone root only).
