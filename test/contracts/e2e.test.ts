@@ -250,14 +250,7 @@ describe('end to end on tiny with real Groth16 proofs', () => {
       'NotInField',
     );
     const rc = await (
-      await as(env, p1).getFunction('defend')(
-        id,
-        cmbProof,
-        1n,
-        cmb.unitType,
-        cmb.unitHp,
-        cmb.newCommit,
-      )
+      await as(env, p1).getFunction('defend')(id, cmbProof, 1n, cmb.unitType, cmb.unitHp, cmb.newCommit)
     ).wait();
     const ev = rc.logs
       .map((l: { topics: string[]; data: string }) => G.interface.parseLog(l))
