@@ -249,18 +249,20 @@ export class LobbyClient {
 
   /**
    * Polls the seat until the dealer created the game (its id), or it could not (LobbyGameFailedError).
-   * `signal` aborts the wait (rejecting with its reason).
+   * `signal` aborts the wait (rejecting with its reason); `onAnswer` sees each answer (a page's Leave follows
+   * whether the lobby is full).
    */
   async waitForGame(
     lobbyId: string,
     ticket: Pick<JoinTicket, 'player'>,
-    o: { pollMs?: number; signal?: AbortSignal } = {},
+    o: { pollMs?: number; signal?: AbortSignal; onAnswer?: (t: JoinTicket) => void } = {},
   ): Promise<{ gameId: bigint }> {
     for (;;) {
       o.signal?.throwIfAborted();
       const t = await this.status(lobbyId, ticket.player);
       // An abort while the answer was on its way wins: the caller left (a page's Leave).
       o.signal?.throwIfAborted();
+      o.onAnswer?.(t);
       if (t.status === 'created' && t.gameId !== null) return { gameId: t.gameId };
       await abortableSleep(this.#o.sleep, o.pollMs ?? 2000, o.signal);
     }
@@ -484,7 +486,7 @@ function errorBody(text: string): DealerErrorBody | string {
 }
 
 /** `sleep(ms)`, cut short (rejecting with the signal's reason) when `signal` aborts, at once when it already has. */
-export function abortableSleep(
+function abortableSleep(
   sleep: (ms: number) => Promise<void>,
   ms: number,
   signal?: AbortSignal,

@@ -21,7 +21,6 @@ import { rulesetHash } from '@shroud/core/ruleset/hash.ts';
 import { shippedRuleset, shippedRulesetNames } from '@shroud/core/ruleset/shipped.ts';
 import type { ValidRuleset } from '@shroud/core/ruleset/validate.ts';
 import {
-  abortableSleep,
   auditRoot,
   checkLobbyGameOnChain,
   claimExpired,
@@ -279,22 +278,19 @@ export async function lobbyGame(key: Signer, lobby: SessionLobby, via: LobbyGame
           if (s instanceof DealerRefusedError && s.code === 'not-joined') throw e;
           throw s;
         });
-        via.print?.(`seat ${ticket.seat + 1} in lobby ${lobby.kind} (${lobby.id}): taken by this join`);
       }
       via.print?.(
         `joined lobby ${lobby.kind} (${lobby.id}): seat ${ticket.seat + 1}${ticket.seats ? ` of ${ticket.seats}` : ''}, stake ${lobby.stake} wei${isFull(ticket) ? '; the lobby is full: the dealer creates the game' : '; waiting for the other players…'}`,
       );
     }
-    for (;;) {
-      via.onOffer?.(isFull(ticket) ? 'full' : 'open');
-      if (ticket.status === 'created' && ticket.gameId !== null) break;
-      if (ticket.status === 'failed') throw new LobbyGameFailedError(lobby.id, 'failed');
-      await abortableSleep((ms) => new Promise((r) => setTimeout(r, ms)), via.pollMs, via.signal);
-      ticket = await client.status(lobby.id, me);
-      // A Leave while the answer was on its way wins (it was offered: the lobby was open at the last answer).
-      via.signal?.throwIfAborted();
-    }
-    const gameId = ticket.gameId;
+    const offer = (t: JoinTicket) => via.onOffer?.(isFull(t) ? 'full' : 'open');
+    offer(ticket);
+    // The SDK's wait (a Leave while an answer was on its way wins; a game the dealer could not create throws).
+    const { gameId } = await client.waitForGame(lobby.id, ticket, {
+      pollMs: via.pollMs,
+      onAnswer: offer,
+      ...(via.signal ? { signal: via.signal } : {}),
+    });
     // Held to what the person picked (`pinned`), not only to the dealer's word: a seat taken up on a retry or
     // reload has no signed view, and the lobby's listing now is whatever the dealer says (review 37).
     const view = signed ?? (await client.lobby(lobby.id));
