@@ -23,6 +23,7 @@ template Attack(W, H, N, T, GRID, ATK, AB) {
     signal input blinding;
     signal input words[NW];
     signal input revealCommit;
+    signal input mapRoot;
     signal input sel[N];
 
     signal output nullifier;
@@ -47,6 +48,7 @@ template Attack(W, H, N, T, GRID, ATK, AB) {
     h.blinding <== blinding;
     h.words <== words;
     h.revealCommit <== revealCommit;
+    h.mapRoot <== mapRoot;
     h.out === commit;
     _ <== h.stateCommit;
 

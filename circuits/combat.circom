@@ -13,8 +13,8 @@ include "lib/unit.circom";
 // oldCommit. Presence: the named slot (one-hot `sel`) holds an alive unit on the tile; its type
 // and hp are output, and its hp drops by `damage`; at hp <= damage the slot is emptied (killed).
 // Absence: no alive unit stands on the tile, `sel` is all zero, and present = type = hp = 0.
-// Both commitments are play commitments (lib/state.circom) with the same reveal commitment: the
-// defender's latest reveal list stays bound (a dispute still opens it). newCommit keeps the state's
+// Both commitments are play commitments (lib/state.circom) with the same reveal commitment and map
+// root: the defender's latest reveal list stays bound (a dispute still opens it), and so does its root. newCommit keeps the state's
 // blinding (new state Poseidon(blinding, new words)), so the attack nullifiers of
 // this turn stay valid (see circuits/README.md). Public `target` packs player (160 bits) | turn
 // (32) | target column (10) | row (10) | damage (8), which the contract builds, and the outcome the
@@ -29,6 +29,7 @@ template Combat(W, H, N) {
     signal input blinding;
     signal input words[NW];
     signal input revealCommit;
+    signal input mapRoot;
     signal input sel[N];
 
     signal output newCommit;
@@ -57,6 +58,7 @@ template Combat(W, H, N) {
     h.blinding <== blinding;
     h.words <== words;
     h.revealCommit <== revealCommit;
+    h.mapRoot <== mapRoot;
     h.out === oldCommit;
     _ <== h.stateCommit;
 
@@ -132,6 +134,7 @@ template Combat(W, H, N) {
     nh.blinding <== blinding;
     nh.words <== pk.words;
     nh.revealCommit <== revealCommit;
+    nh.mapRoot <== mapRoot;
     _ <== nh.stateCommit;
     newCommit <== nh.out;
 

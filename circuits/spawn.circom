@@ -11,6 +11,8 @@ include "vision.circom";
 // Spawn: the initial commitment holds exactly the ruleset's spawn units, slot i = SPAWN[i] at
 // full hp (HP[type]) for i < S, every other slot empty, and every unit inside the start area of
 // the public seat (AREA[seat] = [col0, row0, col1, row1]). Same VisionProof outputs as a turn.
+// The public `mapRoot` (the game's root, which the contract supplies) goes into the play commitment,
+// where every later proof of the seat finds it (lib/state.circom PlayCommit).
 template Spawn(W, H, N, T, K, R, P, AREA, S, SPAWN, HP, METRIC, VIS, VB, ZVIS, ZX, ZY, ND, DX, DY, KY, MD, RB, SC, SP) {
     var NW = (N + 6) \ 7;
     var Z = ZX * ZY;
@@ -18,6 +20,7 @@ template Spawn(W, H, N, T, K, R, P, AREA, S, SPAWN, HP, METRIC, VIS, VB, ZVIS, Z
     signal input packed[PW];
     signal input gameId;
     signal input newCommit;
+    signal input mapRoot;
 
     signal input newBlinding;
     signal input newWords[NW];
@@ -38,6 +41,7 @@ template Spawn(W, H, N, T, K, R, P, AREA, S, SPAWN, HP, METRIC, VIS, VB, ZVIS, Z
     component nh = PlayCommit(NW);
     nh.blinding <== newBlinding;
     nh.words <== newWords;
+    nh.mapRoot <== mapRoot;
 
     component seatOh = OneHot(P);
     seatOh.in <== seat;

@@ -14,7 +14,9 @@ include "vision.circom";
 // type's SPEED (0 for structures, so they never move). Public signals (circuits/README.md): the
 // packed words (context: seat, turn, opponent masks; report: zone bitmask + forced lanes),
 // oldCommit, newCommit: play commitments (lib/state.circom PlayCommit), each binding a state to the
-// reveal list of the proof that made it, so the reveal commitment needs no signal of its own.
+// reveal list of the proof that made it, so the reveal commitment needs no signal of its own, and to
+// the map root: private `mapRoot` opens oldCommit and is kept in newCommit (TurnPass checks the
+// destinations against it), so a turn cannot change the root its seat's spawn bound.
 //
 // No gameId signal (6.2k gas each): the contract checks oldCommit against the mover's stored
 // commitment in this game, and every stored commitment was made by a proof that knew its opening
@@ -34,6 +36,7 @@ template Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, 
     signal input newBlinding;
     signal input newWords[NW];
     signal input revealBlinding;
+    signal input mapRoot;
     signal input tileCol[R];
     signal input tileRow[R];
     signal input present[R];
@@ -50,11 +53,13 @@ template Turn(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, ZY, 
     oh.blinding <== oldBlinding;
     oh.words <== oldWords;
     oh.revealCommit <== oldRevealCommit;
+    oh.mapRoot <== mapRoot;
     oh.out === oldCommit;
     _ <== oh.stateCommit;
     component nh = PlayCommit(NW);
     nh.blinding <== newBlinding;
     nh.words <== newWords;
+    nh.mapRoot <== mapRoot;
 
     component os = UnpackState(N);
     os.words <== oldWords;

@@ -6,8 +6,9 @@ include "lib/state.circom";
 include "turn.circom";
 
 // Turn with passability (ruleset.provePassability): every unit that moves proves its destination
-// tile passable with the tile's data, salt and Merkle path against the public map root. Same
-// public signals as Turn, with `mapRoot` appended.
+// tile passable with the tile's data, salt and Merkle path against the map root. Same public
+// signals as Turn: the root is private, pinned by oldCommit (the spawn bound the game's root into
+// the play commitment, lib/state.circom PlayCommit) and kept in newCommit.
 //
 // Only the MN mobile slots MSLOT (the spawn slots whose type has speed > 0: spawn puts SPAWN[i]
 // in slot i and types never change, every other slot holds a structure or is empty forever) carry
@@ -26,7 +27,6 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
     signal input packed[PW];
     signal input oldCommit;
     signal input newCommit;
-    signal input mapRoot;
 
     signal input oldBlinding;
     signal input oldWords[NW];
@@ -34,6 +34,7 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
     signal input newBlinding;
     signal input newWords[NW];
     signal input revealBlinding;
+    signal input mapRoot;
     signal input tileCol[R];
     signal input tileRow[R];
     signal input present[R];
@@ -46,8 +47,6 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
     signal input destPath[MN][(DEPTH - TK) * 3];
     signal input mapTop[TM];
 
-
-    signal rootSq <== mapRoot * mapRoot;
 
     component top = MapTop(ZX * ZY, DEPTH, TK);
     top.top <== mapTop;
@@ -63,6 +62,7 @@ template TurnPass(W, H, N, T, K, R, GRID, SPEED, SB, METRIC, VIS, VB, ZVIS, ZX, 
     t.newBlinding <== newBlinding;
     t.newWords <== newWords;
     t.revealBlinding <== revealBlinding;
+    t.mapRoot <== mapRoot;
     t.tileCol <== tileCol;
     t.tileRow <== tileRow;
     t.present <== present;

@@ -107,7 +107,8 @@ interface IShroudGame {
         uint32 maxTurns;
         uint32 turnSeconds; // durations.turnSeconds, copied here for the turn path
         uint8 zones; // zones on the board (≤ 224): the width of every packed zone bitmask
-        bool passability; // turn proofs take the map root as their last public signal
+        bool passability; // turn proofs check destinations against the root inside the play commitment
+        bool rootAdopted; // the open root replaced the dealer's (`claimOpenRootTimeout`): turns need `Seat.rebound`
         // slot 1
         address dealer;
         uint8 kind;
@@ -136,6 +137,8 @@ interface IShroudGame {
         uint256 masterSecret;
         uint256[2] sealKey; // the dealer's Baby Jubjub key the shares are sealed to
         uint256 sealContext; // Poseidon(gameId, sealKey.x, sealKey.y): the seal proofs' context signal
+        // once `rootAdopted`: the dealer's root the open root replaced (the commitments made before bind it)
+        uint256 replacedRoot;
     }
 
     /// @notice One player seat.
@@ -150,14 +153,17 @@ interface IShroudGame {
         bool staked;
         bool spawned; // the spawn proof was accepted
         bool proposedOpenRoot; // one open-root proposal per seat
+        // its play commitment binds the adopted open root (`Game.rootAdopted`): spawned after adoption, or `rebind`
+        bool rebound;
         // slot 1
         uint96 escrow; // deposits of answered disputes and zone challenges: the dealer's at settlement unless it failed
         uint32 disputedTurn; // lastTurn + 1 of the seat's last dispute (0: none)
         // then
         uint256 commitment; // C_i = Poseidon(gameId, player, r_i)
         uint256 share; // r_i once public
-        // Poseidon(state commitment, reveal commitment): the hidden units bound to the reveal list of the seat's
-        // latest spawn or turn (`lastTurn`); spawn and turn proofs replace it, a combat answer changes the state part
+        // Poseidon(state commitment, reveal commitment, map root): the hidden units bound to the reveal list of the
+        // seat's latest spawn or turn (`lastTurn`) and to the root its moves are checked against (the game's root at
+        // its spawn); spawn and turn proofs replace it, a combat answer changes the state part, `rebind` the root
         uint256 playCommitment;
         // One slot, so a turn writes one seat slot besides its commitment.
         uint224 zoneMask; // bit z: the player has vision in zone z (boards have at most 224 zones)
@@ -275,8 +281,13 @@ interface IShroudGame {
     /// @notice The seat has no spawn or turn whose reveals could be disputed, or it was disputed already.
     error NothingToDispute();
     error WrongDeposit(uint256 expected, uint256 sent);
-    /// @notice The leaves and blinding do not open the seat's stored reveal commitment.
+    /// @notice The opening given (leaves and blinding, or state and reveal commitments) does not open the seat's stored
+    ///         play commitment.
     error OpeningMismatch();
+    /// @notice The game adopted an open root and the seat's play commitment still binds the dealer's: `rebind` first.
+    error NotRebound();
+    /// @notice `rebind` needs an adopted open root and a spawned, unforfeited seat not yet rebound.
+    error NothingToRebind();
     error NotDisputer();
     error NotAnswered();
     error AlreadyAnswered();
@@ -331,7 +342,7 @@ interface IShroudGame {
     /// @notice `player` (seat `seat`) spawned; `TurnSubmitted` follows with the spawn turn's play commitment.
     event Spawned(uint256 indexed gameId, address indexed player, uint256 seat);
     /// @notice `player`'s turn `turn` proof was accepted; `commitment` is the play commitment it stored,
-    ///         `Poseidon(stateCommit, revealCommit)`: its opening names the tiles the player may request. Turn
+    ///         `Poseidon(stateCommit, revealCommit, mapRoot)`: its opening names the tiles the player may request. Turn
     ///         `turn + 1` is then seat `nextSeat`'s until `deadline` (one log rather than a `TurnStarted` beside it);
     ///         both 0 when this turn was the last (`GameEnded` follows).
     event TurnSubmitted(
@@ -400,8 +411,12 @@ interface IShroudGame {
     event OpenRootChallenged(uint256 indexed gameId, uint256 seat, uint256 zone, uint256[] leaves, uint256 deadline);
     /// @notice The challenge was settled at leaf `leafIndex` against `Gen(seed)`: seat `loser` lied and forfeits.
     event OpenRootDecided(uint256 indexed gameId, uint256 leafIndex, uint256 loser, bool proposalStands);
-    /// @notice The proposal stood through its challenge window: passability proofs now open against `root`.
+    /// @notice The proposal stood through its challenge window: passability proofs now open against `root`. Seats
+    ///         that spawned before must `rebind` their play commitments to it before their next turn.
     event OpenRootAdopted(uint256 indexed gameId, uint256 root);
+    /// @notice Seat `seat` moved its play commitment from the replaced dealer root to the adopted open root;
+    ///         `playCommitment` is the new value, `Poseidon(stateCommit, revealCommit, root)`.
+    event Rebound(uint256 indexed gameId, uint256 seat, uint256 playCommitment);
     /// @notice Bonds and stakes were credited; the game is over.
     event Settled(uint256 indexed gameId);
     /// @notice `account` withdrew `amount`.
@@ -430,11 +445,12 @@ interface IShroudGame {
     // ---------------------------------------------------------------- play
 
     /// @notice The caller's first turn: places its units in its start area, hidden, with a spawn proof, its vision
-    ///         report and its play commitment (the units bound to the reveal list the dealer serves against).
+    ///         report and its play commitment (the units bound to the reveal list the dealer serves against and to the
+    ///         game's map root).
     function spawn(uint256 gameId, Proof calldata proof, uint256[] calldata report, uint256 newCommit) external;
 
     /// @notice The caller's move: a turn proof from its stored play commitment to `newCommit` and the vision report
-    ///         it proves.
+    ///         it proves. After an adopted open root, only once the seat is rebound (`NotRebound`; see `rebind`).
     /// @dev Named so that its selector (0x0c36cb1a) comes early in the dispatcher, which the IR pipeline compiles
     ///      to one comparison per function in selector order: `submitTurn` (0xb9215a17) was the 43rd of 61, ~0.8k
     ///      gas of comparisons on every turn.
@@ -532,6 +548,17 @@ interface IShroudGame {
     ///         (its proposer forfeits); without a proposal the game is cancelled.
     function claimOpenRootTimeout(uint256 gameId) external;
 
+    /// @notice After an adopted open root, the caller moves its play commitment from the dealer's root it bound at
+    ///         its spawn to the adopted one: it opens the stored value with its state and reveal commitments and the
+    ///         replaced root, and the contract stores `Poseidon(stateCommit, revealCommit, root)`. Once per seat,
+    ///         during play or a combat, before its next turn (`NotRebound`).
+    /// @dev Why: turn proofs check every destination against the root inside the play commitment. After force-open the
+    ///      dealer's salted tree can no longer be opened by anyone, and a seat left on the dealer's root could keep
+    ///      proving moves over a map a colluding dealer made up; so turns refuse it until it rebinds. The opening
+    ///      puts the state commitment on-chain: it is hiding (it has its own blinding), and a dispute shows it
+    ///      already; the reveal commitment is blinded as well.
+    function rebind(uint256 gameId, uint256 stateCommit, uint256 revealCommit) external;
+
     // ---------------------------------------------------------------- secrets, audit, settlement
 
     /// @notice After play, the master secret and every share (checked against their commitments) are published so
@@ -592,8 +619,8 @@ interface IShroudGame {
 
     // ---------------------------------------------------------------- views
 
-    /// @notice A game's dealer, phase, seats, deadline, turn, seat to move, root, master commitment, seed, bond and
-    ///         open-map flag.
+    /// @notice A game's dealer, phase, seats, deadline, turn, seat to move, root, master commitment, seed, bond,
+    ///         open-map flag, whether an open root was adopted (`rebind`), and the dealer's root it replaced.
     function getGame(uint256 gameId)
         external
         view
@@ -608,7 +635,9 @@ interface IShroudGame {
             uint256 masterCommitment,
             uint256 seed,
             uint256 bond,
-            bool openMap
+            bool openMap,
+            bool rootAdopted,
+            uint256 replacedRoot
         );
 
     /// @notice A game's board, tree depth, ruleset hash, stake, durations, dealer seal key and dispute deposit.
@@ -644,7 +673,7 @@ interface IShroudGame {
     function getZoneChallenge(uint256 gameId, uint256 seat) external view returns (ZoneChallenge memory);
 
     /// @notice The play commitment `player` stored with its spawn or turn `turn`, while that is its latest one
-    ///         (zero if none; a combat answer since changes its state part).
+    ///         (zero if none; a combat answer since changes its state part, a `rebind` its root).
     function playCommitment(uint256 gameId, address player, uint256 turn) external view returns (uint256);
 
     /// @notice The id of the `counter`-th game created.

@@ -107,7 +107,7 @@ contract MapProofRegistry {
         view
         returns (uint256[] memory sig, bytes32 rulesetHash)
     {
-        (,, uint256 n,,,, uint256 root,,,,) = game.getGame(gameId);
+        (,, uint256 n,,,, uint256 root,,,,,,) = game.getGame(gameId);
         if (root == 0) revert NoRoot();
         if (seedHash >= Poseidon.FIELD_MODULUS) revert NotInField();
         IShroudGame.Board memory board;

@@ -25,7 +25,11 @@ import {ShroudTurns} from "./game/ShroudTurns.sol";
 ///      * Every public input a proof carries is either built from this contract's state (game id, player =
 ///        `msg.sender`, seat, turn, stored commitments, the opponents' stored zone masks in increasing seat order
 ///        skipping the prover, 0 for seats the ruleset has but the game does not and for forfeited seats, the
-///        ruleset's damage, and for passability turns the map root) or a prover-supplied output < p (`NotInField`).
+///        ruleset's damage, and for spawns the map root) or a prover-supplied output < p (`NotInField`).
+///      * The map root: every play commitment is `Poseidon(stateCommit, revealCommit, mapRoot)`. A spawn takes the
+///        game's root as a signal, so the seat's commitment binds it once; turn proofs carry it privately from the
+///        old commitment to the new one and check passability against it. After force-open an adopted open root
+///        replaces the dealer's: each seat that spawned before must `rebind` before its next turn.
 ///      * Turn order (`ShroudTurns`): turns 0..n−1 are the spawns in seat order, then `playTurn`s round-robin over
 ///        the unforfeited seats; a seat that misses its deadline is forfeited at fault by `claimTurnTimeout`.
 ///      * Combat: during its own turn (before `playTurn`), the mover may `attack` a tile, naming the defender. The
@@ -127,18 +131,22 @@ contract ShroudGame is IShroudGame {
 
     /// @inheritdoc IShroudGame
     /// @dev The caller's first turn: places its spawn units in its start area (hidden) with a spawn proof; public
-    ///      signals [packed…, gameId, newCommit]. The packed words are `report` with this contract's
-    ///      context ORed in (seat, step, opponents' masks; `_signals`); the report part holds the new zone bitmask
-    ///      (stored) and one forced-reveal lane per unit slot (`ZoneReveals` lists the non-zero ones).
+    ///      signals [packed…, gameId, newCommit, mapRoot] for every ruleset: the proof binds the game's root into
+    ///      the seat's play commitment (core/state.ts playCommitment), which its turns then carry. After an adopted
+    ///      open root the seat is rebound from the start (`Seat.rebound`). The packed words are `report` with this
+    ///      contract's context ORed in (seat, step, opponents' masks; `_signals`); the report part holds the new zone
+    ///      bitmask (stored) and one forced-reveal lane per unit slot (`ZoneReveals` lists the non-zero ones).
     function spawn(uint256 gameId, Proof calldata proof, uint256[] calldata report, uint256 newCommit) external {
         _play(gameId, proof, report, newCommit, true);
     }
 
     /// @inheritdoc IShroudGame
     /// @dev Moves the caller's hidden units with a turn proof against its stored commitment; public signals
-    ///      [packed…, oldCommit, newCommit(, mapRoot for passability rulesets)]. No gameId: the stored commitment
-    ///      binds the game, since every stored commitment was made by a proof that knew its opening. Both commitments
+    ///      [packed…, oldCommit, newCommit] for every ruleset. No gameId: the stored commitment binds the game, since
+    ///      every stored commitment was made by a proof that knew its opening. No map root either: the old commitment
+    ///      binds it (its spawn's signal, or `rebind`), and the proof carries it into the new one. Both commitments
     ///      are play commitments: no reveal commitment signal or slot of its own (core/state.ts playCommitment).
+    ///      After an adopted open root a seat still bound to the dealer's root is refused (`NotRebound`).
     function playTurn(uint256 gameId, Proof calldata proof, uint256[] calldata report, uint256 newCommit) external {
         _play(gameId, proof, report, newCommit, false);
     }
@@ -311,6 +319,11 @@ contract ShroudGame is IShroudGame {
         ShroudForceOpen.claimOpenRootTimeout(s, gameId);
     }
 
+    /// @inheritdoc IShroudGame
+    function rebind(uint256 gameId, uint256 stateCommit, uint256 revealCommit) external {
+        ShroudForceOpen.rebind(s, _deps(), gameId, stateCommit, revealCommit);
+    }
+
     // ------------------------------------------------- secrets, audit, settlement (ShroudSettlement, ShroudAudit)
 
     /// @inheritdoc IShroudGame
@@ -394,7 +407,9 @@ contract ShroudGame is IShroudGame {
             uint256 masterCommitment,
             uint256 seed,
             uint256 bond,
-            bool openMap
+            bool openMap,
+            bool rootAdopted,
+            uint256 replacedRoot
         )
     {
         Game storage g = _known(gameId);
@@ -409,7 +424,9 @@ contract ShroudGame is IShroudGame {
             g.masterCommitment,
             g.seed,
             g.bond,
-            g.openMap
+            g.openMap,
+            g.rootAdopted,
+            g.replacedRoot
         );
     }
 
@@ -467,7 +484,8 @@ contract ShroudGame is IShroudGame {
     /// @dev Only each seat's latest play commitment is stored (a fresh slot per turn cost 22.1k gas). Earlier ones
     ///      are in the `TurnSubmitted` logs; asking for one here reverts `CommitmentInLogs(latestTurn)` rather than
     ///      answering 0. 0 when the player has none at `turn` and no later one either. A combat answer replaces the
-    ///      state part without a turn, so callers must not treat this answer as final (the log's is).
+    ///      state part without a turn, and `rebind` the root (`Rebound` logs it), so callers must not treat this
+    ///      answer as final (the log's is).
     function playCommitment(uint256 gameId, address player, uint256 turn) external view returns (uint256) {
         uint256 p = s.seatPlusOne[gameId][player];
         if (p == 0) return 0;
@@ -562,8 +580,9 @@ contract ShroudGame is IShroudGame {
         }
     }
 
-    /// Spawn (`isSpawn`) or turn. Signals: [packed…, gameId or oldCommit, newCommit(, mapRoot)]; the packed words
-    /// are the prover's report words (below 2^253, 0 at every context bit) with the context ORed in.
+    /// Spawn (`isSpawn`) or turn. Signals: spawn [packed…, gameId, newCommit, mapRoot], turn [packed…, oldCommit,
+    /// newCommit]; the packed words are the prover's report words (below 2^253, 0 at every context bit) with the
+    /// context ORed in.
     function _play(uint256 gameId, Proof calldata proof, uint256[] calldata report, uint256 newCommit, bool isSpawn)
         private
     {
@@ -572,6 +591,9 @@ contract ShroudGame is IShroudGame {
             if (isSpawn) revert AlreadySpawned();
             revert NotSpawned();
         }
+        // After an adopted open root, a turn from a commitment on the dealer's root would prove moves over a map
+        // nobody can open any more (both flags sit in slots read already).
+        if (!isSpawn && g.rootAdopted && !st.rebound) revert NotRebound();
         if (newCommit >= Poseidon.FIELD_MODULUS) revert NotInField();
         uint256 zones = g.zones;
         uint256 at;
@@ -579,13 +601,16 @@ contract ShroudGame is IShroudGame {
             uint256[] memory sig;
             (sig, at) = _signals(gameId, g, st, seat, report, zones, isSpawn);
             uint256 n = sig.length;
-            // Passability: the turn proof's last public input is the map root its destinations open against.
-            if (!isSpawn && g.passability) sig[--n] = g.root;
+            // A spawn binds the game's root into its commitment: its last public input.
+            if (isSpawn) sig[--n] = g.root;
             sig[n - 1] = newCommit;
             _verify(g, isSpawn ? VERIFIER_SPAWN : VERIFIER_TURN, proof, sig);
         }
         uint32 turn = g.turn;
-        if (isSpawn) st.spawned = true;
+        if (isSpawn) {
+            st.spawned = true;
+            if (g.rootAdopted) st.rebound = true; // its commitment binds the adopted root (same slot as `spawned`)
+        }
         st.playCommitment = newCommit;
         // One slot, written together: the mask and the last turn.
         st.zoneMask = uint224((report[at >> 8] >> (at & 0xff)) & ((uint256(1) << zones) - 1));
@@ -604,8 +629,8 @@ contract ShroudGame is IShroudGame {
         emit TurnSubmitted(gameId, msg.sender, turn, newCommit, nextSeat, deadline);
     }
 
-    /// The spawn/turn signals with newCommit (and a passability turn's trailing mapRoot) left for
-    /// the caller, and where the report part starts (`at` = word << 8 | bit offset of the zone bitmask).
+    /// The spawn/turn signals with newCommit (and a spawn's trailing mapRoot) left for the caller, and where the
+    /// report part starts (`at` = word << 8 | bit offset of the zone bitmask).
     /// The packed words (core/witness/publics.ts) hold the context (seat 8 bits, step 32 bits: the turn, or the
     /// seat for a spawn; each opponent seat's stored zone mask, seats 0..maxPlayers−1 skipping `seat`, 0 for empty
     /// seats), then the report (zone bitmask, forced lanes), placed next-fit in 253-bit words. The prover's report
@@ -620,7 +645,7 @@ contract ShroudGame is IShroudGame {
         bool isSpawn
     ) private view returns (uint256[] memory sig, uint256 at) {
         uint256 rw = report.length;
-        uint256 tail = !isSpawn && g.passability ? 3 : 2;
+        uint256 tail = isSpawn ? 3 : 2;
         sig = new uint256[](rw + tail);
         for (uint256 k = 0; k < rw; k++) {
             uint256 w = report[k];
@@ -628,9 +653,7 @@ contract ShroudGame is IShroudGame {
             sig[k] = w;
         }
         at = _context(gameId, g, seat, isSpawn ? seat : g.turn, zones, sig, rw);
-        // A turn has no gameId signal: the stored commitment binds the game (circuits/turn.circom). The map root stays
-        // a signal of its own: added to the commitment in one signal, it is a summand a colluding dealer could aim
-        // at a forged state (review 32, README Known gaps).
+        // A turn has no gameId or root signal: the stored commitment binds both (circuits/turn.circom).
         sig[rw] = isSpawn ? gameId : st.playCommitment;
     }
 

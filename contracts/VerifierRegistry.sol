@@ -5,8 +5,9 @@ import {ShroudLimits} from "./game/ShroudLimits.sol";
 
 // The play circuits' public interface (core `CIRCUITS_VERSION`). Ruleset hashes name no circuit version, so a
 // ShroudGame takes only a registry compiled with its own. Bumped whenever a circuit's public signals change meaning:
-// 1 separate state and reveal commitments, 2 play commitments.
-uint16 constant PLAY_CIRCUITS_VERSION = 2;
+// 1 separate state and reveal commitments, 2 play commitments, 3 play commitments binding the map root (the spawn
+// takes the root, the turn no longer does).
+uint16 constant PLAY_CIRCUITS_VERSION = 3;
 
 /// @title VerifierRegistry
 /// @notice Maps a ruleset (by `rulesetHash`) to its board, seat count, combat damage and the Groth16 verifier of
@@ -39,7 +40,8 @@ contract VerifierRegistry {
 
     /// @notice What a game must match to play a ruleset: the board its circuits were built for, the seat count
     ///         its proofs carry opponent masks for, the damage of one hit (the combat proof's public input), and
-    ///         whether its turn proofs prove passability (then their last public signal is the map root), and how many
+    ///         whether its turn proofs prove passability (against the map root inside the play commitment, which
+    ///         every spawn proof binds with the root as its last public signal), and how many
     ///         tiles a turn may reveal (the size of the reveal list a dispute opens on-chain).
     struct Ruleset {
         bool registered;
@@ -48,7 +50,7 @@ contract VerifierRegistry {
         uint16 height;
         uint8 maxPlayers;
         uint8 damage;
-        bool passability; // ruleset.provePassability: the turn verifier takes the game's map root last
+        bool passability; // ruleset.provePassability: turns check destinations against the commitment's root
         uint8 maxRevealedTiles; // 1..70: the reveal commitment is Poseidon(blinding, ≤ 5 words of 14 leaves)
     }
 
@@ -125,8 +127,8 @@ contract VerifierRegistry {
     /// @param height Board height (1..1024; at most 224 zones of 8×8).
     /// @param maxPlayers `players.max` of the ruleset (2..6): proofs carry `maxPlayers − 1` opponent masks.
     /// @param damage Hp removed by one hit (0..255), the combat proof's `damage` input.
-    /// @param passability The ruleset's `provePassability`: turn proofs then end with the `mapRoot` public input,
-    ///        which the game fills with its posted root.
+    /// @param passability The ruleset's `provePassability`: turn proofs then check each destination against the map
+    ///        root bound in the play commitment (every ruleset's spawn proof ends with the game's root as a signal).
     /// @param maxRevealedTiles The ruleset's `maxRevealedTiles` (1..70).
     function registerRuleset(
         bytes32 rulesetHash,

@@ -10,6 +10,7 @@ export const CIRCUIT_ID = { spawn: 0, turn: 1, attack: 2, combat: 3, maproot: 4 
 /**
  * `VerifierRegistry.CIRCUITS_VERSION`: the play circuits' public interface. A ShroudGame takes only a registry of
  * its own version (ruleset hashes name no circuit version). Bumped whenever a circuit's public signals change
- * meaning: 1 separate state and reveal commitments, 2 play commitments.
+ * meaning: 1 separate state and reveal commitments, 2 play commitments, 3 play commitments binding the map root
+ * (the spawn takes the root, the turn no longer does).
  */
-export const CIRCUITS_VERSION = 2;
+export const CIRCUITS_VERSION = 3;

@@ -10,9 +10,10 @@ import { recoverAddress } from './signature.ts';
 
 /**
  * The EIP-712 request a player signs to fetch a turn's tiles from the dealer: the opening of that turn's
- * on-chain play commitment `C = Poseidon(stateCommit, revealCommit)` (core/state.ts `playCommitment`), i.e.
- * the reveal list (leaves + blinding, whose `revealCommitment` is R) and the state commitment S, plus a
- * client-random nonce the dealer burns and an expiry. Shared by the dealer (verifies) and the SDK (signs).
+ * on-chain play commitment `C = Poseidon(stateCommit, revealCommit, mapRoot)` (core/state.ts `playCommitment`;
+ * the root is the game's, which the dealer knows), i.e. the reveal list (leaves + blinding, whose
+ * `revealCommitment` is R) and the state commitment S, plus a client-random nonce the dealer burns and an
+ * expiry. Shared by the dealer (verifies) and the SDK (signs).
  */
 export interface RevealRequestMessage {
   gameId: bigint;

@@ -114,12 +114,23 @@ export function packReveals(leaves: readonly number[], maxRevealed: number): big
 }
 
 /**
- * The play commitment a seat stores on-chain: `Poseidon(stateCommit, revealCommit)`. One public signal and
- * one storage slot instead of two (the state and the reveal list are bound together); its opening for the
- * dealer and a dispute is the state commitment (hiding: it has its own blinding) and the reveal list.
+ * The play commitment a seat stores on-chain: `Poseidon(stateCommit, revealCommit, mapRoot)`. One public
+ * signal and one storage slot bind the state, the reveal list and the map root the seat plays on (the game's
+ * root at its spawn, or the adopted open root after `rebind`): turn proofs check destinations against that
+ * root without taking it as a public signal of their own. Its opening for the dealer and a dispute is the
+ * state commitment (hiding: it has its own blinding), the reveal list, and the root (public).
  */
-export function playCommitment(h: Hasher, stateCommit: bigint, revealCommit: bigint): bigint {
-  return h.hash([toField(stateCommit, 'stateCommit'), toField(revealCommit, 'revealCommit')]);
+export function playCommitment(
+  h: Hasher,
+  stateCommit: bigint,
+  revealCommit: bigint,
+  mapRoot: bigint,
+): bigint {
+  return h.hash([
+    toField(stateCommit, 'stateCommit'),
+    toField(revealCommit, 'revealCommit'),
+    toField(mapRoot, 'mapRoot'),
+  ]);
 }
 
 /** `revealCommit = Poseidon(blinding, words…)`: hides which tiles a player explored (P6). */

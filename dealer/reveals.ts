@@ -116,12 +116,15 @@ export interface ReceiptBody {
   revealCommit: string;
   /**
    * Decimal or 0x-hex field element, not signed: the state commitment S with which R opens the turn's on-chain
-   * play commitment, Poseidon(S, R).
+   * play commitment, Poseidon(S, R, mapRoot) (mapRoot: the game's root this dealer posted, never sent).
    */
   stateCommit: string;
   /** EIP-712 `RevealReceipt` signature, 65 bytes. */
   signature: string;
 }
+
+/** A game record whose map root is confirmed on-chain (RevealService `#game`): `root` is set. */
+type DealtGame = GameRecord & { root: bigint };
 
 const UINT256 = 1n << 256n;
 
@@ -192,7 +195,7 @@ export class RevealService {
   readonly #receipted: Lru<string, true>;
   readonly #signatures: NonNullable<RevealDeps['signatures']>;
   /** Games whose root is confirmed, as of the current head epoch (a force-open or a re-org changes a record). */
-  readonly #dealt: Lru<string, GameRecord>;
+  readonly #dealt: Lru<string, DealtGame>;
   /** Serialized answers of verified openings (see #opening). */
   readonly #openings: Lru<string, Buffer>;
   readonly #sessions: SessionTable;
@@ -231,7 +234,14 @@ export class RevealService {
     };
   }
 
-  async #game(gameId: bigint): Promise<GameRecord> {
+  /**
+   * The game's record, if its map root is confirmed on-chain: its `root` is then the root this dealer computed
+   * and posted, which the chain holds (dealer/dealing.ts checks the chain's root against it, and the watcher
+   * moves the record back to root-computed when a re-org drops it). Every seat of a game this dealer serves
+   * spawned under that root, so its play commitments bind it (core/state.ts `playCommitment`); after a
+   * force-open (the only way a seat plays on another root) nothing is served.
+   */
+  async #game(gameId: bigint): Promise<DealtGame> {
     this.#syncEpoch();
     const hit = this.#dealt.get(gameId.toString());
     if (hit) return hit;
@@ -247,11 +257,13 @@ export class RevealService {
       );
     }
     // A settled game's map is public (its secrets were published): its tiles are still served, as after play.
-    if (!ROOT_POSTED.includes(game.status)) {
+    // A posted game always has its root (stored at root-computed); a record without one is served nothing.
+    if (!ROOT_POSTED.includes(game.status) || game.root === null) {
       throw new DealerError(409, 'root-not-posted', 'gameId: the map root is not posted yet', 'gameId');
     }
-    this.#dealt.set(gameId.toString(), game);
-    return game;
+    const dealt: DealtGame = { ...game, root: game.root };
+    this.#dealt.set(gameId.toString(), dealt);
+    return dealt;
   }
 
   /** Per-request EIP-712 route (what the SDK uses today). The nonce is burned durably before answering. */
@@ -425,8 +437,9 @@ export class RevealService {
    * before it is stored: a canonical signature (the form the contract accepts) by `player` under this dealer's
    * domain, `player` a player of the game, the player's per-player budget, and `revealCommit` the turn's
    * reveal commitment R: with the `stateCommit` sent along it must open the turn's on-chain play commitment,
-   * Poseidon(stateCommit, revealCommit) (looked up like a reveal's: cached, the turn index, at most one chain
-   * read per block). The first receipt stored stays; a re-post answers 200 again.
+   * Poseidon(stateCommit, revealCommit, mapRoot), mapRoot the game's confirmed root from its record (never from
+   * the request; looked up like a reveal's: cached, the turn index, at most one chain read per block). The first
+   * receipt stored stays; a re-post answers 200 again.
    */
   async receipt(urlGameId: string, body: ReceiptBody): Promise<Buffer> {
     const d = this.#d;
@@ -464,7 +477,12 @@ export class RevealService {
     // An R at or above the field modulus opens nothing (no proof can have committed to it): refused without I/O.
     const opened =
       revealCommit < FIELD_MODULUS
-        ? await this.#opens(gameId, player, body.turn, playCommitment(d.h, stateCommit, revealCommit))
+        ? await this.#opens(
+            gameId,
+            player,
+            body.turn,
+            playCommitment(d.h, stateCommit, revealCommit, game.root),
+          )
         : 'mismatch';
     if (opened === 'unknown-turn') throw unknownTurn(body.turn);
     if (opened === 'mismatch') {
@@ -558,7 +576,14 @@ export class RevealService {
       }
     });
     const revealCommit = revealCommitment(d.h, leaves, ruleset.maxRevealedTiles, blinding);
-    const opened = await this.#opens(gameId, player, turn, playCommitment(d.h, stateCommit, revealCommit));
+    // Bound to the game's confirmed root (#game), never one from the request: an opening under any other root
+    // (or the two-input form of before) is the same mismatch as any wrong opening.
+    const opened = await this.#opens(
+      gameId,
+      player,
+      turn,
+      playCommitment(d.h, stateCommit, revealCommit, game.root),
+    );
     if (opened === 'unknown-turn') throw unknownTurn(turn);
     if (opened === 'mismatch') {
       throw new DealerError(
@@ -586,10 +611,11 @@ export class RevealService {
   }
 
   /**
-   * Whether `claimed` (Poseidon(stateCommit, revealCommit) of an opening) is an on-chain play commitment of
-   * the player's `turn`: the one its `TurnSubmitted` log has (final), or the one its seat stores now, which a
-   * combat answer replaces by Poseidon(S', R) without a new turn (so a player may open the turn with the state
-   * commitment of its proof or its current one; both bind the same reveal list R).
+   * Whether `claimed` (Poseidon(stateCommit, revealCommit, mapRoot) of an opening, mapRoot the game's confirmed
+   * root) is an on-chain play commitment of the player's `turn`: the one its `TurnSubmitted` log has (final), or
+   * the one its seat stores now, which a combat answer replaces by Poseidon(S', R, mapRoot) without a new turn
+   * (so a player may open the turn with the state commitment of its proof or its current one; both bind the same
+   * reveal list R and root).
    *
    * Looked up at most once per (game, player, turn) once logged or settled, and at most once per head block
    * while not: the store's turn index (the watcher's scan of `TurnSubmitted` logs) first: a past turn is
@@ -624,7 +650,7 @@ export class RevealService {
     const viewed = await this.#view(key, gameId, player, turn);
     if (viewed !== null && viewed === claimed) return 'ok';
     // Before the turn's log is indexed, only the seat's current value can be checked: after a combat answer that
-    // is Poseidon(S', R), so the SDK retries a refused opening with its current state commitment.
+    // is Poseidon(S', R, mapRoot), so the SDK retries a refused opening with its current state commitment.
     return logged === null && viewed === null ? 'unknown-turn' : 'mismatch';
   }
 

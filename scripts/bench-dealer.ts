@@ -110,7 +110,9 @@ async function serveDealer(): Promise<Served> {
   const b = shippedRuleset('duel').board;
   const leaves = Array.from({ length: 8 }, (_, i) => leafIndex(b, { col: 10 + i, row: 10 }));
   const blinding = randomFieldElement();
-  const commitment = playCommitment(h, STATE_COMMIT, revealCommitment(h, leaves, 32, blinding));
+  const root = chain.postedRootFor(gameId);
+  if (root === null) throw new Error('bench game has no root');
+  const commitment = playCommitment(h, STATE_COMMIT, revealCommitment(h, leaves, 32, blinding), root);
   chain.postCommitmentFor(gameId, PLAYER.address, 1, commitment);
   const app = await buildApp({
     h,

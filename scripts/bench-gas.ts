@@ -544,6 +544,7 @@ async function duelPlay(
   for (const k of [0, 1]) {
     const slots = spawnSlots(r, places[k]!);
     const plan = spawnWitness(r, h, {
+      mapRoot: map.tree.root,
       gameId: id,
       player: BigInt(players[k]!.address),
       seat: k,
@@ -575,7 +576,6 @@ async function duelPlay(
     const newSlots = cur.slots.map((u, i) => (u && i === 1 ? { ...u, ...step } : u));
     const stepLeaf = leafIndex(r.board, step);
     const passability = {
-      mapRoot: map.tree.root,
       zoneRoots: zoneRoots(map, r.board),
       destinations: newSlots.map((_, i) =>
         i === 1
@@ -593,6 +593,7 @@ async function duelPlay(
     const seen = [...visibleTiles(r.board, r.vision.model, sources)].slice(0, r.maxRevealedTiles);
     const revealed = seen.map((i) => ({ col: i % r.board.width, row: Math.floor(i / r.board.width) }));
     const plan = turnWitness(r, h, {
+      mapRoot: map.tree.root,
       player: BigInt(players[k]!.address),
       seat: k,
       turn: t,
@@ -654,6 +655,7 @@ async function duelPlay(
   const atkFrom = state[0]!.slots[1]!;
   const target = { col: atkFrom.col + 1, row: atkFrom.row };
   const atk = attackWitness(r, h, {
+    mapRoot: map.tree.root,
     gameId: id,
     player: BigInt(players[0]!.address),
     turn: t,
@@ -675,6 +677,7 @@ async function duelPlay(
   );
   const damage = Number((await registry.getFunction('getRuleset')(rsHash)).damage);
   const cmb = combatWitness(r, h, {
+    mapRoot: map.tree.root,
     gameId: id,
     player: BigInt(players[1]!.address),
     turn: t,

@@ -178,6 +178,9 @@ async function playSeat(
   const macKey = sessionMacKey(sessionKey, sessionId);
   let requests = 1;
   let last = { leaves: [] as number[], blinding: 0n, commit: 0n, stateCommit: 0n };
+  // The root the dealer posted: every play commitment of the game binds it (core/state.ts playCommitment).
+  const root = chain.postedRootFor(gameId);
+  if (root === null) throw new Error(`game ${gameId}: no root posted`);
   for (let turn = 1; turn <= TURNS; turn++) {
     const row = (seat * TURNS + turn) % r.board.height;
     const leaves = Array.from({ length: TILES }, (_, i) =>
@@ -186,7 +189,7 @@ async function playSeat(
     const blinding = randomFieldElement();
     const stateCommit = randomFieldElement();
     const commit = revealCommitment(h, leaves, r.maxRevealedTiles, blinding);
-    chain.postCommitmentFor(gameId, p.address, turn, playCommitment(h, stateCommit, commit));
+    chain.postCommitmentFor(gameId, p.address, turn, playCommitment(h, stateCommit, commit, root));
     head.set(await chain.headBlock()); // a new block, as the watcher would publish it
     for (let again = 0; again < 2; again++) {
       const m = { sessionId, gameId, turn, leaves, blinding, stateCommit, nonce: nonce(), expiry: soon() };

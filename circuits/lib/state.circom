@@ -55,18 +55,22 @@ template AssertCanonical() {
     (1 - alive) * word === 0;
 }
 
-// The play commitment a seat stores on-chain: Poseidon(Poseidon(blinding, words...), revealCommit).
-// State and reveal list share one public signal and one storage slot; the inner state commitment
-// (hiding: it has its own blinding) is what a player shows the dealer to open the reveal list.
+// The play commitment a seat stores on-chain: Poseidon(Poseidon(blinding, words...), revealCommit,
+// mapRoot). State, reveal list and the map root the seat plays on share one public signal and one
+// storage slot: a spawn binds the game's root (a public signal of the spawn), and every later proof
+// opens the commitment with that root and keeps it, so turns check destinations against it with no
+// root signal of their own. The inner state commitment (hiding: it has its own blinding) is what a
+// player shows the dealer to open the reveal list.
 template PlayCommit(NW) {
     signal input blinding;
     signal input words[NW];
     signal input revealCommit;
+    signal input mapRoot;
     signal output out;
     signal output stateCommit;
     component sh = Poseidon(NW + 1);
     sh.inputs[0] <== blinding;
     for (var w = 0; w < NW; w++) sh.inputs[w + 1] <== words[w];
     stateCommit <== sh.out;
-    out <== Poseidon(2)([stateCommit, revealCommit]);
+    out <== Poseidon(3)([stateCommit, revealCommit, mapRoot]);
 }

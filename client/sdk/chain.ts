@@ -192,6 +192,10 @@ export interface GameState {
   /** The dealer's bond still held (0 once slashed or paid back). */
   bond: bigint;
   openMap: boolean;
+  /** The open map's root replaced the dealer's (`root`): seats spawned before play on only once they `rebind`. */
+  rootAdopted: boolean;
+  /** The dealer's root the adopted open root replaced (0 before adoption): what those seats' commitments bind. */
+  replacedRoot: bigint;
 }
 
 export interface SeatState {
@@ -206,9 +210,14 @@ export interface SeatState {
   /** lastTurn + 1 of the seat's last dispute (0: none). */
   disputedTurn: number;
   commitment: bigint;
-  /** Poseidon(stateCommit, revealCommit): the units bound to the reveal list of the seat's latest spawn or turn. */
+  /**
+   * Poseidon(stateCommit, revealCommit, mapRoot): the units bound to the reveal list of the seat's latest spawn or
+   * turn and to the map root the seat plays on (core/state.ts playCommitment).
+   */
   playCommitment: bigint;
   zoneMask: bigint;
+  /** Its play commitment binds the adopted open root (spawned after adoption, or `rebind`). */
+  rebound: boolean;
 }
 
 export interface GameConfig {
@@ -364,6 +373,8 @@ export class GameChain {
       seed: g.seed,
       bond: g.bond,
       openMap: g.openMap,
+      rootAdopted: g.rootAdopted,
+      replacedRoot: g.replacedRoot,
     };
   }
 
@@ -382,6 +393,7 @@ export class GameChain {
       commitment: s.commitment,
       playCommitment: s.playCommitment,
       zoneMask: s.zoneMask,
+      rebound: s.rebound,
     };
   }
 
@@ -736,6 +748,14 @@ export class GameChain {
     defenderSeat: number,
   ): Promise<TxResult> {
     return this.#send('attack', [gameId, proof, plan.nullifier, target.col, target.row, defenderSeat]);
+  }
+
+  /**
+   * After an open root was adopted: re-binds the caller's play commitment from the dealer's root to the open one,
+   * opening it with its state commitment and reveal commitment (`rebind`).
+   */
+  async rebind(gameId: bigint, stateCommit: bigint, revealCommit: bigint): Promise<TxResult> {
+    return this.#send('rebind', [gameId, stateCommit, revealCommit]);
   }
 
   async respondCombat(gameId: bigint, plan: CombatPlan, proof: SolidityProof): Promise<TxResult> {

@@ -204,6 +204,8 @@ export class GamePlayer {
   /** The reveal commitment bound with the state in the seat's stored play commitment (its latest spawn or turn). */
   #revealCommit = 0n;
   #root = 0n;
+  /** The map root the seat's play commitment binds (null: read it from the chain; it changes at spawn and rebind). */
+  #bound: bigint | null = null;
   #share: bigint | null = null;
   #syncedBlock: number;
   /** The block this player joined at: where its event queries start. */
@@ -397,8 +399,39 @@ export class GamePlayer {
   }
 
   /** The play commitment of the current state, as the seat stores it (0 before the spawn). */
-  #commitment(): bigint {
-    return this.model ? playCommitment(this.h, this.#stateCommit(), this.#revealCommit) : 0n;
+  async #commitment(): Promise<bigint> {
+    if (!this.model) return 0n;
+    return playCommitment(this.h, this.#stateCommit(), this.#revealCommit, await this.#boundRoot());
+  }
+
+  /**
+   * The map root the seat's play commitment binds: the game's root, except after an open root was adopted while
+   * this seat has not rebound (then the dealer's root it replaced).
+   */
+  async #boundRoot(): Promise<bigint> {
+    if (this.#bound === null) {
+      const g = await this.chain.game(this.gameId);
+      const me = await this.chain.seat(this.gameId, this.seat);
+      this.#bound = g.rootAdopted && me.spawned && !me.rebound ? g.replacedRoot : g.root;
+    }
+    return this.#bound;
+  }
+
+  /**
+   * After an open root was adopted (a force-opened passability game), re-binds this seat's play commitment to it
+   * before the seat's next turn: turns prove moves against the root inside the commitment, and the contract
+   * refuses a turn from a seat still bound to the dealer's root (`NotRebound`). Null when there is nothing to do.
+   */
+  async rebind(): Promise<TxResult | null> {
+    await this.#reconcile();
+    if (!this.model) return null;
+    const g = await this.chain.game(this.gameId);
+    if (!g.rootAdopted) return null;
+    const me = await this.chain.seat(this.gameId, this.seat);
+    if (!me.spawned || me.rebound || me.forfeited) return null;
+    const tx = await this.chain.rebind(this.gameId, this.#stateCommit(), this.#revealCommit);
+    this.#bound = null;
+    return tx;
   }
 
   /**
@@ -409,7 +442,9 @@ export class GamePlayer {
   async #reconcile(always = false): Promise<void> {
     if (!always && this.#pending.length === 0) return;
     const onChain = (await this.chain.seat(this.gameId, this.seat)).playCommitment;
-    const mine = this.#commitment();
+    // A rebind changes the stored commitment without a pending state: the bound root is read again.
+    this.#bound = null;
+    const mine = await this.#commitment();
     if (onChain === mine) {
       const live = this.#pending.filter((x) => x.from === mine);
       if (live.length !== this.#pending.length) {
@@ -447,6 +482,7 @@ export class GamePlayer {
     this.#slots = copySlots(p.slots);
     this.#blinding = p.blinding;
     this.#pending = [];
+    if (p.kind === 'spawn') this.#bound = null; // the spawn bound the game's root of its time
     if (r) {
       // A spawn or turn binds its own reveal list into the play commitment; a combat answer keeps the seat's.
       this.#revealCommit = r.revealCommit;
@@ -594,8 +630,9 @@ export class GamePlayer {
     const leaves = nearestFirst(r, [...model.visionOf(slots)], slots).slice(0, r.maxRevealedTiles);
     const revealBlinding = randomField();
     const blinding = randomField();
-    const { turn } = await this.chain.game(this.gameId);
+    const { turn, root } = await this.chain.game(this.gameId);
     const plan = spawnWitness(r, this.h, {
+      mapRoot: root,
       gameId: this.gameId,
       player: addressToField(this.address),
       seat: this.seat,
@@ -631,6 +668,7 @@ export class GamePlayer {
 
   /** One turn: moves, proof, submission, then the revealed tiles fetched, verified and applied to the fog. */
   async playTurn(intent: TurnIntent): Promise<TurnReport> {
+    await this.rebind();
     await this.#reconcile();
     this.#need();
     const r = this.ruleset;
@@ -646,7 +684,6 @@ export class GamePlayer {
     const destProofs = r.provePassability ? this.#destinations(oldSlots, newSlots) : null;
     const passability: TurnArgs['passability'] = destProofs
       ? {
-          mapRoot: await this.#chainRoot(),
           zoneRoots: await this.#verifiedZoneRoots(),
           destinations: destProofs,
         }
@@ -655,6 +692,7 @@ export class GamePlayer {
     const newBlinding = randomField();
     const revealBlinding = randomField();
     const plan = turnWitness(r, this.h, {
+      mapRoot: await this.#boundRoot(),
       player: addressToField(this.address),
       seat: this.seat,
       turn: BigInt(turn),
@@ -678,7 +716,7 @@ export class GamePlayer {
     const pending: PendingState = {
       kind: 'turn',
       turn,
-      from: this.#commitment(),
+      from: await this.#commitment(),
       newCommit: plan.newCommit,
       slots: newSlots,
       blinding: newBlinding,
@@ -703,6 +741,7 @@ export class GamePlayer {
     const { turn } = await this.chain.game(this.gameId);
     const def = defender ?? this.#defenderFor(target);
     const plan = attackWitness(this.ruleset, this.h, {
+      mapRoot: await this.#boundRoot(),
       gameId: this.gameId,
       player: addressToField(this.address),
       turn: BigInt(turn),
@@ -758,6 +797,7 @@ export class GamePlayer {
     const { turn } = await this.chain.game(this.gameId);
     const target = { col: c.col, row: c.row };
     const plan = combatWitness(this.ruleset, this.h, {
+      mapRoot: await this.#boundRoot(),
       gameId: this.gameId,
       player: addressToField(this.address),
       turn: BigInt(turn),
@@ -773,7 +813,7 @@ export class GamePlayer {
     const pending: PendingState = {
       kind: 'combat',
       turn,
-      from: this.#commitment(),
+      from: await this.#commitment(),
       newCommit: plan.newCommit,
       slots: plan.after,
       blinding: this.#blinding,

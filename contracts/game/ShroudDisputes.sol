@@ -13,7 +13,7 @@ import {Deps, Store} from "./ShroudStore.sol";
 /// @title ShroudDisputes
 /// @notice Reveal disputes (P7 after the root). A player whose latest spawn or turn the dealer did not serve puts
 ///         that turn's opening on-chain (the leaves and blinding of its reveal commitment, and the state commitment
-///         that with it opens the seat's stored play commitment), pays the game's
+///         that with it and the game's root opens the seat's stored play commitment), pays the game's
 ///         dispute deposit, and the game pauses. The dealer must answer on-chain before the dispute deadline with
 ///         each leaf's tile, salt and Merkle path; during a challenge window anyone may show that one answered tile
 ///         does not verify against the root. An unanswered or wrongly answered dispute slashes the dealer's bond and
@@ -64,9 +64,11 @@ library ShroudDisputes {
         }
         if (value != g.disputeDeposit) revert IShroudGame.WrongDeposit(g.disputeDeposit, value);
         if (blinding >= Poseidon.FIELD_MODULUS || stateCommit >= Poseidon.FIELD_MODULUS) revert IShroudGame.NotInField();
-        // The stored play commitment binds the reveal list to the seat's state: its opening is both parts.
+        // The stored play commitment binds the reveal list to the seat's state and the map root: its opening is
+        // the state and reveal commitments and the root. Disputes are refused on open maps (above), so `g.root` is
+        // still the dealer's, the root every commitment binds since the spawns.
         uint256 revealCommit = _revealCommitment(deps.hashers, g.revealWords, leaves, blinding);
-        if (Poseidon.hash2(deps.hashers[1], stateCommit, revealCommit) != st.playCommitment) {
+        if (Poseidon.hash3(deps.hashers[2], stateCommit, revealCommit, g.root) != st.playCommitment) {
             revert IShroudGame.OpeningMismatch();
         }
         s.disputes[gameId] = IShroudGame.Dispute({

@@ -25,6 +25,9 @@ import {Deps, Store} from "./ShroudStore.sol";
 ///         in time sinks the proposal (its proposer forfeits). Every transaction carries at most one zone's leaves
 ///         and the zone roots, so this works on the largest boards. An unchallenged proposal is adopted; with
 ///         none by the deadline the game is cancelled (nobody at fault; the bond is already the players').
+///
+///         Every play commitment binds the map root it was made on (`Poseidon(stateCommit, revealCommit, root)`).
+///         Seats that spawned on the dealer's root move to the adopted one with `rebind` before their next turn.
 /// @dev Runs through DELEGATECALL in ShroudGame's storage; its events and errors are IShroudGame's.
 library ShroudForceOpen {
     using ShroudPhases for IShroudGame.Game;
@@ -201,9 +204,36 @@ library ShroudForceOpen {
             return;
         }
         delete s.openRoots[gameId];
+        // Commitments made so far bind the dealer's root: their seats rebind from it (`rebind`).
+        g.replacedRoot = g.root;
         g.root = o.root;
+        g.rootAdopted = true;
         emit IShroudGame.OpenRootAdopted(gameId, o.root);
         ShroudTurns.resume(s, gameId);
+    }
+
+    /// @notice See `IShroudGame.rebind`: the caller opens its play commitment on the replaced dealer root with its
+    ///         state and reveal commitments; the same pair is stored on the adopted root. Once per seat (`rebound`),
+    ///         during play or a combat. The root is always the game's: the caller chooses neither.
+    function rebind(Store storage s, Deps memory deps, uint256 gameId, uint256 stateCommit, uint256 revealCommit)
+        external
+    {
+        IShroudGame.Game storage g = s.games[gameId];
+        g.requireOpen(g.phase == IShroudGame.Phase.Combat ? IShroudGame.Phase.Combat : IShroudGame.Phase.Play);
+        uint256 seat = ShroudPhases.seatOf(s, gameId, msg.sender);
+        IShroudGame.Seat storage st = s.seats[gameId][seat];
+        if (!g.rootAdopted || !st.spawned || st.rebound || st.forfeited) revert IShroudGame.NothingToRebind();
+        if (stateCommit >= Poseidon.FIELD_MODULUS || revealCommit >= Poseidon.FIELD_MODULUS) {
+            revert IShroudGame.NotInField();
+        }
+        address h = deps.hashers[2];
+        if (Poseidon.hash3(h, stateCommit, revealCommit, g.replacedRoot) != st.playCommitment) {
+            revert IShroudGame.OpeningMismatch();
+        }
+        uint256 commitment = Poseidon.hash3(h, stateCommit, revealCommit, g.root);
+        st.playCommitment = commitment;
+        st.rebound = true;
+        emit IShroudGame.Rebound(gameId, seat, commitment);
     }
 
     /// The caller's seat, which must not have forfeited.

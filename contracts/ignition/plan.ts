@@ -26,7 +26,7 @@ export interface RulesetShape {
   maxPlayers: number;
   /** Combat damage (the `damage` public input of every combat proof). */
   damage: number;
-  /** `provePassability`: the turn verifier takes the game's map root as its last public signal. */
+  /** `provePassability`: turn proofs check destinations against the map root bound in the play commitment. */
   passability: boolean;
   /** Tiles a turn may reveal: the size of a reveal list a dispute opens on-chain. */
   maxRevealedTiles: number;

@@ -120,11 +120,16 @@ export interface TurnArgs {
   /** Each opponent seat's stored zone bitmask (players.max − 1 of them; 0 for empty seats). */
   oppMasks: readonly bigint[];
   /**
-   * Required when the ruleset proves passability: the map root, its zone roots (public: posted
-   * on-chain with the map proof and served with it), and per slot the destination tile's opening.
+   * The map root the seat's play commitment binds (core/state.ts playCommitment): the game's root at its
+   * spawn, or the adopted open root once the seat has rebound. Not a public signal of the turn: the old
+   * commitment pins it, and the new one keeps it.
+   */
+  mapRoot: bigint;
+  /**
+   * Required when the ruleset proves passability: the zone roots of `mapRoot` (public: posted on-chain
+   * with the map proof and served with it), and per slot the destination tile's opening.
    */
   passability?: {
-    mapRoot: bigint;
     zoneRoots: readonly bigint[];
     destinations: readonly (DestinationProof | null)[];
   };
@@ -143,14 +148,13 @@ export interface DestinationProof {
  * root and show passable terrain; the circuit takes its path up to the top nodes only. Units that
  * stay need nothing (zeros).
  */
-function passabilityInputs(r: R, h: Hasher, a: TurnArgs): { input: CircuitInput; mapRoot: bigint } {
+function passabilityInputs(r: R, h: Hasher, a: TurnArgs, mapRoot: bigint): CircuitInput {
   const p = a.passability;
   if (!p)
     throw new InputError(
       'passability',
-      `ruleset ${r.name} proves passability: mapRoot, zoneRoots and destinations are required`,
+      `ruleset ${r.name} proves passability: zoneRoots and destinations are required`,
     );
-  const mapRoot = toField(p.mapRoot, 'passability.mapRoot');
   const depth = r.board.depth;
   const mobile = mobileSlots(r);
   const lane = new Map(mobile.map((slot, j) => [slot, j]));
@@ -219,12 +223,12 @@ function passabilityInputs(r: R, h: Hasher, a: TurnArgs): { input: CircuitInput;
     // The levels above depth − k are the circuit's shared top (mapTop).
     paths.push(path.slice(0, pathLength(depth - k)).map(s));
   }
-  return { input: { ...cols, destPath: paths, mapTop: top.nodes.map(s) }, mapRoot };
+  return { ...cols, destPath: paths, mapTop: top.nodes.map(s) };
 }
 
 /**
  * A spawn or turn's commitments: `newCommit` is the play commitment the contract stores
- * (`Poseidon(stateCommit, revealCommit)`, core/state.ts playCommitment); `stateCommit` is the new
+ * (`Poseidon(stateCommit, revealCommit, mapRoot)`, core/state.ts playCommitment); `stateCommit` is the new
  * state's own commitment, which the player shows the dealer (and a dispute) to open `revealCommit`.
  */
 export interface PlayCommits {
@@ -277,6 +281,7 @@ export function turnWitness(r: R, h: Hasher, a: TurnArgs): TurnPlan {
   const oldBlinding = toField(a.oldBlinding, 'oldBlinding');
   const newBlinding = toField(a.newBlinding, 'newBlinding');
   const revealBlinding = toField(a.revealBlinding, 'revealBlinding');
+  const mapRoot = toField(a.mapRoot, 'mapRoot');
   assertTurnMoves(r, a.oldSlots, a.newSlots);
   opponentUnion(r, a.oppMasks);
   const reveals = revealInputs(r, a.newSlots, a.revealed);
@@ -286,9 +291,10 @@ export function turnWitness(r: R, h: Hasher, a: TurnArgs): TurnPlan {
     h,
     stateCommitment(h, a.oldSlots, r.unitSlots, oldBlinding),
     oldRevealCommit,
+    mapRoot,
   );
   const stateCommit = stateCommitment(h, a.newSlots, r.unitSlots, newBlinding);
-  const newCommit = playCommitment(h, stateCommit, v.revealCommit);
+  const newCommit = playCommitment(h, stateCommit, v.revealCommit, mapRoot);
   const packed = packPlay(r, a.seat, turn, a.oppMasks, v.report);
   const input: CircuitInput = {
     packed: packed.map(s),
@@ -300,15 +306,12 @@ export function turnWitness(r: R, h: Hasher, a: TurnArgs): TurnPlan {
     newBlinding: s(newBlinding),
     newWords: packSlots(a.newSlots, r.unitSlots).map(s),
     revealBlinding: s(revealBlinding),
+    mapRoot: s(mapRoot),
     ...reveals,
   };
-  // No gameId: the stored oldCommit binds the game (circuits/turn.circom).
+  // No gameId and no map root: the stored oldCommit binds the game and the root (circuits/turn.circom).
   const publicSignals = [...packed, oldCommit, newCommit];
-  if (r.provePassability) {
-    const pass = passabilityInputs(r, h, a);
-    Object.assign(input, pass.input, { mapRoot: s(pass.mapRoot) });
-    publicSignals.push(pass.mapRoot);
-  }
+  if (r.provePassability) Object.assign(input, passabilityInputs(r, h, a, mapRoot));
   return { input, publicSignals, oldCommit, newCommit, stateCommit, ...v };
 }
 
@@ -322,6 +325,8 @@ export interface SpawnArgs {
   revealed: readonly Coord[];
   revealBlinding: bigint;
   oppMasks: readonly bigint[];
+  /** The game's map root: the spawn binds it into the play commitment (its last public signal). */
+  mapRoot: bigint;
 }
 
 export interface SpawnPlan extends WitnessPlan, VisionOutputs, PlayCommits {}
@@ -374,12 +379,13 @@ export function spawnWitness(r: R, h: Hasher, a: SpawnArgs): SpawnPlan {
   assertAddress(toField(a.player, 'player')); // carried by the caller's transaction, not the proof
   const blinding = toField(a.blinding, 'blinding');
   const revealBlinding = toField(a.revealBlinding, 'revealBlinding');
+  const mapRoot = toField(a.mapRoot, 'mapRoot');
   assertSpawn(r, a.seat, a.slots);
   opponentUnion(r, a.oppMasks);
   const reveals = revealInputs(r, a.slots, a.revealed);
   const v = visionOutputs(r, h, a.slots, a.revealed, revealBlinding, a.oppMasks);
   const stateCommit = stateCommitment(h, a.slots, r.unitSlots, blinding);
-  const newCommit = playCommitment(h, stateCommit, v.revealCommit);
+  const newCommit = playCommitment(h, stateCommit, v.revealCommit, mapRoot);
   const packed = packPlay(r, a.seat, BigInt(a.seat), a.oppMasks, v.report);
   const input: CircuitInput = {
     packed: packed.map(s),
@@ -388,9 +394,10 @@ export function spawnWitness(r: R, h: Hasher, a: SpawnArgs): SpawnPlan {
     newBlinding: s(blinding),
     newWords: packSlots(a.slots, r.unitSlots).map(s),
     revealBlinding: s(revealBlinding),
+    mapRoot: s(mapRoot),
     ...reveals,
   };
-  const publicSignals = [...packed, gameId, newCommit];
+  const publicSignals = [...packed, gameId, newCommit, mapRoot];
   return { input, publicSignals, newCommit, stateCommit, ...v };
 }
 
@@ -402,6 +409,8 @@ export interface AttackArgs {
   blinding: bigint;
   /** The reveal commitment bound in the attacker's stored play commitment. */
   revealCommit: bigint;
+  /** The map root bound in the attacker's stored play commitment. */
+  mapRoot: bigint;
   /** The attacking unit's slot. */
   slot: number;
   target: Coord;
@@ -440,7 +449,8 @@ export function attackWitness(r: R, h: Hasher, a: AttackArgs): AttackPlan {
     );
   }
   const revealCommit = toField(a.revealCommit, 'revealCommit');
-  const commit = playCommitment(h, stateCommitment(h, a.slots, r.unitSlots, blinding), revealCommit);
+  const mapRoot = toField(a.mapRoot, 'mapRoot');
+  const commit = playCommitment(h, stateCommitment(h, a.slots, r.unitSlots, blinding), revealCommit, mapRoot);
   const nullifier = attackNullifier(h, blinding, a.slot, turn);
   const target = packTarget(player, turn, a.target);
   const input: CircuitInput = {
@@ -450,6 +460,7 @@ export function attackWitness(r: R, h: Hasher, a: AttackArgs): AttackPlan {
     blinding: s(blinding),
     words: packSlots(a.slots, r.unitSlots).map(s),
     revealCommit: s(revealCommit),
+    mapRoot: s(mapRoot),
     sel: Array.from({ length: r.unitSlots }, (_, k) => (k === a.slot ? '1' : '0')),
   };
   const publicSignals = [nullifier, gameId, target, commit];
@@ -464,6 +475,8 @@ export interface CombatArgs {
   blinding: bigint;
   /** The reveal commitment bound in the defender's stored play commitment (kept by the answer). */
   revealCommit: bigint;
+  /** The map root bound in the defender's stored play commitment (kept by the answer). */
+  mapRoot: bigint;
   target: Coord;
   /** Damage dealt, 0..255 (the contract's rule decides it). */
   damage: number;
@@ -492,9 +505,15 @@ export function combatWitness(r: R, h: Hasher, a: CombatArgs): CombatPlan {
   }
   const res = resolveCombat(a.slots, a.target, a.damage, a.slot);
   const revealCommit = toField(a.revealCommit, 'revealCommit');
-  const oldCommit = playCommitment(h, stateCommitment(h, a.slots, r.unitSlots, blinding), revealCommit);
+  const mapRoot = toField(a.mapRoot, 'mapRoot');
+  const oldCommit = playCommitment(
+    h,
+    stateCommitment(h, a.slots, r.unitSlots, blinding),
+    revealCommit,
+    mapRoot,
+  );
   const stateCommit = stateCommitment(h, res.after, r.unitSlots, blinding);
-  const newCommit = playCommitment(h, stateCommit, revealCommit);
+  const newCommit = playCommitment(h, stateCommit, revealCommit, mapRoot);
   const target = packCombatTarget(player, turn, a.target, a.damage, res.present, res.unitType, res.unitHp);
   const input: CircuitInput = {
     gameId: s(gameId),
@@ -503,6 +522,7 @@ export function combatWitness(r: R, h: Hasher, a: CombatArgs): CombatPlan {
     blinding: s(blinding),
     words: packSlots(a.slots, r.unitSlots).map(s),
     revealCommit: s(revealCommit),
+    mapRoot: s(mapRoot),
     sel: Array.from({ length: r.unitSlots }, (_, k) => (res.present && k === res.slot ? '1' : '0')),
   };
   const publicSignals = [newCommit, gameId, target, oldCommit];

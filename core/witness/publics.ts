@@ -101,14 +101,14 @@ export function packedWordCounts(r: R): { words: number } {
 }
 
 /**
- * Public signals per play circuit, as `ShroudGame` builds them: spawn [packed…, gameId, newCommit];
- * turn [packed…, oldCommit, newCommit(, mapRoot)] (no gameId: the stored commitment binds the game);
+ * Public signals per play circuit, as `ShroudGame` builds them: spawn [packed…, gameId, newCommit, mapRoot];
+ * turn [packed…, oldCommit, newCommit] (no gameId and no mapRoot: the stored commitment binds both);
  * attack [nullifier, gameId, target, commit]; combat [newCommit, gameId, target, oldCommit]. Every
  * commitment is a seat's play commitment (core/state.ts playCommitment).
  */
 export function playSignalCounts(r: R): { spawn: number; turn: number; attack: number; combat: number } {
   const { words } = packedWordCounts(r);
-  return { spawn: words + 2, turn: words + 2 + (r.provePassability ? 1 : 0), attack: 4, combat: 4 };
+  return { spawn: words + 3, turn: words + 2, attack: 4, combat: 4 };
 }
 
 /** A forced zone reveal as the chain sees it: no slot (the lanes are sorted). */

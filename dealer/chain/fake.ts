@@ -48,8 +48,8 @@ interface FakeDispute {
   leaves: number[];
   /**
    * The opening's reveal commitment R, which the contract computes from the disputed leaves and blinding at
-   * `openDispute` (after checking Poseidon(stateCommit, R) against the seat's stored play commitment) and keeps
-   * in the dispute: a receipt answering the dispute is over it. Null when the test driver gave none.
+   * `openDispute` (after checking Poseidon(stateCommit, R, mapRoot) against the seat's stored play commitment)
+   * and keeps in the dispute: a receipt answering the dispute is over it. Null when the test driver gave none.
    */
   revealCommit: bigint | null;
   answered: boolean;
@@ -317,8 +317,9 @@ export class FakeChain implements ChainView, GameCreator {
   }
 
   /**
-   * Stands for a verified spawn/turn proof storing its play commitment `C = Poseidon(stateCommit, revealCommit)`
-   * (core/state.ts `playCommitment`): the seat's stored value, and a `TurnSubmitted(…, turn, commitment)` log.
+   * Stands for a verified spawn/turn proof storing its play commitment
+   * `C = Poseidon(stateCommit, revealCommit, mapRoot)` (core/state.ts `playCommitment`; mapRoot: the game's posted
+   * root, `postedRootFor`): the seat's stored value, and a `TurnSubmitted(…, turn, commitment)` log.
    */
   postCommitmentFor(gameId: bigint, player: string, turn: number, commitment: bigint): void {
     this.#write('postCommitmentFor', (s) => {
@@ -332,8 +333,9 @@ export class FakeChain implements ChainView, GameCreator {
   }
 
   /**
-   * Stands for a verified combat answer (`defend`) of `player` as defender: its seat's stored play
-   * commitment becomes `commitment` (Poseidon(S', R): new state, same reveal list) without a new turn or log.
+   * Stands for a verified combat answer (`defend`) of `player` as defender: its seat's stored play commitment
+   * becomes `commitment` (Poseidon(S', R, mapRoot): new state, same reveal list and root) without a new turn or
+   * log.
    */
   respondCombatFor(gameId: bigint, player: string, commitment: bigint): void {
     this.#write('respondCombatFor', (s) => {
@@ -346,8 +348,8 @@ export class FakeChain implements ChainView, GameCreator {
 
   /**
    * `openDispute` by `player` for its `turn`. The contract computes R from the opened leaves and blinding,
-   * checks Poseidon(stateCommit, R) against the seat's stored play commitment and keeps R in the dispute; the
-   * fake checks only that a commitment is stored for the turn, and keeps the R the driver passes
+   * checks Poseidon(stateCommit, R, mapRoot) against the seat's stored play commitment and keeps R in the
+   * dispute; the fake checks only that a commitment is stored for the turn, and keeps the R the driver passes
    * (`revealCommit`: what a receipt answering the dispute must be over). The game pauses in phase Dispute.
    */
   openDispute(
@@ -474,6 +476,14 @@ export class FakeChain implements ChainView, GameCreator {
 
   secretsFor(gameId: bigint): FakeGame['secrets'] {
     return this.#game(this.#read('secretsFor'), gameId).secrets;
+  }
+
+  /**
+   * The map root posted for the game (null before): the root its seats' play commitments bind (core/state.ts
+   * `playCommitment`), for test drivers building them.
+   */
+  postedRootFor(gameId: bigint): bigint | null {
+    return this.#game(this.#read('postedRootFor'), gameId).root?.root ?? null;
   }
 
   /** The zone roots posted with the root (null before), for assertions. */

@@ -77,7 +77,7 @@ export interface CreatedGame {
 }
 
 /**
- * A `TurnSubmitted` log: the play commitment `C = Poseidon(stateCommit, revealCommit)` (core/state.ts
+ * A `TurnSubmitted` log: the play commitment `C = Poseidon(stateCommit, revealCommit, mapRoot)` (core/state.ts
  * `playCommitment`) a verified spawn (turn 0) or turn proof stored, and its block. Final: a later combat
  * answer changes the seat's stored C (new state, same reveal list) but not this log.
  */
@@ -138,8 +138,8 @@ export interface ChainView {
    * The contract's `playCommitment` view, at the confirmed block: the play commitment the player's seat stores
    * for its latest spawn (turn 0) or turn when `turn` is it; null when the player has none at `turn` (nor
    * later); IN_LOGS when `turn` is earlier than the player's latest (only its `TurnSubmitted` log has it: see
-   * `turnsSubmitted`). Never scans logs. NOT final: a combat answer (`defend`) replaces the seat's
-   * stored value by Poseidon(S', R) without a new turn, so callers cache it at most until the head changes.
+   * `turnsSubmitted`). Never scans logs. NOT final: a combat answer (`defend`) replaces the seat's stored value
+   * by Poseidon(S', R, mapRoot) without a new turn, so callers cache it at most until the head changes.
    */
   playCommitment(gameId: bigint, player: string, turn: number): Promise<bigint | null | typeof IN_LOGS>;
   /**

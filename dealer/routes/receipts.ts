@@ -17,8 +17,8 @@ export const receiptSchema = {
     stateCommit: {
       ...uintString,
       description:
-        "State commitment S (decimal or 0x-hex field element, not signed): Poseidon(S, R) must be the turn's " +
-        'on-chain play commitment',
+        'State commitment S (decimal or 0x-hex field element, not signed): Poseidon(S, R, mapRoot), mapRoot the ' +
+        "game's posted map root, must be the turn's on-chain play commitment",
     },
     signature: {
       ...revealRequestSchema.properties.signature,
@@ -39,7 +39,8 @@ export function receiptRoutes(service: RevealService) {
             'EIP-712 RevealReceipt {gameId, turn, revealCommit} signed by the player under the reveal-request ' +
             'domain ("Shroud Dealer" v1, chainId, verifyingContract = game contract), for the reveal ' +
             "commitment R of that player and turn: with stateCommit it must open the turn's on-chain play " +
-            'commitment, Poseidon(stateCommit, revealCommit). The dealer answers a later dispute of that turn with it ' +
+            "commitment, Poseidon(stateCommit, revealCommit, mapRoot), mapRoot the game's map root this " +
+            'dealer posted (not sent). The dealer answers a later dispute of that turn with it ' +
             '(the dispute was false: the contract keeps the deposit for the dealer). The first receipt per ' +
             '(game, player, turn) is kept; re-posting answers 200 again. ' +
             PLAYER_LIMIT,

@@ -32,7 +32,8 @@ export const revealRequestSchema = {
     stateCommit: {
       ...uintString,
       description:
-        "State commitment S (field element) such that Poseidon(S, R) is the turn's on-chain play commitment",
+        "State commitment S (field element) such that Poseidon(S, R, mapRoot), mapRoot the game's posted map root, " +
+        "is the turn's on-chain play commitment",
     },
     nonce: { ...uintString, description: 'Client-random uint256, single use' },
     expiry: {
@@ -136,7 +137,8 @@ export function revealRoutes(service: RevealService) {
           summary: "Fetch the tiles of a turn's reveal list (an opened play commitment)",
           description:
             'EIP-712-signed (domain "Shroud Dealer" v1, chainId, verifyingContract = game contract). ' +
-            "Served when Poseidon(stateCommit, revealCommitment(leaves, blinding)) is the turn's play " +
+            'Served when Poseidon(stateCommit, revealCommitment(leaves, blinding), mapRoot), mapRoot the ' +
+            "game's map root this dealer posted (not sent: the root the answer carries), is the turn's play " +
             'commitment as its TurnSubmitted log has it, or as the seat stores it now (a combat answer ' +
             'replaces it with the new state). ' +
             'Idempotent per turn: a new nonce returns the same tiles. ' +

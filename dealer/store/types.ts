@@ -82,7 +82,10 @@ export interface TurnCommit {
   /** Lowercase 0x address. */
   player: string;
   turn: number;
-  /** The play commitment C = Poseidon(stateCommit, revealCommit) the turn's proof stored (final: from the log). */
+  /**
+   * The play commitment C = Poseidon(stateCommit, revealCommit, mapRoot) the turn's proof stored (final: from
+   * the log).
+   */
   commitment: bigint;
   block: number;
 }

@@ -76,7 +76,6 @@ export async function workloads(r: ValidRuleset): Promise<Record<GameCircuit, Ci
   const passability = map
     ? {
         passability: {
-          mapRoot: map.tree.root,
           zoneRoots: zoneRoots(map, r.board),
           destinations: moved.map((u, i) => {
             if (u.col === full[i]!.col && u.row === full[i]!.row) return null;
@@ -104,7 +103,8 @@ export async function workloads(r: ValidRuleset): Promise<Record<GameCircuit, Ci
   );
   const all = (1n << BigInt(r.board.zoneCount)) - 1n;
   const opp = new Array(r.players.max - 1).fill(all);
-  const common = { gameId: 12345n, player: 0xabcdefn, turn: 9n };
+  // The root the play commitments bind: the map's for passability, any field element otherwise.
+  const common = { gameId: 12345n, player: 0xabcdefn, turn: 9n, mapRoot: map ? map.tree.root : 0x600dn };
   const attacker = moved.findIndex((u) => r.unitTypes[u.type]!.attackRange > 0);
   return {
     turn: turnWitness(r, h, {

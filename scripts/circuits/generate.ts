@@ -145,7 +145,7 @@ export function mainSource(name: CircuitName, r: ValidRuleset): string {
           throw new InputError('ruleset.spawn', 'provePassability needs a spawned unit with speed > 0');
         params.push(r.board.depth, mapTopLevels(r.board, ms.length), ms.length, arr(ms));
       }
-      main = `component main {public [packed, oldCommit, newCommit${pass ? ', mapRoot' : ''}]} = ${pass ? 'TurnPass' : 'Turn'}(${params.join(', ')});`;
+      main = `component main {public [packed, oldCommit, newCommit]} = ${pass ? 'TurnPass' : 'Turn'}(${params.join(', ')});`;
       break;
     }
     case 'spawn': {
@@ -155,7 +155,7 @@ export function mainSource(name: CircuitName, r: ValidRuleset): string {
       const areas = r.startAreas.slice(0, P).map((a) => arr([a.col0, a.row0, a.col1, a.row1]));
       const spawn = r.spawn.map((n) => r.unitTypes.findIndex((u) => u.name === n));
       include = 'spawn.circom';
-      main = `component main {public [packed, gameId, newCommit]} = Spawn(${[
+      main = `component main {public [packed, gameId, newCommit, mapRoot]} = Spawn(${[
         W,
         H,
         N,

@@ -4,7 +4,7 @@ import { InputError } from '../../core/errors.ts';
 import { gridDistance, tilesInRange } from '../../core/geometry.ts';
 import { packSlots } from '../../core/state.ts';
 import { type AttackArgs, attackWitness } from '../../core/witness/inputs.ts';
-import { type Loaded, load, P, randomSlots, rawTarget, rejects, rng, str } from './helpers.ts';
+import { type Loaded, load, P, ROOT, randomSlots, rawTarget, rejects, rng, str } from './helpers.ts';
 
 function randomAttack(c: Loaded, seed: number): AttackArgs | undefined {
   const r = c.ruleset;
@@ -25,6 +25,7 @@ function randomAttack(c: Loaded, seed: number): AttackArgs | undefined {
     revealCommit: g.field(),
     slot,
     target,
+    mapRoot: g.field(),
   };
 }
 
@@ -56,6 +57,7 @@ for (const name of ['tiny', 'tiny-square']) {
         slots,
         blinding: 99n,
         revealCommit: 55n,
+        mapRoot: ROOT,
         slot: 0,
         target: { col: 6, row: 5 },
       };
@@ -102,6 +104,34 @@ for (const name of ['tiny', 'tiny-square']) {
       const moved = packSlots([{ ...inf, col: 6 }, bld, null, null], 4);
       assert.ok(await rejects(c, { ...plan.input, words: moved.map(str) }));
       assert.throws(() => attackWitness(r, c.h, { ...base, turn: P }), InputError);
+    });
+
+    test('P8 combat (root binding): the stored play commitment opens only under its own map root', async () => {
+      const c = await load(name, 'attack');
+      const inf = { type: 0, hp: 5, col: 5, row: 5 };
+      const base: AttackArgs = {
+        gameId: 1n,
+        player: 2n,
+        turn: 4n,
+        slots: [inf, null, null, null],
+        blinding: 99n,
+        revealCommit: 55n,
+        mapRoot: ROOT,
+        slot: 0,
+        target: { col: 6, row: 5 },
+      };
+      const plan = attackWitness(c.ruleset, c.h, base);
+      await c.witness(plan.input);
+      assert.equal(plan.input.mapRoot, str(ROOT));
+      // The same state and reveal list under another root make another commitment: the stored one is not opened.
+      for (const other of [ROOT + 1n, 0n, P - 1n])
+        assert.ok(await rejects(c, { ...plan.input, mapRoot: str(other) }), `root ${other}`);
+      const elsewhere = attackWitness(c.ruleset, c.h, { ...base, mapRoot: ROOT + 1n });
+      assert.notEqual(elsewhere.commit, plan.commit, 'the root is inside the commitment');
+      assert.ok(
+        await rejects(c, { ...elsewhere.input, commit: str(plan.commit) }),
+        'opened under another root',
+      );
     });
   });
 }

@@ -4,7 +4,7 @@ import { InputError } from '../../core/errors.ts';
 import type { Coord } from '../../core/geometry.ts';
 import { playCommitment, stateCommitment, type Unit } from '../../core/state.ts';
 import { type CombatArgs, combatWitness } from '../../core/witness/inputs.ts';
-import { type Loaded, load, P, randomSlots, rawTarget, rejects, rng, str } from './helpers.ts';
+import { type Loaded, load, P, ROOT, randomSlots, rawTarget, rejects, rng, str } from './helpers.ts';
 
 function randomCombat(c: Loaded, seed: number): CombatArgs {
   const r = c.ruleset;
@@ -25,6 +25,7 @@ function randomCombat(c: Loaded, seed: number): CombatArgs {
     revealCommit: g.field(),
     target,
     damage: g.int(12),
+    mapRoot: g.field(),
   };
 }
 
@@ -40,7 +41,7 @@ for (const name of ['tiny', 'tiny-square']) {
         const w = await c.witness(plan.input);
         assert.deepEqual(c.publicOf(w), plan.publicSignals, `seed ${seed}`);
         const state = stateCommitment(c.h, plan.after, c.ruleset.unitSlots, args.blinding);
-        assert.equal(plan.newCommit, playCommitment(c.h, state, args.revealCommit));
+        assert.equal(plan.newCommit, playCommitment(c.h, state, args.revealCommit, args.mapRoot));
         if (plan.present) present++;
         if (plan.present && plan.after.filter(Boolean).length < args.slots.filter(Boolean).length) killed++;
       }
@@ -58,6 +59,7 @@ for (const name of ['tiny', 'tiny-square']) {
         slots: [null, inf, null, null],
         blinding: 77n,
         revealCommit: 66n,
+        mapRoot: ROOT,
         target: { col: 5, row: 5 },
         damage: 2,
       };
@@ -86,7 +88,7 @@ for (const name of ['tiny', 'tiny-square']) {
       // The answer keeps the reveal commitment: a new play commitment over another one is refused, and so is an
       // opening of the stored one with another reveal commitment.
       const rebound = w.slice();
-      rebound[1] = playCommitment(c.h, plan.stateCommit, 67n);
+      rebound[1] = playCommitment(c.h, plan.stateCommit, 67n, ROOT);
       assert.equal(c.satisfies(rebound), false, 'new commitment with another reveal commitment');
       assert.ok(await rejects(c, { ...plan.input, revealCommit: '67' }));
       // Absent target: claiming presence with any slot fails; the honest answer is absence.
@@ -129,6 +131,7 @@ for (const name of ['tiny', 'tiny-square']) {
         slots: [inf, null, null, null],
         blinding: 5n,
         revealCommit: 6n,
+        mapRoot: ROOT,
         target: { col: 5, row: 5 },
         damage: 4,
       };
@@ -138,6 +141,52 @@ for (const name of ['tiny', 'tiny-square']) {
       assert.equal(dead.after[0], null);
       for (const plan of [hurt, dead])
         assert.deepEqual(c.publicOf(await c.witness(plan.input)), plan.publicSignals);
+    });
+
+    test('P8 combat (root binding): the answer opens the stored commitment under its root and keeps that root', async () => {
+      const c = await load(name, 'combat');
+      const inf = { type: 0, hp: 5, col: 5, row: 5 };
+      const base: CombatArgs = {
+        gameId: 1n,
+        player: 2n,
+        turn: 3n,
+        slots: [null, inf, null, null],
+        blinding: 77n,
+        revealCommit: 66n,
+        mapRoot: ROOT,
+        target: { col: 5, row: 5 },
+        damage: 2,
+      };
+      // A presence (the state changes) and an absence (newCommit = oldCommit).
+      for (const target of [base.target, { col: 6, row: 5 }]) {
+        const plan = combatWitness(c.ruleset, c.h, { ...base, target });
+        const w = await c.witness(plan.input);
+        assert.ok(c.satisfies(w));
+        // w = [1, newCommit, gameId, target, oldCommit, …]: the output keeps the root of the opening.
+        const state = stateCommitment(c.h, plan.after, c.ruleset.unitSlots, base.blinding);
+        assert.equal(w[1], playCommitment(c.h, state, base.revealCommit, ROOT), 'newCommit keeps the root');
+        const old = stateCommitment(c.h, base.slots, c.ruleset.unitSlots, base.blinding);
+        assert.equal(
+          w[4],
+          playCommitment(c.h, old, base.revealCommit, ROOT),
+          'oldCommit is opened under the root',
+        );
+        // The new commitment over another root is refused, whatever the root.
+        for (const other of [ROOT + 1n, 0n]) {
+          const rebound = w.slice();
+          rebound[1] = playCommitment(c.h, state, base.revealCommit, other);
+          assert.equal(c.satisfies(rebound), false, `new commitment with root ${other}`);
+        }
+        // Opening the stored commitment with another root fails.
+        assert.ok(await rejects(c, { ...plan.input, mapRoot: str(ROOT + 1n) }), 'opened under another root');
+        // An honest answer for the same state under another root is a proof about another commitment.
+        const elsewhere = combatWitness(c.ruleset, c.h, { ...base, target, mapRoot: ROOT + 1n });
+        assert.notEqual(elsewhere.oldCommit, plan.oldCommit);
+        assert.ok(
+          await rejects(c, { ...elsewhere.input, oldCommit: str(plan.oldCommit) }),
+          'the stored commitment opened with another root',
+        );
+      }
     });
   });
 }

@@ -11,10 +11,10 @@ test('every shipped ruleset generates all four main circuits with its parameters
   for (const name of shippedRulesetNames) {
     const r = shippedRuleset(name);
     const turn = mainSource('turn', r);
-    // provePassability compiles TurnPass, with the map root as one more public input.
-    const [tmpl, pub] = r.provePassability ? ['TurnPass', ', mapRoot'] : ['Turn', ''];
+    // provePassability compiles TurnPass, with the same public inputs: the map root is inside the commitments.
+    const tmpl = r.provePassability ? 'TurnPass' : 'Turn';
     assert.ok(
-      turn.includes(`component main {public [packed, oldCommit, newCommit${pub}]} = ${tmpl}(`),
+      turn.includes(`component main {public [packed, oldCommit, newCommit]} = ${tmpl}(`),
       `${name}: ${turn}`,
     );
     assert.ok(
@@ -22,7 +22,7 @@ test('every shipped ruleset generates all four main circuits with its parameters
         `${tmpl}(${r.grid.width}, ${r.grid.height}, ${r.unitSlots}, ${r.unitTypes.length}, ${r.players.max - 1}, ${r.maxRevealedTiles},`,
       ),
     );
-    assert.match(mainSource('spawn', r), /\{public \[packed, gameId, newCommit\]\} = Spawn\(/);
+    assert.match(mainSource('spawn', r), /\{public \[packed, gameId, newCommit, mapRoot\]\} = Spawn\(/);
     assert.match(mainSource('attack', r), /= Attack\(/);
     assert.match(
       mainSource('combat', r),
@@ -31,11 +31,11 @@ test('every shipped ruleset generates all four main circuits with its parameters
   }
 });
 
-test('provePassability switches turn to TurnPass with the map root appended', () => {
+test('provePassability switches turn to TurnPass, with no map root signal', () => {
   const src = mainSource('turn', variant('tiny-pass', { name: 'pass' }));
   // Tree depth 4 (4-ary levels), the shared top height (k = 1 for two openings), then the mobile spawn slots
   // (infantry 1, scout 2; the hq in slot 0 and the empty slot 3 stay put).
-  assert.match(src, /newCommit, mapRoot\]\} = TurnPass\(.*, 4, 1, 2, \[1, 2\]\);/);
+  assert.match(src, /newCommit\]\} = TurnPass\(.*, 4, 1, 2, \[1, 2\]\);/);
   // A hand-built ruleset past the validator: a speed above 1 could hop, so the generator refuses it.
   const tp = shippedRuleset('tiny-pass');
   const fast = { ...tp, unitTypes: tp.unitTypes.map((u) => (u.structure ? u : { ...u, speed: 2 })) };

@@ -107,6 +107,7 @@ describe('Groth16 pipeline on tiny rulesets', () => {
         ],
         revealBlinding: 3n,
         oppMasks: [1n],
+        mapRoot: 88n,
       });
       assert.equal(turn.forced.length, 2); // (5,8) stands in zone 2, outside the mask
       await proveAndVerify(name, 'turn', turn.input, turn.publicSignals);
@@ -120,6 +121,7 @@ describe('Groth16 pipeline on tiny rulesets', () => {
         revealed: [{ col: 2, row: 2 }],
         revealBlinding: 4n,
         oppMasks: [0n],
+        mapRoot: 88n,
       });
       await proveAndVerify(name, 'spawn', spawn.input, spawn.publicSignals);
       const attack = attackWitness(r, h, {
@@ -129,6 +131,7 @@ describe('Groth16 pipeline on tiny rulesets', () => {
         slots,
         blinding: 9n,
         revealCommit: spawn.revealCommit,
+        mapRoot: 88n,
         slot: 1,
         target: { col: 5, row: 5 },
       });
@@ -140,6 +143,7 @@ describe('Groth16 pipeline on tiny rulesets', () => {
         slots,
         blinding: 9n,
         revealCommit: spawn.revealCommit,
+        mapRoot: 88n,
         target: { col: 4, row: 5 },
         damage: 3,
       });

@@ -221,17 +221,26 @@ export async function rejects(c: LoadedCircuit, input: CircuitInput): Promise<bo
 export const str = (v: bigint | number): string => v.toString();
 
 /**
- * The play commitment over state words and a reveal commitment, as a circuit input (lib/state.circom PlayCommit):
- * what a test that swaps the state or the reveal list behind the builder's back puts in `newCommit`, so only the
- * rule under test can reject the witness.
+ * A fixed map root for the tests whose ruleset does not prove passability: any field element goes into the play
+ * commitment (lib/state.circom PlayCommit), and every proof of the seat must open and keep that same root.
+ */
+export const ROOT = 0x2b1d_5e7a_9c3f_0415_6d8e_b2a4_c6f1_3579n;
+
+/**
+ * The play commitment over state words, a reveal commitment and a map root, as a circuit input (lib/state.circom
+ * PlayCommit): what a test that swaps the state or the reveal list behind the builder's back puts in `newCommit`,
+ * so only the rule under test can reject the witness.
  */
 export function playOf(
   c: { h: Hasher },
   blinding: bigint,
   words: readonly (bigint | string)[],
   revealCommit: bigint | string,
+  mapRoot: bigint | string,
 ): string {
-  return str(playCommitment(c.h, c.h.hash([blinding, ...words.map(BigInt)]), BigInt(revealCommit)));
+  return str(
+    playCommitment(c.h, c.h.hash([blinding, ...words.map(BigInt)]), BigInt(revealCommit), BigInt(mapRoot)),
+  );
 }
 
 /**

@@ -8,7 +8,7 @@ import { type Coord, leafCoord, leafIndex, ZONE_DEPTH } from '../../core/geometr
 import { buildTree, merklePath, pathLength, rootFromPath, treeLeaves } from '../../core/merkle.ts';
 import { shippedRuleset } from '../../core/ruleset/shipped.ts';
 import type { ValidRuleset } from '../../core/ruleset/validate.ts';
-import { packSlots, type Unit } from '../../core/state.ts';
+import { packSlots, playCommitment, stateCommitment, type Unit } from '../../core/state.ts';
 import { isPassable, type Tile } from '../../core/tile.ts';
 import { type DestinationProof, type TurnArgs, turnWitness } from '../../core/witness/inputs.ts';
 import { mapNodesAt, mapTopLevels, mobileSlots } from '../../core/witness/maptop.ts';
@@ -82,10 +82,11 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
       return { ...tiles.get(leaf)!, path: merklePath(tree, leaf) };
     };
     const passable = (t: Coord) => isPassable(tiles.get(leafIndex(b, t))!.tile.terrain);
-    const withPass = (a: Omit<TurnArgs, 'passability'>): TurnArgs => ({
+    /** The turn's args on the map: the root the seat's play commitments bind, its zone roots, the openings. */
+    const withPass = (a: Omit<TurnArgs, 'passability' | 'mapRoot'>): TurnArgs => ({
       ...a,
+      mapRoot: tree.root,
       passability: {
-        mapRoot: tree.root,
         zoneRoots,
         destinations: a.newSlots.map((u, i) => {
           const o = a.oldSlots[i];
@@ -135,7 +136,10 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
             oppMasks: randomMasks(r, h),
           }),
         );
-        assert.equal(plan.publicSignals.at(-1), tree.root);
+        // The root is private: the turn's public signals end with the commitments that bind it.
+        assert.equal(plan.input.mapRoot, str(tree.root));
+        assert.deepEqual(plan.publicSignals.slice(-2), [plan.oldCommit, plan.newCommit]);
+        assert.equal(plan.publicSignals.length, c.art.publicSignals);
         assert.deepEqual(c.publicOf(await c.witness(plan.input)), plan.publicSignals, `seed ${seed}`);
       }
       assert.ok(moves > turns / 4, `${moves} moves`);
@@ -228,7 +232,7 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
         ...(plan.input as Input),
         packed: packedFor(only(unitAt(to))),
         newWords: words.map(str),
-        newCommit: playOf(c, base.newBlinding, words, plan.revealCommit),
+        newCommit: playOf(c, base.newBlinding, words, plan.revealCommit, tree.root),
         destTerrain: col0(plan.input.destTerrain, op.tile.terrain),
         destFeature: col0(plan.input.destFeature, op.tile.feature),
         destResource: col0(plan.input.destResource, op.tile.resource),
@@ -359,6 +363,117 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
       assert.ok(await rejects(c, { ...still.input, mapTop: bump(other) }), 'no move, top node edited');
     });
 
+    // A made-up map B: the same tiles and salts but `bad` relabelled grassland, so a move onto it proves against B.
+    const badLeaf = leafIndex(b, bad);
+    const tilesB = new Map(tiles);
+    tilesB.set(badLeaf, {
+      tile: { ...tiles.get(badLeaf)!.tile, terrain: 2 },
+      salt: tiles.get(badLeaf)!.salt,
+    });
+    const leavesB = leaves.slice();
+    leavesB[badLeaf] = leafHash(c.h, tilesB.get(badLeaf)!.tile, tilesB.get(badLeaf)!.salt);
+    const treeB = buildTree(c.h, leavesB, b.depth);
+    /** A turn witnessed on map B throughout: root, zone roots, openings, and both commitments under B's root. */
+    const onB = (a: Omit<TurnArgs, 'passability' | 'mapRoot'>) =>
+      turnWitness(r, c.h, {
+        ...a,
+        mapRoot: treeB.root,
+        passability: {
+          zoneRoots: treeB.levels[ZONE_DEPTH]!.slice(0, b.zoneCount),
+          destinations: a.newSlots.map((u, i) => {
+            const o = a.oldSlots[i];
+            if (!(u && o && (u.col !== o.col || u.row !== o.row))) return null;
+            const leaf = leafIndex(b, u);
+            return { ...tilesB.get(leaf)!, path: merklePath(treeB, leaf) };
+          }),
+        },
+      });
+    /** The play commitment the seat stores before a move from `t` (spawned on map A, the game's root). */
+    const storedAt = (t: Coord): bigint =>
+      playCommitment(
+        c.h,
+        stateCommitment(c.h, only(unitAt(t)), r.unitSlots, base.oldBlinding),
+        base.oldRevealCommit,
+        tree.root,
+      );
+
+    test('terrain rules (root binding): a private map root other than the one inside oldCommit fails', async () => {
+      assert.equal(okPlan.oldCommit, storedAt(from!));
+      await c.witness(okInput);
+      // Only the root changed: neither the stored commitment nor the shared top opens under it.
+      for (const root of [tree.root + 1n, treeB.root, 0n])
+        assert.ok(await rejects(c, { ...okInput, mapRoot: str(root % P) }), `root ${root}`);
+      // Everything consistent under B (the top, the openings and both commitments) proves …
+      const honestB = onB({ ...base, oldSlots: only(unitAt(from!)), newSlots: only(unitAt(good!)) });
+      const w = await c.witness(honestB.input);
+      assert.ok(c.satisfies(w));
+      // … and the stored commitment (under A) in its place breaks the opening alone: every violated constraint
+      // holds the public oldCommit wire (public signals [packed…, oldCommit, newCommit], w[0] = 1).
+      const at = c.art.publicSignals - 1;
+      assert.equal(w[at], honestB.oldCommit);
+      const forged = w.slice();
+      forged[at] = okPlan.oldCommit;
+      const broken = c.violated(forged);
+      assert.ok(broken.length > 0, 'the opening under another root holds');
+      assert.ok(
+        broken.every((wires) => wires.includes(at)),
+        'only the oldCommit opening is violated',
+      );
+    });
+
+    test('terrain rules (root binding): a destination proven against a made-up map root fails', async () => {
+      // On A, `bad` is water or mountains: the builder refuses the move.
+      assert.ok(!passable(bad!));
+      assert.throws(
+        () =>
+          turnWitness(
+            r,
+            c.h,
+            withPass({ ...base, oldSlots: only(unitAt(badFrom!)), newSlots: only(unitAt(bad!)) }),
+          ),
+        /not passable/,
+      );
+      // On B it is grassland: the move proves there, with every input consistent under B …
+      assert.notEqual(treeB.root, tree.root);
+      const cheat = onB({ ...base, oldSlots: only(unitAt(badFrom!)), newSlots: only(unitAt(bad!)) });
+      await c.witness(cheat.input);
+      // … but the seat's stored commitment binds A: opening it with B's root fails, whether newCommit binds B
+      // (consistent) or claims to keep A.
+      const stored = storedAt(badFrom!);
+      assert.notEqual(cheat.oldCommit, stored);
+      const cheatWords = cheat.input.newWords as string[];
+      for (const [label, newCommit] of [
+        ['newCommit under B', cheat.input.newCommit as string],
+        ['newCommit under A', playOf(c, base.newBlinding, cheatWords, cheat.revealCommit, tree.root)],
+      ] as const)
+        assert.ok(await rejects(c, { ...cheat.input, oldCommit: str(stored), newCommit }), label);
+      // The stored root with B's top and openings: the top does not hash to it.
+      assert.ok(
+        await rejects(c, {
+          ...cheat.input,
+          oldCommit: str(stored),
+          newCommit: playOf(c, base.newBlinding, cheatWords, cheat.revealCommit, tree.root),
+          mapRoot: str(tree.root),
+        }),
+        "B's top under A's root",
+      );
+    });
+
+    test('terrain rules (root binding): newCommit over another root than oldCommit’s fails', async () => {
+      const w = await c.witness(okInput);
+      const words = okInput.newWords as string[];
+      assert.equal(okInput.newCommit, playOf(c, base.newBlinding, words, okPlan.revealCommit, tree.root));
+      const at = c.art.publicSignals; // newCommit, the last public signal
+      assert.equal(w[at], okPlan.newCommit);
+      for (const root of [treeB.root, tree.root + 1n, 0n]) {
+        const newCommit = playOf(c, base.newBlinding, words, okPlan.revealCommit, root);
+        assert.ok(await rejects(c, { ...okInput, newCommit }), `newCommit under root ${root}`);
+        const edited = w.slice();
+        edited[at] = BigInt(newCommit);
+        assert.equal(c.satisfies(edited), false, `public newCommit under root ${root}`);
+      }
+    });
+
     test('an opening from another top node’s subtree (claiming another zone)', async () => {
       // twin sits at good's position below the top level, in another subtree: its cut path is
       // valid and ends at a true top node, just not the one good's index selects.
@@ -441,7 +556,7 @@ function suite(r: ValidRuleset, turns: number, expectK: number): void {
         ...(still.input as Input),
         packed: packedFor(at(good!)),
         newWords: words.map(str),
-        newCommit: playOf(c, base.newBlinding, words, still.revealCommit),
+        newCommit: playOf(c, base.newBlinding, words, still.revealCommit, tree.root),
       };
       assert.ok(await rejects(c, forged), `slot ${F} moved to a passable neighbour`);
     });

@@ -4,6 +4,7 @@ import { InputError } from '../../core/errors.ts';
 import type { Coord } from '../../core/geometry.ts';
 import { packSlots, type Unit } from '../../core/state.ts';
 import { type SpawnArgs, spawnSlots, spawnWitness } from '../../core/witness/inputs.ts';
+import { playSignalCounts } from '../../core/witness/publics.ts';
 import { type Loaded, load, P, playOf, randomMasks, randomReveals, rejects, rng, str } from './helpers.ts';
 
 function randomSpawn(c: Loaded, seed: number): SpawnArgs {
@@ -25,6 +26,7 @@ function randomSpawn(c: Loaded, seed: number): SpawnArgs {
     revealed: randomReveals(r, g, slots),
     revealBlinding: g.field(),
     oppMasks: randomMasks(r, g),
+    mapRoot: g.field(),
   };
 }
 
@@ -34,7 +36,7 @@ function forge(c: Loaded, args: SpawnArgs, slots: (Unit | null)[]) {
   return {
     ...plan.input,
     newWords: words.map(str),
-    newCommit: playOf(c, args.blinding, words, plan.revealCommit),
+    newCommit: playOf(c, args.blinding, words, plan.revealCommit, args.mapRoot),
   };
 }
 
@@ -98,7 +100,7 @@ for (const name of ['tiny', 'tiny-square']) {
         await rejects(c, {
           ...plan.input,
           newWords: [str(P - 1n)],
-          newCommit: playOf(c, args.blinding, [P - 1n], plan.revealCommit),
+          newCommit: playOf(c, args.blinding, [P - 1n], plan.revealCommit, args.mapRoot),
         }),
       );
       const w0 = (packSlots(s, c.ruleset.unitSlots)[0]! - (BigInt(s[0]!.col + 1) << 13n) + P) % P;
@@ -106,7 +108,7 @@ for (const name of ['tiny', 'tiny-square']) {
         await rejects(c, {
           ...plan.input,
           newWords: [str(w0)],
-          newCommit: playOf(c, args.blinding, [w0], plan.revealCommit),
+          newCommit: playOf(c, args.blinding, [w0], plan.revealCommit, args.mapRoot),
         }),
       );
       assert.throws(() => spawnWitness(c.ruleset, c.h, { ...args, gameId: P }), InputError);
@@ -137,6 +139,7 @@ for (const name of ['tiny', 'tiny-square']) {
             args.blinding,
             plan.input.newWords as string[],
             c.h.hash([args.revealBlinding, leaf + 1n]),
+            args.mapRoot,
           ),
         };
       };
@@ -144,6 +147,48 @@ for (const name of ['tiny', 'tiny-square']) {
       await c.witness(forge(args.slots[0]!, 0));
       for (let k = 0; k < c.ruleset.spawn.length; k++)
         assert.ok(await rejects(c, forge(far, k)), `cover by slot ${k}`);
+    });
+
+    test('P3 binding (root): the public map root is the one inside newCommit', async () => {
+      const c = await load(name, 'spawn');
+      const args = randomSpawn(c, 17);
+      const plan = spawnWitness(c.ruleset, c.h, args);
+      const w = await c.witness(plan.input);
+      assert.ok(c.satisfies(w));
+      // Public signals [packed…, gameId, newCommit, mapRoot]: the game's root (which the contract supplies) last.
+      const n = plan.publicSignals.length;
+      assert.equal(c.art.publicSignals, n);
+      assert.deepEqual(plan.publicSignals.slice(-3), [args.gameId, plan.newCommit, args.mapRoot]);
+      assert.deepEqual(c.publicOf(w), plan.publicSignals);
+      const other = (args.mapRoot + 1n) % P;
+      // A proof made with root X and checked against root Y: the public wire edited after the fact (w[n] is the
+      // last public signal) breaks the commitment's constraints.
+      const edited = w.slice();
+      edited[n] = other;
+      assert.equal(c.satisfies(edited), false, 'public mapRoot edited after the fact');
+      // The same as a witness: root Y claimed with the commitment made under X.
+      assert.ok(
+        await rejects(c, { ...plan.input, mapRoot: str(other) }),
+        'public root ≠ the root in newCommit',
+      );
+      // newCommit over the same state and reveal list but another root, with the game's root public.
+      const words = plan.input.newWords as string[];
+      for (const root of [other, 0n]) {
+        const newCommit = playOf(c, args.blinding, words, plan.revealCommit, root);
+        assert.ok(await rejects(c, { ...plan.input, newCommit }), `newCommit under root ${root}`);
+      }
+      // Control: the honest spawn under the other root proves, with its own commitment.
+      const moved = spawnWitness(c.ruleset, c.h, { ...args, mapRoot: other });
+      assert.deepEqual(c.publicOf(await c.witness(moved.input)), moved.publicSignals);
+      assert.equal(moved.input.newCommit, playOf(c, args.blinding, words, plan.revealCommit, other));
+      assert.notEqual(moved.newCommit, plan.newCommit);
+    });
+
+    test('the public signal count is what the contract builds: the packed words, gameId, newCommit, mapRoot', async () => {
+      const c = await load(name, 'spawn');
+      const plan = spawnWitness(c.ruleset, c.h, randomSpawn(c, 17));
+      assert.equal(c.art.publicSignals, plan.publicSignals.length);
+      assert.equal(c.art.publicSignals, playSignalCounts(c.ruleset).spawn, 'core/witness/publics.ts');
     });
 
     test('outputs cannot be edited: zone bitmask and forced reveals', async () => {

@@ -11,6 +11,7 @@ import {
   load,
   P,
   playOf,
+  ROOT,
   randomMasks,
   randomMoves,
   randomReveals,
@@ -37,6 +38,7 @@ function randomTurn(c: Loaded, seed: number): TurnArgs {
     revealed: randomReveals(r, g, newSlots),
     revealBlinding: g.field(),
     oppMasks: randomMasks(r, g),
+    mapRoot: g.field(),
   };
 }
 
@@ -56,6 +58,7 @@ function baseTurn(c: Loaded, unit: Unit): TurnArgs {
     revealed: [],
     revealBlinding: 13n,
     oppMasks: new Array(c.ruleset.players.max - 1).fill(0n),
+    mapRoot: ROOT,
   };
 }
 
@@ -78,7 +81,7 @@ function forgeNew(c: Loaded, args: TurnArgs, newSlots: (Unit | null)[]) {
     ...plan.input,
     packed,
     newWords: words.map(str),
-    newCommit: playOf(c, args.newBlinding, words, plan.revealCommit),
+    newCommit: playOf(c, args.newBlinding, words, plan.revealCommit, args.mapRoot),
   };
 }
 
@@ -138,7 +141,7 @@ for (const name of ['tiny', 'tiny-square']) {
       const forged = {
         ...plan.input,
         newWords: words.map(str),
-        newCommit: playOf(c, 12n, words, plan.revealCommit),
+        newCommit: playOf(c, 12n, words, plan.revealCommit, ROOT),
       };
       assert.ok(await rejects(c, forged));
     });
@@ -162,7 +165,7 @@ for (const name of ['tiny', 'tiny-square']) {
         await rejects(c, {
           ...plan.input,
           newWords: [str(w0)],
-          newCommit: playOf(c, 12n, [w0], plan.revealCommit),
+          newCommit: playOf(c, 12n, [w0], plan.revealCommit, ROOT),
         }),
       );
       // A word of p − 1.
@@ -170,7 +173,7 @@ for (const name of ['tiny', 'tiny-square']) {
         await rejects(c, {
           ...plan.input,
           newWords: [str(P - 1n)],
-          newCommit: playOf(c, 12n, [P - 1n], plan.revealCommit),
+          newCommit: playOf(c, 12n, [P - 1n], plan.revealCommit, ROOT),
         }),
       );
       // Revealed tile at col = p − 1 (−1 through the field).
@@ -197,7 +200,7 @@ for (const name of ['tiny', 'tiny-square']) {
       };
       const leaf = 1 * 64 + 4 * 8 + 4; // zone 1, local (4,4)
       const words = (near.input.newWords as string[]).map(BigInt);
-      farPlan.newCommit = playOf(c, 12n, words, c.h.hash([13n, BigInt(leaf + 1)]));
+      farPlan.newCommit = playOf(c, 12n, words, c.h.hash([13n, BigInt(leaf + 1)]), ROOT);
       for (let k = 0; k < c.ruleset.unitSlots; k++) {
         const cover = (near.input.cover as string[][]).map((row, i) =>
           i === 0 ? row.map((_, j) => (j === k ? '1' : '0')) : row,
@@ -235,12 +238,45 @@ for (const name of ['tiny', 'tiny-square']) {
       const c = await load(name, 'turn');
       const plan = turnWitness(c.ruleset, c.h, randomTurn(c, 42));
       await c.witness(plan.input);
-      // The old reveal commitment is private but bound by the stored play commitment: another one does not open it.
-      for (const k of ['oldCommit', 'newCommit', 'oldRevealCommit']) {
+      // The old reveal commitment and the map root are private but bound by the stored play commitment: other ones
+      // do not open it.
+      for (const k of ['oldCommit', 'newCommit', 'oldRevealCommit', 'mapRoot']) {
         const v = BigInt(plan.input[k] as string);
         assert.ok(await rejects(c, { ...plan.input, [k]: str((v + 1n) % P) }), k);
       }
       assert.ok(await rejects(c, { ...plan.input, oldBlinding: '1' }));
+    });
+
+    test('P3 binding (root): the turn opens oldCommit under its root and newCommit keeps that root', async () => {
+      const c = await load(name, 'turn');
+      const args = randomTurn(c, 43);
+      const plan = turnWitness(c.ruleset, c.h, args);
+      const w = await c.witness(plan.input);
+      assert.ok(c.satisfies(w));
+      // Public signals [packed…, oldCommit, newCommit]: no root of its own.
+      const n = plan.publicSignals.length;
+      assert.equal(c.art.publicSignals, n);
+      assert.deepEqual(plan.publicSignals.slice(-2), [plan.oldCommit, plan.newCommit]);
+      const words = plan.input.newWords as string[];
+      assert.equal(str(plan.newCommit), playOf(c, args.newBlinding, words, plan.revealCommit, args.mapRoot));
+      // newCommit over the new state and reveal list but another root: the public wire (w[n]) edited, and as a
+      // witness input.
+      for (const root of [(args.mapRoot + 1n) % P, 0n, ROOT]) {
+        const rebound = playOf(c, args.newBlinding, words, plan.revealCommit, root);
+        const bad = w.slice();
+        bad[n] = BigInt(rebound);
+        assert.equal(c.satisfies(bad), false, `newCommit under root ${root}`);
+        assert.ok(await rejects(c, { ...plan.input, newCommit: rebound }), `newCommit under root ${root}`);
+      }
+      // The private root changed with both commitments rebuilt under it is an honest turn of another commitment:
+      // the contract's stored oldCommit (under the spawn's root) is not it.
+      const other = turnWitness(c.ruleset, c.h, { ...args, mapRoot: (args.mapRoot + 1n) % P });
+      await c.witness(other.input);
+      assert.notEqual(other.oldCommit, plan.oldCommit);
+      assert.ok(
+        await rejects(c, { ...other.input, oldCommit: str(plan.oldCommit) }),
+        'the stored oldCommit opened under another root',
+      );
     });
 
     test('zone bitmask with a bit added or removed, forced reveal omitted or altered', async () => {
@@ -326,13 +362,13 @@ for (const name of ['tiny', 'tiny-square']) {
 }
 
 describe('duel budgets', () => {
-  test('the duel turn, terrain rules on, stays within 2^15 constraints and one packed public word (4 public signals)', async () => {
+  test('the duel turn, terrain rules on, stays within 2^15 constraints and one packed public word (3 public signals)', async () => {
     const c = await load('duel', 'turn');
     assert.ok(c.ruleset.provePassability, 'duel proves passability');
     assert.ok(c.art.constraints <= 2 ** 15, `${c.art.constraints} constraints`);
-    // packed word, oldCommit, newCommit, mapRoot: the verifier pays one multiplication per signal (no gameId: the
-    // stored oldCommit binds the game; no revealCommit: the play commitments bind it).
-    assert.equal(c.art.publicSignals, 4);
+    // packed word, oldCommit, newCommit: the verifier pays one multiplication per signal (no gameId: the stored
+    // oldCommit binds the game; no revealCommit and no mapRoot: the play commitments bind them).
+    assert.equal(c.art.publicSignals, 3);
     assert.equal(
       c.art.publicSignals,
       playSignalCounts(c.ruleset).turn,

@@ -5,6 +5,7 @@ import { turnWitness } from '../../core/witness/inputs.ts';
 import {
   load,
   playOf,
+  ROOT,
   randomMasks,
   randomMoves,
   randomReveals,
@@ -39,6 +40,7 @@ for (const r of [euclid, lit]) {
           revealed: randomReveals(r, g, newSlots),
           revealBlinding: g.field(),
           oppMasks: randomMasks(r, g),
+          mapRoot: g.field(),
         });
         assert.deepEqual(c.publicOf(await c.witness(plan.input)), plan.publicSignals, `seed ${seed}`);
       }
@@ -59,6 +61,7 @@ for (const r of [euclid, lit]) {
         newBlinding: 2n,
         revealBlinding: 3n,
         oppMasks: [0n],
+        mapRoot: ROOT,
       };
       // Euclidean r = 2: (5,4) is at d² = 5 > 4 (Chebyshev would allow it); lit: (8,3) is in the next zone.
       const inside = r.name === 'tiny-euclid' ? { col: 5, row: 3 } : { col: 7, row: 7 };
@@ -74,7 +77,7 @@ for (const r of [euclid, lit]) {
         tileCol: [str(outside.col), ...(plan.input.tileCol as string[]).slice(1)],
         tileRow: [str(outside.row), ...(plan.input.tileRow as string[]).slice(1)],
         // The play commitment over the forged reveal list (lib/state.circom), so only vision can reject it.
-        newCommit: playOf(c, 2n, plan.input.newWords as string[], c.h.hash([3n, leaf + 1n])),
+        newCommit: playOf(c, 2n, plan.input.newWords as string[], c.h.hash([3n, leaf + 1n]), ROOT),
       };
       assert.ok(await rejects(c, forged));
     });

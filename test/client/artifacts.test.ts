@@ -160,6 +160,7 @@ describe('ArtifactStore on a deployed chain and a dealer', () => {
     const prover = new StoreProver({ store, chain, game: gameId });
     const r = shippedRuleset('tiny');
     const plan = combatWitness(r, env.h, {
+      mapRoot: 0x600dn,
       gameId,
       player: BigInt(env.players[0]!.address),
       turn: 3n,

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import type { Contract } from 'ethers';
+import type { Contract, EventLog } from 'ethers';
 import { BotPlayer } from '../../client/bot-player.ts';
 import { GameChain, type Prover } from '../../client/sdk/chain.ts';
 import { DealerClient } from '../../client/sdk/dealer-client.ts';
@@ -253,7 +253,7 @@ describe('SDK liveness: disputes, force-open and the open map (mock verifiers)',
     const { r, gameId, bots: b } = await bots('tiny-pass');
     for (const bot of b) await bot.act();
     for (const bot of b) await bot.act();
-    await deal(r, gameId, b);
+    const m = await deal(r, gameId, b);
     // Nobody answers: the first dispute times out and the game is forced open.
     const did = await run(gameId, b, async () => {});
     assert.ok(did.includes('follow:proposed'), did.join(' '));
@@ -263,6 +263,14 @@ describe('SDK liveness: disputes, force-open and the open map (mock verifiers)',
     assert.equal((await b[0]!.player.chain.game(gameId)).phase, 'Settled');
     const turns = did.filter((d) => d === 'turn').length;
     assert.ok(turns >= 2, `turns after the open root: ${did.join(' ')}`);
+    // Both seats spawned on the dealer's root: each re-bound its play commitment to the open root before its next
+    // turn (the contract refuses a turn otherwise), opening it on-chain under the replaced root.
+    const g = await b[0]!.player.chain.game(gameId);
+    assert.equal(g.rootAdopted, true);
+    assert.equal(g.replacedRoot, m.map.tree.root, "the dealer's root");
+    const rebound = await G.queryFilter(G.filters['Rebound']!(gameId));
+    assert.deepEqual(rebound.map((e) => Number((e as EventLog).args[1])).sort(), [0, 1]);
+    for (const [i, bot] of b.entries()) assert.equal((await bot.player.chain.seat(gameId, i)).rebound, true);
   });
 
   it('P7 + passability: a lying open-root proposal is challenged by the honest bot and sinks; the liar forfeits', async () => {

@@ -107,7 +107,10 @@ describe('GamePlayer resumes from its vault (mock verifiers, honest dealer)', ()
       const s = await seat.bot.player.snapshot();
       const onChain = (await seat.bot.player.chain.seat(game.gameId, i)).playCommitment;
       const state = stateCommitment(env.h, s.state!.slots, game.ruleset.unitSlots, s.state!.blinding);
-      assert.equal(playCommitment(env.h, state, s.state!.revealCommit), onChain);
+      assert.equal(
+        playCommitment(env.h, state, s.state!.revealCommit, game.map!.commitment.tree.root),
+        onChain,
+      );
       assert.deepEqual(s.pending, []);
       // Every tile the player holds is the dealer's, with its salt.
       assert.ok(s.served.length > 0);
@@ -248,7 +251,10 @@ describe('GamePlayer resumes from its vault (mock verifiers, honest dealer)', ()
       const s = await p.snapshot();
       const onChain = (await p.chain.seat(game.gameId, i)).playCommitment;
       const state = stateCommitment(env.h, s.state!.slots, game.ruleset.unitSlots, s.state!.blinding);
-      assert.equal(playCommitment(env.h, state, s.state!.revealCommit), onChain);
+      assert.equal(
+        playCommitment(env.h, state, s.state!.revealCommit, game.map!.commitment.tree.root),
+        onChain,
+      );
     }
   });
 

@@ -54,7 +54,7 @@ describe('SDK: an unserved turn after a combat answer is asked for again with th
                   // Only the seat's current commitment (the view) is known: the turn's log is not indexed yet.
                   const stored = (await game.seats[0]!.bot.player.chain.seat(game.gameId, 0)).playCommitment;
                   const r = revealCommitment(h, o.leaves, game.ruleset.maxRevealedTiles, o.blinding);
-                  if (playCommitment(h, o.stateCommit, r) !== stored) {
+                  if (playCommitment(h, o.stateCommit, r, root) !== stored) {
                     throw new DealerRefusedError(409, {
                       statusCode: 409,
                       error: 'opening-mismatch',
@@ -101,7 +101,11 @@ describe('SDK: an unserved turn after a combat answer is asked for again with th
     assert.notEqual(second, first, 'then another S');
     const stored = (await p0.chain.seat(game.gameId, 0)).playCommitment;
     const r = revealCommitment(env.h, unserved.leaves, game.ruleset.maxRevealedTiles, unserved.blinding);
-    assert.equal(playCommitment(env.h, second!, r), stored, 'the S that opens the seat now');
+    assert.equal(
+      playCommitment(env.h, second!, r, game.map!.commitment.tree.root),
+      stored,
+      'the S that opens the seat now',
+    );
     assert.deepEqual(receipts.slice(-1), [second], 'the receipt names the S the dealer checked');
     // The tiles joined the player's openings.
     for (const leaf of unserved.leaves)

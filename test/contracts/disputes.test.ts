@@ -63,7 +63,7 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
   /** A game in play where both seats spawned; seat 0's spawn commits to revealing LEAVES with BLINDING. */
   async function spawned(): Promise<Playing> {
     const s = await mp.playing({ stake: STAKE, disputeDeposit: DEPOSIT });
-    await mp.spawnBoth(s, [mp.revealing(0n, LEAVES, BLINDING), mp.move(10n)]);
+    await mp.spawnBoth(s, [mp.revealing(0n, LEAVES, BLINDING, s.dealt.tree.root), mp.move(10n)]);
     return s;
   }
 
@@ -364,14 +364,14 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
 
   it('P7: after a combat answer the dispute opens the stored play commitment with the answer’s state; the reveal list is the turn’s', async () => {
     const s = await mp.playing({ stake: STAKE, disputeDeposit: DEPOSIT });
-    await mp.spawnBoth(s, [mp.move(0n), mp.revealing(10n, LEAVES, BLINDING)]);
+    await mp.spawnBoth(s, [mp.move(0n), mp.revealing(10n, LEAVES, BLINDING, s.dealt.tree.root)]);
     const R = revealCommitment(env.h, LEAVES, MAX_REVEALED, BLINDING);
-    // Seat 0 attacks seat 1 at (5, 6); seat 1 answers with a hit: its stored value becomes Poseidon(S', R).
+    // Seat 0 attacks seat 1 at (5, 6); seat 1 answers with a hit: its stored value becomes Poseidon(S', R, root).
     const turn = await mp.turnOf(s);
     const addr = (seat: number) => BigInt(s.players[seat]!.address);
     const atk = [31n, s.id, targetWord(addr(0), turn, 5n, 6n), await mp.commitOf(s, 0)];
     await (await as(env, s.players[0]!).getFunction('attack')(s.id, proofFor(atk), 31n, 5n, 6n, 1n)).wait();
-    const answered = playCommitment(env.h, 5555n, R);
+    const answered = playCommitment(env.h, 5555n, R, s.dealt.tree.root);
     const outcome = (1n | (2n << 1n) | (3n << 5n)) << 220n;
     const cmb = [
       answered,
@@ -394,7 +394,7 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
   it('openDispute reverts: wrong phase, stranger, nothing to dispute, wrong deposit, a wrong opening', async () => {
     const s = await mp.playing({ stake: STAKE, disputeDeposit: DEPOSIT });
     await expectRevert(open(s), G, 'NothingToDispute'); // not spawned yet
-    await mp.spawnBoth(s, [mp.revealing(0n, LEAVES, BLINDING), mp.move(10n)]);
+    await mp.spawnBoth(s, [mp.revealing(0n, LEAVES, BLINDING, s.dealt.tree.root), mp.move(10n)]);
     await expectRevert(
       as(env, env.other).getFunction('openDispute')(s.id, LEAVES, BLINDING, stateOf(0n), { value: DEPOSIT }),
       G,
@@ -425,6 +425,26 @@ describe('ShroudGame reveal disputes (P7 after the root)', () => {
     await expectRevert(open(notPlaying), G, 'WrongPhase');
     await increaseTime(env, DURATIONS.turnSeconds + 1);
     await expectRevert(open(s), G, 'DeadlinePassed');
+  });
+
+  it('the opening is Poseidon(stateCommit, revealCommit, root) with the game root: the two-input form and other roots are refused', async () => {
+    const R = revealCommitment(env.h, LEAVES, MAX_REVEALED, BLINDING);
+    const forms: [string, (root: bigint) => bigint][] = [
+      ['Poseidon(stateCommit, revealCommit), the old form', () => env.h.hash([stateOf(0n), R])],
+      ['another root', (root) => playCommitment(env.h, stateOf(0n), R, root + 1n)],
+    ];
+    for (const [label, commit] of forms) {
+      const s = await mp.playing({ stake: STAKE, disputeDeposit: DEPOSIT });
+      await mp.spawnBoth(s, [{ ...mp.move(0n, [], R), newCommit: commit(s.dealt.tree.root) }]);
+      await expectRevert(open(s), G, 'OpeningMismatch').catch((e) => assert.fail(`${label}: ${e}`));
+    }
+    // The same opening, on a commitment that binds the game's root, opens it.
+    const s = await mp.playing({ stake: STAKE, disputeDeposit: DEPOSIT });
+    const m = mp.revealing(0n, LEAVES, BLINDING, s.dealt.tree.root);
+    assert.equal(m.newCommit, env.h.hash([stateOf(0n), R, s.dealt.tree.root]));
+    await mp.spawnBoth(s, [m]);
+    await (await open(s)).wait();
+    assert.equal(await phaseOf(env, s.id), Phase.Dispute);
   });
 
   it('accept and timeout revert outside an answered dispute', async () => {

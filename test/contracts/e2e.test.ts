@@ -147,6 +147,7 @@ describe('end to end on tiny with real Groth16 proofs', () => {
         revealed: [spawnAt[k]![1]!],
         revealBlinding: 77n + BigInt(k),
         oppMasks: await oppMask(k),
+        mapRoot: tree.root,
       });
       const proof = await prove('spawn', plan);
       const rc = await (
@@ -155,7 +156,7 @@ describe('end to end on tiny with real Groth16 proofs', () => {
       record(rc, plan.forced);
       assert.equal(
         await G.getFunction('playCommitment')(id, players[k]!.address, BigInt(k)),
-        playCommitment(env.h, plan.stateCommit, plan.revealCommit),
+        playCommitment(env.h, plan.stateCommit, plan.revealCommit, tree.root),
       );
       assert.equal((await seatOf(k)).zoneMask, plan.zoneMask);
       state[k] = { slots, blinding, revealCommit: plan.revealCommit };
@@ -180,6 +181,7 @@ describe('end to end on tiny with real Groth16 proofs', () => {
         revealed: [newSlots[1]!],
         revealBlinding: 900n + t,
         oppMasks: await oppMask(k),
+        mapRoot: tree.root,
       });
       const proof = await prove('turn', plan);
       const args = [id, proof, plan.report, plan.newCommit];
@@ -211,6 +213,7 @@ describe('end to end on tiny with real Groth16 proofs', () => {
       revealCommit: state[0]!.revealCommit,
       slot: 1,
       target,
+      mapRoot: tree.root,
     });
     const atkProof = await prove('attack', atk);
     // The same proof with the target moved does not verify.
@@ -233,6 +236,7 @@ describe('end to end on tiny with real Groth16 proofs', () => {
       revealCommit: state[1]!.revealCommit,
       target,
       damage,
+      mapRoot: tree.root,
     });
     assert.equal(cmb.present, true);
     const cmbProof = await prove('combat', cmb);

@@ -13,11 +13,13 @@ import {
   FIELD_MODULUS,
   generateMap,
   leafCoord,
+  playCommitment,
+  revealCommitment,
   ZONE_DEPTH,
 } from '../../core/index.ts';
 import { zoneRoots } from '../../core/mapproof/witness.ts';
 import { as, DURATIONS, type Env, expectRevert, increaseTime, Phase, phaseOf, setup } from './helpers.ts';
-import { mockPlay, type Playing, stateOf } from './mock-play.ts';
+import { MAX_REVEALED, mockPlay, type Playing, stateOf } from './mock-play.ts';
 
 const LEAVES = [0, 1, 9];
 const BLINDING = 77n;
@@ -51,7 +53,7 @@ describe('ShroudGame force-open: the share window and the open map root', () => 
 
   async function forcedOpen(o: { stake?: bigint } = {}): Promise<Playing> {
     const s = await mp.playing({ stake: o.stake ?? 0n });
-    await mp.spawnBoth(s, [mp.revealing(0n, LEAVES, BLINDING), mp.move(10n)]);
+    await mp.spawnBoth(s, [mp.revealing(0n, LEAVES, BLINDING, s.dealt.tree.root), mp.move(10n)]);
     await (
       await as(env, s.players[0]!).getFunction('openDispute')(s.id, LEAVES, BLINDING, stateOf(0n))
     ).wait();
@@ -110,8 +112,13 @@ describe('ShroudGame force-open: the share window and the open map root', () => 
     const [posted] = await G.queryFilter(G.filters.RootPosted!(s.id), block, block);
     const dealers = [...G.interface.parseLog(posted!)!.args.zoneRoots] as bigint[];
     await expectRevert(as(env, env.other).getFunction('proveZoneRootsFraud')(s.id, dealers), G, 'NoFraud');
-    // The next passability turn carries the adopted root as its last signal (mp.turn appends getGame's root).
-    await mp.turn(s, 0, 40n);
+    // Seat 0 spawned on the dealer's root: it moves its commitment to the adopted root before its next turn
+    // (rebind.test.ts covers rebind itself), and its turns then carry that root inside the commitment.
+    await expectRevert(mp.turn(s, 0, 40n), G, 'NotRebound');
+    const rc = revealCommitment(env.h, LEAVES, MAX_REVEALED, BLINDING);
+    await (await as(env, s.players[0]!).getFunction('rebind')(s.id, stateOf(0n), rc)).wait();
+    assert.equal(await mp.commitOf(s, 0), playCommitment(env.h, stateOf(0n), rc, d.root));
+    await mp.turn(s, 0, 40n, mp.move(40n, [], 2040n, d.root));
   });
 
   it('P7: a proposal lying about one leaf is challenged with the true zone and decided by MapGen; the liar forfeits', async () => {
@@ -218,7 +225,7 @@ describe('ShroudGame force-open: the share window and the open map root', () => 
   it('P7: the share window lasts at least a turn, and a seat that already left is not blamed for its share', async () => {
     const plain = await mockPlay(env, 'mock-open-3');
     const s = await plain.playing({ stake: 300n, nPlayers: 3 });
-    await plain.spawnBoth(s, [plain.revealing(0n, LEAVES, BLINDING)]);
+    await plain.spawnBoth(s, [plain.revealing(0n, LEAVES, BLINDING, s.dealt.tree.root)]);
     // Seat 2 leaves the game by choice (not at fault), then seat 0 disputes and the dealer stays silent.
     await (await as(env, s.players[2]!).getFunction('forfeit')(s.id)).wait();
     await (

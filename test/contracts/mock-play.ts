@@ -39,11 +39,12 @@ export const DAMAGE = 4n;
 /** Reveal lists of up to 16 leaves: two packed words (a dispute recomputes Poseidon(blinding, w0, w1)). */
 export const MAX_REVEALED = 16;
 // 16×12 hex: 4 zones, 7-bit forced lanes. One packed word holds the context (seat 8 bits, step 32, the two opponent
-// masks of 4 bits) and the report (zone mask at bit 48, lanes from bit 52): spawn [packed, gameId, newCommit],
-// turn [packed, oldCommit, newCommit] (the stored commitment binds the game); attack [nullifier, gameId, target,
-// commit]; combat [newCommit, gameId, target with the outcome, oldCommit]. Every commitment is a play commitment
-// Poseidon(stateCommit, revealCommit).
-export const N = { spawn: 3, turn: 3, attack: 4, combat: 4 };
+// masks of 4 bits) and the report (zone mask at bit 48, lanes from bit 52): spawn [packed, gameId, newCommit,
+// mapRoot] (every ruleset: the spawn binds the game's root into the commitment), turn [packed, oldCommit,
+// newCommit] (the stored commitment binds the game and the root); attack [nullifier, gameId, target, commit];
+// combat [newCommit, gameId, target with the outcome, oldCommit]. Every commitment is a play commitment
+// Poseidon(stateCommit, revealCommit, mapRoot).
+export const N = { spawn: 4, turn: 3, attack: 4, combat: 4 };
 const ZONES = 4n;
 const LANE_BITS = 7n;
 const CONTEXT_BITS = 8n + 32n + 2n * ZONES;
@@ -66,10 +67,12 @@ export const targetWord = (player: bigint, turn: bigint, col: bigint, row: bigin
 export interface Move {
   zoneMask: bigint;
   report: bigint[];
-  /** The play commitment Poseidon(stateCommit, revealCommit) the proof outputs. */
+  /** The play commitment Poseidon(stateCommit, revealCommit, mapRoot) the proof outputs. */
   newCommit: bigint;
   stateCommit: bigint;
   revealCommit: bigint;
+  /** The map root the commitment binds. */
+  root: bigint;
 }
 
 /** The state commitment of the mock's move `k` (in its play commitment with the move's reveal commitment). */
@@ -79,8 +82,9 @@ export const stateOf = (k: bigint) => 1000n + k;
 export type Playing = Scenario & { dealt: Dealt };
 
 /**
- * Registers a mock ruleset (`passability`: turn proofs take the root last) with MockVerifiers, or with `verifier`
- * for every circuit when given; returns helpers.
+ * Registers a mock ruleset (`passability`: turn proofs check destinations against the commitment's root; the
+ * signals are the same either way) with MockVerifiers, or with `verifier` for every circuit when given; returns
+ * helpers.
  */
 export async function mockPlay(env: Env, name: string, passability = false, verifier?: string) {
   const G = env.game;
@@ -100,8 +104,7 @@ export async function mockPlay(env: Env, name: string, passability = false, veri
   ).wait();
   const target =
     verifier ?? (await (await env.ethers.deployContract('MockVerifier', [], env.deployer)).getAddress());
-  const turnSignalCount = N.turn + (passability ? 1 : 0);
-  for (const [i, n] of [N.spawn, turnSignalCount, N.attack, N.combat].entries()) {
+  for (const [i, n] of [N.spawn, N.turn, N.attack, N.combat].entries()) {
     await (await reg.getFunction('setVerifier')(rulesetHash, i, target, '0x12345678', n)).wait();
   }
 
@@ -110,6 +113,8 @@ export async function mockPlay(env: Env, name: string, passability = false, veri
   const mask = async (s: Scenario, seat: number) => (await seatOf(s, seat)).zoneMask as bigint;
   const commitOf = async (s: Scenario, seat: number) => (await seatOf(s, seat)).playCommitment as bigint;
   const turnOf = async (s: Scenario) => (await G.getFunction('getGame')(s.id))[4] as bigint;
+  /** The game's map root (the dealer's, or the adopted open root). */
+  const rootOf = async (s: Scenario) => (await G.getFunction('getGame')(s.id))[6] as bigint;
 
   /** A game in Play (turn 0, seat 0 to move). */
   async function playing(o: GameOpts = {}): Promise<Playing> {
@@ -121,15 +126,22 @@ export async function mockPlay(env: Env, name: string, passability = false, veri
     return { ...s, dealt };
   }
 
-  const move = (k: bigint, lanes: bigint[] = [], revealCommit = 2000n + k): Move => {
+  /**
+   * Move `k`: its play commitment binds `root` (the MockVerifier checks no opening; only disputes and `rebind`
+   * open it on-chain, so tests that use those pass the game's root).
+   */
+  const move = (k: bigint, lanes: bigint[] = [], revealCommit = 2000n + k, root = 0n): Move => {
     const zoneMask = (0b0101n + k) & 15n;
     const stateCommit = stateOf(k);
-    const newCommit = playCommitment(env.h, stateCommit, revealCommit);
-    return { zoneMask, report: [reportWord(zoneMask, lanes)], newCommit, stateCommit, revealCommit };
+    const newCommit = playCommitment(env.h, stateCommit, revealCommit, root);
+    return { zoneMask, report: [reportWord(zoneMask, lanes)], newCommit, stateCommit, revealCommit, root };
   };
-  /** A move whose reveal commitment opens to `leaves` with `blinding` (what a dispute puts on-chain). */
-  const revealing = (k: bigint, leaves: readonly number[], blinding: bigint): Move =>
-    move(k, [], revealCommitment(env.h, leaves, MAX_REVEALED, blinding));
+  /**
+   * A move whose reveal commitment opens to `leaves` with `blinding` and whose play commitment binds `root` (what a
+   * dispute puts on-chain, with the game's root).
+   */
+  const revealing = (k: bigint, leaves: readonly number[], blinding: bigint, root: bigint): Move =>
+    move(k, [], revealCommitment(env.h, leaves, MAX_REVEALED, blinding), root);
 
   /**
    * The opponent masks a proof of `seat` carries: every other seat of the ruleset in order, its stored mask (0 for
@@ -162,6 +174,7 @@ export async function mockPlay(env: Env, name: string, passability = false, veri
         ),
       over['gameId'] ?? s.id,
       m.newCommit,
+      over['root'] ?? (await rootOf(s)),
     ];
   }
   async function turnSignals(s: Scenario, seat: number, m: Move, over: Partial<Record<string, bigint>> = {}) {
@@ -188,10 +201,9 @@ export async function mockPlay(env: Env, name: string, passability = false, veri
       await (await callSpawn(s, seat, proofFor(await spawnSignals(s, seat, m)), m)).wait();
     }
   }
-  /** Seat `seat` plays move `k` (or `m`); passability turns append the posted root. */
+  /** Seat `seat` plays move `k` (or `m`); no root signal: the old commitment binds it. */
   async function turn(s: Scenario, seat: number, k: bigint, m: Move = move(k)): Promise<Move> {
     const sig = await turnSignals(s, seat, m);
-    if (passability) sig.push((await G.getFunction('getGame')(s.id))[6] as bigint);
     await (await callTurn(s, seat, proofFor(sig), m)).wait();
     return m;
   }
@@ -202,6 +214,7 @@ export async function mockPlay(env: Env, name: string, passability = false, veri
     mask,
     commitOf,
     turnOf,
+    rootOf,
     playing,
     move,
     revealing,

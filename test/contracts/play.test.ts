@@ -182,7 +182,15 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     const s = await playing();
     const other = await playing();
     const m = move(0n);
-    for (const over of [{ step: 1n }, { gameId: other.id }, { seat: 1n }, { opp: 7n }, { empty: 1n }]) {
+    const otherRoot = other.dealt.tree.root;
+    for (const over of [
+      { step: 1n },
+      { gameId: other.id },
+      { seat: 1n },
+      { opp: 7n },
+      { empty: 1n },
+      { root: otherRoot },
+    ]) {
       await expectRevert(callSpawn(s, 0, proofFor(await spawnSignals(s, 0, m, over)), m), G, 'InvalidProof');
     }
     await spawnBoth(s);
@@ -234,32 +242,54 @@ describe('ShroudGame spawn, turns and combat (binding mock verifier)', () => {
     await expectRevert(callTurn(s, 0, ZERO_PROOF, huge), G, 'NotInField');
   });
 
-  it('passability rulesets: turn proofs take the posted map root as their last signal (spawns do not)', async () => {
+  it('every spawn binds the game root as its last signal; turns carry no root signal (passability or not)', async () => {
     const pass = await mockPlay(env, 'mock-play-pass', true);
-    const passHash = pass.rulesetHash;
-    assert.equal((await env.registry.getFunction('getRuleset')(passHash)).passability, true);
-    const s = await createGame(env, { rulesetHash: passHash });
-    await commitAll(env, s);
-    await revealAll(env, s);
-    const dealt = dealMap(env, s);
-    await postRoot(env, s, dealt);
-    const root = dealt.tree.root;
-    await spawnBoth(s);
-    const t = move(70n);
-    const withRoot = async (r: bigint) => [...(await turnSignals(s, 0, t)), r];
-    // Another root (e.g. a map the prover made up), or none at all: refused.
-    await expectRevert(callTurn(s, 0, proofFor(await withRoot(root + 1n)), t), G, 'InvalidProof');
-    await expectRevert(callTurn(s, 0, proofFor(await turnSignals(s, 0, t)), t), G, 'InvalidProof');
-    // One report word too many cannot shift the root out of the signals: the count is fixed. (A small word: a report
-    // word at or above 2^253 is refused earlier, NotInField, and the root may be that large.)
-    const longer = { ...t, report: [...t.report, 1n] };
-    await expectRevert(
-      callTurn(s, 0, proofFor([...(await turnSignals(s, 0, longer)), root]), longer),
-      G,
-      'WrongSignalCount',
-    );
-    await (await callTurn(s, 0, proofFor(await withRoot(root)), t)).wait();
-    assert.equal(await commitOf(s, 0), t.newCommit);
+    assert.equal((await env.registry.getFunction('getRuleset')(pass.rulesetHash)).passability, true);
+    for (const [label, r] of [
+      ['fog only', mp],
+      ['passability', pass],
+    ] as const) {
+      const s = await r.playing();
+      const root = s.dealt.tree.root;
+      assert.equal(await r.rootOf(s), root);
+      assert.equal(
+        Number((await G.getFunction('verifierOf')(r.rulesetHash, 0)).nPublic),
+        N.spawn,
+        `${label}: spawn signals [packed, gameId, newCommit, root]`,
+      );
+      assert.equal(Number((await G.getFunction('verifierOf')(r.rulesetHash, 1)).nPublic), N.turn, label);
+      const m = r.move(0n, [], 2000n, root);
+      const spawnSig = await r.spawnSignals(s, 0, m);
+      assert.equal(spawnSig.at(-1), root, 'the spawn signals end with the game root');
+      const withoutRoot = spawnSig.slice(0, -1);
+      // The spawn's signals are exactly [packed, gameId, newCommit, root]: without the root, another root, or the
+      // root in another place, refused.
+      await expectRevert(r.callSpawn(s, 0, proofFor(withoutRoot), m), G, 'InvalidProof');
+      await expectRevert(r.callSpawn(s, 0, proofFor([...withoutRoot, root + 1n]), m), G, 'InvalidProof');
+      await expectRevert(
+        r.callSpawn(s, 0, proofFor([spawnSig[0]!, s.id, root, m.newCommit]), m),
+        G,
+        'InvalidProof',
+      );
+      await (await r.callSpawn(s, 0, proofFor(spawnSig), m)).wait();
+      const m1 = r.move(10n, [], 2010n, root);
+      await (await r.callSpawn(s, 1, proofFor(await r.spawnSignals(s, 1, m1)), m1)).wait();
+      // A turn: [packed, oldCommit, newCommit]; the root appended (the old passability layout) is refused.
+      const t = r.move(70n, [], 2070n, root);
+      const sig = await r.turnSignals(s, 0, t);
+      assert.equal(sig.length, N.turn);
+      assert.equal(sig[1], m.newCommit, 'the old commitment is the stored one');
+      await expectRevert(r.callTurn(s, 0, proofFor([...sig, root]), t), G, 'InvalidProof');
+      // One report word too many cannot shift the signals: the count is fixed.
+      const longer = { ...t, report: [...t.report, 1n] };
+      await expectRevert(
+        r.callTurn(s, 0, proofFor(await r.turnSignals(s, 0, longer)), longer),
+        G,
+        'WrongSignalCount',
+      );
+      await (await r.callTurn(s, 0, proofFor(sig), t)).wait();
+      assert.equal(await r.commitOf(s, 0), t.newCommit, label);
+    }
   });
 
   it('rejects prover-supplied values ≥ the field modulus before verification', async () => {

@@ -2,7 +2,7 @@
  * The ethers ChainView against the real ShroudGame on Hardhat's in-process chain: the real dealer
  * (watcher + dealing over EthersChain) finds its game (its tx key as dealer AND its seal key), opens the
  * sealed shares from `SealedReveal` events, posts the root, serves a reveal once a spawn stored a play
- * commitment (Poseidon(stateCommit, revealCommit)), answers a reveal dispute on-chain (the answer verifies against the root; with the
+ * commitment (Poseidon(stateCommit, revealCommit, mapRoot)), answers a reveal dispute on-chain (the answer verifies against the root; with the
  * disputer's receipt when it holds one), indexes `TurnSubmitted` logs so old turns cost no RPC call, and
  * publishes the secrets at the end. Set-up reuses the contract tests' helpers: the shares are really sealed
  * to the test seal key `SEAL`; only the seal, spawn and turn proofs are MockVerifier "proofs" bound to their
@@ -78,8 +78,10 @@ const TX_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b7869
 const SEAT0_KEY = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
 const CHAIN_ID = 31337n;
 const RULESET = 'tiny';
-const SPAWN_SIGNALS = 3; // the packed word (seat, step, opponent mask; zone mask + forced lanes), gameId, newCommit
-const TURN_SIGNALS = 3; // the packed word, oldCommit, newCommit (no gameId: the commitment binds the game)
+// The packed word (seat, step, opponent mask; zone mask + forced lanes), gameId, newCommit, mapRoot (the game's root,
+// which the spawn binds into its play commitment).
+const SPAWN_SIGNALS = 4;
+const TURN_SIGNALS = 3; // the packed word, oldCommit, newCommit (no gameId nor root: the commitment binds both)
 const STAKE = 1000n;
 const DEPOSIT = 100n;
 
@@ -196,8 +198,9 @@ function countingProvider(inner: Provider) {
 
 /**
  * The next move of game `t` on the mock verifiers: the seat to move spawns (if it has not) or plays a turn,
- * storing the play commitment Poseidon(S, `revealCommit`) with S = `testStateCommit` of the game, seat and turn
- * (what the fixture's requests send by default). Returns the seat, the on-chain turn number and the commitment.
+ * storing the play commitment Poseidon(S, `revealCommit`, root) with S = `testStateCommit` of the game, seat and
+ * turn (what the fixture's requests send by default) and root the game's on-chain map root (the dealer's). Returns
+ * the seat, the on-chain turn number and the commitment.
  */
 async function move(
   t: Scenario,
@@ -209,11 +212,16 @@ async function move(
   const player = t.players[seat]!;
   const me = await G.getFunction('getSeat')(t.id, seat);
   const them = await G.getFunction('getSeat')(t.id, 1 - seat);
-  const newCommit = playCommitment(env.h, testStateCommit(t.id, player.address, turn), revealCommit);
+  const newCommit = playCommitment(
+    env.h,
+    testStateCommit(t.id, player.address, turn),
+    revealCommit,
+    BigInt(g.root),
+  );
   const report = packReport(r, 5n, []);
   const packed = packPlay(r, seat, BigInt(me.spawned ? turn : seat), [BigInt(them.zoneMask)], report);
   if (!me.spawned) {
-    const sig = [...packed, t.id, newCommit];
+    const sig = [...packed, t.id, newCommit, BigInt(g.root)];
     await (await as(env, player).getFunction('spawn')(t.id, proofFor(sig), report, newCommit)).wait();
   } else {
     const sig = [...packed, BigInt(me.playCommitment), newCommit];
@@ -301,9 +309,10 @@ describe('EthersChain against ShroudGame (Hardhat in-process)', () => {
   it('serves a reveal once a spawn stored a confirmed play commitment, with paths verifying against the on-chain root', async () => {
     const rc = revealCommitment(env.h, leaves, r.maxRevealedTiles, blinding);
     const p0 = s.players[0]!;
-    const c = playCommitment(env.h, testStateCommit(s.id, p0.address, 0), rc);
+    const root = BigInt((await G.getFunction('getGame')(s.id)).root);
+    const c = playCommitment(env.h, testStateCommit(s.id, p0.address, 0), rc, root);
     const report = packReport(r, 5n, []);
-    const sig = [...packPlay(r, 0, 0n, [0n], report), s.id, c];
+    const sig = [...packPlay(r, 0, 0n, [0n], report), s.id, c, root];
     await (await as(env, p0).getFunction('spawn')(s.id, proofFor(sig), report, c)).wait();
     assert.equal(await chain.playCommitment(s.id, p0.address, 0), null, 'not trusted before confirmations');
     await mine(2);

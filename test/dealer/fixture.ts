@@ -256,8 +256,18 @@ export function revealCommitOf(h: Hasher, leaves: number[], blinding: bigint, ru
 }
 
 /**
- * A verified spawn/turn proof of `player` storing its play commitment C = Poseidon(S, R) for `leaves` under a
- * fresh reveal blinding, with S = `stateCommit` (default `testStateCommit`). Returns the blinding.
+ * The map root `chain` holds for the game (posted by its dealer): the root its seats' play commitments bind.
+ */
+export function postedRoot(chain: FakeChain, gameId: bigint): bigint {
+  const root = chain.postedRootFor(gameId);
+  if (root === null) throw new Error(`game ${gameId}: no root posted yet`);
+  return root;
+}
+
+/**
+ * A verified spawn/turn proof of `player` storing its play commitment C = Poseidon(S, R, mapRoot) for `leaves`
+ * under a fresh reveal blinding, with S = `stateCommit` (default `testStateCommit`) and mapRoot the root the
+ * chain holds for the game. Returns the blinding.
  */
 export function postTurn(
   h: Hasher,
@@ -271,7 +281,12 @@ export function postTurn(
 ): bigint {
   const blinding = randomFieldElement();
   const revealCommit = revealCommitOf(h, leaves, blinding, ruleset);
-  chain.postCommitmentFor(gameId, player.address, turn, playCommitment(h, stateCommit, revealCommit));
+  chain.postCommitmentFor(
+    gameId,
+    player.address,
+    turn,
+    playCommitment(h, stateCommit, revealCommit, postedRoot(chain, gameId)),
+  );
   return blinding;
 }
 

@@ -1,8 +1,8 @@
 /**
  * Reveal receipts: `POST /v1/games/:gameId/receipts` keeps a player's EIP-712 receipt for a turn it was
  * served (only a canonical signature by that player over the turn's reveal commitment R, which with the
- * state commitment S sent along must open the turn's on-chain play commitment Poseidon(S, R); every bad input
- * is a clear 4xx that stores nothing), and the dealer answers a dispute of a receipted turn with it (a false
+ * state commitment S sent along must open the turn's on-chain play commitment Poseidon(S, R, mapRoot), mapRoot
+ * the game's posted root; every bad input is a clear 4xx that stores nothing), and the dealer answers a dispute of a receipted turn with it (a false
  * dispute: the deposit is the dealer's), of any other turn with `0x`.
  */
 import assert from 'node:assert/strict';

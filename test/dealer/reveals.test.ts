@@ -5,10 +5,12 @@ import {
   generateMap,
   leafHash,
   leafIndex,
+  playCommitment,
   shippedRuleset,
   verifyPath,
 } from '../../core/index.ts';
 import type { RevealEntry } from '../../dealer/maps.ts';
+import { randomFieldElement } from '../../dealer/random.ts';
 import {
   ALICE,
   BOB,
@@ -16,9 +18,12 @@ import {
   duelLeaves,
   MALLORY,
   openSession,
+  postedRoot,
   postTurn,
+  revealCommitOf,
   runCeremony,
   sessionReveal,
+  signedReceipt,
   signedReveal,
   startDealer,
   testStateCommit,
@@ -413,6 +418,89 @@ describe('POST /v1/games/:gameId/reveals: every bad input is a clear 4xx and ser
     const stored = await d.store.getReveal(gameId, ALICE.address.toLowerCase(), 1);
     assert.deepEqual(stored?.leaves, leaves);
     assert.equal(stored?.blinding, blinding);
+  });
+});
+
+describe("an opening bound to another map root than the game's posted one is refused like any wrong opening", () => {
+  it("the two-input Poseidon(S, R), root 0, another game's root: refused on the reveal, session and receipt routes", async () => {
+    const d = await startDealer();
+    try {
+      const { gameId } = await d.dealtGame();
+      const other = await d.dealtGame();
+      const root = postedRoot(d.chain, gameId);
+      const otherRoot = postedRoot(d.chain, other.gameId);
+      assert.notEqual(root, otherRoot);
+      const alice = ALICE.address.toLowerCase();
+      const session = await openSession(d.app, ALICE, { gameId });
+      assert.equal(session.res.statusCode, 200, session.res.body);
+      const inject = (url: string, body: unknown) =>
+        d.app.inject({
+          method: 'POST',
+          url,
+          headers: { 'content-type': 'application/json' },
+          payload: JSON.stringify(body),
+        });
+      // Every case stores, for Alice's next turn, a commitment to the very S and R she then sends, bound to a
+      // root other than the game's: only the root differs from an honest opening.
+      const bindings: [string, (S: bigint, R: bigint) => bigint][] = [
+        ['the two-input form Poseidon(S, R)', (S, R) => d.h.hash([S, R])],
+        ['root 0', (S, R) => playCommitment(d.h, S, R, 0n)],
+        ["another game's root", (S, R) => playCommitment(d.h, S, R, otherRoot)],
+        ['root + 1', (S, R) => playCommitment(d.h, S, R, root + 1n)],
+      ];
+      let turn = 0;
+      for (const [name, bind] of bindings) {
+        turn++;
+        const blinding = randomFieldElement();
+        const S = testStateCommit(gameId, ALICE.address, turn);
+        const R = revealCommitOf(d.h, leaves, blinding);
+        d.chain.postCommitmentFor(gameId, ALICE.address, turn, bind(S, R));
+        await d.syncHead();
+        const opening = { gameId, turn, leaves, blinding, stateCommit: S };
+        const reveal = await inject(`/v1/games/${gameId}/reveals`, await signedReveal(ALICE, opening));
+        assert.equal(reveal.statusCode, 403, `${name}: ${reveal.body}`);
+        assert.equal(reveal.json().error, 'opening-mismatch', name);
+        assert.equal(reveal.json().field, 'leaves', name);
+        assert.equal(reveal.json().tiles, undefined, name);
+        const viaSession = await inject(
+          `/v1/games/${gameId}/session-reveals`,
+          sessionReveal(session, opening),
+        );
+        assert.equal(viaSession.statusCode, 403, `${name}: ${viaSession.body}`);
+        assert.equal(viaSession.json().error, 'opening-mismatch', name);
+        const receipt = await inject(
+          `/v1/games/${gameId}/receipts`,
+          await signedReceipt(ALICE, { gameId, turn, revealCommit: R, stateCommit: S }),
+        );
+        assert.equal(receipt.statusCode, 409, `${name}: ${receipt.body}`);
+        assert.equal(receipt.json().error, 'receipt-mismatch', name);
+        assert.equal(receipt.json().field, 'revealCommit', name);
+        assert.equal(
+          await d.store.getReveal(gameId, alice, turn),
+          null,
+          `${name}: nothing recorded as served`,
+        );
+        assert.equal(await d.store.getReceipt(gameId, alice, turn), null, `${name}: no receipt stored`);
+      }
+      // The same requests for a turn bound to the game's own root are served and receipted.
+      turn++;
+      const blinding = postTurn(d.h, d.chain, gameId, ALICE, turn, leaves);
+      await d.syncHead();
+      const opening = { gameId, turn, leaves, blinding };
+      const ok = await inject(`/v1/games/${gameId}/reveals`, await signedReveal(ALICE, opening));
+      assert.equal(ok.statusCode, 200, ok.body);
+      assert.equal(ok.json().root, root.toString());
+      const viaSession = await inject(`/v1/games/${gameId}/session-reveals`, sessionReveal(session, opening));
+      assert.equal(viaSession.statusCode, 200, viaSession.body);
+      const R = revealCommitOf(d.h, leaves, blinding);
+      const receipt = await inject(
+        `/v1/games/${gameId}/receipts`,
+        await signedReceipt(ALICE, { gameId, turn, revealCommit: R }),
+      );
+      assert.equal(receipt.statusCode, 200, receipt.body);
+    } finally {
+      await d.close();
+    }
   });
 });
 

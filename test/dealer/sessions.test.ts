@@ -138,7 +138,7 @@ describe('reveal sessions', () => {
         (await reveal(sessionReveal(s, { gameId, turn: 5, leaves, blinding: b }))).statusCode,
         200,
       );
-      assert.equal(calls, 2, 'first fetch checks the opening once: R, then Poseidon(S, R)');
+      assert.equal(calls, 2, 'first fetch checks the opening once: R, then Poseidon(S, R, mapRoot)');
       assert.equal(
         (await reveal(sessionReveal(s, { gameId, turn: 5, leaves, blinding: b }))).statusCode,
         200,

@@ -21,6 +21,7 @@ import {
   type Dealer,
   duelLeaves,
   openSession,
+  postedRoot,
   postTurn,
   revealCommitOf,
   runCeremony,
@@ -111,6 +112,7 @@ describe('turn index', () => {
         d.h,
         testStateCommit(a.gameId, alice, 0),
         revealCommitOf(d.h, o.leaves, o.blinding),
+        postedRoot(d.chain, a.gameId),
       ),
       laterTurnIndexed: false,
     });
@@ -369,9 +371,11 @@ describe('turn index', () => {
     const v0 = views();
     assert.equal((await reveal(s1)).statusCode, 200);
     assert.equal(views() - v0, 1);
-    // Alice answers a combat as defender: her seat now stores Poseidon(S2, R), same reveal list, no new turn.
+    // Alice answers a combat as defender: her seat now stores Poseidon(S2, R, root), same reveal list and root,
+    // no new turn.
+    const root = postedRoot(d.chain, gameId);
     const s2 = 777n;
-    d.chain.respondCombatFor(gameId, ALICE.address, playCommitment(d.h, s2, R));
+    d.chain.respondCombatFor(gameId, ALICE.address, playCommitment(d.h, s2, R, root));
     // Until the dealer has seen that block, the view answer of this block stands (one read per block)…
     const early = await reveal(s2);
     assert.equal(early.statusCode, 403, early.body);
@@ -408,7 +412,7 @@ describe('turn index', () => {
     assert.equal((await receipt(s1)).statusCode, 200);
     assert.equal(views(), v1, 'answered from the index');
     // A second combat answer: the view follows it after the next block the dealer sees; S2 is stale then.
-    d.chain.respondCombatFor(gameId, ALICE.address, playCommitment(d.h, 888n, R));
+    d.chain.respondCombatFor(gameId, ALICE.address, playCommitment(d.h, 888n, R, root));
     await w.tick();
     assert.equal((await receipt(888n)).statusCode, 200);
     assert.equal((await receipt(s2)).statusCode, 409);

@@ -38,6 +38,7 @@ struct Knowledge {
     mapping(uint256 gi => mapping(uint256 seat => uint256)) blindingOf; // and its blinding
     mapping(uint256 gi => mapping(uint256 seat => uint256)) stateOf; // the state commitment in its play commitment
     mapping(uint256 gi => mapping(uint256 seat => uint256)) revealOf; // and the reveal commitment
+    mapping(uint256 gi => mapping(uint256 seat => uint256)) rootOf; // and the map root (its spawn's, or rebound)
     mapping(uint256 gi => uint256[5]) tileOf; // the served tile at `leaf`
     mapping(uint256 gi => uint256[12]) pathOf; // and its path to the root
     mapping(uint256 gi => uint32[]) disputeLeavesOf; // the open dispute's leaves
@@ -214,6 +215,17 @@ library HandlerLate {
     }
 
     // ================================================================ force-open
+
+    /// Seat `seat` moves its play commitment to the game's (adopted open) root with the opening the handler kept
+    /// (sometimes a wrong one: OpeningMismatch; or nothing to rebind, out of phase, a stranger…).
+    function rebind(Knowledge storage k, uint256 gi, uint256 seed, uint256 seat) public {
+        uint256 id = k.infos[gi].id;
+        uint256 stateCommit = k.stateOf[gi][seat];
+        if (k.oops(seed, 1, 8)) stateCommit = (stateCommit + 1) % P;
+        bytes memory data = abi.encodeCall(IShroudGame.rebind, (id, stateCommit, k.revealOf[gi][seat]));
+        (bool ok,) = k.act(gi, k.who(gi, seed, k.playersOf[gi][seat]), 0, data);
+        if (ok) k.rootOf[gi][seat] = k.view_(id).root;
+    }
 
     /// A seat reveals its share on-chain (sometimes a wrong one).
     function revealShare(Knowledge storage k, uint256 gi, uint256 seed) public {
@@ -537,6 +549,12 @@ contract ShroudHandler {
         if (any) HandlerLate.revealShare(k, gi, seed);
     }
 
+    /// A seat rebinds its play commitment to an adopted open root (see `HandlerLate.rebind`).
+    function rebind(uint256 gs, uint256 seed) external {
+        (bool any, uint256 gi) = _pick(gs);
+        if (any) HandlerLate.rebind(k, gi, seed, _r(seed, 1) % k.infos[gi].n);
+    }
+
     /// A seat proposes an open root: the zone roots over leaves that are 0 off the board (true) and random on it
     /// (false: a challenge there wins); sometimes the wrong number of zone roots.
     function proposeOpenRoot(uint256 gs, uint256 seed) external {
@@ -753,6 +771,10 @@ contract ShroudHandler {
                 }
             }
         }
+        // After an adopted open root, a mover whose commitment binds the dealer's root rebinds before anything else.
+        if (game.getSeat(f.id, toMove).spawned && k.rootOf[gi][toMove] != k.view_(f.id).root) {
+            return HandlerLate.rebind(k, gi, seed, toMove);
+        }
         if (_r(seed, 0xa0) % 4 == 0 && game.getSeat(f.id, toMove).spawned) {
             for (uint256 s = 0; s < f.n; s++) {
                 IShroudGame.Seat memory d = game.getSeat(f.id, s);
@@ -771,18 +793,21 @@ contract ShroudHandler {
         }
         uint256 revealCommit = model.revealCommit(leaves, m.blinding);
         uint256 stateCommit = _r(seed, 8) % P;
-        m.newCommit = model.play(stateCommit, revealCommit);
+        // A spawn binds the game's root; a turn carries the one its old commitment binds.
+        uint256 root = m.isSpawn ? m.root : k.rootOf[gi][m.seat];
+        m.newCommit = model.play(stateCommit, revealCommit, root);
         uint256[] memory report = new uint256[](1);
         // After the context bits (seat 8, step 32, two 4-bit opponent masks): zone mask (4 bits), 7-bit forced lanes.
         report[0] = (_r(seed, 9) % (1 << 32)) << CONTEXT_BITS;
         Info storage f = k.infos[gi];
-        bytes memory data = model.playCall(f.id, f.n, f.passability, m, report, !k.oops(seed, 10, 10));
+        bytes memory data = model.playCall(f.id, f.n, m, report, !k.oops(seed, 10, 10));
         (bool ok,) = k.act(gi, m.caller, 0, data);
         if (ok) {
             k.leavesOf[gi][m.seat] = leaves;
             k.blindingOf[gi][m.seat] = m.blinding;
             k.stateOf[gi][m.seat] = stateCommit;
             k.revealOf[gi][m.seat] = revealCommit;
+            k.rootOf[gi][m.seat] = root;
         }
     }
 
@@ -795,7 +820,7 @@ contract ShroudHandler {
         m.isSpawn = st.spawned == k.oops(seed, 1, 10);
         m.step = m.isSpawn ? v.toMove : v.turn;
         m.oldCommit = st.playCommitment;
-        m.root = v.root;
+        m.root = v.root; // the game's root: a spawn's last signal
         m.blinding = _r(seed, 7) % P;
     }
 
@@ -841,7 +866,10 @@ contract ShroudHandler {
         uint256 defender = c.defender < k.infos[gi].n ? c.defender : 0;
         uint256 stateCommit = _r(seed, 4) % P;
         uint256[4] memory a = [
-            _r(seed, 1) % 2, _r(seed, 2) % 16, _r(seed, 3) % 256, model.play(stateCommit, k.revealOf[gi][defender])
+            _r(seed, 1) % 2,
+            _r(seed, 2) % 16,
+            _r(seed, 3) % 256,
+            model.play(stateCommit, k.revealOf[gi][defender], k.rootOf[gi][defender])
         ];
         // [newCommit, gameId, target = player | turn << 160 | col << 192 | row << 202 | damage << 212 | outcome << 220,
         //  oldCommit] (ShroudGame.defend); the player in the target is the caller (the defender)

@@ -48,13 +48,14 @@ contract ShroudInvariants {
         bytes32 pass = keccak256("invariants/passability");
         registry.registerRuleset(fog, 0, 16, 12, 3, 4, false, 16);
         registry.registerRuleset(pass, 0, 16, 12, 3, 4, true, 16);
-        // Public signals per circuit (spawn, turn, attack, combat); passability turns take the root last.
+        // Public signals per circuit (spawn, turn, attack, combat), the same for both rulesets: a spawn takes the map
+        // root last (the play commitment binds it; turns carry it inside the commitment).
         // (ShroudGame: one packed word; a turn has no gameId, its stored commitment binds the game; spawn and turn
         // have no revealCommit, the play commitment binds it.)
-        uint16[4] memory nFog = [uint16(3), 3, 4, 4];
+        uint16[4] memory n = [uint16(4), 3, 4, 4];
         for (uint8 c = 0; c < 4; c++) {
-            registry.setVerifier(fog, c, address(mock), 0x12345678, nFog[c]);
-            registry.setVerifier(pass, c, address(mock), 0x12345678, c == 1 ? 4 : nFog[c]);
+            registry.setVerifier(fog, c, address(mock), 0x12345678, n[c]);
+            registry.setVerifier(pass, c, address(mock), 0x12345678, n[c]);
         }
         uint256[] memory keys = new uint256[](6); // the actors' private keys (players sign reveal receipts)
         for (uint256 i = 0; i < keys.length; i++) {
@@ -118,7 +119,7 @@ contract ShroudInvariants {
 
     /// The handler's actions (its views and helpers are not targets).
     function targetSelectors() public view returns (FuzzSelector[] memory selectors) {
-        bytes4[] memory s = new bytes4[](27);
+        bytes4[] memory s = new bytes4[](28);
         s[0] = ShroudHandler.createGame.selector;
         s[1] = ShroudHandler.commit.selector;
         s[2] = ShroudHandler.sealedReveal.selector;
@@ -147,6 +148,7 @@ contract ShroudInvariants {
         s[24] = ShroudHandler.auditZone.selector;
         s[25] = ShroudHandler.setPayee.selector;
         s[26] = ShroudHandler.withdrawToPayee.selector;
+        s[27] = ShroudHandler.rebind.selector;
         selectors = new FuzzSelector[](1);
         selectors[0] = FuzzSelector(address(handler), s);
     }

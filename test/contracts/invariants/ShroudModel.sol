@@ -34,8 +34,8 @@ contract ShroudModel {
         bool isSpawn;
         uint256 step; // the seat for a spawn, the turn for a turn
         uint256 oldCommit;
-        uint256 newCommit; // the play commitment Poseidon(stateCommit, revealCommit) (`play`)
-        uint256 root;
+        uint256 newCommit; // the play commitment Poseidon(stateCommit, revealCommit, root) (`play`)
+        uint256 root; // the game's root (a spawn's last signal)
         uint256 blinding;
     }
 
@@ -65,27 +65,27 @@ contract ShroudModel {
         return abi.encodeCall(IShroudGame.sealedReveal, (id, ey, c, proof(sig, valid)));
     }
 
-    /// spawn signals [report | context(step = seat), gameId, newCommit]; turn signals [report | context(step = turn),
-    /// oldCommit, newCommit(, mapRoot if passability)] (ShroudGame._signals).
-    function playCall(uint256 id, uint256 n, bool passability, Move memory m, uint256[] memory report, bool valid)
+    /// spawn signals [report | context(step = seat), gameId, newCommit, mapRoot]; turn signals [report |
+    /// context(step = turn), oldCommit, newCommit], every ruleset (ShroudGame._signals).
+    function playCall(uint256 id, uint256 n, Move memory m, uint256[] memory report, bool valid)
         external
         view
         returns (bytes memory)
     {
-        uint256[] memory sig = new uint256[](!m.isSpawn && passability ? 4 : 3);
+        uint256[] memory sig = new uint256[](m.isSpawn ? 4 : 3);
         sig[0] = report[0] | this.context(id, n, m.seat, m.step);
         sig[1] = m.isSpawn ? id : m.oldCommit;
         sig[2] = m.newCommit;
-        if (!m.isSpawn && passability) sig[3] = m.root;
+        if (m.isSpawn) sig[3] = m.root;
         IShroudGame.Proof memory p = proof(sig, valid);
         return m.isSpawn
             ? abi.encodeCall(IShroudGame.spawn, (id, p, report, m.newCommit))
             : abi.encodeCall(IShroudGame.playTurn, (id, p, report, m.newCommit));
     }
 
-    /// The play commitment Poseidon(stateCommit, revealCommit) a seat stores (core/state.ts playCommitment).
-    function play(uint256 stateCommit, uint256 revealCommit_) external view returns (uint256) {
-        return h.poseidon([stateCommit, revealCommit_]);
+    /// The play commitment Poseidon(stateCommit, revealCommit, mapRoot) a seat stores (core/state.ts playCommitment).
+    function play(uint256 stateCommit, uint256 revealCommit_, uint256 mapRoot) external view returns (uint256) {
+        return h.poseidon([stateCommit, revealCommit_, mapRoot]);
     }
 
     /// `a`: nullifier, col, row, defender.
@@ -190,7 +190,7 @@ contract ShroudModel {
     /// Funds the game holds for game `id`, from its public views: the bond, each staked seat's stake, each seat's
     /// escrow, and an open dispute's deposit.
     function held(uint256 id) external view returns (uint256 total) {
-        (,, uint256 n,,,,,,, uint256 bond,) = game.getGame(id);
+        (,, uint256 n,,,,,,, uint256 bond,,,) = game.getGame(id);
         (,,, uint256 stake,,,) = game.getGameConfig(id);
         total = bond;
         for (uint256 s = 0; s < n; s++) {
@@ -305,7 +305,7 @@ contract ShroudModel {
     function openLeaf(uint256 id, uint256 leafIndex) public view returns (uint256) {
         (bool onBoard, uint256 col, uint256 row) = coord(leafIndex);
         if (!onBoard) return 0;
-        (,,,,,,,, uint256 seed,,) = game.getGame(id);
+        (,,,,,,,, uint256 seed,,,,) = game.getGame(id);
         if (seed >= P) return 0;
         (uint8 t, uint8 f, uint8 r, uint8 rv) = mapGen.generateTile(seed, 0, WIDTH, HEIGHT, 0, col, row);
         return leafHash([uint256(t), f, r, rv, 0]);
