@@ -92,7 +92,15 @@ async function joinedGame(map: DealtMap, zones: readonly bigint[] = zoneRoots(ma
       players: [wallet.address, Wallet.createRandom().address],
       config: { kind: 0, width: map.board.width, height: map.board.height },
     }),
-    game: async () => ({ turn, phase: 'Play', toMove: 0, root: map.root }),
+    game: async () => ({
+      turn,
+      phase: 'Play',
+      toMove: 0,
+      root: map.root,
+      rootAdopted: false,
+      replacedRoot: 0n,
+    }),
+    seat: async () => ({ spawned: true, rebound: false, forfeited: false }),
     root: async () => map.root,
     waitForRoot: async () => map.root,
     opponentMasks: async () => [0n],
@@ -179,7 +187,7 @@ const movesFor = (player: GamePlayer, slot: number, to: Coord) =>
   player.units.map((_, i) => (i === slot ? to : null));
 
 describe('GamePlayer on a passability ruleset', () => {
-  it('passes mapRoot, the verified zone roots and each mover’s opening to the witness; zone roots fetched once', async () => {
+  it('passes the bound map root, the verified zone roots and each mover’s opening to the witness; zone roots fetched once', async () => {
     const { player, proved, calls } = await fakeGame(m);
     assert.equal(calls.zoneRoots, 1, 'read (and checked) at the spawn');
     const { slot, known } = pickMoves(player);
@@ -192,7 +200,8 @@ describe('GamePlayer on a passability ruleset', () => {
     assert.equal(report.provedPassable, true);
     const plan = proved.at(-1)!.plan as TurnPlan;
     assert.equal(proved.at(-1)!.circuit, 'turn');
-    assert.equal(plan.publicSignals.at(-1), m.root, 'mapRoot is the last public signal');
+    // The root is private: the play commitments bind it (the spawn took it as a signal).
+    assert.deepEqual(plan.publicSignals.slice(-2), [plan.oldCommit, plan.newCommit]);
     assert.equal(plan.input.mapRoot, String(m.root));
     // One opening lane per mobile spawn slot.
     const mobile = mobileSlots(m.ruleset);
@@ -211,7 +220,7 @@ describe('GamePlayer on a passability ruleset', () => {
 
     // A second turn (staying put) reuses the zone roots.
     await player.playTurn({ moves: player.units.map(() => null), reveal: [] });
-    assert.equal((proved.at(-1)!.plan as TurnPlan).publicSignals.at(-1), m.root);
+    assert.equal((proved.at(-1)!.plan as TurnPlan).input.mapRoot, String(m.root));
     assert.equal(calls.zoneRoots, 1, 'read once per game');
   });
 
@@ -277,12 +286,15 @@ describe('GamePlayer on a passability ruleset', () => {
 });
 
 describe('GamePlayer without passability', () => {
-  it('never asks for zone roots and proves turns without mapRoot', async () => {
+  it('never asks for zone roots; turns carry the bound root privately, not as a signal', async () => {
     const tiny = await dealtMap('tiny', 4242n, 99n);
     const { player, proved, calls } = await fakeGame(tiny);
     const report = await player.playTurn({ moves: player.units.map(() => null), reveal: [] });
     assert.equal(report.provedPassable, false);
     assert.equal(calls.zoneRoots, 0);
-    assert.equal((proved.at(-1)!.plan as TurnPlan).input.mapRoot, undefined);
+    const plan = proved.at(-1)!.plan as TurnPlan;
+    assert.equal(plan.input.mapRoot, String(tiny.root), "the game's root, which the spawn bound");
+    assert.deepEqual(plan.publicSignals.slice(-2), [plan.oldCommit, plan.newCommit]);
+    assert.equal(plan.input.destPath, undefined, 'no destination openings');
   });
 });
