@@ -29,6 +29,21 @@ function randomCombat(c: Loaded, seed: number): CombatArgs {
   };
 }
 
+/** An infantry (hp 5) alone on (5,5) in slot 1, hit there for 2. */
+function infantryHit(): CombatArgs {
+  return {
+    gameId: 1n,
+    player: 2n,
+    turn: 3n,
+    slots: [null, { type: 0, hp: 5, col: 5, row: 5 }, null, null],
+    blinding: 77n,
+    revealCommit: 66n,
+    mapRoot: ROOT,
+    target: { col: 5, row: 5 },
+    damage: 2,
+  };
+}
+
 for (const name of ['tiny', 'tiny-square']) {
   describe(`combat circuit, ruleset ${name}`, () => {
     test('presence, absence, damage and kills equal the reference on 200 random cases', async () => {
@@ -51,18 +66,7 @@ for (const name of ['tiny', 'tiny-square']) {
 
     test('claiming absence while present, presence while absent, and editing outputs', async () => {
       const c = await load(name, 'combat');
-      const inf = { type: 0, hp: 5, col: 5, row: 5 };
-      const args: CombatArgs = {
-        gameId: 1n,
-        player: 2n,
-        turn: 3n,
-        slots: [null, inf, null, null],
-        blinding: 77n,
-        revealCommit: 66n,
-        mapRoot: ROOT,
-        target: { col: 5, row: 5 },
-        damage: 2,
-      };
+      const args = infantryHit();
       const plan = combatWitness(c.ruleset, c.h, args);
       assert.equal(plan.present, true);
       const w = await c.witness(plan.input);
@@ -145,18 +149,7 @@ for (const name of ['tiny', 'tiny-square']) {
 
     test('P8 combat (root binding): the answer opens the stored commitment under its root and keeps that root', async () => {
       const c = await load(name, 'combat');
-      const inf = { type: 0, hp: 5, col: 5, row: 5 };
-      const base: CombatArgs = {
-        gameId: 1n,
-        player: 2n,
-        turn: 3n,
-        slots: [null, inf, null, null],
-        blinding: 77n,
-        revealCommit: 66n,
-        mapRoot: ROOT,
-        target: { col: 5, row: 5 },
-        damage: 2,
-      };
+      const base = infantryHit();
       // A presence (the state changes) and an absence (newCommit = oldCommit).
       for (const target of [base.target, { col: 6, row: 5 }]) {
         const plan = combatWitness(c.ruleset, c.h, { ...base, target });
