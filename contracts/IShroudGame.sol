@@ -551,7 +551,8 @@ interface IShroudGame {
     /// @notice After an adopted open root, the caller moves its play commitment from the dealer's root it bound at
     ///         its spawn to the adopted one: it opens the stored value with its state and reveal commitments and the
     ///         replaced root, and the contract stores `Poseidon(stateCommit, revealCommit, root)`. Once per seat,
-    ///         during play or a combat, before its next turn (`NotRebound`).
+    ///         during play or a combat before the phase's deadline (past it, the timeout is claimed first), before
+    ///         its next turn (`NotRebound`).
     /// @dev Why: turn proofs check every destination against the root inside the play commitment. After force-open the
     ///      dealer's salted tree can no longer be opened by anyone, and a seat left on the dealer's root could keep
     ///      proving moves over a map a colluding dealer made up; so turns refuse it until it rebinds. The opening

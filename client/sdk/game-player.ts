@@ -204,8 +204,6 @@ export class GamePlayer {
   /** The reveal commitment bound with the state in the seat's stored play commitment (its latest spawn or turn). */
   #revealCommit = 0n;
   #root = 0n;
-  /** The map root the seat's play commitment binds (null: read it from the chain; it changes at spawn and rebind). */
-  #bound: bigint | null = null;
   #share: bigint | null = null;
   #syncedBlock: number;
   /** The block this player joined at: where its event queries start. */
@@ -406,15 +404,14 @@ export class GamePlayer {
 
   /**
    * The map root the seat's play commitment binds: the game's root, except after an open root was adopted while
-   * this seat has not rebound (then the dealer's root it replaced).
+   * this seat has not rebound (then the dealer's root it replaced). Read from the chain every time, never cached: a
+   * rebind whose answer was lost (sent, then an RPC error) must not leave the seat proving on the old root.
    */
   async #boundRoot(): Promise<bigint> {
-    if (this.#bound === null) {
-      const g = await this.chain.game(this.gameId);
-      const me = await this.chain.seat(this.gameId, this.seat);
-      this.#bound = g.rootAdopted && me.spawned && !me.rebound ? g.replacedRoot : g.root;
-    }
-    return this.#bound;
+    const g = await this.chain.game(this.gameId);
+    if (!g.rootAdopted) return g.root;
+    const me = await this.chain.seat(this.gameId, this.seat);
+    return me.spawned && !me.rebound ? g.replacedRoot : g.root;
   }
 
   /**
@@ -429,9 +426,7 @@ export class GamePlayer {
     if (!g.rootAdopted) return null;
     const me = await this.chain.seat(this.gameId, this.seat);
     if (!me.spawned || me.rebound || me.forfeited) return null;
-    const tx = await this.chain.rebind(this.gameId, this.#stateCommit(), this.#revealCommit);
-    this.#bound = null;
-    return tx;
+    return this.chain.rebind(this.gameId, this.#stateCommit(), this.#revealCommit);
   }
 
   /**
@@ -442,8 +437,6 @@ export class GamePlayer {
   async #reconcile(always = false): Promise<void> {
     if (!always && this.#pending.length === 0) return;
     const onChain = (await this.chain.seat(this.gameId, this.seat)).playCommitment;
-    // A rebind changes the stored commitment without a pending state: the bound root is read again.
-    this.#bound = null;
     const mine = await this.#commitment();
     if (onChain === mine) {
       const live = this.#pending.filter((x) => x.from === mine);
@@ -482,7 +475,6 @@ export class GamePlayer {
     this.#slots = copySlots(p.slots);
     this.#blinding = p.blinding;
     this.#pending = [];
-    if (p.kind === 'spawn') this.#bound = null; // the spawn bound the game's root of its time
     if (r) {
       // A spawn or turn binds its own reveal list into the play commitment; a combat answer keeps the seat's.
       this.#revealCommit = r.revealCommit;
