@@ -56,7 +56,7 @@ describe('SDK liveness: disputes, force-open and the open map (mock verifiers)',
   });
 
   /** A game of `name` between two bots whose dealer URL is dead; the test plays the dealer on-chain. */
-  async function bots(name: string) {
+  async function bots(name: string, maxTurns = 8) {
     const r = shippedRuleset(name);
     const players = env.players.slice(0, 2);
     const params = gameParams(
@@ -65,7 +65,7 @@ describe('SDK liveness: disputes, force-open and the open map (mock verifiers)',
       {
         rulesetHash: rulesetHash(name),
         durations: r.deadlines,
-        board: { kind: 0, width: r.board.width, height: r.board.height, maxTurns: 8 },
+        board: { kind: 0, width: r.board.width, height: r.board.height, maxTurns },
       },
     );
     await (
@@ -271,6 +271,65 @@ describe('SDK liveness: disputes, force-open and the open map (mock verifiers)',
     const rebound = await G.queryFilter(G.filters['Rebound']!(gameId));
     assert.deepEqual(rebound.map((e) => Number((e as EventLog).args[1])).sort(), [0, 1]);
     for (const [i, bot] of b.entries()) assert.equal((await bot.player.chain.seat(gameId, i)).rebound, true);
+  });
+
+  it('P7: a rebind that landed but was reported failed: the seat plays on over the open root', async () => {
+    // Review 38: a cached bound root outlived such a rebind; the seat proved on the dealer's root, never moved
+    // again and forfeited at fault. GamePlayer now reads the root its commitment binds for every proof.
+    const { r, gameId, bots: b } = await bots('tiny-pass', 12);
+    for (const bot of b) await bot.act();
+    for (const bot of b) await bot.act();
+    await deal(r, gameId, b);
+
+    // Seat 0's first rebind lands on-chain, but the SDK's wait for the receipt fails.
+    const chain0 = b[0]!.player.chain;
+    const orig = chain0.rebind.bind(chain0);
+    let injected = 0;
+    chain0.rebind = async (...a: Parameters<typeof orig>) => {
+      const tx = await orig(...a);
+      if (injected++ === 0) throw new Error('simulated: timeout waiting for the receipt (tx was mined)');
+      return tx;
+    };
+
+    let played0 = false;
+    const errors: string[] = [];
+    const turnsAfterRebind: number[] = [];
+    for (let step = 0; step < 300; step++) {
+      const g = await b[0]!.player.chain.game(gameId);
+      if (!isLivePhase(g.phase)) break;
+      let acted = false;
+      // Seat 0 plays one ordinary turn on the dealer's root before the force-open (as a live game would).
+      if (!played0 && g.phase === 'Play' && g.toMove === 0 && (await chain0.seat(gameId, 0)).spawned) {
+        played0 = true;
+        await b[0]!.player.playTurn({ moves: b[0]!.player.units.map(() => null), reveal: [] });
+        continue;
+      }
+      for (const [i, bot] of b.entries()) {
+        try {
+          const a = await bot.act();
+          if (!a) continue;
+          acted = true;
+          if (i === 0 && injected > 0 && (a.kind === 'turn' || a.kind === 'attack'))
+            turnsAfterRebind.push(step);
+        } catch (e) {
+          if (i !== 0) throw e;
+          errors.push(String((e as Error).message).slice(0, 160));
+          // Retry at once (within the turn's deadline) a few times before letting time pass.
+          if (errors.length < 6) acted = true;
+        }
+      }
+      if (!acted) await increaseTime(env, 601);
+    }
+    const g = await b[0]!.player.chain.game(gameId);
+    const s0 = await b[0]!.player.chain.seat(gameId, 0);
+    assert.equal(g.rootAdopted, true, 'the open root was adopted');
+    assert.equal(injected >= 1, true, 'seat 0 rebound');
+    assert.equal(s0.rebound, true, 'the rebind is on-chain');
+    // The rebind is on-chain: the client goes on playing over the open root.
+    assert.ok(
+      turnsAfterRebind.length > 0 && !s0.forfeited,
+      `seat 0 never moved again after its rebind landed (forfeited=${s0.forfeited}); errors: ${errors.slice(0, 4).join(' | ')} (${errors.length} total)`,
+    );
   });
 
   it('P7 + passability: a lying open-root proposal is challenged by the honest bot and sinks; the liar forfeits', async () => {
