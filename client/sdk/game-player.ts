@@ -40,6 +40,7 @@ import {
   ChainError,
   type GameChain,
   type GameEvent,
+  type GameState,
   type JoinedGame,
   type Prover,
   randomField,
@@ -399,16 +400,17 @@ export class GamePlayer {
   /** The play commitment of the current state, as the seat stores it (0 before the spawn). */
   async #commitment(): Promise<bigint> {
     if (!this.model) return 0n;
-    return playCommitment(this.h, this.#stateCommit(), this.#revealCommit, await this.#boundRoot());
+    const root = await this.#boundRoot(await this.chain.game(this.gameId));
+    return playCommitment(this.h, this.#stateCommit(), this.#revealCommit, root);
   }
 
   /**
    * The map root the seat's play commitment binds: the game's root, except after an open root was adopted while
    * this seat has not rebound (then the dealer's root it replaced). Read from the chain every time, never cached: a
-   * rebind whose answer was lost (sent, then an RPC error) must not leave the seat proving on the old root.
+   * rebind whose answer was lost (sent, then an RPC error) must not leave the seat proving on the old root. `g`:
+   * the game as just read by the caller.
    */
-  async #boundRoot(): Promise<bigint> {
-    const g = await this.chain.game(this.gameId);
+  async #boundRoot(g: GameState): Promise<bigint> {
     if (!g.rootAdopted) return g.root;
     const me = await this.chain.seat(this.gameId, this.seat);
     return me.spawned && !me.rebound ? g.replacedRoot : g.root;
@@ -680,11 +682,12 @@ export class GamePlayer {
           destinations: destProofs,
         }
       : undefined;
-    const { turn } = await this.chain.game(this.gameId);
+    const g = await this.chain.game(this.gameId);
+    const turn = g.turn;
     const newBlinding = randomField();
     const revealBlinding = randomField();
     const plan = turnWitness(r, this.h, {
-      mapRoot: await this.#boundRoot(),
+      mapRoot: await this.#boundRoot(g),
       player: addressToField(this.address),
       seat: this.seat,
       turn: BigInt(turn),
@@ -708,7 +711,7 @@ export class GamePlayer {
     const pending: PendingState = {
       kind: 'turn',
       turn,
-      from: await this.#commitment(),
+      from: plan.oldCommit,
       newCommit: plan.newCommit,
       slots: newSlots,
       blinding: newBlinding,
@@ -730,10 +733,11 @@ export class GamePlayer {
   async attack(slot: number, target: Coord, defender?: number): Promise<AttackReport> {
     await this.#reconcile();
     this.#need();
-    const { turn } = await this.chain.game(this.gameId);
+    const g = await this.chain.game(this.gameId);
+    const turn = g.turn;
     const def = defender ?? this.#defenderFor(target);
     const plan = attackWitness(this.ruleset, this.h, {
-      mapRoot: await this.#boundRoot(),
+      mapRoot: await this.#boundRoot(g),
       gameId: this.gameId,
       player: addressToField(this.address),
       turn: BigInt(turn),
@@ -786,10 +790,11 @@ export class GamePlayer {
     if (!c.pending) throw new Error('no combat is pending');
     if (c.defender !== this.seat)
       throw new Error(`the pending combat names seat ${c.defender}, not ${this.seat}`);
-    const { turn } = await this.chain.game(this.gameId);
+    const g = await this.chain.game(this.gameId);
+    const turn = g.turn;
     const target = { col: c.col, row: c.row };
     const plan = combatWitness(this.ruleset, this.h, {
-      mapRoot: await this.#boundRoot(),
+      mapRoot: await this.#boundRoot(g),
       gameId: this.gameId,
       player: addressToField(this.address),
       turn: BigInt(turn),
@@ -805,7 +810,7 @@ export class GamePlayer {
     const pending: PendingState = {
       kind: 'combat',
       turn,
-      from: await this.#commitment(),
+      from: plan.oldCommit,
       newCommit: plan.newCommit,
       slots: plan.after,
       blinding: this.#blinding,
