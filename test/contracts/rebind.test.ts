@@ -71,19 +71,19 @@ describe('ShroudGame rebind: play commitments move to an adopted open root', () 
   /**
    * A 3-seat passability game: seats 0 and 1 spawn on the dealer's root, seat 0 disputes and the dealer stays
    * silent (force-open), every share is revealed, seat 1's honest open root stands its window and is adopted. Seat
-   * 2, not spawned yet, is to move.
+   * 2, not spawned yet, is to move. `blinding`: seat 0's reveal blinding (its reveal commitment).
    */
-  async function adopted(): Promise<Adopted> {
+  async function adopted(blinding = BLINDING): Promise<Adopted> {
     const s = await mp.playing({ stake: 0n, nPlayers: 3 });
     const dealerRoot = s.dealt.tree.root;
     const spawns: [Move, Move] = [
-      mp.revealing(0n, LEAVES, BLINDING, dealerRoot),
+      mp.revealing(0n, LEAVES, blinding, dealerRoot),
       mp.move(10n, [], 2010n, dealerRoot),
     ];
     await spawnAs(mp, s, 0, spawns[0]);
     await spawnAs(mp, s, 1, spawns[1]);
     await (
-      await as(env, s.players[0]!).getFunction('openDispute')(s.id, LEAVES, BLINDING, stateOf(0n))
+      await as(env, s.players[0]!).getFunction('openDispute')(s.id, LEAVES, blinding, stateOf(0n))
     ).wait();
     await increaseTime(env, DURATIONS.disputeSeconds + 1);
     await (await as(env, env.other).getFunction('claimDisputeTimeout')(s.id)).wait();
@@ -213,6 +213,23 @@ describe('ShroudGame rebind: play commitments move to an adopted open root', () 
     assert.equal(await phaseOf(env, s.id), Phase.Settled);
     const args = await expectRevert(rebind(s, s.players[0]!, stateOf(0n), rc), G, 'WrongPhase');
     assert.deepEqual(args, [Phase.Play, Phase.Settled]);
+  });
+
+  it('an opening copied from another game (published by its rebind) opens nothing here; each game binds its own root', async () => {
+    const a = await adopted();
+    const rcA = a.spawns[0].revealCommit;
+    await (await rebind(a.s, a.s.players[0]!, stateOf(0n), rcA)).wait();
+    const b = await adopted(BLINDING + 1n);
+    // Game A's calldata now shows seat 0's opening: the same player's seat in game B is not opened by it.
+    await expectRevert(rebind(b.s, b.s.players[0]!, stateOf(0n), rcA), G, 'OpeningMismatch');
+    await (await rebind(b.s, b.s.players[0]!, stateOf(0n), b.spawns[0].revealCommit)).wait();
+    // Each rebound commitment binds its own game's adopted root.
+    assert.notEqual(a.openRoot, b.openRoot);
+    assert.equal(await mp.commitOf(a.s, 0), playCommitment(env.h, stateOf(0n), rcA, a.openRoot));
+    assert.equal(
+      await mp.commitOf(b.s, 0),
+      playCommitment(env.h, stateOf(0n), b.spawns[0].revealCommit, b.openRoot),
+    );
   });
 
   it('before an adopted root there is nothing to rebind: a fogged game in play, a force-opened fog-only game', async () => {
